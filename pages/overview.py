@@ -1,0 +1,32 @@
+"""Start page: what relative position encoding is, and the worked example's scores."""
+
+import streamlit as st
+
+import relpos
+from relpos import tables, ui
+
+st.title("Relative position encoding in self-attention")
+ui.markdown("overview")
+st.latex(
+    r"e_{ij} \;=\; \underbrace{\frac{q_i \cdot k_j}{\sqrt{d}}}_{\text{content}}"
+    r"\;+\; \underbrace{\frac{q_i \cdot a^K_{\operatorname{clip}(j-i,\,k)}}{\sqrt{d}}}_{\text{position}}"
+)
+ui.markdown("overview_after")
+
+example = relpos.worked_example()
+result = example.attention()
+frames = tables.result_frames(result)
+
+st.subheader("Combined scores e_ij")
+ui.matrix_table(frames["combined score"], caption="Row i = 1 is the textbook's row: 1.0, 0.5, −0.1, 0.7.")
+
+left, middle, right = st.columns(3)
+with left:
+    st.markdown("**Content q_i·k_j**")
+    ui.matrix_table(frames["content q_i·k_j/√d"])
+with middle:
+    st.markdown("**Position q_i·a^K**")
+    ui.matrix_table(frames["position bias q_i·a^K/√d"])
+with right:
+    st.markdown("**Table a^K (k = 2)**")
+    ui.matrix_table(tables.table_frame(example.table), decimals=1)
