@@ -29,6 +29,7 @@ __all__ = [
     "memory_footprint",
     "naive_position_biases",
     "skew",
+    "skew_array",
     "skew_embeddings",
     "skew_labels",
     "skewed_position_biases",
@@ -66,8 +67,31 @@ class SkewSteps:
     result: np.ndarray
 
 
-def _skew_steps(relative_logits: np.ndarray, pad_value) -> SkewSteps:
-    """Pad, reshape, slice: works on numbers and on label arrays alike."""
+def skew_array(relative_logits: np.ndarray, pad_value) -> SkewSteps:
+    """The bare pad/reshape/slice moves on any square array, without validation.
+
+    Parameters
+    ----------
+    relative_logits : ndarray, shape (L, L), any dtype
+        Numbers, labels, offsets or masks: whatever should follow the moves.
+    pad_value : scalar
+        Value of the dummy column (and of the cells above the diagonal in ``result``).
+
+    Returns
+    -------
+    steps : SkewSteps
+
+    Notes
+    -----
+    :func:`skew` and :func:`skew_labels` call this, so the labels drawn on the page
+    move exactly like the numbers.
+
+    Examples
+    --------
+    >>> skew_array(np.array([[True, False], [True, True]]), False).sliced
+    array([[False, False],
+           [ True,  True]])
+    """
     n = relative_logits.shape[0]
     pad_column = np.full((n, 1), pad_value, dtype=relative_logits.dtype)
     # pad a dummy column on the left: (L, L) -> (L, L+1)
@@ -130,7 +154,7 @@ def skew(relative_logits) -> SkewSteps:
         raise ValueError(
             f"relative_logits must be square (L, L): one column per offset -(L-1)..0; got shape {logits.shape}"
         )
-    return _skew_steps(logits, 0.0)
+    return skew_array(logits, 0.0)
 
 
 def skew_labels(length, *, query: str = "q", embedding: str = "e", pad: str = "0") -> SkewSteps:
@@ -164,7 +188,7 @@ def skew_labels(length, *, query: str = "q", embedding: str = "e", pad: str = "0
     offsets = np.arange(-(n - 1), 1)  # (L,): the offset of each column
     names = [f"{offset}".replace("-", "−") for offset in offsets]
     labels = np.array([[f"{query}{i + 1}·{embedding}({name})" for name in names] for i in range(n)], dtype=object)
-    return _skew_steps(labels, pad)
+    return skew_array(labels, pad)
 
 
 def skew_embeddings(A_K, length) -> np.ndarray:
@@ -239,7 +263,7 @@ def skewed_position_biases(Q, A_K, *, scale=True) -> np.ndarray:
     E = skew_embeddings(table, Q.shape[0])  # (L, d)
     # Q E^T: query i against the embedding of every offset -(L-1)..0, einsum "id,md->im"
     relative_logits = Q @ E.T / (np.sqrt(Q.shape[1]) if scale else 1.0)  # (L, L)
-    return _skew_steps(relative_logits, 0.0).result  # (L, L)
+    return skew_array(relative_logits, 0.0).result  # (L, L)
 
 
 def naive_position_biases(Q, A_K, *, n_k=None, scale=True) -> np.ndarray:
