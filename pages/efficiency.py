@@ -12,14 +12,14 @@ ui.markdown("efficiency_intro")
 st.header("1 · The naive gather")
 ui.markdown("efficiency_naive")
 st.latex(
-    r"A_{ij} = a^K_{\operatorname{clip}(j-i,\,k)} \;\;(n \times n \times d), \qquad"
+    r"A_{ij} = a^K_{\operatorname{clip}(j-i,\,k)} \;\;(n \times n \times d), \qquad "
     r"b_{ij} = \frac{q_i \cdot A_{ij}}{\sqrt{d}}"
 )
 
 st.header("2 · Multiply once, then place")
 ui.markdown("efficiency_placement")
 st.latex(
-    r"L = \frac{Q A_K^\top}{\sqrt{d}} \;\;(n \times (2k+1)), \qquad"
+    r"L = \frac{Q A_K^\top}{\sqrt{d}} \;\;(n \times (2k+1)), \qquad "
     r"b_{ij} = L_{i,\; \operatorname{clip}(j-i,\,k) + k}"
 )
 example = relpos.worked_example()
@@ -38,7 +38,7 @@ st.caption(
 st.header("3 · Skewing (Music Transformer)")
 ui.markdown("efficiency_skewing")
 st.latex(
-    r"S^{\mathrm{rel}} = \operatorname{skew}\!\left(Q E^\top\right), \qquad"
+    r"S^{\mathrm{rel}} = \operatorname{skew}\!\left(Q E^\top\right), \qquad "
     r"S^{\mathrm{rel}}_{ij} = q_i \cdot e_{\,j-i} \quad (j \le i)"
 )
 length = st.slider("sequence length L", min_value=3, max_value=6, value=4, key="efficiency_length")

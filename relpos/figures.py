@@ -234,7 +234,35 @@ __all__ += [
 ]
 
 #: Text colour of cells whose content is a leftover or a pad (not a real logit).
-_LEFTOVER_GREY = "#8a8a8a"
+_LEFTOVER_GREY = "#9a9a9a"
+#: The offset map's purple–orange scale (ColorBrewer PuOr, colour-blind safe) with a grey
+#: centre, so offset-0 cells stand out from empty (white) cells.
+_OFFSET_SCALE = [
+    "rgb(127,59,8)",
+    "rgb(179,88,6)",
+    "rgb(224,130,20)",
+    "rgb(253,184,99)",
+    "rgb(254,224,182)",
+    "rgb(205,205,205)",
+    "rgb(216,218,235)",
+    "rgb(178,171,210)",
+    "rgb(128,115,172)",
+    "rgb(84,39,136)",
+    "rgb(45,0,75)",
+]
+
+
+def _offset_span(limit: int) -> float:
+    """Colour range half-width for offsets up to ±limit."""
+    return 1.25 * max(limit, 1)
+
+
+def _label_colours(offsets: np.ndarray, leftover: np.ndarray, span: float) -> np.ndarray:
+    """Black text on light cells, white on the darkest, grey on leftovers."""
+    position = (np.nan_to_num(offsets) + span) / (2 * span)  # 0..1 along the colour scale
+    colours = np.where((position < 0.22) | (position > 0.78), "white", "black").astype(object)
+    colours[leftover] = _LEFTOVER_GREY
+    return colours
 
 
 def labelled_grid_figure(
@@ -275,14 +303,14 @@ def labelled_grid_figure(
     leftover = np.zeros(labels.shape, dtype=bool) if leftover is None else np.asarray(leftover, dtype=bool)
     colours[leftover] = np.nan
     rows, columns = np.indices(labels.shape)
-    # a wider range than the data keeps the extreme colours light enough for black text
-    span = 1.6 * max(limit, 1)
+    span = _offset_span(limit)
+    text_colours = _label_colours(colours, leftover, span)
     fig = go.Figure(
         go.Heatmap(
             z=colours,
             x=list(range(n_columns)),
             y=list(range(n_rows)),
-            colorscale="PuOr",
+            colorscale=_OFFSET_SCALE,
             zmin=-span,
             zmax=span,
             showscale=False,
@@ -299,7 +327,7 @@ def labelled_grid_figure(
                 y=rows[chosen],
                 mode="text",
                 text=[str(label) for label in labels[chosen]],
-                textfont={"size": 13, "color": _LEFTOVER_GREY if grey else "black"},
+                textfont={"size": 13, "color": list(text_colours[chosen])},
                 hoverinfo="text",
                 hovertext=[str(label).replace("<br>", " ") for label in labels[chosen]],
                 showlegend=False,
@@ -310,7 +338,7 @@ def labelled_grid_figure(
         title={"text": title, "x": 0.5, "xanchor": "center", "font": {"size": 15}},
         margin={"l": 70, "r": 10, "t": 50, "b": 50},
         height=height or 70 * n_rows + 120,
-        plot_bgcolor="#f4f4f4",
+        plot_bgcolor="white",
         font={"size": 13},
     )
     fig.update_xaxes(
@@ -334,7 +362,7 @@ def labelled_grid_figure(
     return fig
 
 
-def memory_strip_figure(labels, offsets, *, length: int, height: int = 250) -> go.Figure:
+def memory_strip_figure(labels, offsets, *, length: int, leftover=None, height: int = 260) -> go.Figure:
     """The padded logits as one row of memory, cut into rows of L+1 (top) and of L (bottom).
 
     Parameters
@@ -345,27 +373,32 @@ def memory_strip_figure(labels, offsets, *, length: int, height: int = 250) -> g
         Offset of each cell (NaN for pad cells).
     length : int
         L.
+    leftover : array_like of bool, shape (L * (L+1),), optional
+        Cells no causal score needs (grey, uncoloured).
 
     Notes
     -----
     Both strips hold the same cells in the same order: a reshape moves nothing, it only
-    changes where one row ends. Thick white gaps mark row ends.
+    changes where one row ends. Thick black bars mark row ends.
     """
     labels = [str(label) for label in labels]
-    strip = np.array(offsets, dtype=float)
     size = len(labels)
-    span = 1.6 * max(length - 1, 1)
+    leftover = np.zeros(size, dtype=bool) if leftover is None else np.asarray(leftover, dtype=bool)
+    strip = np.array(offsets, dtype=float)
+    strip[leftover] = np.nan
+    span = _offset_span(length - 1)
+    text_colours = list(_label_colours(strip, leftover | np.isnan(strip), span))
     fig = go.Figure(
         go.Heatmap(
             z=np.vstack([strip, strip]),
             x=list(range(size)),
             y=[0, 1],
-            colorscale="PuOr",
+            colorscale=_OFFSET_SCALE,
             zmin=-span,
             zmax=span,
             showscale=False,
-            xgap=1,
-            ygap=14,
+            xgap=2,
+            ygap=16,
             hoverinfo="skip",
         )
     )
@@ -375,7 +408,7 @@ def memory_strip_figure(labels, offsets, *, length: int, height: int = 250) -> g
             y=[0] * size + [1] * size,
             mode="text",
             text=labels * 2,
-            textfont={"size": 11},
+            textfont={"size": 12, "color": text_colours * 2},
             hoverinfo="skip",
             showlegend=False,
         )
@@ -386,12 +419,13 @@ def memory_strip_figure(labels, offsets, *, length: int, height: int = 250) -> g
                 type="line",
                 x0=cut - 0.5,
                 x1=cut - 0.5,
-                y0=row - 0.5,
-                y1=row + 0.5,
+                y0=row - 0.45,
+                y1=row + 0.45,
                 line={"color": "black", "width": 4},
             )
     fig.update_layout(
-        margin={"l": 150, "r": 10, "t": 20, "b": 40},
+        title={"text": "the padded matrix in memory: same cells, different row ends", "x": 0.5, "xanchor": "center"},
+        margin={"l": 150, "r": 10, "t": 50, "b": 50},
         height=height,
         plot_bgcolor="white",
         font={"size": 13},
@@ -407,7 +441,7 @@ def memory_strip_figure(labels, offsets, *, length: int, height: int = 250) -> g
     fig.update_yaxes(
         tickmode="array",
         tickvals=[0, 1],
-        ticktext=[f"padded: rows of {length + 1}", f"reshaped: rows of {length}"],
+        ticktext=[f"②  rows of {length + 1}", f"③  rows of {length}"],
         autorange="reversed",
         showgrid=False,
         zeroline=False,
@@ -597,10 +631,12 @@ def skew_memory_strip(length: int) -> go.Figure:
     """The padded matrix of step ② laid out as memory, cut into rows of L+1 and of L."""
     n = int(length)
     column_offsets = np.arange(n) - (n - 1)
-    padded_labels = skew_labels(n).padded
-    padded_colours = skew_array(np.broadcast_to(column_offsets, (n, n)).astype(float), np.nan).padded
-    labels = [str(label).replace("·", "<br>") for label in padded_labels.ravel()]
-    return memory_strip_figure(labels, padded_colours.ravel(), length=n)
+    labels = skew_labels(n).padded.ravel()
+    colours = skew_array(np.broadcast_to(column_offsets, (n, n)).astype(float), np.nan).padded.ravel()
+    useful = skew_array(column_offsets[None, :] >= -np.arange(n)[:, None], False).padded.ravel()
+    return memory_strip_figure(
+        [str(label).replace("·", "<br>") for label in labels], colours, length=n, leftover=~useful
+    )
 
 
 def placement_figures(scenario, *, decimals: int = 2) -> list[go.Figure]:

@@ -260,10 +260,18 @@ def skewed_position_biases(Q, A_K, *, scale=True) -> np.ndarray:
     Q = as_matrix(Q, "Q")  # (L, d)
     table, _ = as_table(A_K, "A_K")  # (2k+1, d)
     same_width("Q", Q, "A_K", table)
-    E = skew_embeddings(table, Q.shape[0])  # (L, d)
-    # Q E^T: query i against the embedding of every offset -(L-1)..0, einsum "id,md->im"
-    relative_logits = Q @ E.T / (np.sqrt(Q.shape[1]) if scale else 1.0)  # (L, L)
-    return skew_array(relative_logits, 0.0).result  # (L, L)
+    n = Q.shape[0]
+    E = skew_embeddings(table, n)  # (L, d)
+    # Q E^T, written straight into the padded buffer (the dummy column stays 0):
+    # query i against the embedding of every offset -(L-1)..0, einsum "id,md->im"
+    padded = np.zeros((n, n + 1))  # (L, L+1)
+    np.matmul(Q, E.T, out=padded[:, 1:])
+    if scale:
+        padded[:, 1:] /= np.sqrt(Q.shape[1])
+    # reshape (a view: nothing is copied) and drop the first row, as in skew()
+    sliced = padded.reshape(n + 1, n)[1:]  # (L, L)
+    # keep j <= i; above the diagonal sit leftovers
+    return np.tril(sliced)  # (L, L)
 
 
 def naive_position_biases(Q, A_K, *, n_k=None, scale=True) -> np.ndarray:

@@ -92,6 +92,14 @@ def format_bytes(count: int, *, binary: bool = False) -> str:
     return f"{count:,} B" if unit == "B" else f"{value:.2f} {unit}"
 
 
+def _speed_up(naive_seconds: float | None, timing) -> str:
+    if timing.seconds is None or naive_seconds is None:
+        return "—"
+    if "naive" in timing.method:
+        return "baseline"
+    return f"{naive_seconds / timing.seconds:,.1f}× faster"
+
+
 def timing_frame(timings) -> pd.DataFrame:
     """The live timing as a table: best time, speed-up over the naive gather, extra memory."""
     naive = timings[0].seconds
@@ -102,7 +110,7 @@ def timing_frame(timings) -> pd.DataFrame:
             {
                 "method": timing.method,
                 "best time (ms)": f"{timing.seconds * 1e3:,.2f}" if measured else "—",
-                "vs naive": f"{naive / timing.seconds:,.1f}× faster" if measured and naive else "—",
+                "vs naive": _speed_up(naive, timing),
                 "extra memory (float64)": format_bytes(timing.extra_bytes, binary=True),
                 "max |difference|": f"{timing.max_error:.1e}" if timing.max_error is not None else "—",
                 "note": timing.note,

@@ -17,7 +17,7 @@ from relpos._checks import as_count
 from relpos.core import position_biases
 from relpos.skewing import naive_position_biases, skewed_position_biases
 
-__all__ = ["MethodTiming", "best_time", "time_bias_methods"]
+__all__ = ["MethodTiming", "best_time", "interleaved_best", "time_bias_methods"]
 
 #: Largest (n, n, d) float64 tensor the naive gather may build during a timing.
 NAIVE_BUDGET_BYTES = 512 * 2**20
@@ -59,6 +59,20 @@ def best_time(function: Callable[[], object], repeats: int) -> tuple[float, obje
     return best, result
 
 
+def interleaved_best(functions: dict[str, Callable[[], object]], repeats: int) -> dict[str, tuple[float, object]]:
+    """Best time of each function, calling them in turn `repeats` times.
+
+    Taking turns means a burst of load elsewhere (a browser drawing charts, another
+    session) slows every method alike instead of one of them.
+    """
+    best = {name: (float("inf"), None) for name in functions}
+    for _ in range(repeats):
+        for name, function in functions.items():
+            seconds, result = best_time(function, 1)
+            best[name] = (min(best[name][0], seconds), result)
+    return best
+
+
 def time_bias_methods(
     n, d, k, *, seed: int = 0, repeats: int = 3, naive_budget_bytes: int = NAIVE_BUDGET_BYTES
 ) -> tuple[MethodTiming, ...]:
@@ -75,7 +89,7 @@ def time_bias_methods(
     seed : int
         Seed of the ``np.random.default_rng`` that draws Q and A_K.
     repeats : int
-        Calls per method; the best time is kept.
+        Rounds; in each round every method runs once, and each keeps its best time.
     naive_budget_bytes : int
         The naive gather is skipped (``seconds`` None) when its ``(n, n, d)`` float64
         tensor would exceed this many bytes.
@@ -91,13 +105,19 @@ def time_bias_methods(
     rng = np.random.default_rng(seed)
     Q = rng.standard_normal((n, d))  # (n, d)
     A_K = rng.standard_normal((2 * k + 1, d))  # (2k+1, d)
+    gathered_bytes = n * n * d * 8
+    run_naive = gathered_bytes <= naive_budget_bytes
 
-    placement_seconds, expected = best_time(lambda: position_biases(Q, A_K), repeats)
+    methods = {"placement": lambda: position_biases(Q, A_K), "skewing": lambda: skewed_position_biases(Q, A_K)}
+    if run_naive:
+        methods["naive"] = lambda: naive_position_biases(Q, A_K)
+    measured = interleaved_best(methods, repeats)
+    placement_seconds, expected = measured["placement"]
+    skew_seconds, skewed = measured["skewing"]
     causal = np.tril(np.ones((n, n), dtype=bool))
 
-    gathered_bytes = n * n * d * 8
-    if gathered_bytes <= naive_budget_bytes:
-        naive_seconds, naive = best_time(lambda: naive_position_biases(Q, A_K), max(1, min(repeats, 2)))
+    if run_naive:
+        naive_seconds, naive = measured["naive"]
         naive_timing = MethodTiming(
             "naive gather (n, n, d)",
             naive_seconds,
@@ -114,8 +134,6 @@ def time_bias_methods(
             f"skipped: the (n, n, d) tensor would need {gathered_bytes / 2**20:,.0f} MiB "
             f"(this page allows {naive_budget_bytes / 2**20:,.0f} MiB)",
         )
-
-    skew_seconds, skewed = best_time(lambda: skewed_position_biases(Q, A_K), repeats)
     return (
         naive_timing,
         MethodTiming(
