@@ -141,6 +141,12 @@ def _md(value: float, places: int = 2) -> str:
     return _tex(value, places).replace("-", "−")
 
 
+def _term(value: float, places: int = 2) -> str:
+    """A summand after the first: ``+ 0.72`` or ``- 0.40`` (LaTeX)."""
+    text = _tex(value, places)
+    return f"- {text[1:]}" if text.startswith("-") else f"+ {text}"
+
+
 def _signed(offset: int) -> str:
     """Offset label ``-2``, ``0``, ``+3`` (ASCII minus: used inside LaTeX and answers)."""
     return f"{offset:+d}" if offset else "0"
@@ -234,7 +240,7 @@ def _score_question(rng: np.random.Generator) -> Question:
             rf"\operatorname{{clip}}({j1}-{i1},\;{k}) = \operatorname{{clip}}({offset},\;{k}) = {_signed(clipped)}"
             rf"\;\Rightarrow\; a^K_{{{_signed(clipped)}}} = {_tex(entry, 1)}",
             rf"e_{{{i1},{j1}}} = {_factor(q)}{_factor(key)} + {_factor(q)}{_factor(entry)}"
-            rf" = {_tex(result.content[i, j])} + {_factor(result.bias[i, j], 2)} = {_tex(result.scores[i, j])}",
+            rf" = {_tex(result.content[i, j])} {_term(result.bias[i, j])} = {_tex(result.scores[i, j])}",
         ),
         explanation=(
             f"The content term multiplies the query by the key; the position term multiplies the same query "
@@ -433,9 +439,9 @@ def _cells_question(rng: np.random.Generator) -> Question:
         ),
         explanation=(
             f"Cells within distance {k_to} of the diagonal keep their own table row. Every cell further out "
-            f"now clips at ±{k_to} instead of ±{k_from} (or its own offset), so it reads a different row; the "
-            "queries are nonzero and the table entries differ, so those biases change. They form the outer "
-            "diagonals of the matrix, in both corners."
+            f"is now clipped to ±{k_to}, so it reads a different row than before; the queries are nonzero and the "
+            "table entries differ, so those biases change. They form the outer diagonals of the matrix, in both "
+            "corners."
         ),
         n=n,
         k=k_to,
@@ -516,11 +522,12 @@ def _wrong_message(question: Question, given) -> str:
         chosen = ", ".join(str(p) for p in sorted(given))
         return f"Not quite: you chose {chosen}; the weights that grow are at key position(s) {answer}."
     missing, extra = question.expected - given, given - question.expected
-    parts = [f"Not quite: {len(given & question.expected)} of your {len(given)} cell(s) change."]
+    if not extra:
+        return f"Not quite: the cells you listed do change, but some are missing: {_cells_text(missing)}."
+    parts = [f"Not quite: {len(given & question.expected)} of the {len(given)} cell(s) you listed change."]
     if missing:
         parts.append(f"Missing: {_cells_text(missing)}.")
-    if extra:
-        parts.append(f"These do not change: {_cells_text(extra)}.")
+    parts.append(f"These do not change: {_cells_text(extra)}.")
     return " ".join(parts)
 
 

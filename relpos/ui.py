@@ -73,10 +73,12 @@ def timing_panel() -> None:
     """Form for n, d, k; runs the three methods and shows times, speed-ups and checks."""
     with st.form("efficiency_timing_form"):
         left, middle, right = st.columns(3)
-        n = left.select_slider("sequence length n", options=TIMING_LENGTHS, value=512)
-        d = middle.select_slider("feature size d", options=(16, 32, 64), value=64)
-        k_choice = right.select_slider("clipping distance k", options=(1, 4, 16, 64, "n − 1"), value=16)
-        submitted = st.form_submit_button("Run the timing", type="primary")
+        n = left.select_slider("sequence length n", options=TIMING_LENGTHS, value=512, key="efficiency_timing_n")
+        d = middle.select_slider("feature size d", options=(16, 32, 64), value=64, key="efficiency_timing_d")
+        k_choice = right.select_slider(
+            "clipping distance k", options=(1, 4, 16, 64, "n − 1"), value=16, key="efficiency_timing_k"
+        )
+        submitted = st.form_submit_button("Run the timing", type="primary", key="efficiency_run_timing")
     if submitted:
         k = n - 1 if k_choice == "n − 1" else min(int(k_choice), n - 1)
         with st.spinner(f"Timing the three methods at n = {n}…"):
@@ -97,11 +99,19 @@ def timing_panel() -> None:
 def memory_panel() -> None:
     """Inputs for the memory formula, its table per method, and the growth with n."""
     columns = st.columns(5)
-    n = columns[0].number_input("sequence length n", min_value=1, max_value=1_000_000, value=2048, step=256)
-    heads = columns[1].number_input("heads H", min_value=1, max_value=128, value=8)
-    d_head = columns[2].number_input("d per head", min_value=1, max_value=1024, value=64)
-    k = columns[3].number_input("clipping distance k", min_value=0, max_value=1_000_000, value=64)
-    dtype = columns[4].selectbox("number format", ("float32 (4 B)", "float16 (2 B)", "float64 (8 B)"))
+    n = columns[0].number_input(
+        "sequence length n", min_value=1, max_value=1_000_000, value=2048, step=256, key="efficiency_memory_n"
+    )
+    heads = columns[1].number_input("heads H", min_value=1, max_value=128, value=8, key="efficiency_memory_heads")
+    d_head = columns[2].number_input(
+        "d per head", min_value=1, max_value=1024, value=64, key="efficiency_memory_d_head"
+    )
+    k = columns[3].number_input(
+        "clipping distance k", min_value=0, max_value=1_000_000, value=64, key="efficiency_memory_k"
+    )
+    dtype = columns[4].selectbox(
+        "number format", ("float32 (4 B)", "float16 (2 B)", "float64 (8 B)"), key="efficiency_memory_dtype"
+    )
     itemsize = int(dtype.split("(")[1].split(" ")[0])
     n, heads, d_head, k = int(n), int(heads), int(d_head), min(int(k), int(n) - 1)
     d_model = heads * d_head
@@ -205,9 +215,8 @@ def _question_numbers(question) -> None:
     """The scenario's q, k and a^K as small tables (positions from 1)."""
     if question.scenario is None:
         return
-    left, right = st.columns([3, 2])
-    left.dataframe(tables.scenario_frame(question.scenario), width="content")
-    right.dataframe(tables.offset_row_frame(question.scenario.table), width="content")
+    st.dataframe(tables.scenario_frame(question.scenario), width="content")
+    st.dataframe(tables.offset_row_frame(question.scenario.table), width="content")
 
 
 def _worked_solution(question) -> None:
@@ -231,13 +240,20 @@ def quiz_question(number: int, question, seed: int) -> None:
                 placeholder=question.answer_format,
                 help=f"Type {question.answer_format}.",
             )
-            check, reveal = st.columns(2)
-            with check:
+            with st.container(horizontal=True):
                 st.form_submit_button(
-                    "Check my answer", type="primary", on_click=_judge, args=(question, seed, number, False)
+                    "Check my answer",
+                    type="primary",
+                    key=f"quiz_check_{seed}_{number}",
+                    on_click=_judge,
+                    args=(question, seed, number, False),
                 )
-            with reveal:
-                st.form_submit_button("Show me the answer", on_click=_judge, args=(question, seed, number, True))
+                st.form_submit_button(
+                    "Show me the answer",
+                    key=f"quiz_reveal_{seed}_{number}",
+                    on_click=_judge,
+                    args=(question, seed, number, True),
+                )
         if feedback is not None:  # an unreadable answer: say why, keep the question open
             st.warning(plain(feedback.message))
         return
@@ -282,8 +298,10 @@ def quiz_summary(questions, seed: int) -> None:
         ),
         width="content",
     )
-    ui_left, ui_right = st.columns(2)
-    ui_left.button("New questions", on_click=_new_questions, type="primary")
-    ui_right.button("Start again (same questions)", on_click=_start_again, args=(seed, len(questions)))
+    with st.container(horizontal=True):
+        st.button("New questions", key="quiz_new", on_click=_new_questions, type="primary")
+        st.button(
+            "Start again (same questions)", key="quiz_restart", on_click=_start_again, args=(seed, len(questions))
+        )
     markdown("quiz_share")
-    st.code(f"?seed={seed}", language=None)
+    st.code(f"{st.context.url or ''}?seed={seed}", language=None)
