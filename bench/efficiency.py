@@ -17,28 +17,16 @@ Run: python bench/efficiency.py   (from the repository root)
 from __future__ import annotations
 
 import sys
-import tracemalloc
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.core import peak_extra_bytes
 from relpos import position_biases
 from relpos.skewing import naive_position_biases, skewed_position_biases
 from relpos.timing import interleaved_best
-
-
-def peak_extra_bytes(function) -> int:
-    """Peak bytes NumPy allocates during one call (tracemalloc sees NumPy buffers)."""
-    tracemalloc.start()
-    tracemalloc.reset_peak()
-    baseline = tracemalloc.get_traced_memory()[0]
-    result = function()
-    peak = tracemalloc.get_traced_memory()[1]
-    tracemalloc.stop()
-    del result
-    return peak - baseline
 
 
 def main() -> int:

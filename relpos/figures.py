@@ -265,6 +265,22 @@ def _label_colours(offsets: np.ndarray, leftover: np.ndarray, span: float) -> np
     return colours
 
 
+def _offset_heatmap(z, x, y, span: float, *, ygap: int) -> go.Heatmap:
+    """Cells coloured by offset on the shared purple–grey–orange scale, no colour bar."""
+    return go.Heatmap(
+        z=z,
+        x=x,
+        y=y,
+        colorscale=_OFFSET_SCALE,
+        zmin=-span,
+        zmax=span,
+        showscale=False,
+        xgap=2,
+        ygap=ygap,
+        hoverinfo="skip",
+    )
+
+
 def labelled_grid_figure(
     labels,
     offsets,
@@ -305,20 +321,7 @@ def labelled_grid_figure(
     rows, columns = np.indices(labels.shape)
     span = _offset_span(limit)
     text_colours = _label_colours(colours, leftover, span)
-    fig = go.Figure(
-        go.Heatmap(
-            z=colours,
-            x=list(range(n_columns)),
-            y=list(range(n_rows)),
-            colorscale=_OFFSET_SCALE,
-            zmin=-span,
-            zmax=span,
-            showscale=False,
-            xgap=2,
-            ygap=2,
-            hoverinfo="skip",
-        )
-    )
+    fig = go.Figure(_offset_heatmap(colours, list(range(n_columns)), list(range(n_rows)), span, ygap=2))
     for grey in (False, True):
         chosen = leftover == grey
         fig.add_trace(
@@ -388,20 +391,7 @@ def memory_strip_figure(labels, offsets, *, length: int, leftover=None, height: 
     strip[leftover] = np.nan
     span = _offset_span(length - 1)
     text_colours = list(_label_colours(strip, leftover | np.isnan(strip), span))
-    fig = go.Figure(
-        go.Heatmap(
-            z=np.vstack([strip, strip]),
-            x=list(range(size)),
-            y=[0, 1],
-            colorscale=_OFFSET_SCALE,
-            zmin=-span,
-            zmax=span,
-            showscale=False,
-            xgap=2,
-            ygap=16,
-            hoverinfo="skip",
-        )
-    )
+    fig = go.Figure(_offset_heatmap(np.vstack([strip, strip]), list(range(size)), [0, 1], span, ygap=16))
     fig.add_trace(
         go.Scatter(
             x=list(range(size)) * 2,

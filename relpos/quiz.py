@@ -356,15 +356,14 @@ def _row_sum_question(rng: np.random.Generator) -> Question:
         f"(from {_md(scenario.table[offset + k], 1)} to {_md(scenario.table[offset + k] + delta, 1)}); "
         f"k = {k}, and query position {i1} has $q_{{{i1}}} = {_tex(scenario.queries[i], 1)}$. "
     )
+    shared = {"kind": "row_sum", "answer_kind": "number", "tolerance": NUMBER_TOLERANCE, "n": n, "k": k}
     if rng.random() < 0.5:
         return Question(
-            kind="row_sum",
+            **shared,
             title="Row sums of the weights",
             prompt=setup + f"After the change, what do the attention weights of query {i1}, "
             f"$\\alpha_{{{i1},1}} + \\dots + \\alpha_{{{i1},{n}}}$, add up to?",
-            answer_kind="number",
             expected=float(after.weights[i].sum()),
-            tolerance=NUMBER_TOLERANCE,
             solution=(
                 rf"\sum_j \alpha_{{{i1},j}} = \sum_j"
                 rf" \frac{{\exp(e_{{{i1},j}})}}{{\sum_{{j'}} \exp(e_{{{i1},j'}})}} = 1",
@@ -374,21 +373,17 @@ def _row_sum_question(rng: np.random.Generator) -> Question:
                 "Softmax divides every exponential by their total, so a row of weights always adds up to 1, "
                 "whatever the position biases do. A bias only moves weight from some keys to others."
             ),
-            n=n,
-            k=k,
             scenario=scenario,
             parameters={"i": i1, "offset": offset, "delta": delta, "variant": "weights"},
         )
     users = np.flatnonzero(before.offsets[i] == offset)
     change = float(after.scores[i].sum() - before.scores[i].sum())
     return Question(
-        kind="row_sum",
+        **shared,
         title="Row sums of the scores",
         prompt=setup + f"By how much does the sum of query {i1}'s scores, "
         f"$e_{{{i1},1}} + \\dots + e_{{{i1},{n}}}$, change? (Type a signed number; 0 if it does not change.)",
-        answer_kind="number",
         expected=change,
-        tolerance=NUMBER_TOLERANCE,
         solution=(
             rf"\Delta \sum_j e_{{{i1},j}} = q_{i1}\,\Delta a^K_{{{label}}} \times "
             rf"\#\{{ j : \operatorname{{clip}}(j - {i1},\;{k}) = {label} \}}",
@@ -400,8 +395,6 @@ def _row_sum_question(rng: np.random.Generator) -> Question:
             "of their scores moves by the query times the change. The content terms do not move. (The weights, "
             "by contrast, always add up to 1.)"
         ),
-        n=n,
-        k=k,
         scenario=scenario,
         parameters={"i": i1, "offset": offset, "delta": delta, "variant": "scores"},
     )
