@@ -191,12 +191,12 @@ def scenario_frame(scenario) -> pd.DataFrame:
     """A d = 1 scenario's queries and keys as two labelled rows, positions from 1.
 
     >>> from relpos.examples import worked_example
-    >>> scenario_frame(worked_example()).loc["key k_j"].tolist()
+    >>> scenario_frame(worked_example()).loc["k_j"].tolist()
     [0.9, 0.7, 0.4, 1.2]
     """
     return pd.DataFrame(
         [list(scenario.queries), list(scenario.keys)],
-        index=["query q_i", "key k_j"],
+        index=["q_i", "k_j"],
         columns=[f"position {p + 1}" for p in range(scenario.n)],
     )
 
