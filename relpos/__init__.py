@@ -18,6 +18,7 @@ from relpos.core import (
     table_rows,
 )
 from relpos.examples import Scenario, worked_example
+from relpos.skewing import memory_footprint, naive_position_biases, skew, skewed_position_biases
 
 __all__ = [
     "AttentionResult",
@@ -32,3 +33,6 @@ __all__ = [
     "table_rows",
     "worked_example",
 ]
+
+# Efficient computation (issue 5): the naive gather, Music Transformer's skewing, memory formulas.
+__all__ += ["memory_footprint", "naive_position_biases", "skew", "skewed_position_biases"]

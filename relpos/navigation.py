@@ -23,4 +23,6 @@ class PageSpec:
 #: Pages in sidebar order; the first is the default page.
 PAGES: tuple[PageSpec, ...] = (
     PageSpec("pages/overview.py", "Overview", "🏠", "overview", "Learn"),
+    PageSpec("pages/efficiency.py", "Efficient computation", "⚡", "efficiency", "Go further"),
+    PageSpec("pages/quiz.py", "Self-check quiz", "✅", "quiz", "Go further"),
 )

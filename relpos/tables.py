@@ -70,3 +70,145 @@ def table_frame(table, *, decimals: int | None = None) -> pd.DataFrame:
     columns = ["a^K"] if array.shape[1] == 1 else [f"a^K[{f + 1}]" for f in range(array.shape[1])]
     frame = pd.DataFrame(array, index=[f"offset {format_offset(o)}" for o in range(-k, k + 1)], columns=columns)
     return frame.round(decimals) if decimals is not None else frame
+
+
+# ---------------------------------------------------------------- efficient computation
+
+__all__ += ["format_bytes", "memory_frame", "published_memory_frame", "timing_frame"]
+
+
+def format_bytes(count: int, *, binary: bool = False) -> str:
+    """Bytes in decimal (kB, MB, GB: powers of 1000) or binary (KiB, MiB, GiB) units.
+
+    >>> format_bytes(8_589_934_592), format_bytes(8_589_934_592, binary=True), format_bytes(512)
+    ('8.59 GB', '8.00 GiB', '512 B')
+    """
+    base, units = (1024, ("B", "KiB", "MiB", "GiB", "TiB")) if binary else (1000, ("B", "kB", "MB", "GB", "TB"))
+    value, unit = float(count), units[0]
+    for unit in units:
+        if abs(value) < base or unit == units[-1]:
+            break
+        value /= base
+    return f"{count:,} B" if unit == "B" else f"{value:.2f} {unit}"
+
+
+def _speed_up(naive_seconds: float | None, timing) -> str:
+    if timing.seconds is None or naive_seconds is None:
+        return "—"
+    if "naive" in timing.method:
+        return "baseline"
+    return f"{naive_seconds / timing.seconds:,.1f}× faster"
+
+
+def timing_frame(timings) -> pd.DataFrame:
+    """The live timing as a table: best time, speed-up over the naive gather, extra memory."""
+    naive = timings[0].seconds
+    rows = []
+    for timing in timings:
+        measured = timing.seconds is not None
+        rows.append(
+            {
+                "method": timing.method,
+                "best time (ms)": f"{timing.seconds * 1e3:,.2f}" if measured else "—",
+                "vs naive": _speed_up(naive, timing),
+                "extra memory (float64)": format_bytes(timing.extra_bytes, binary=True),
+                "max |difference|": f"{timing.max_error:.1e}" if timing.max_error is not None else "—",
+                "note": timing.note,
+            }
+        )
+    return pd.DataFrame(rows).set_index("method")
+
+
+def memory_frame(footprint, *, n: int, d_model: int, k: int, heads: int, itemsize: int) -> pd.DataFrame:
+    """Memory of each method's intermediate for one layer, with its formula."""
+    rows = [
+        ("naive gather", "one d_head vector per pair and head", f"({n}, {n}, {d_model})", "n²·D·b", footprint.gathered),
+        (
+            "Q A_Kᵀ + placement",
+            "one logit per query, offset and head",
+            f"{heads} × ({n}, {2 * k + 1})",
+            "H·n·(2k+1)·b",
+            footprint.relative_logits,
+        ),
+        (
+            "skewing (Music Transformer)",
+            "one d_head embedding per offset and head",
+            f"({n}, {d_model})",
+            "n·D·b",
+            footprint.skew_embeddings,
+        ),
+        ("every method", "the attention logits themselves", f"{heads} × ({n}, {n})", "H·n²·b", footprint.scores),
+    ]
+    frame = pd.DataFrame(
+        [
+            {
+                "method": method,
+                "what is stored": what,
+                "shape": shape,
+                "formula": formula,
+                "bytes": f"{size:,}",
+                "size": format_bytes(size),
+            }
+            for method, what, shape, formula, size in rows
+        ]
+    )
+    frame.attrs["itemsize"] = itemsize
+    return frame.set_index("method")
+
+
+def published_memory_frame(footprint, *, length: int = 2048, d_model: int = 512, itemsize: int = 4) -> pd.DataFrame:
+    """Music Transformer's published figures (L = 2048, D = 512, float32) next to the formulas."""
+    rows = [
+        (
+            "relative embeddings per pair (before)",
+            f"{length}² · {d_model} · {itemsize} B",
+            footprint.gathered,
+            "8.5 GB",
+        ),
+        ("skewing's E (after)", f"{length} · {d_model} · {itemsize} B", footprint.skew_embeddings, "4.2 MB"),
+    ]
+    return pd.DataFrame(
+        [
+            {
+                "intermediate": name,
+                "formula": formula,
+                "bytes": f"{size:,}",
+                "decimal units": format_bytes(size),
+                "binary units": format_bytes(size, binary=True),
+                "paper (Huang et al., 2018)": paper,
+            }
+            for name, formula, size, paper in rows
+        ]
+    ).set_index("intermediate")
+
+
+# ---------------------------------------------------------------- quiz
+
+__all__ += ["offset_row_frame", "scenario_frame"]
+
+
+def scenario_frame(scenario) -> pd.DataFrame:
+    """A d = 1 scenario's queries and keys as two labelled rows, positions from 1.
+
+    >>> from relpos.examples import worked_example
+    >>> scenario_frame(worked_example()).loc["k_j"].tolist()
+    [0.9, 0.7, 0.4, 1.2]
+    """
+    return pd.DataFrame(
+        [list(scenario.queries), list(scenario.keys)],
+        index=["q_i", "k_j"],
+        columns=[f"position {p + 1}" for p in range(scenario.n)],
+    )
+
+
+def offset_row_frame(table) -> pd.DataFrame:
+    """A d = 1 table a^K as one row, its columns labelled by offset ``−k..+k``.
+
+    >>> offset_row_frame([-0.3, 0.4, 0.1]).columns.tolist()
+    ['a^K[-1]', 'a^K[0]', 'a^K[+1]']
+    """
+    values = np.asarray(table, dtype=float).ravel()
+    k = (len(values) - 1) // 2
+    return pd.DataFrame(
+        [values], index=["a^K"], columns=[f"a^K[{format_offset(offset)}]" for offset in range(-k, k + 1)]
+    )

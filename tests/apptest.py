@@ -40,3 +40,8 @@ def decode_z(trace: dict) -> np.ndarray:
             shape = tuple(int(part) for part in shape.split(","))
         return array.reshape(shape) if shape else array
     return np.asarray(z, dtype=float)
+
+
+def decode_array(value) -> np.ndarray:
+    """Any figure array field (x, y, z, ...), whether a plain list or plotly's typed-array ``bdata``."""
+    return decode_z({"z": value})

@@ -73,3 +73,21 @@ def attention_output(weights, V, A_V=None) -> np.ndarray:
                 z[f] += weights[i][j] * (V[j][f] + position[f])
         out.append(z)
     return np.array(out)
+
+
+def music_relative_logits(Q, E) -> np.ndarray:
+    """Music Transformer's S_rel by its definition, one pair at a time (causal).
+
+    E holds one embedding per offset -(L-1)..0 (row m is offset m - (L-1));
+    S_rel[i][j] = q_i · E[j - i + L - 1] for j <= i, and 0 above the diagonal.
+    """
+    Q, E = rows_of(Q), rows_of(E)
+    n = len(Q)
+    return np.array([[dot(Q[i], E[j - i + n - 1]) if j <= i else 0.0 for j in range(n)] for i in range(n)])
+
+
+def skew_by_definition(relative_logits) -> np.ndarray:
+    """Where skewing must put each logit: cell (i, j <= i) gets column j - i + L - 1."""
+    logits = np.asarray(relative_logits, dtype=float)
+    n = len(logits)
+    return np.array([[logits[i, j - i + n - 1] if j <= i else 0.0 for j in range(n)] for i in range(n)])

@@ -34,3 +34,16 @@ logit_rows = hnp.arrays(
     st.tuples(st.integers(1, 6), st.integers(1, 8)),
     elements=st.floats(min_value=-1e6, max_value=1e6, allow_nan=False),
 )
+
+
+@st.composite
+def causal_inputs(draw, *, unclipped: bool = False):
+    """(Q, A_K) for causal self-attention: L in 1..9, d in 1..4; k = L - 1 when
+    `unclipped`, else any k in 0..L+1 (clipped, exact or wider than needed)."""
+    n = draw(sizes)
+    d = draw(widths)
+    k = n - 1 if unclipped else draw(st.integers(0, n + 1))
+    return draw(matrices(n, d)), draw(matrices(2 * k + 1, d))
+
+
+square_logits = sizes.flatmap(lambda n: matrices(n, n))

@@ -1,0 +1,16 @@
+"""Self-check quiz: five predict-then-reveal questions from a seeded random scenario."""
+
+import streamlit as st
+
+from relpos import quiz, ui
+
+st.title("Self-check quiz")
+ui.markdown("quiz_intro")
+with st.expander("How to type answers", expanded=False):
+    ui.markdown("quiz_formats")
+
+seed = ui.quiz_seed()
+questions = quiz.make_quiz(seed)
+for number, question in enumerate(questions, start=1):
+    ui.quiz_question(number, question, seed)
+ui.quiz_summary(questions, seed)
