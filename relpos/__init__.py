@@ -18,6 +18,31 @@ from relpos.core import (
     table_rows,
 )
 from relpos.examples import Scenario, worked_example
+from relpos.schemes import (
+    SCHEMES,
+    SchemeScores,
+    SchemeSetup,
+    alibi_bias,
+    alibi_slopes,
+    random_scheme_setup,
+    rope,
+    rope_offset_scores,
+    scheme_scores,
+    shaw_offset_biases,
+    sinusoidal_positions,
+    t5_bias,
+    t5_bucket,
+    t5_buckets_seen,
+    translation_changes,
+)
+from relpos.value_side import (
+    ValueExample,
+    ValueParts,
+    value_example,
+    value_parts_by_k,
+    weight_per_offset,
+    window_table,
+)
 
 __all__ = [
     "AttentionResult",
@@ -31,4 +56,29 @@ __all__ = [
     "softmax",
     "table_rows",
     "worked_example",
+]
+
+# value side and other position schemes (issue 5)
+__all__ += [
+    "SCHEMES",
+    "SchemeScores",
+    "SchemeSetup",
+    "ValueExample",
+    "ValueParts",
+    "alibi_bias",
+    "alibi_slopes",
+    "random_scheme_setup",
+    "rope",
+    "rope_offset_scores",
+    "scheme_scores",
+    "shaw_offset_biases",
+    "sinusoidal_positions",
+    "t5_bias",
+    "t5_bucket",
+    "t5_buckets_seen",
+    "translation_changes",
+    "value_example",
+    "value_parts_by_k",
+    "weight_per_offset",
+    "window_table",
 ]
