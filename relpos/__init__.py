@@ -36,8 +36,10 @@ from relpos.schemes import (
     translation_changes,
 )
 from relpos.value_side import (
+    QueryValueTerms,
     ValueExample,
     ValueParts,
+    query_value_terms,
     value_example,
     value_parts_by_k,
     weight_per_offset,
@@ -61,12 +63,14 @@ __all__ = [
 # value side and other position schemes (issue 5)
 __all__ += [
     "SCHEMES",
+    "QueryValueTerms",
     "SchemeScores",
     "SchemeSetup",
     "ValueExample",
     "ValueParts",
     "alibi_bias",
     "alibi_slopes",
+    "query_value_terms",
     "random_scheme_setup",
     "rope",
     "rope_offset_scores",

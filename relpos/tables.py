@@ -10,7 +10,14 @@ import pandas as pd
 
 from relpos.core import AttentionResult
 
-__all__ = ["format_offset", "matrix_frame", "result_frames", "table_frame"]
+__all__ = [
+    "format_offset",
+    "matrix_frame",
+    "result_frames",
+    "table_frame",
+    "value_ablation_frame",
+    "value_terms_frame",
+]
 
 #: Matrices of an AttentionResult worth showing, with their on-screen names.
 RESULT_MATRICES = {
@@ -69,4 +76,61 @@ def table_frame(table, *, decimals: int | None = None) -> pd.DataFrame:
     k = (array.shape[0] - 1) // 2
     columns = ["a^K"] if array.shape[1] == 1 else [f"a^K[{f + 1}]" for f in range(array.shape[1])]
     frame = pd.DataFrame(array, index=[f"offset {format_offset(o)}" for o in range(-k, k + 1)], columns=columns)
+    return frame.round(decimals) if decimals is not None else frame
+
+
+# --------------------------------------------------------------------------- value side (issue 5)
+
+#: Shaw et al. (2018), Table 3: which relative tables the model had, and its BLEU
+#: (English–German); "neither" has no position information at all.
+SHAW_VALUE_ABLATION = (
+    ("a^K and a^V", True, True, 25.8),
+    ("a^K only", True, False, 25.8),
+    ("a^V only", False, True, 25.3),
+    ("neither", False, False, 12.5),
+)
+
+
+def value_ablation_frame() -> pd.DataFrame:
+    """Shaw et al.'s Table 3 (a^K / a^V ablation), as published.
+
+    >>> value_ablation_frame()["BLEU"].tolist()
+    [25.8, 25.8, 25.3, 12.5]
+    """
+    return pd.DataFrame(
+        [(name, "✓" if key else "–", "✓" if value else "–", bleu) for name, key, value, bleu in SHAW_VALUE_ABLATION],
+        columns=["variant", "a^K (scores)", "a^V (values)", "BLEU"],
+    ).set_index("variant")
+
+
+def value_terms_frame(terms, *, decimals: int | None = 4) -> pd.DataFrame:
+    """One query's output, key by key (d = 1), with a final row of sums.
+
+    Columns: offset j − i, the clipped offset whose a^V row is used, α_ij, v_j,
+    a^V, α_ij·v_j and α_ij·a^V.
+    """
+    rows = [
+        {
+            "offset j − i": format_offset(int(terms.offsets[j])),
+            "a^V row used": format_offset(int(terms.clipped[j])),
+            "α_ij": float(terms.weights[j]),
+            "v_j": float(terms.values[j, 0]),
+            "a^V": float(terms.value_embeddings[j, 0]),
+            "α_ij·v_j": float(terms.content_terms[j, 0]),
+            "α_ij·a^V": float(terms.position_terms[j, 0]),
+        }
+        for j in range(len(terms.weights))
+    ]
+    rows.append(
+        {
+            "offset j − i": "",
+            "a^V row used": "",
+            "α_ij": float(np.sum(terms.weights)),
+            "v_j": np.nan,
+            "a^V": np.nan,
+            "α_ij·v_j": float(terms.content_part[0]),
+            "α_ij·a^V": float(terms.position_part[0]),
+        }
+    )
+    frame = pd.DataFrame(rows, index=[*(f"key j = {j + 1}" for j in range(len(terms.weights))), "sum"])
     return frame.round(decimals) if decimals is not None else frame

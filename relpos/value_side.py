@@ -20,7 +20,16 @@ from relpos._checks import as_count, as_matrix, as_table
 from relpos.core import AttentionResult, relative_attention, table_rows
 from relpos.examples import worked_example
 
-__all__ = ["ValueExample", "ValueParts", "value_example", "value_parts_by_k", "weight_per_offset", "window_table"]
+__all__ = [
+    "QueryValueTerms",
+    "ValueExample",
+    "ValueParts",
+    "query_value_terms",
+    "value_example",
+    "value_parts_by_k",
+    "weight_per_offset",
+    "window_table",
+]
 
 
 def window_table(full_table, k) -> np.ndarray:
@@ -208,4 +217,107 @@ def value_parts_by_k(example: ValueExample) -> ValueParts:
         content=np.stack([r.output_content for r in results]),  # (m, n_q, d)
         position=np.stack([r.output_position for r in results]),  # (m, n_q, d)
         output=np.stack([r.output for r in results]),  # (m, n_q, d)
+    )
+
+
+@dataclass(frozen=True)
+class QueryValueTerms:
+    """Every term of one query's output ``z_i``, key by key.
+
+    Attributes
+    ----------
+    query : int
+        0-based query index ``i``.
+    offsets, clipped : ndarray of int64, shape (n_k,)
+        ``j − i`` and ``clip(j − i, k)``.
+    weights : ndarray, shape (n_k,)
+        ``α_ij``.
+    values, value_embeddings : ndarray, shape (n_k, d)
+        ``v_j`` and the table row ``a^V_clip(j−i,k)`` each key uses.
+    content_terms, position_terms : ndarray, shape (n_k, d)
+        ``α_ij v_j`` and ``α_ij a^V_clip(j−i,k)``; their column sums are the two parts.
+    """
+
+    query: int
+    offsets: np.ndarray
+    clipped: np.ndarray
+    weights: np.ndarray
+    values: np.ndarray
+    value_embeddings: np.ndarray
+    content_terms: np.ndarray
+    position_terms: np.ndarray
+
+    @property
+    def content_part(self) -> np.ndarray:
+        """``Σ_j α_ij v_j``, shape (d,)."""
+        return self.content_terms.sum(axis=0)
+
+    @property
+    def position_part(self) -> np.ndarray:
+        """``Σ_j α_ij a^V_clip(j−i,k)``, shape (d,)."""
+        return self.position_terms.sum(axis=0)
+
+    @property
+    def output(self) -> np.ndarray:
+        """``z_i``, shape (d,)."""
+        return self.content_part + self.position_part
+
+
+def query_value_terms(result: AttentionResult, V, A_V, query) -> QueryValueTerms:
+    """Split query `query`'s output into its per-key content and position terms.
+
+    Parameters
+    ----------
+    result : AttentionResult
+        The attention pass (its weights and clipped offsets are used).
+    V : array_like, shape (n_k, d) or (n_k,)
+        The values that pass used.
+    A_V : array_like, shape (2k+1, d) or (2k+1,), or None
+        Its value-side table (None: no a^V, the position terms are zero).
+    query : int
+        0-based query index.
+
+    Returns
+    -------
+    terms : QueryValueTerms
+
+    Notes
+    -----
+    .. math::
+        z_i = \\sum_j \\alpha_{ij} v_j + \\sum_j \\alpha_{ij}\\, a^V_{\\mathrm{clip}(j-i,k)}
+
+    Examples
+    --------
+    >>> example = value_example()
+    >>> result = example.attention(2)
+    >>> terms = query_value_terms(result, example.values, window_table(example.value_table, 2), 0)
+    >>> bool(np.allclose(terms.output, result.output[0]))
+    True
+    """
+    n_q, n_k = result.weights.shape
+    query = as_count(query, "query", minimum=0)
+    if query >= n_q:
+        raise ValueError(f"query must be an index in 0..{n_q - 1}; got {query}")
+    values = as_matrix(V, "V")  # (n_k, d)
+    if values.shape[0] != n_k:
+        raise ValueError(f"V must have one row per key (n_k = {n_k}); got {values.shape[0]} rows")
+    clipped = np.asarray(result.offsets[query])  # (n_k,)
+    if A_V is None:
+        embeddings = np.zeros_like(values)
+    else:
+        table, k = as_table(A_V, "A_V")  # (2k+1, d)
+        if k != result.k:
+            raise ValueError(f"A_V must have 2k+1 = {2 * result.k + 1} rows for k = {result.k}; got {len(table)}")
+        embeddings = table[clipped + k]  # (n_k, d)
+    weights = np.asarray(result.weights[query])  # (n_k,)
+    return QueryValueTerms(
+        query=query,
+        offsets=np.arange(n_k) - query,
+        clipped=clipped,
+        weights=weights,
+        values=values,
+        value_embeddings=embeddings,
+        # alpha_ij v_j and alpha_ij a^V_clip(j-i)
+        content_terms=weights[:, None] * values,
+        position_terms=weights[:, None] * embeddings,
     )
