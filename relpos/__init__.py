@@ -20,10 +20,12 @@ from relpos.core import (
 from relpos.examples import Scenario, worked_example
 from relpos.schemes import (
     SCHEMES,
+    LengthReport,
     SchemeScores,
     SchemeSetup,
     alibi_bias,
     alibi_slopes,
+    length_generalization,
     random_scheme_setup,
     rope,
     rope_offset_scores,
@@ -63,6 +65,7 @@ __all__ = [
 # value side and other position schemes (issue 5)
 __all__ += [
     "SCHEMES",
+    "LengthReport",
     "QueryValueTerms",
     "SchemeScores",
     "SchemeSetup",
@@ -70,6 +73,7 @@ __all__ += [
     "ValueParts",
     "alibi_bias",
     "alibi_slopes",
+    "length_generalization",
     "query_value_terms",
     "random_scheme_setup",
     "rope",

@@ -21,4 +21,8 @@ class PageSpec:
 
 
 #: Pages in sidebar order; the first is the default page.
-PAGES: tuple[PageSpec, ...] = (PageSpec("pages/overview.py", "Overview", "🏠", "overview", "Learn"),)
+PAGES: tuple[PageSpec, ...] = (
+    PageSpec("pages/overview.py", "Overview", "🏠", "overview", "Learn"),
+    PageSpec("pages/value_side.py", "Value side (a^V)", "➕", "value-side", "Go further"),
+    PageSpec("pages/schemes.py", "Comparing position schemes", "⚖️", "schemes", "Go further"),
+)

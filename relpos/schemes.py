@@ -25,10 +25,12 @@ from relpos.core import content_scores, position_biases, relative_offsets, softm
 
 __all__ = [
     "SCHEMES",
+    "LengthReport",
     "SchemeScores",
     "SchemeSetup",
     "alibi_bias",
     "alibi_slopes",
+    "length_generalization",
     "random_scheme_setup",
     "rope",
     "rope_offset_scores",
@@ -725,3 +727,130 @@ def shaw_offset_biases(q, A_K, offsets, *, scale=True) -> np.ndarray:
     rows = np.clip(where, -k, k) + k  # (m,) table row of clip(o, k)
     # b(o) = q · a^K_clip(o,k) / sqrt(d)
     return (table[rows] @ query[0]) / (np.sqrt(query.shape[1]) if scale else 1.0)
+
+
+# ----------------------------------------------------------------------------- length generalization
+
+
+@dataclass(frozen=True)
+class LengthReport:
+    """What each scheme does at length 2L after "training" at length L.
+
+    Offsets run over every ``j − i`` of a 2L-token sequence; a value was *trained*
+    when its offset (or position) already occurred at length L.
+
+    Attributes
+    ----------
+    trained_length : int
+        L.
+    offsets : ndarray of int64, shape (4L − 1,)
+        ``−(2L−1) .. 2L−1``.
+    trained : ndarray of bool, shape (4L − 1,)
+        ``|offset| <= L − 1``.
+    shaw : ndarray, shape (4L − 1,)
+        Shaw bias ``q_1 · a^K_clip(o,k)/√d`` of the first query.
+    shaw_clipped : ndarray of bool, shape (4L − 1,)
+        ``|offset| > k``: the offset reuses row ±k.
+    shaw_row_untrained : ndarray of bool, shape (4L − 1,)
+        The row used, ``clip(o, k)``, never occurred at length L (only when k ≥ L).
+    t5 : ndarray, shape (4L − 1,)
+        T5 bias ``β[bucket(o)]``.
+    t5_buckets : ndarray of int64, shape (4L − 1,)
+    t5_untrained : ndarray of bool, shape (4L − 1,)
+        The bucket never occurred at length L: its value was never trained.
+    alibi : ndarray, shape (H, 4L − 1)
+        ``−m_h |o|`` for each head.
+    rope : ndarray, shape (4L − 1,)
+        RoPE score of query 1 with key 2 placed at each offset.
+    rope_max_angle : tuple of float
+        Largest angle of the slowest rotating pair at length L and at 2L, in radians.
+    sinusoids : ndarray, shape (2L, d_model)
+        Sinusoidal encodings of positions ``0 .. 2L − 1``.
+    pairs_clipped : tuple of float
+        Fraction of query/key pairs whose offset Shaw clips, at L and at 2L.
+    pairs_untrained_t5 : float
+        Fraction of pairs at 2L whose T5 bucket was never trained.
+    """
+
+    trained_length: int
+    offsets: np.ndarray
+    trained: np.ndarray
+    shaw: np.ndarray
+    shaw_clipped: np.ndarray
+    shaw_row_untrained: np.ndarray
+    t5: np.ndarray
+    t5_buckets: np.ndarray
+    t5_untrained: np.ndarray
+    alibi: np.ndarray
+    rope: np.ndarray
+    rope_max_angle: tuple[float, float]
+    sinusoids: np.ndarray
+    pairs_clipped: tuple[float, float]
+    pairs_untrained_t5: float
+
+
+def _fraction_clipped(length: int, k: int) -> float:
+    """Share of the length² pairs with |j − i| > k."""
+    return float(np.mean(np.abs(relative_offsets(length)) > k))
+
+
+def length_generalization(setup: SchemeSetup, trained_length, slopes=None) -> LengthReport:
+    """Each scheme's position signal over the offsets of length 2L, trained at L.
+
+    Parameters
+    ----------
+    setup : SchemeSetup
+        Needs at least 2 tokens (query 1 and key 2 are used for the RoPE curve).
+    trained_length : int
+        L, at least 2.
+    slopes : array_like, shape (H,), optional
+        ALiBi slopes to draw; defaults to the setup's single slope.
+
+    Returns
+    -------
+    report : LengthReport
+
+    Notes
+    -----
+    .. math:: o \\in \\{-(2L-1), \\dots, 2L-1\\}, \\qquad \\text{trained} \\iff |o| \\le L - 1
+
+    Examples
+    --------
+    >>> report = length_generalization(random_scheme_setup(4, k=2), 4)
+    >>> report.offsets[[0, -1]], int(report.trained.sum())
+    (array([-7,  7]), 7)
+    >>> report.pairs_clipped
+    (0.125, 0.46875)
+    """
+    length = as_count(trained_length, "trained_length", minimum=2)
+    if setup.n < 2:
+        raise ValueError(f"setup must have at least 2 tokens for the RoPE curve; got n = {setup.n}")
+    slopes = np.array([setup.alibi_slope]) if slopes is None else as_float_array(slopes, "slopes").reshape(-1)
+    long = 2 * length
+    offsets = np.arange(-(long - 1), long)  # (4L − 1,)
+    trained = np.abs(offsets) <= length - 1
+    Q, K = setup.queries(), setup.keys()
+    k = setup.k
+    clipped = np.clip(offsets, -k, k)
+    buckets = t5_bucket(offsets, setup.num_buckets, setup.max_distance)
+    seen = t5_buckets_seen(length, setup.num_buckets, setup.max_distance)
+    untrained_bucket = ~np.isin(buckets, seen)
+    long_buckets = t5_bucket(relative_offsets(long), setup.num_buckets, setup.max_distance)  # (2L, 2L)
+    slowest = float(_frequencies(setup.d, setup.base)[-1])  # θ of the slowest pair
+    return LengthReport(
+        trained_length=length,
+        offsets=offsets,
+        trained=trained,
+        shaw=shaw_offset_biases(Q[0], setup.A_K, offsets),
+        shaw_clipped=np.abs(offsets) > k,
+        shaw_row_untrained=np.abs(clipped) > length - 1,
+        t5=setup.t5_values[buckets],
+        t5_buckets=buckets,
+        t5_untrained=untrained_bucket,
+        alibi=np.stack([alibi_bias(offsets, m) for m in slopes]),  # (H, 4L − 1)
+        rope=rope_offset_scores(Q[0], K[1], offsets, setup.base),
+        rope_max_angle=((length - 1) * slowest, (long - 1) * slowest),
+        sinusoids=sinusoidal_positions(long, setup.X.shape[1], setup.base),
+        pairs_clipped=(_fraction_clipped(length, k), _fraction_clipped(long, k)),
+        pairs_untrained_t5=float(np.mean(~np.isin(long_buckets, seen))),
+    )
