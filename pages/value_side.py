@@ -7,7 +7,7 @@ import streamlit as st
 import relpos
 from relpos import figures, tables, ui
 
-st.title("The value side: relative embeddings a^V")
+st.title("The value side: relative embeddings $a^V$")
 ui.markdown("value_side")
 st.latex(
     r"z_i \;=\; \sum_j \alpha_{ij}\,\bigl(v_j + a^V_{\operatorname{clip}(j-i,\,k)}\bigr)"
@@ -29,19 +29,23 @@ A_V = relpos.window_table(example.value_table, k)
 terms = relpos.query_value_terms(result, example.values, A_V, query)
 parts = relpos.value_parts_by_k(example)
 
-st.subheader(f"Query {query + 1}: its output, key by key (k = {k}, {variant})")
+st.subheader(f"Query {query + 1}: its output, key by key (k = {k}, {ui.latex_names(variant)})")
 left, right = st.columns([3, 2])
 with left:
     st.plotly_chart(figures.value_split_figure(terms), width="stretch")
 with right:
     st.latex(
-        rf"z_{{{query + 1}}} = \underbrace{{{terms.content_part[0]:.4f}}}_{{\text{{content}}}}"
-        rf" + \underbrace{{{terms.position_part[0]:.4f}}}_{{\text{{position}}}} = {terms.output[0]:.4f}"
+        rf"z_{{{query + 1}}} = \underbrace{{{terms.content_part[0]:.4f}}}_{{\sum_j \alpha_{{{query + 1}j}} v_j}}"
+        rf" + \underbrace{{{terms.position_part[0]:.4f}}}_{{\sum_j \alpha_{{{query + 1}j}} a^V}}"
+        rf" = {terms.output[0]:.4f}"
     )
-    ui.labelled_table(
-        tables.value_terms_frame(terms),
-        caption="Each row is one key; the last row adds them up. The a^V row used is the clipped offset.",
-    )
+    mass = relpos.weight_per_offset(result.weights, k)[query]
+    st.markdown(ui.offset_mass_sentence(mass, A_V[:, 0], k))
+ui.labelled_table(
+    tables.value_terms_frame(terms),
+    caption="One row per key. The a^V row used is the clipped offset; the last two columns add up to the two parts.",
+    stretch=True,
+)
 
 st.subheader("How the two parts change with k")
 left, right = st.columns([3, 2])
@@ -50,8 +54,8 @@ with left:
 with right:
     ui.markdown("value_side_k")
     st.caption(
-        f"Here, at k = 0 the position part is {parts.position[0, query, 0]:.4f} for query {query + 1}, "
-        f"and a^V[0] = {example.value_table[len(example.values) - 1]:.4f}."
+        f"Computed here: at k = 0 the position part of query {query + 1} is {parts.position[0, query, 0]:.4f}, "
+        f"and $a^V_0$ = {example.value_table[len(example.values) - 1]:.4f}."
     )
 
 st.plotly_chart(figures.value_outputs_figure(result), width="stretch")

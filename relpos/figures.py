@@ -261,14 +261,14 @@ def value_split_figure(terms, *, title: str | None = None, height: int = 380) ->
         for j in range(n_k)
     ] + [f"content part Σ α·v = {_signed(content_y[-1], 3)}"]
     position_hover = [
-        f"α = {terms.weights[j]:.3f}, a^V[{format_offset(int(terms.clipped[j]))}] = "
-        f"{_signed(terms.value_embeddings[j, 0])}<br>α·a^V = {_signed(position[j], 3)}"
+        f"α = {terms.weights[j]:.3f}, a<sup>V</sup><sub>{format_offset(int(terms.clipped[j]))}</sub> = "
+        f"{_signed(terms.value_embeddings[j, 0])}<br>α·a<sup>V</sup> = {_signed(position[j], 3)}"
         for j in range(n_k)
-    ] + [f"position part Σ α·a^V = {_signed(position_y[-1], 3)}"]
+    ] + [f"position part Σ α·a<sup>V</sup> = {_signed(position_y[-1], 3)}"]
     fig = go.Figure(
         [
             go.Bar(
-                name="content α_ij·v_j",
+                name="content α<sub>ij</sub>·v<sub>j</sub>",
                 x=labels,
                 y=content_y,
                 marker_color=CONTENT_COLOUR,
@@ -278,7 +278,7 @@ def value_split_figure(terms, *, title: str | None = None, height: int = 380) ->
                 hoverinfo="text",
             ),
             go.Bar(
-                name="position α_ij·a^V",
+                name="position α<sub>ij</sub>·a<sup>V</sup>",
                 x=labels,
                 y=position_y,
                 marker_color=POSITION_COLOUR,
@@ -289,13 +289,13 @@ def value_split_figure(terms, *, title: str | None = None, height: int = 380) ->
                 hoverinfo="text",
             ),
             go.Scatter(
-                name=f"output z_{terms.query + 1}",
+                name=f"output z<sub>{terms.query + 1}</sub>",
                 x=[labels[-1]],
                 y=[float(terms.output[0])],
                 mode="markers+text",
                 marker={"symbol": "diamond", "size": 14, "color": OUTPUT_COLOUR},
                 text=[f"z = {_signed(float(terms.output[0]))}"],
-                textposition="middle right",
+                textposition="top center",
                 hoverinfo="skip",
             ),
         ]
@@ -329,8 +329,8 @@ def value_parts_by_k_figure(parts, query: int, *, current_k: int | None = None, 
     ks = np.asarray(parts.ks)
     series = (
         ("content part Σ α·v", np.asarray(parts.content)[:, query, 0], CONTENT_COLOUR, "solid", "circle"),
-        ("position part Σ α·a^V", np.asarray(parts.position)[:, query, 0], POSITION_COLOUR, "dash", "square"),
-        (f"output z_{query + 1}", np.asarray(parts.output)[:, query, 0], OUTPUT_COLOUR, "solid", "diamond"),
+        ("position part Σ α·a<sup>V</sup>", np.asarray(parts.position)[:, query, 0], POSITION_COLOUR, "dash", "square"),
+        (f"output z<sub>{query + 1}</sub>", np.asarray(parts.output)[:, query, 0], OUTPUT_COLOUR, "solid", "diamond"),
     )
     fig = go.Figure(
         [
@@ -372,7 +372,7 @@ def value_outputs_figure(result, *, height: int = 340) -> go.Figure:
             go.Bar(name="content part", x=labels, y=content, marker_color=CONTENT_COLOUR),
             go.Bar(name="position part", x=labels, y=position, marker_color=POSITION_COLOUR, marker_pattern_shape="/"),
             go.Scatter(
-                name="output z_i",
+                name="output z<sub>i</sub>",
                 x=labels,
                 y=output,
                 mode="markers+text",
@@ -384,7 +384,11 @@ def value_outputs_figure(result, *, height: int = 340) -> go.Figure:
     )
     fig.add_hline(y=0, line_color="#888888", line_width=1)
     fig.update_layout(
-        title={"text": "every query's output z_i = content part + position part", "x": 0.5, "xanchor": "center"},
+        title={
+            "text": "every query's output z<sub>i</sub> = content part + position part",
+            "x": 0.5,
+            "xanchor": "center",
+        },
         barmode="group",
         height=height,
         margin={"l": 50, "r": 20, "t": 60, "b": 40},

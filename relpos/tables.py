@@ -11,9 +11,13 @@ import pandas as pd
 from relpos.core import AttentionResult
 
 __all__ = [
+    "SCHEME_FACTS",
+    "constant_diagonals",
     "format_offset",
+    "length_frame",
     "matrix_frame",
     "result_frames",
+    "scheme_summary_frame",
     "table_frame",
     "value_ablation_frame",
     "value_terms_frame",
@@ -104,33 +108,111 @@ def value_ablation_frame() -> pd.DataFrame:
 
 
 def value_terms_frame(terms, *, decimals: int | None = 4) -> pd.DataFrame:
-    """One query's output, key by key (d = 1), with a final row of sums.
+    """One query's output key by key (d = 1): the weight, the value, the a^V row and both products.
 
-    Columns: offset j − i, the clipped offset whose a^V row is used, α_ij, v_j,
-    a^V, α_ij·v_j and α_ij·a^V.
+    The column sums of the two products are the content part and the position part.
     """
-    rows = [
+    return pd.DataFrame(
         {
-            "offset j − i": format_offset(int(terms.offsets[j])),
-            "a^V row used": format_offset(int(terms.clipped[j])),
-            "α_ij": float(terms.weights[j]),
-            "v_j": float(terms.values[j, 0]),
-            "a^V": float(terms.value_embeddings[j, 0]),
-            "α_ij·v_j": float(terms.content_terms[j, 0]),
-            "α_ij·a^V": float(terms.position_terms[j, 0]),
-        }
-        for j in range(len(terms.weights))
-    ]
-    rows.append(
-        {
-            "offset j − i": "",
-            "a^V row used": "",
-            "α_ij": float(np.sum(terms.weights)),
-            "v_j": np.nan,
-            "a^V": np.nan,
-            "α_ij·v_j": float(terms.content_part[0]),
-            "α_ij·a^V": float(terms.position_part[0]),
-        }
-    )
-    frame = pd.DataFrame(rows, index=[*(f"key j = {j + 1}" for j in range(len(terms.weights))), "sum"])
-    return frame.round(decimals) if decimals is not None else frame
+            "offset j − i": [format_offset(int(o)) for o in terms.offsets],
+            "a^V row used": [format_offset(int(c)) for c in terms.clipped],
+            "α_ij": np.asarray(terms.weights, dtype=float),
+            "v_j": np.asarray(terms.values, dtype=float)[:, 0],
+            "a^V": np.asarray(terms.value_embeddings, dtype=float)[:, 0],
+            "α_ij·v_j": np.asarray(terms.content_terms, dtype=float)[:, 0],
+            "α_ij·a^V": np.asarray(terms.position_terms, dtype=float)[:, 0],
+        },
+        index=[f"key j = {j + 1}" for j in range(len(terms.weights))],
+    ).round(decimals if decimals is not None else 15)
+
+
+# --------------------------------------------------------------------------- position schemes (issue 5)
+
+#: What each scheme adds to the score, and where its position numbers come from.
+SCHEME_FACTS = {
+    "none": ("nothing", "none"),
+    "sinusoidal": ("sin/cos of the position, added to x_i before W^Q, W^K", "fixed functions"),
+    "shaw": ("q_i·a^K_clip(j−i,k)/√d", "learned table a^K, (2k+1)·d"),
+    "t5": ("β[bucket(j − i)]", "one learned number per bucket"),
+    "alibi": ("−m·|j − i|", "fixed slope m per head"),
+    "rope": ("rotates q_i by i and k_j by j", "fixed rotation angles"),
+}
+
+
+def constant_diagonals(matrix, *, tolerance: float = 1e-9) -> bool:
+    """Whether every diagonal (one offset j − i) of `matrix` holds a single value.
+
+    >>> constant_diagonals([[1.0, 2.0], [3.0, 1.0]]), constant_diagonals([[1.0, 2.0], [3.0, 4.0]])
+    (True, False)
+    """
+    array = np.asarray(matrix, dtype=float)
+    return bool(np.all(np.abs(array[1:, 1:] - array[:-1, :-1]) <= tolerance))
+
+
+def scheme_summary_frame(results, changes, *, rounding: float = 1e-9) -> pd.DataFrame:
+    """One row per scheme: its position term and parameters, and the computed checks.
+
+    Parameters
+    ----------
+    results : dict of str to relpos.SchemeScores
+    changes : dict of str to ndarray
+        From :func:`relpos.translation_changes`.
+    """
+    from relpos.schemes import SCHEMES
+
+    rows = []
+    for name, result in results.items():
+        adds, source = SCHEME_FACTS[name]
+        largest = float(np.max(np.abs(changes[name])))
+        rows.append(
+            {
+                "scheme": SCHEMES[name],
+                "position term": adds,
+                "position parameters": f"{result.n_params} ({source})",
+                "constant along diagonals": "yes" if constant_diagonals(result.position) else "no",
+                "max |change| after shift": largest if largest >= rounding else 0.0,
+                "unchanged by the shift": "yes" if largest < rounding else "no",
+            }
+        )
+    return pd.DataFrame(rows).set_index("scheme")
+
+
+def length_frame(report, *, k: int, slope: float, head: int) -> pd.DataFrame:
+    """What each scheme meets at length 2L after training at L, with the computed numbers."""
+    length = report.trained_length
+    long = 2 * length
+    untrained = sorted({int(b) for b in report.t5_buckets[report.t5_untrained]})
+    shaw_rows = sorted({int(o) for o in np.clip(report.offsets[report.shaw_row_untrained], -k, k)})
+    before, after = report.pairs_clipped
+    rows = {
+        "absolute sinusoidal": (
+            f"positions {length + 1}..{long} were never seen",
+            f"{length} new position vectors; W^Q and W^K never saw them added to a token",
+        ),
+        "Shaw relative (clip k)": (
+            f"offsets beyond ±{k} reuse a^K[±{k}]",
+            f"pairs clipped: {before:.0%} at length {length}, {after:.0%} at {long}"
+            + (f"; rows {shaw_rows} never trained (k ≥ L)" if shaw_rows else "; every row used was trained"),
+        ),
+        "T5 bucketed bias": (
+            "far offsets share log-spaced buckets",
+            (
+                f"buckets never trained: {untrained} ({report.pairs_untrained_t5:.0%} of pairs at {long})"
+                if untrained
+                else f"every bucket used at {long} was already used at {length}"
+            ),
+        ),
+        "ALiBi": (
+            "the same formula, further out",
+            f"head {head + 1}: penalty reaches −{slope * (length - 1):.2f} at L, −{slope * (long - 1):.2f} at 2L",
+        ),
+        "RoPE (rotary)": (
+            "larger rotation angles",
+            f"slowest pair turns at most {report.rope_max_angle[0]:.3f} rad at L, "
+            f"{report.rope_max_angle[1]:.3f} rad at 2L",
+        ),
+    }
+    return pd.DataFrame(
+        [(name, what, numbers) for name, (what, numbers) in rows.items()],
+        columns=["scheme", f"at length {long}", "computed here"],
+    ).set_index("scheme")
