@@ -40,3 +40,19 @@ def decode_z(trace: dict) -> np.ndarray:
             shape = tuple(int(part) for part in shape.split(","))
         return array.reshape(shape) if shape else array
     return np.asarray(z, dtype=float)
+
+
+def figures_titled(at: AppTest, title: str) -> list[dict]:
+    """Decoded Plotly figures whose layout title text equals `title`."""
+    return [spec for spec in plotly_specs(at) if spec.get("layout", {}).get("title", {}).get("text") == title]
+
+
+def heatmap_z(spec: dict) -> np.ndarray:
+    """The z matrix of the first heatmap trace of a decoded figure."""
+    trace = next(t for t in spec["data"] if t.get("type") == "heatmap")
+    return decode_z(trace)
+
+
+def trace_values(trace: dict, axis: str = "y") -> np.ndarray:
+    """A trace's x or y data, whether plain lists or plotly's typed arrays."""
+    return decode_z({"z": trace[axis]})
