@@ -132,19 +132,24 @@ def translation_bar_figure(changes: dict[str, np.ndarray], shift: int, *, height
     return fig
 
 
-def _offset_axes(fig: go.Figure, report: LengthReport, title: str, y_title: str, height: int) -> go.Figure:
-    """Shade the trained offsets, label the axes, put the legend below."""
-    edge = report.trained_length - 1
+def _shade_trained(fig: go.Figure, x0: float, x1: float, label: str) -> None:
+    """Shade the x range a model trained at length L has seen, labelled at the bottom."""
     fig.add_vrect(
-        x0=-edge - 0.5,
-        x1=edge + 0.5,
+        x0=x0,
+        x1=x1,
         fillcolor=TRAINED_FILL,
         line_width=0,
         layer="below",
-        annotation_text=f"trained: |j − i| ≤ {edge}",
+        annotation_text=label,
         annotation_position="bottom left",
         annotation_font_size=12,
     )
+
+
+def _offset_axes(fig: go.Figure, report: LengthReport, title: str, y_title: str, height: int) -> go.Figure:
+    """Shade the trained offsets, label the axes, put the legend below."""
+    edge = report.trained_length - 1
+    _shade_trained(fig, -edge - 0.5, edge + 0.5, f"trained: |j − i| ≤ {edge}")
     fig.add_hline(y=0, line_color="#bbbbbb", line_width=1)
     fig.update_layout(
         title={"text": title, "x": 0.5, "xanchor": "center"},
@@ -282,16 +287,7 @@ def sinusoid_figure(report: LengthReport, *, height: int = 340, max_columns: int
         ]
     )
     length = report.trained_length
-    fig.add_vrect(
-        x0=0.5,
-        x1=length + 0.5,
-        fillcolor=TRAINED_FILL,
-        line_width=0,
-        layer="below",
-        annotation_text=f"trained: 1..{length}",
-        annotation_position="bottom left",
-        annotation_font_size=12,
-    )
+    _shade_trained(fig, 0.5, length + 0.5, f"trained: 1..{length}")
     fig.update_layout(
         title={"text": "sinusoidal: positions beyond L are new inputs", "x": 0.5, "xanchor": "center"},
         height=height,
