@@ -253,7 +253,7 @@ def value_split_figure(terms, *, title: str | None = None, height: int = 380) ->
     content = np.asarray(terms.content_terms)[:, 0]  # (n_k,)
     position = np.asarray(terms.position_terms)[:, 0]  # (n_k,)
     n_k = len(content)
-    labels = [f"key {j + 1} ({format_offset(int(o))})" for j, o in enumerate(terms.offsets)] + ["sum"]
+    labels = [f"key {j + 1}<br>j − i = {format_offset(int(o))}" for j, o in enumerate(terms.offsets)] + ["sum"]
     content_y = [*content, float(terms.content_part[0])]
     position_y = [*position, float(terms.position_part[0])]
     content_hover = [

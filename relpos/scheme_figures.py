@@ -265,7 +265,7 @@ def rope_curve_figure(report: LengthReport, *, height: int = 340) -> go.Figure:
             hovertemplate="j − i = %{x}: %{y:.3f}<extra></extra>",
         )
     )
-    return _offset_axes(fig, report, "RoPE: the same pair at every offset", "score", height)
+    return _offset_axes(fig, report, "RoPE: the same pair at every offset", "score of query 1 with key 2", height)
 
 
 def sinusoid_figure(report: LengthReport, *, height: int = 340, max_columns: int = 8) -> go.Figure:

@@ -270,6 +270,17 @@ SCHEME_FORMULAS = {
 }
 
 
+#: What the symbols of each formula are (Markdown, with LaTeX).
+SCHEME_SYMBOLS = {
+    "none": "$q_i = x_i W^Q$, $k_j = x_j W^K$: the same tokens and projections in every row.",
+    "sinusoidal": "$p_i$: sines and cosines of position $i$, added to the token before the projections.",
+    "shaw": "$a^K$: a learned vector for each clipped offset $-k..k$.",
+    "t5": "$\\beta$: one learned number per bucket of offsets.",
+    "alibi": "$m$: the head's fixed slope, chosen in the sidebar.",
+    "rope": "$R_i$ turns feature pair $(2t, 2t+1)$ by the angle $i\\,\\theta_t$, $\\theta_t = 10000^{-2t/d}$.",
+}
+
+
 def scheme_settings():
     """The comparison page's settings (all kept in the URL)."""
     from relpos.page_settings import ChoiceSetting, IntSetting
@@ -345,6 +356,7 @@ def scheme_rows(results, position_figures, weight_figures) -> None:
             with text:
                 st.markdown(f"#### {SCHEMES[name]}")
                 st.latex(SCHEME_FORMULAS[name])
+                st.caption(SCHEME_SYMBOLS[name])
                 count = result.n_params
                 st.markdown(f"**{count}** learned position parameter{'s' if count != 1 else ''}")
                 if name == "none":
