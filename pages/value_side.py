@@ -63,6 +63,8 @@ st.plotly_chart(figures.value_outputs_figure(result), width="stretch")
 st.subheader("Context: Shaw et al.'s ablation")
 left, right = st.columns([2, 3])
 with left:
-    st.dataframe(tables.value_ablation_frame(), width="content")
+    ablation = tables.value_ablation_frame()
+    st.dataframe(ablation, width="content")
+    st.caption(f"Selected above: {ui.latex_names(variant)}, which scored {ablation.loc[variant, 'BLEU']} in the paper.")
 with right:
     ui.markdown("value_side_paper")
