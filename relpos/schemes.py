@@ -195,9 +195,27 @@ def t5_bias(offsets, bucket_values, *, max_distance=128, bidirectional=True) -> 
 def t5_buckets_seen(length, num_buckets=32, max_distance=128, bidirectional=True) -> np.ndarray:
     """Buckets that occur among the offsets of a sequence of `length` tokens.
 
+    Parameters
+    ----------
+    length : int
+        Sequence length L, at least 1.
+    num_buckets, max_distance, bidirectional
+        As in :func:`t5_bucket`.
+
+    Returns
+    -------
+    buckets : ndarray of int64, shape (m,)
+        Sorted, distinct bucket indices.
+
+    Notes
+    -----
+    .. math:: \\{\\mathrm{bucket}(o) : |o| \\le L - 1\\}
+
     A model trained only on sequences of this length has learned values for these
     buckets alone; any other bucket still holds its initial value.
 
+    Examples
+    --------
     >>> t5_buckets_seen(3, num_buckets=8, max_distance=8)
     array([0, 1, 2, 5, 6])
     """
