@@ -140,6 +140,11 @@ VALUE_PAGE = "value_side"
 VALUE_VARIANTS = ("a^K and a^V", "a^K only", "a^V only", "neither")
 
 
+def offset_window(k: int) -> str:
+    """The offsets a clipping distance keeps apart, in words: "offset 0" or "offsets −2..+2"."""
+    return "offset 0" if k == 0 else f"offsets −{k}..+{k}"
+
+
 def latex_names(text: str) -> str:
     """Our own labels with a^K / a^V typeset by Streamlit's Markdown LaTeX."""
     return text.replace("a^K", "$a^K$").replace("a^V", "$a^V$")
@@ -159,7 +164,7 @@ def offset_mass_sentence(mass, table, k: int) -> str:
     total = float(np.dot(mass, table))
     return (
         "Grouped by offset, the position part is each $a^V$ row times the attention that lands on that "
-        f"offset (offsets −{k}..+{k}, zero-weight rows left out): "
+        f"offset ({offset_window(k)}, zero-weight rows left out): "
         + " + ".join(terms)
         + f" = **{total:.4f}**".replace("-", "−")
     )
@@ -229,7 +234,8 @@ def value_side_controls():
     st.markdown("**Values $v_j$** (one number per token, d = 1)")
     number_sliders(page, by_name["v"], [f"$v_{j + 1}$" for j in range(n)])
     st.markdown(
-        f"**Value-side table $a^V$** (offsets −{n - 1}..+{n - 1}; at k = {k} only −{k}..+{k} are used, "
+        f"**Value-side table $a^V$** (offsets −{n - 1}..+{n - 1}; at k = {k} only {offset_window(k)} "
+        f"{'is' if k == 0 else 'are'} used, "
         "the others are greyed out)"
     )
     number_sliders(page, by_name["av"], [_table_label("V", o) for o in offsets], disabled=[abs(o) > k for o in offsets])

@@ -114,3 +114,17 @@ class TestSchemeSettings:
         )
         # head 5 of 6 has slope 2^(−1) (the first of the interleaved slopes)
         np.testing.assert_allclose(heatmap_named(at, "position part", "alibi")[0, 1], -0.5)
+
+
+class TestExtremeSettings:
+    def test_smallest_and_largest_scenarios(self):
+        at = open_app(PAGE, query={"n": "16", "k": "15", "buckets": "32", "maxdist": "128", "heads": "1", "L": "32"})
+        assert not at.exception and not at.warning
+        assert len(plotly_specs(at)) == 24
+        at.slider(key="schemes.n").set_value(4).run()
+        at.slider(key="schemes.L").set_value(2).run()
+        at.slider(key="schemes.shift").set_value(32).run()
+        assert not at.exception
+        assert at.slider(key="schemes.k").value == 3
+        changes = change_maps(at)
+        assert all(not np.any(changes[name]) for name in RELATIVE)

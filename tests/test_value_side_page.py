@@ -110,3 +110,19 @@ class TestValueSideLinks:
         np.testing.assert_allclose(
             at.dataframe[0].value["α_ij"].to_numpy(), [0.3731, 0.2263, 0.1242, 0.2764], atol=5e-5
         )
+
+
+class TestEverySetting:
+    def test_every_k_and_variant_renders_and_adds_up(self):
+        at = open_app(PAGE)
+        example = relpos.value_example()
+        for variant in ("both", "key", "value", "neither"):
+            at.radio(key="value_side.variant").set_value(variant).run()
+            for k in range(4):
+                at.slider(key="value_side.k").set_value(k).run()
+                assert not at.exception, (variant, k)
+                data = outputs_figure(at)["data"]
+                content, position, output = (trace_values(trace) for trace in data)
+                np.testing.assert_allclose(content + position, output)
+                if variant in ("both", "value") and k == 0:
+                    np.testing.assert_allclose(position, example.value_table[3])
