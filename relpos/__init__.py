@@ -18,7 +18,36 @@ from relpos.core import (
     table_rows,
 )
 from relpos.examples import Scenario, worked_example
+from relpos.schemes import (
+    SCHEMES,
+    LengthReport,
+    SchemeScores,
+    SchemeSetup,
+    alibi_bias,
+    alibi_slopes,
+    length_generalization,
+    random_scheme_setup,
+    rope,
+    rope_offset_scores,
+    scheme_scores,
+    shaw_offset_biases,
+    sinusoidal_positions,
+    t5_bias,
+    t5_bucket,
+    t5_buckets_seen,
+    translation_changes,
+)
 from relpos.skewing import memory_footprint, naive_position_biases, skew, skewed_position_biases
+from relpos.value_side import (
+    QueryValueTerms,
+    ValueExample,
+    ValueParts,
+    query_value_terms,
+    value_example,
+    value_parts_by_k,
+    weight_per_offset,
+    window_table,
+)
 
 __all__ = [
     "AttentionResult",
@@ -36,3 +65,31 @@ __all__ = [
 
 # Efficient computation (issue 5): the naive gather, Music Transformer's skewing, memory formulas.
 __all__ += ["memory_footprint", "naive_position_biases", "skew", "skewed_position_biases"]
+# value side and other position schemes (issue 5)
+__all__ += [
+    "SCHEMES",
+    "LengthReport",
+    "QueryValueTerms",
+    "SchemeScores",
+    "SchemeSetup",
+    "ValueExample",
+    "ValueParts",
+    "alibi_bias",
+    "alibi_slopes",
+    "length_generalization",
+    "query_value_terms",
+    "random_scheme_setup",
+    "rope",
+    "rope_offset_scores",
+    "scheme_scores",
+    "shaw_offset_biases",
+    "sinusoidal_positions",
+    "t5_bias",
+    "t5_bucket",
+    "t5_buckets_seen",
+    "translation_changes",
+    "value_example",
+    "value_parts_by_k",
+    "weight_per_offset",
+    "window_table",
+]

@@ -19,11 +19,17 @@ from relpos.skewing import skew, skew_array, skew_labels
 from relpos.tables import format_offset
 
 __all__ = [
+    "CONTENT_COLOUR",
     "DIVERGING",
+    "OUTPUT_COLOUR",
+    "POSITION_COLOUR",
     "SEQUENTIAL",
     "offset_map_figure",
     "score_heatmap",
     "symmetric_range",
+    "value_outputs_figure",
+    "value_parts_by_k_figure",
+    "value_split_figure",
     "weight_heatmap",
 ]
 
@@ -685,3 +691,173 @@ def placement_figures(scenario, *, decimals: int = 2) -> list[go.Figure]:
             limit=k,
         ),
     ]
+# --------------------------------------------------------------------------- value side (issue 5)
+
+#: Colours of the two output parts (Okabe–Ito, colour-blind safe) and of their sum.
+CONTENT_COLOUR = "#0072B2"
+POSITION_COLOUR = "#E69F00"
+OUTPUT_COLOUR = "#222222"
+
+
+def _signed(value: float, decimals: int = 2) -> str:
+    """A number with a true minus sign, for labels."""
+    return f"{value:.{decimals}f}".replace("-", "−")
+
+
+def value_split_figure(terms, *, title: str | None = None, height: int = 380) -> go.Figure:
+    """One query's output key by key: ``α_ij v_j`` next to ``α_ij a^V`` (d = 1).
+
+    Parameters
+    ----------
+    terms : relpos.QueryValueTerms
+        From :func:`relpos.query_value_terms` (d must be 1).
+
+    The last group holds the sums, the content part and the position part, and a
+    diamond marks the output ``z_i`` (their sum).
+    """
+    content = np.asarray(terms.content_terms)[:, 0]  # (n_k,)
+    position = np.asarray(terms.position_terms)[:, 0]  # (n_k,)
+    n_k = len(content)
+    labels = [f"key {j + 1}<br>j − i = {format_offset(int(o))}" for j, o in enumerate(terms.offsets)] + ["sum"]
+    content_y = [*content, float(terms.content_part[0])]
+    position_y = [*position, float(terms.position_part[0])]
+    content_hover = [
+        f"α = {terms.weights[j]:.3f}, v = {_signed(terms.values[j, 0])}<br>α·v = {_signed(content[j], 3)}"
+        for j in range(n_k)
+    ] + [f"content part Σ α·v = {_signed(content_y[-1], 3)}"]
+    position_hover = [
+        f"α = {terms.weights[j]:.3f}, a<sup>V</sup><sub>{format_offset(int(terms.clipped[j]))}</sub> = "
+        f"{_signed(terms.value_embeddings[j, 0])}<br>α·a<sup>V</sup> = {_signed(position[j], 3)}"
+        for j in range(n_k)
+    ] + [f"position part Σ α·a<sup>V</sup> = {_signed(position_y[-1], 3)}"]
+    fig = go.Figure(
+        [
+            go.Bar(
+                name="content α<sub>ij</sub>·v<sub>j</sub>",
+                x=labels,
+                y=content_y,
+                marker_color=CONTENT_COLOUR,
+                text=[_signed(v) for v in content_y],
+                textposition="outside",
+                hovertext=content_hover,
+                hoverinfo="text",
+            ),
+            go.Bar(
+                name="position α<sub>ij</sub>·a<sup>V</sup>",
+                x=labels,
+                y=position_y,
+                marker_color=POSITION_COLOUR,
+                marker_pattern_shape="/",
+                text=[_signed(v) for v in position_y],
+                textposition="outside",
+                hovertext=position_hover,
+                hoverinfo="text",
+            ),
+            go.Scatter(
+                name=f"output z<sub>{terms.query + 1}</sub>",
+                x=[labels[-1]],
+                y=[float(terms.output[0])],
+                mode="markers+text",
+                marker={"symbol": "diamond", "size": 14, "color": OUTPUT_COLOUR},
+                text=[f"z = {_signed(float(terms.output[0]))}"],
+                textposition="top center",
+                hoverinfo="skip",
+            ),
+        ]
+    )
+    fig.add_vline(x=n_k - 0.5, line_dash="dot", line_color="#888888")
+    fig.add_hline(y=0, line_color="#888888", line_width=1)
+    fig.update_layout(
+        title={"text": title or f"output of query {terms.query + 1}, key by key", "x": 0.5, "xanchor": "center"},
+        barmode="group",
+        height=height,
+        margin={"l": 50, "r": 20, "t": 60, "b": 40},
+        legend={"orientation": "h", "y": -0.15},
+        yaxis={"title": {"text": "contribution", "font": _AXIS_FONT}},
+        font={"size": 14},
+    )
+    return fig
+
+
+def value_parts_by_k_figure(parts, query: int, *, current_k: int | None = None, height: int = 340) -> go.Figure:
+    """Content part, position part and output of one query for every k (d = 1).
+
+    Parameters
+    ----------
+    parts : relpos.ValueParts
+        From :func:`relpos.value_parts_by_k`.
+    query : int
+        0-based query index.
+    current_k : int, optional
+        Marked with a vertical line.
+    """
+    ks = np.asarray(parts.ks)
+    series = (
+        ("content part Σ α·v", np.asarray(parts.content)[:, query, 0], CONTENT_COLOUR, "solid", "circle"),
+        ("position part Σ α·a<sup>V</sup>", np.asarray(parts.position)[:, query, 0], POSITION_COLOUR, "dash", "square"),
+        (f"output z<sub>{query + 1}</sub>", np.asarray(parts.output)[:, query, 0], OUTPUT_COLOUR, "solid", "diamond"),
+    )
+    fig = go.Figure(
+        [
+            go.Scatter(
+                name=name,
+                x=ks,
+                y=values,
+                mode="lines+markers",
+                line={"color": colour, "dash": dash, "width": 3 if name.startswith("output") else 2},
+                marker={"symbol": symbol, "size": 9},
+                hovertemplate=f"{name}<br>k = %{{x}}: %{{y:.4f}}<extra></extra>",
+            )
+            for name, values, colour, dash, symbol in series
+        ]
+    )
+    if current_k is not None:
+        fig.add_vline(x=current_k, line_dash="dot", line_color="#888888", annotation_text=f"k = {current_k}")
+    fig.add_hline(y=0, line_color="#bbbbbb", line_width=1)
+    fig.update_layout(
+        title={"text": f"query {query + 1}: the two parts as k changes", "x": 0.5, "xanchor": "center"},
+        height=height,
+        margin={"l": 50, "r": 20, "t": 60, "b": 40},
+        legend={"orientation": "h", "y": -0.25},
+        xaxis={"title": {"text": "clipping distance k", "font": _AXIS_FONT}, "tickvals": ks.tolist()},
+        yaxis={"title": {"text": "value", "font": _AXIS_FONT}},
+        font={"size": 14},
+    )
+    return fig
+
+
+def value_outputs_figure(result, *, height: int = 340) -> go.Figure:
+    """Every query's output split into content and position parts (d = 1)."""
+    content = np.asarray(result.output_content)[:, 0]  # (n_q,)
+    position = np.asarray(result.output_position)[:, 0]  # (n_q,)
+    output = np.asarray(result.output)[:, 0]  # (n_q,)
+    labels = [f"query {i + 1}" for i in range(len(output))]
+    fig = go.Figure(
+        [
+            go.Bar(name="content part", x=labels, y=content, marker_color=CONTENT_COLOUR),
+            go.Bar(name="position part", x=labels, y=position, marker_color=POSITION_COLOUR, marker_pattern_shape="/"),
+            go.Scatter(
+                name="output z<sub>i</sub>",
+                x=labels,
+                y=output,
+                mode="markers+text",
+                marker={"symbol": "diamond", "size": 13, "color": OUTPUT_COLOUR},
+                text=[_signed(v) for v in output],
+                textposition="middle right",
+            ),
+        ]
+    )
+    fig.add_hline(y=0, line_color="#888888", line_width=1)
+    fig.update_layout(
+        title={
+            "text": "every query's output z<sub>i</sub> = content part + position part",
+            "x": 0.5,
+            "xanchor": "center",
+        },
+        barmode="group",
+        height=height,
+        margin={"l": 50, "r": 20, "t": 60, "b": 40},
+        legend={"orientation": "h", "y": -0.2},
+        font={"size": 14},
+    )
+    return fig

@@ -45,3 +45,17 @@ def decode_z(trace: dict) -> np.ndarray:
 def decode_array(value) -> np.ndarray:
     """Any figure array field (x, y, z, ...), whether a plain list or plotly's typed-array ``bdata``."""
     return decode_z({"z": value})
+def figures_titled(at: AppTest, title: str) -> list[dict]:
+    """Decoded Plotly figures whose layout title text equals `title`."""
+    return [spec for spec in plotly_specs(at) if spec.get("layout", {}).get("title", {}).get("text") == title]
+
+
+def heatmap_z(spec: dict) -> np.ndarray:
+    """The z matrix of the first heatmap trace of a decoded figure."""
+    trace = next(t for t in spec["data"] if t.get("type") == "heatmap")
+    return decode_z(trace)
+
+
+def trace_values(trace: dict, axis: str = "y") -> np.ndarray:
+    """A trace's x or y data, whether plain lists or plotly's typed arrays."""
+    return decode_z({"z": trace[axis]})

@@ -91,3 +91,75 @@ def skew_by_definition(relative_logits) -> np.ndarray:
     logits = np.asarray(relative_logits, dtype=float)
     n = len(logits)
     return np.array([[logits[i, j - i + n - 1] if j <= i else 0.0 for j in range(n)] for i in range(n)])
+# --------------------------------------------------------------------------- other position schemes (issue 5)
+# Each function below transliterates the authors' published code (or the paper's
+# formula) one value at a time, so it can be read side by side with the source.
+
+
+def t5_bucket(relative_position: int, num_buckets: int = 32, max_distance: int = 128, bidirectional: bool = True):
+    """T5's ``_relative_position_bucket`` (Mesh TensorFlow / Hugging Face), for one offset.
+
+    ``relative_position`` is memory (key) position minus query position. The reference
+    computes the logarithm in float32; np.float32 scalars reproduce that here.
+    """
+    bucket = 0
+    n = relative_position
+    if bidirectional:
+        num_buckets //= 2
+        bucket += num_buckets if n > 0 else 0
+        n = abs(n)
+    else:
+        n = max(-n, 0)
+    max_exact = num_buckets // 2
+    if n < max_exact:
+        return bucket + n
+    large = max_exact + int(
+        np.float32(np.log(np.float32(n) / np.float32(max_exact)))
+        / np.float32(math.log(max_distance / max_exact))
+        * np.float32(num_buckets - max_exact)
+    )
+    return bucket + min(large, num_buckets - 1)
+
+
+def alibi_get_slopes(n: int) -> list[float]:
+    """``get_slopes`` from the ALiBi authors' code (Press et al.), unchanged in logic."""
+
+    def get_slopes_power_of_2(n):
+        start = 2 ** (-(2 ** -(math.log2(n) - 3)))
+        ratio = start
+        return [start * ratio**i for i in range(n)]
+
+    if math.log2(n).is_integer():
+        return get_slopes_power_of_2(n)
+    closest_power_of_2 = 2 ** math.floor(math.log2(n))
+    return (
+        get_slopes_power_of_2(closest_power_of_2)
+        + alibi_get_slopes(2 * closest_power_of_2)[0::2][: n - closest_power_of_2]
+    )
+
+
+def sinusoidal(n: int, d: int, base: float = 10000.0) -> np.ndarray:
+    """PE(p, 2t) = sin(p / base^(2t/d)), PE(p, 2t+1) = cos(p / base^(2t/d)) (Vaswani et al.)."""
+    out = np.zeros((n, d))
+    for p in range(n):
+        for column in range(d):
+            t = column // 2
+            angle = p / base ** (2 * t / d)
+            out[p, column] = math.sin(angle) if column % 2 == 0 else math.cos(angle)
+    return out
+
+
+def rope(x, positions, base: float = 10000.0) -> np.ndarray:
+    """RoFormer's rotation, pair by pair: features (2t, 2t+1) turn by p·base^(−2t/d)."""
+    rows = rows_of(x)
+    d = len(rows[0])
+    out = []
+    for row, p in zip(rows, positions, strict=True):
+        rotated = [0.0] * d
+        for t in range(d // 2):
+            angle = float(p) * base ** (-2 * t / d)
+            a, b = row[2 * t], row[2 * t + 1]
+            rotated[2 * t] = a * math.cos(angle) - b * math.sin(angle)
+            rotated[2 * t + 1] = a * math.sin(angle) + b * math.cos(angle)
+        out.append(rotated)
+    return np.array(out)

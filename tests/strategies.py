@@ -47,3 +47,30 @@ def causal_inputs(draw, *, unclipped: bool = False):
 
 
 square_logits = sizes.flatmap(lambda n: matrices(n, n))
+# --------------------------------------------------------------------------- position schemes (issue 5)
+
+#: Offsets j − i well beyond T5's max_distance in both directions.
+t5_offsets = hnp.arrays(np.int64, st.integers(1, 40), elements=st.integers(-3000, 3000))
+
+
+@st.composite
+def t5_settings(draw):
+    """(num_buckets, max_distance, bidirectional) that T5's bucketing accepts."""
+    bidirectional = draw(st.booleans())
+    num_buckets = draw(st.integers(4 if bidirectional else 2, 64))
+    max_exact = (num_buckets // 2 if bidirectional else num_buckets) // 2
+    max_distance = draw(st.integers(max_exact + 1, 400))
+    return num_buckets, max_distance, bidirectional
+
+
+@st.composite
+def rotary_inputs(draw):
+    """(x of shape (n, d) with d even, positions of shape (n,)) for RoPE."""
+    n = draw(sizes)
+    d = 2 * draw(st.integers(1, 4))
+    x = draw(matrices(n, d))
+    positions = draw(hnp.arrays(np.int64, n, elements=st.integers(-500, 500)))
+    return x, positions
+
+
+shifts = st.integers(min_value=1, max_value=40)

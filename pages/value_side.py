@@ -1,0 +1,70 @@
+"""Go further: Shaw et al.'s value-side embeddings a^V, and how the output splits."""
+
+import dataclasses
+
+import streamlit as st
+
+import relpos
+from relpos import figures, tables, ui
+
+st.title("The value side: relative embeddings $a^V$")
+ui.markdown("value_side")
+st.latex(
+    r"z_i \;=\; \sum_j \alpha_{ij}\,\bigl(v_j + a^V_{\operatorname{clip}(j-i,\,k)}\bigr)"
+    r"\;=\; \underbrace{\sum_j \alpha_{ij}\, v_j}_{\text{content part}}"
+    r"\;+\; \underbrace{\sum_j \alpha_{ij}\, a^V_{\operatorname{clip}(j-i,\,k)}}_{\text{position part}}"
+)
+ui.markdown("value_side_after")
+
+example, k, query, variant = ui.value_side_controls()
+# the variant switches tables off by zeroing them, as if the model never had them
+zeros = (0.0,) * len(example.key_table)
+if variant in ("a^V only", "neither"):
+    example = dataclasses.replace(example, key_table=zeros)
+if variant in ("a^K only", "neither"):
+    example = dataclasses.replace(example, value_table=zeros)
+
+result = example.attention(k)
+A_V = relpos.window_table(example.value_table, k)
+terms = relpos.query_value_terms(result, example.values, A_V, query)
+parts = relpos.value_parts_by_k(example)
+
+st.subheader(f"Query {query + 1}: its output, key by key (k = {k}, {ui.latex_names(variant)})")
+left, right = st.columns([3, 2])
+with left:
+    st.plotly_chart(figures.value_split_figure(terms), width="stretch")
+with right:
+    st.latex(
+        rf"z_{{{query + 1}}} = \underbrace{{{terms.content_part[0]:.4f}}}_{{\sum_j \alpha_{{{query + 1}j}} v_j}}"
+        rf" + \underbrace{{{terms.position_part[0]:.4f}}}_{{\sum_j \alpha_{{{query + 1}j}} a^V}}"
+        rf" = {terms.output[0]:.4f}"
+    )
+    mass = relpos.weight_per_offset(result.weights, k)[query]
+    st.markdown(ui.offset_mass_sentence(mass, A_V[:, 0], k))
+ui.labelled_table(
+    tables.value_terms_frame(terms),
+    caption="One row per key. The a^V row used is the clipped offset; the last two columns add up to the two parts.",
+    stretch=True,
+)
+
+st.subheader("How the two parts change with k")
+left, right = st.columns([3, 2])
+with left:
+    st.plotly_chart(figures.value_parts_by_k_figure(parts, query, current_k=k), width="stretch")
+with right:
+    ui.markdown("value_side_k")
+    st.caption(
+        f"Computed here: at k = 0 the position part of query {query + 1} is {parts.position[0, query, 0]:.4f}, "
+        f"and $a^V_0$ = {example.value_table[len(example.values) - 1]:.4f}."
+    )
+
+st.plotly_chart(figures.value_outputs_figure(result), width="stretch")
+
+st.subheader("Context: Shaw et al.'s ablation")
+left, right = st.columns([2, 3])
+with left:
+    ablation = tables.value_ablation_frame()
+    st.dataframe(ablation, width="content")
+    st.caption(f"Selected above: {ui.latex_names(variant)}, which scored {ablation.loc[variant, 'BLEU']} in the paper.")
+with right:
+    ui.markdown("value_side_paper")

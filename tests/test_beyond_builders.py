@@ -1,0 +1,121 @@
+"""Tables, figures and URL settings of the value-side and schemes pages, without Streamlit."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import relpos
+from relpos import figures, scheme_figures, tables
+from relpos.page_settings import ChoiceSetting, FloatsSetting, IntSetting, encode_settings, read_settings, sanitise
+
+
+@pytest.fixture(scope="module")
+def setup():
+    return relpos.random_scheme_setup(8, k=2, num_buckets=16, max_distance=32, seed=0)
+
+
+class TestSchemeTables:
+    def test_summary_reports_the_translation_test(self, setup):
+        results = relpos.scheme_scores(setup)
+        frame = tables.scheme_summary_frame(results, relpos.translation_changes(setup, 4))
+        assert frame.loc["absolute sinusoidal", "unchanged by the shift"] == "no"
+        assert frame.loc["ALiBi", "constant along diagonals"] == "yes"
+        assert frame.loc["Shaw relative (clip k)", "constant along diagonals"] == "no"
+        assert frame.loc["RoPE (rotary)", "max |change| after shift"] == 0.0
+
+    def test_length_frame_names_the_untrained_buckets(self, setup):
+        report = relpos.length_generalization(setup, 8)
+        frame = tables.length_frame(report, k=2, slope=0.5, head=0)
+        # 16 buckets, max_distance 32: distances up to 7 reach bucket 5; 12..15 fall in bucket 6
+        assert "buckets never trained: [6, 14]" in frame.loc["T5 bucketed bias"].iloc[1]
+        assert "−3.50 at L, −7.50 at 2L" in frame.loc["ALiBi"].iloc[1]
+
+    def test_length_report_flags(self, setup):
+        report = relpos.length_generalization(setup, 8, relpos.alibi_slopes(4))
+        np.testing.assert_array_equal(report.offsets[report.t5_untrained], [-15, -14, -13, -12, 12, 13, 14, 15])
+        assert report.alibi.shape == (4, 31)
+        assert not report.shaw_row_untrained.any()  # k = 2 < L: every row was trained
+        wide = relpos.length_generalization(relpos.random_scheme_setup(8, k=7), 3)
+        assert wide.shaw_row_untrained.any()  # k = 7 ≥ L = 3: rows ±3..±5 never met in training
+
+    def test_constant_diagonals(self):
+        assert tables.constant_diagonals(relpos.alibi_bias(relpos.relative_offsets(5), 0.3))
+        assert not tables.constant_diagonals(np.arange(9.0).reshape(3, 3) ** 2)
+
+
+class TestSchemeFigures:
+    def test_curves_mark_what_training_never_saw(self, setup):
+        report = relpos.length_generalization(setup, 8)
+        t5 = scheme_figures.t5_curve_figure(report)
+        names = [trace.name for trace in t5.data]
+        assert "bucket never trained" in names
+        assert t5.layout.shapes[0].x0 == -7.5 and t5.layout.shapes[0].x1 == 7.5  # the trained band
+        shaw = scheme_figures.shaw_curve_figure(report, 2)
+        clipped = next(trace for trace in shaw.data if "clipped" in trace.name)
+        assert np.all(np.abs(np.asarray(clipped.x)) > 2)
+
+    def test_translation_maps_zero_out_rounding(self, setup):
+        changes = relpos.translation_changes(setup, 5)
+        maps = scheme_figures.translation_heatmaps(changes)
+        assert not np.any(np.asarray(maps["rope"].data[0].z))  # 1e-16 noise drawn as exact zeros
+        assert np.abs(np.asarray(maps["sinusoidal"].data[0].z)).max() > 0.1
+
+    def test_value_split_adds_up(self):
+        example = relpos.value_example()
+        result = example.attention(1)
+        terms = relpos.query_value_terms(result, example.values, relpos.window_table(example.value_table, 1), 1)
+        fig = figures.value_split_figure(terms)
+        content, position = (np.asarray(trace.y) for trace in fig.data[:2])
+        np.testing.assert_allclose(content[:-1].sum(), content[-1])
+        np.testing.assert_allclose(position[:-1].sum(), position[-1])
+        np.testing.assert_allclose(fig.data[2].y[0], result.output[1, 0])
+
+    def test_value_terms_frame_columns_sum_to_the_parts(self):
+        example = relpos.value_example()
+        result = example.attention(3)
+        terms = relpos.query_value_terms(result, example.values, relpos.window_table(example.value_table, 3), 2)
+        frame = tables.value_terms_frame(terms, decimals=None)
+        np.testing.assert_allclose(frame["α_ij·v_j"].sum(), result.output_content[2, 0])
+        np.testing.assert_allclose(frame["α_ij·a^V"].sum(), result.output_position[2, 0])
+
+
+class TestPageSettings:
+    SETTINGS = (
+        IntSetting("n", "n", 8, 2, 16),
+        ChoiceSetting("mode", "mode", "a", ("a", "b")),
+        FloatsSetting("v", "values", (0.0, 0.0), -2.0, 2.0),
+    )
+
+    @pytest.mark.parametrize(
+        ("params", "message"),
+        [
+            ({"n": "abc"}, "n must be a whole number from 2 to 16"),
+            ({"n": "1e9"}, "n must be a whole number"),
+            ({"n": "17"}, "got 17"),
+            ({"n": "-3"}, "got -3"),
+            ({"mode": "c"}, "mode must be one of a, b"),
+            ({"v": "1"}, "values must be 2 numbers"),
+            ({"v": "1,inf"}, "values must be 2 numbers from -2 to 2"),
+            ({"v": "1,nan"}, "values must be 2 numbers"),
+            ({"v": "1,3"}, "got 3"),
+            ({"v": "1,x"}, "“x” is not a number"),
+            ({"v": "1," + "9" * 500}, "values is too long"),
+        ],
+    )
+    def test_malformed_values_fall_back_with_a_message(self, params, message):
+        values, problems = read_settings(self.SETTINGS, params)
+        assert values == {"n": 8, "mode": "a", "v": (0.0, 0.0)}
+        assert len(problems) == 1 and message in problems[0]
+
+    def test_round_trip(self):
+        values = {"n": 12, "mode": "b", "v": (-1.5, 0.25)}
+        assert read_settings(self.SETTINGS, encode_settings(self.SETTINGS, values)) == (values, [])
+
+    def test_negative_zero_and_unknown_keys(self):
+        values, problems = read_settings(self.SETTINGS, {"v": "-0,0", "unknown": "<x>"})
+        assert values["v"] == (0.0, 0.0) and str(values["v"][0]) == "0.0" and not problems
+
+    def test_sanitise_keeps_messages_plain(self):
+        assert sanitise("![x](http://e.vil/a.png)") == "??x??http???e.vil?a.png?"
+        assert len(sanitise("1" * 1000)) == 24
