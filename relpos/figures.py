@@ -691,6 +691,8 @@ def placement_figures(scenario, *, decimals: int = 2) -> list[go.Figure]:
             limit=k,
         ),
     ]
+
+
 # --------------------------------------------------------------------------- value side (issue 5)
 
 #: Colours of the two output parts (Okabe–Ito, colour-blind safe) and of their sum.

@@ -25,6 +25,6 @@ PAGES: tuple[PageSpec, ...] = (
     PageSpec("pages/overview.py", "Overview", "🏠", "overview", "Learn"),
     PageSpec("pages/efficiency.py", "Efficient computation", "⚡", "efficiency", "Go further"),
     PageSpec("pages/quiz.py", "Self-check quiz", "✅", "quiz", "Go further"),
-    PageSpec("pages/value_side.py", "Value side (a^V)", "➕", "value-side", "Go further"),
+    PageSpec("pages/value_side.py", "Value side (a^V)", "➕", "value_side", "Go further"),
     PageSpec("pages/schemes.py", "Comparing position schemes", "⚖️", "schemes", "Go further"),
 )

@@ -223,6 +223,8 @@ def offset_row_frame(table) -> pd.DataFrame:
     return pd.DataFrame(
         [values], index=["a^K"], columns=[f"a^K[{format_offset(offset)}]" for offset in range(-k, k + 1)]
     )
+
+
 # --------------------------------------------------------------------------- value side (issue 5)
 
 #: Shaw et al. (2018), Table 3: which relative tables the model had, and its BLEU

@@ -45,6 +45,8 @@ def decode_z(trace: dict) -> np.ndarray:
 def decode_array(value) -> np.ndarray:
     """Any figure array field (x, y, z, ...), whether a plain list or plotly's typed-array ``bdata``."""
     return decode_z({"z": value})
+
+
 def figures_titled(at: AppTest, title: str) -> list[dict]:
     """Decoded Plotly figures whose layout title text equals `title`."""
     return [spec for spec in plotly_specs(at) if spec.get("layout", {}).get("title", {}).get("text") == title]
