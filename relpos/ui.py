@@ -29,3 +29,45 @@ def matrix_table(frame: pd.DataFrame, *, decimals: int = 4, caption: str | None 
     st.dataframe(frame.style.format(f"{{:.{decimals}f}}"), width="content")
     if caption:
         st.caption(caption)
+
+
+def callout(name: str) -> None:
+    """Show ``content/<name>.md`` in an info box (a convention the reader must not miss)."""
+    st.info(_read_content(name))
+
+
+#: Presenter mode, for a projector: bigger text and formulas in the main area, and the
+#: container keyed ``presenter-nav`` pinned to the bottom right of the window. Static
+#: CSS only (no user text).
+PRESENTER_CSS = """
+<style>
+/* bigger text and widgets in the main area; the sidebar keeps its size */
+section[data-testid="stMain"] .block-container { zoom: 1.3; max-width: 100%; padding-bottom: 7rem; }
+/* formulas a step larger again */
+section[data-testid="stMain"] .katex { font-size: 1.3em; }
+/* Previous / Next stay at the same place on screen, whatever is scrolled */
+.st-key-presenter-nav {
+  position: fixed; bottom: 1rem; right: 1.5rem; z-index: 999;
+  width: auto !important; padding: 0.5rem 0.75rem; border-radius: 0.75rem;
+  background: rgba(255, 255, 255, 0.96); box-shadow: 0 2px 12px rgba(0, 0, 0, 0.25);
+}
+</style>
+"""
+
+
+def presenter_style(enabled: bool) -> None:
+    """Apply presenter mode's CSS (see :data:`PRESENTER_CSS`) when `enabled`."""
+    if enabled:
+        st.html(PRESENTER_CSS)
+
+
+def download_csv(frame: pd.DataFrame, filename: str, *, label: str, key: str) -> None:
+    """A download button for `frame` as UTF-8 CSV (no index; full precision)."""
+    st.download_button(
+        label,
+        data=frame.to_csv(index=False).encode("utf-8"),
+        file_name=filename,
+        mime="text/csv",
+        key=key,
+        icon=":material/download:",
+    )

@@ -1,0 +1,28 @@
+"""Classroom walkthrough: the textbook example computed one (query, key) pair at a time."""
+
+import streamlit as st
+
+from relpos import ui
+from relpos import ui_walkthrough as walk
+
+lesson = walk.lesson()
+ui.presenter_style(lesson.presenter)
+
+heading, toggle = st.columns([4, 1], vertical_alignment="bottom")
+heading.title("Walkthrough: the worked example, pair by pair")
+with toggle:
+    walk.presenter_toggle()
+ui.markdown("walkthrough_intro")
+ui.callout("walkthrough_offsets")
+walk.problems_summary(lesson)
+
+walk.step_controls(lesson)
+walk.stage(lesson)
+walk.offset_section(lesson)
+
+st.divider()
+ui.markdown("walkthrough_background")
+walk.step_table(lesson)
+
+with st.sidebar:
+    walk.editor(lesson)
