@@ -218,10 +218,11 @@ def offset_map_figure(n_q: int, n_k: int, k: int, *, title: str | None = None, h
     if len(beyond):
         fig.add_trace(
             go.Scatter(
-                x=beyond[:, 1],
-                y=beyond[:, 0],
+                # in the cell's top-right corner, clear of the "+3→+2" label in its centre
+                x=beyond[:, 1] + 0.32,
+                y=beyond[:, 0] - 0.3,
                 mode="markers",
-                marker={"symbol": "x-thin", "size": 10, "line": {"width": 1.5, "color": "black"}},
+                marker={"symbol": "x", "size": 11, "color": "white", "line": {"width": 1.2, "color": "black"}},
                 name=f"clipped (|j − i| > {k})",
                 hoverinfo="skip",
                 showlegend=True,
@@ -381,7 +382,7 @@ def table_strip_figure(table, title: str, *, used=(), height: int | None = None)
     --------
     >>> fig = table_strip_figure([-0.3, 0.4, 0.1], "t", used=[1])
     >>> list(fig.layout.xaxis.ticktext), len(fig.layout.shapes)
-    (['−1', '0', '+1'], 2)
+    (['offset −1<br>row 0', 'offset 0<br>row 1', 'offset +1<br>row 2'], 2)
     """
     values = np.asarray(table, dtype=float).reshape(-1)  # (2k+1,)
     if values.size % 2 == 0:
@@ -398,8 +399,8 @@ def table_strip_figure(table, title: str, *, used=(), height: int | None = None)
         selector={"type": "heatmap"},
     )
     fig.update_xaxes(
-        title={"text": "offset (clipped)", "font": _AXIS_FONT},
-        ticktext=[format_offset(o).replace("-", "−") for o in range(-k, k + 1)],
+        title=None,
+        ticktext=[f"offset {format_offset(o).replace('-', '−')}<br>row {o + k}" for o in range(-k, k + 1)],
     )
     fig.update_yaxes(showticklabels=False, title=None)
     fig.update_layout(margin={"l": 20, "r": 20, "t": 50, "b": 50})
