@@ -9,7 +9,7 @@ lesson = walk.lesson()
 ui.presenter_style(lesson.presenter)
 
 heading, toggle = st.columns([4, 1], vertical_alignment="bottom")
-heading.title("Walkthrough: the worked example, pair by pair")
+heading.title("Walkthrough: one pair at a time")
 with toggle:
     walk.presenter_toggle()
 ui.markdown("walkthrough_intro")

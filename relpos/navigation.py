@@ -23,5 +23,5 @@ class PageSpec:
 #: Pages in sidebar order; the first is the default page.
 PAGES: tuple[PageSpec, ...] = (
     PageSpec("pages/overview.py", "Overview", "🏠", "overview", "Learn"),
-    PageSpec("pages/worked_example.py", "Walkthrough", "👣", "walkthrough", "Learn"),
+    PageSpec("pages/worked_example.py", "Walkthrough", ":material/directions_walk:", "walkthrough", "Learn"),
 )

@@ -215,10 +215,8 @@ def step_controls(lesson: Lesson) -> None:
     st.session_state[ROW] = stop.row  # the widgets mirror STOP
     st.session_state[STEP] = stop.step
     index, total = wt.stop_index(stop, n), len(wt.lesson_stops(n))
-    pickers, navigation = st.columns([3, 2], vertical_alignment="bottom", gap="large")
-    with pickers:
-        rows, keys = st.columns([2, 3], vertical_alignment="bottom")
-        rows.segmented_control(
+    with st.container(horizontal=True, vertical_alignment="bottom", gap="medium"):
+        st.segmented_control(
             "Query row",
             list(range(n)),
             format_func=lambda i: f"i = {i + 1}",
@@ -226,7 +224,7 @@ def step_controls(lesson: Lesson) -> None:
             required=True,
             on_change=_pick_row,
         )
-        keys.segmented_control(
+        st.segmented_control(
             "Key (or the row's softmax)",
             list(range(n + 1)),
             format_func=lambda j: _step_label(j, n),
@@ -234,28 +232,19 @@ def step_controls(lesson: Lesson) -> None:
             required=True,
             on_change=_pick_step,
         )
-    with navigation, st.container(key=NAV, horizontal=True, vertical_alignment="center", gap="small"):
-        st.button(
-            "Previous",
-            key=PREVIOUS,
-            icon=":material/arrow_back:",
-            on_click=_move,
-            args=(-1,),
-            disabled=index == 0,
-            shortcut="Left",
-        )
-        st.button(
-            "Next",
-            key=NEXT,
-            icon=":material/arrow_forward:",
-            type="primary",
-            on_click=_move,
-            args=(1,),
-            disabled=index == total - 1,
-            shortcut="Right",
-        )
-        where = f"row {stop.row + 1}, softmax" if lesson.at_softmax else f"pair ({stop.row + 1}, {stop.step + 1})"
-        st.markdown(f"**Stop {index + 1} of {total}** · {where}")
+        with st.container(key=NAV, horizontal=True, vertical_alignment="center", gap="small", width="content"):
+            st.button("Previous", key=PREVIOUS, on_click=_move, args=(-1,), disabled=index == 0, shortcut="Left")
+            st.button(
+                "Next",
+                key=NEXT,
+                type="primary",
+                on_click=_move,
+                args=(1,),
+                disabled=index == total - 1,
+                shortcut="Right",
+            )
+            where = f"row {stop.row + 1}, softmax" if lesson.at_softmax else f"pair ({stop.row + 1}, {stop.step + 1})"
+            st.markdown(f"**Stop {index + 1} of {total}** · {where}", width="content")
 
 
 def _score_hover(lesson: Lesson) -> list[list[str]]:
@@ -275,7 +264,7 @@ def _score_matrix(lesson: Lesson) -> None:
     fig = figures.partial_score_heatmap(
         lesson.result.scores,
         wt.reached_cells(lesson.stop, lesson.n),
-        "Scores e_ij computed so far",
+        "Scores e<sub>ij</sub> computed so far",
         limit=figures.symmetric_range(lesson.result.scores),
         current=lesson.current_cells,
         hovertext=_score_hover(lesson),
@@ -337,7 +326,7 @@ def offset_section(lesson: Lesson) -> None:
             {s.clipped for s in lesson.row_steps} if lesson.at_softmax else {lesson.row_steps[lesson.stop.step].clipped}
         )
         strip = figures.table_strip_figure(
-            lesson.scenario.table, f"The table a^K: 2k + 1 = {2 * k + 1} entries", used=used, height=lesson.scale(190)
+            lesson.scenario.table, f"The table a<sup>K</sup>: 2k + 1 = {2 * k + 1} entries", used=used, height=lesson.scale(190)
         )
         st.plotly_chart(strip, key="wt_table", config={"displayModeBar": False})
         clipped = sum(s.is_clipped for s in lesson.steps)

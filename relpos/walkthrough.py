@@ -409,13 +409,16 @@ def pair_latex(step: PairStep) -> str:
     entry = f"a^K_{{{_offset_tex(step.clipped)}}}"
     distance = abs(step.offset)
     if step.is_clipped:
-        clip_note = rf"\qquad (\lvert j - i \rvert = {distance} > k = {step.k}:\ \text{{clipped}})"
+        clip_note = (
+            rf"&\quad\text{{since }} \lvert j - i \rvert = {distance} > k = {step.k}\text{{: clipped to the edge}}"
+        )
     else:
-        clip_note = rf"\qquad (\lvert j - i \rvert = {distance} \le k = {step.k}:\ \text{{kept}})"
+        clip_note = rf"&\quad\text{{since }} \lvert j - i \rvert = {distance} \le k = {step.k}\text{{: kept}}"
     lines = [
         rf"\text{{offset}} &= j - i = {j} - {i} = {_offset_tex(step.offset)}",
         rf"\text{{clipped offset}} &= \operatorname{{clip}}({_offset_tex(step.offset)},\, {step.k})"
-        rf" = {_offset_tex(step.clipped)}{clip_note}",
+        rf" = {_offset_tex(step.clipped)}",
+        clip_note,
         rf"\text{{table row}} &= \text{{clipped}} + k = {_offset_tex(step.clipped)} + {step.k} = {step.table_row}"
         rf"\;\Rightarrow\; {entry} = {short_number(step.embedding)}",
         rf"\text{{content term}} &= q_{{{i}}} \cdot k_{{{j}}} = {_factor(step.query)} \times {_factor(step.key)}"
