@@ -8,11 +8,12 @@ from relpos import ui_walkthrough as walk
 lesson = walk.lesson()
 ui.presenter_style(lesson.presenter)
 
-heading, toggle = st.columns([4, 1], vertical_alignment="bottom")
+heading, toggle = st.columns([3, 1], vertical_alignment="bottom")
 heading.title("Walkthrough: one pair at a time")
 with toggle:
     walk.presenter_toggle()
-ui.markdown("walkthrough_intro")
+if not lesson.presenter:  # the teacher is talking: only the conventions stay on screen
+    ui.markdown("walkthrough_intro")
 ui.callout("walkthrough_offsets")
 walk.problems_summary(lesson)
 

@@ -353,8 +353,8 @@ def weight_bars_figure(content_weights, weights, title: str, *, labels=None, hei
         bargap=0.25,
         height=height or 380,
         font={"size": 14},
-        margin={"l": 60, "r": 20, "t": 60, "b": 50},
-        legend={"orientation": "h", "x": 0.5, "xanchor": "center", "y": -0.15},
+        margin={"l": 60, "r": 20, "t": 90, "b": 60},
+        legend={"orientation": "h", "x": 0.5, "xanchor": "center", "y": 1.0, "yanchor": "bottom"},
         plot_bgcolor="white",
     )
     fig.update_yaxes(
@@ -419,9 +419,13 @@ def enlarge(fig: go.Figure, factor: float) -> go.Figure:
         font={"size": (layout.font.size or 12) * factor},
         height=int((layout.height or 450) * factor),
     )
+    base = fig.layout.font.size
     for axis in (layout.xaxis, layout.yaxis):
         if axis.title and axis.title.font and axis.title.font.size:
             axis.title.font.size = axis.title.font.size * factor
+        axis.tickfont.size = (axis.tickfont.size or base / factor) * factor
+    if layout.title and layout.title.font and layout.title.font.size:
+        layout.title.font.size = layout.title.font.size * factor
     for trace in fig.data:
         textfont = getattr(trace, "textfont", None)
         if textfont is not None and textfont.size:

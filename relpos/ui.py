@@ -41,10 +41,11 @@ def callout(name: str) -> None:
 #: CSS only (no user text).
 PRESENTER_CSS = """
 <style>
-/* bigger text and widgets in the main area; the sidebar keeps its size */
-section[data-testid="stMain"] .block-container { zoom: 1.3; max-width: 100%; padding-bottom: 7rem; }
+/* bigger text and widgets: Streamlit sizes them in rem (figures are enlarged by the page) */
+html { font-size: 20px; }
+[data-testid="stMainBlockContainer"] { padding-top: 2.5rem; padding-bottom: 7rem; }
 /* formulas a step larger again */
-section[data-testid="stMain"] .katex { font-size: 1.3em; }
+[data-testid="stMainBlockContainer"] .katex { font-size: 1.15em; }
 /* Previous / Next stay at the same place on screen, whatever is scrolled */
 .st-key-presenter-nav {
   position: fixed; bottom: 1rem; right: 1.5rem; z-index: 999;
@@ -56,16 +57,20 @@ section[data-testid="stMain"] .katex { font-size: 1.3em; }
 
 
 def presenter_style(enabled: bool) -> None:
-    """Apply presenter mode's CSS (see :data:`PRESENTER_CSS`) when `enabled`."""
+    """Apply presenter mode's CSS (see :data:`PRESENTER_CSS`) and fold the sidebar away.
+
+    The sidebar is only collapsed, not hidden: its arrow brings it back for a live edit.
+    """
     if enabled:
         st.html(PRESENTER_CSS)
+    st.set_page_config(initial_sidebar_state="collapsed" if enabled else "auto")
 
 
 def download_csv(frame: pd.DataFrame, filename: str, *, label: str, key: str) -> None:
-    """A download button for `frame` as UTF-8 CSV (no index; full precision)."""
+    """A download button for `frame` as UTF-8 CSV with a byte-order mark (no index; full precision)."""
     st.download_button(
         label,
-        data=frame.to_csv(index=False).encode("utf-8"),
+        data=frame.to_csv(index=False).encode("utf-8-sig"),  # the BOM tells spreadsheet programs it is UTF-8
         file_name=filename,
         mime="text/csv",
         key=key,

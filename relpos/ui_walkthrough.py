@@ -30,8 +30,9 @@ NEXT, PREVIOUS, RESET, CSV = "wt_next", "wt_previous", "wt_reset", "wt_csv"
 NAV = "presenter-nav"
 
 _SUBSCRIPT = str.maketrans("0123456789+-", "₀₁₂₃₄₅₆₇₈₉₊₋")
-#: Height factor of the figures in presenter mode (on top of the CSS zoom of the text).
-_PRESENTER_FIGURES = 1.15
+#: Size factor of the figures (fonts, height, outlines) in presenter mode; the CSS of
+#: ui.PRESENTER_CSS enlarges the text by 20 px / 16 px = 1.25.
+_PRESENTER_FIGURES = 1.3
 
 
 def input_key(kind: str, index: int) -> str:
@@ -78,8 +79,11 @@ class Lesson:
         columns = range(self.n) if self.at_softmax else [self.stop.step]
         return [(self.stop.row, j) for j in columns]
 
-    def scale(self, height: int) -> int:
-        return int(height * _PRESENTER_FIGURES) if self.presenter else height
+    def figure(self, fig, key: str) -> None:
+        """Draw a Plotly figure, enlarged in presenter mode."""
+        if self.presenter:
+            figures.enlarge(fig, _PRESENTER_FIGURES)
+        st.plotly_chart(fig, key=key, config={"displayModeBar": False})
 
 
 # ---------------------------------------------------------------------------
@@ -268,9 +272,9 @@ def _score_matrix(lesson: Lesson) -> None:
         limit=figures.symmetric_range(lesson.result.scores),
         current=lesson.current_cells,
         hovertext=_score_hover(lesson),
-        height=lesson.scale(420),
+        height=420,
     )
-    st.plotly_chart(fig, key="wt_scores", config={"displayModeBar": False})
+    lesson.figure(fig, "wt_scores")
     st.caption("Rows are queries i, columns keys j; grey cells are not computed yet. Colour: blue < 0 < red.")
 
 
@@ -294,15 +298,15 @@ def _softmax_stage(lesson: Lesson) -> None:
         shift.weights,
         f"Weights of query {i + 1}: content only vs combined",
         labels=labels,
-        height=lesson.scale(360),
+        height=360,
     )
-    st.plotly_chart(fig, key="wt_weights", config={"displayModeBar": False})
+    lesson.figure(fig, "wt_weights")
     st.markdown("\n".join(f"- {sentence}" for sentence in wt.takeaway(shift, row_steps)))
 
 
 def stage(lesson: Lesson) -> None:
     """The current stop: its arithmetic on the left, the score matrix filling in on the right."""
-    left, right = st.columns([1.15, 1], gap="large")
+    left, right = st.columns([1.4, 1] if lesson.presenter else [1.15, 1], gap="large")
     with left:
         _softmax_stage(lesson) if lesson.at_softmax else _pair_stage(lesson)
     with right:
@@ -315,20 +319,16 @@ def offset_section(lesson: Lesson) -> None:
     st.subheader("Which table entry does each pair read?")
     left, right = st.columns([1.15, 1], gap="large")
     with left:
-        fig = figures.offset_map_figure(
-            n, n, k, title=f"Offset map: clipped offset j − i (k = {k})", height=lesson.scale(420)
-        )
-        st.plotly_chart(
-            figures.highlight_cells(fig, lesson.current_cells), key="wt_offsets", config={"displayModeBar": False}
-        )
+        fig = figures.offset_map_figure(n, n, k, title=f"Offset map: clipped offset j − i (k = {k})", height=420)
+        lesson.figure(figures.highlight_cells(fig, lesson.current_cells), "wt_offsets")
     with right:
         used = sorted(
             {s.clipped for s in lesson.row_steps} if lesson.at_softmax else {lesson.row_steps[lesson.stop.step].clipped}
         )
         strip = figures.table_strip_figure(
-            lesson.scenario.table, f"The table a<sup>K</sup>: 2k + 1 = {2 * k + 1} entries", used=used, height=lesson.scale(190)
+            lesson.scenario.table, f"The table a<sup>K</sup>: 2k + 1 = {2 * k + 1} entries", used=used, height=190
         )
-        st.plotly_chart(strip, key="wt_table", config={"displayModeBar": False})
+        lesson.figure(strip, "wt_table")
         clipped = sum(s.is_clipped for s in lesson.steps)
         st.markdown(
             f"Each **diagonal** of the offset map (top left to bottom right) is one offset j − i and reads one "

@@ -53,7 +53,7 @@ K_CHOICES = (0, 1, 2, 3)
 #: Longest text accepted in one number field.
 MAX_INPUT_CHARS = 32
 
-_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
+_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?", re.ASCII)
 
 
 # ---------------------------------------------------------------------------
@@ -419,8 +419,8 @@ def pair_latex(step: PairStep) -> str:
         rf"\text{{clipped offset}} &= \operatorname{{clip}}({_offset_tex(step.offset)},\, {step.k})"
         rf" = {_offset_tex(step.clipped)}",
         clip_note,
-        rf"\text{{table row}} &= \text{{clipped}} + k = {_offset_tex(step.clipped)} + {step.k} = {step.table_row}"
-        rf"\;\Rightarrow\; {entry} = {short_number(step.embedding)}",
+        rf"\text{{table row}} &= \text{{clipped}} + k = {_offset_tex(step.clipped)} + {step.k} = {step.table_row}",
+        rf"\text{{table entry}} &= {entry} = {short_number(step.embedding)}",
         rf"\text{{content term}} &= q_{{{i}}} \cdot k_{{{j}}} = {_factor(step.query)} \times {_factor(step.key)}"
         rf" = {short_number(step.content)}",
         rf"\text{{position term}} &= q_{{{i}}} \cdot {entry} = {_factor(step.query)} \times {_factor(step.embedding)}"
@@ -470,9 +470,10 @@ def softmax_latex(row_steps: tuple[PairStep, ...] | list[PairStep]) -> str:
     scores = vector((s.score for s in row_steps), short_number)
     lines = [
         rf"\alpha_{{{i},j}} &= \frac{{\exp(e_{{{i},j}})}}{{\sum_{{j'}} \exp(e_{{{i},j'}})}}",
-        rf"\text{{content only}} &: \operatorname{{softmax}}({content})"
-        rf" = ({weights(s.content_weight for s in row_steps)})",
-        rf"\text{{combined}} &: \operatorname{{softmax}}({scores}) = ({weights(s.weight for s in row_steps)})",
+        rf"\text{{content only:}}\quad &\operatorname{{softmax}}({content})",
+        rf"&= ({weights(s.content_weight for s in row_steps)})",
+        rf"\text{{combined:}}\quad &\operatorname{{softmax}}({scores})",
+        rf"&= ({weights(s.weight for s in row_steps)})",
     ]
     return r"\begin{aligned}" + r" \\ ".join(lines) + r"\end{aligned}"
 

@@ -34,3 +34,18 @@ logit_rows = hnp.arrays(
     st.tuples(st.integers(1, 6), st.integers(1, 8)),
     elements=st.floats(min_value=-1e6, max_value=1e6, allow_nan=False),
 )
+
+
+@st.composite
+def walkthrough_scenarios(draw):
+    """A d = 1 relpos.Scenario as the walkthrough edits it: n in 1..6, k in 0..3, values in [-10, 10]."""
+    from relpos import Scenario
+
+    n = draw(st.integers(min_value=1, max_value=6))
+    k = draw(st.integers(min_value=0, max_value=3))
+    values = st.lists(finite_values, min_size=1, max_size=1).map(lambda v: v[0])
+    return Scenario(
+        queries=tuple(draw(values) for _ in range(n)),
+        keys=tuple(draw(values) for _ in range(n)),
+        table=tuple(draw(values) for _ in range(2 * k + 1)),
+    )
