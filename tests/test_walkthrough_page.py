@@ -14,6 +14,7 @@ from relpos.navigation import PAGES
 from tests.apptest import captured_downloads, decode_z, download_bytes, open_app, plotly_specs
 
 TEXTBOOK = relpos.worked_example()
+TEXTBOOK_TABLE = ["-0.3", "0.4", "0.1", "-0.2", "-0.5"]  # as the editor shows a^K
 
 
 def open_walkthrough():
@@ -53,6 +54,11 @@ def type_into(at, key: str, text: str):
     return at
 
 
+def table_fields(at, k: int) -> list[str]:
+    """The editor's a^K fields for offsets -k..+k."""
+    return [at.text_input(key=walk.input_key("a", offset)).value for offset in range(-k, k + 1)]
+
+
 def all_messages(at) -> str:
     return " ".join(element.value for element in [*at.warning, *at.error])
 
@@ -90,13 +96,7 @@ class TestFirstLoad:
         values = [at.text_input(key=walk.input_key("q", i)).value for i in range(4)]
         assert values == ["1.0", "0.5", "0.8", "0.3"]
         assert at.segmented_control(key=walk.K).value == 2
-        assert [at.text_input(key=walk.input_key("a", o)).value for o in range(-2, 3)] == [
-            "-0.3",
-            "0.4",
-            "0.1",
-            "-0.2",
-            "-0.5",
-        ]
+        assert table_fields(at, 2) == TEXTBOOK_TABLE
 
 
 class TestStepping:
@@ -176,7 +176,7 @@ class TestEditing:
     def test_k_one_resizes_the_table_and_the_clipped_cells(self, at):
         at.segmented_control(key=walk.K).set_value(1).run()
         assert not at.exception
-        assert [at.text_input(key=walk.input_key("a", o)).value for o in (-1, 0, 1)] == ["0.4", "0.1", "-0.2"]
+        assert table_fields(at, 1) == ["0.4", "0.1", "-0.2"]
         with pytest.raises(KeyError):
             at.text_input(key=walk.input_key("a", 2))
         strip = figure(at, "2k + 1 = 3 entries")
@@ -191,13 +191,7 @@ class TestEditing:
     def test_k_back_to_two_restores_the_outer_entries(self, at):
         at.segmented_control(key=walk.K).set_value(0).run()
         at.segmented_control(key=walk.K).set_value(2).run()
-        assert [at.text_input(key=walk.input_key("a", o)).value for o in range(-2, 3)] == [
-            "-0.3",
-            "0.4",
-            "0.1",
-            "-0.2",
-            "-0.5",
-        ]
+        assert table_fields(at, 2) == TEXTBOOK_TABLE
 
     def test_k_zero_leaves_every_weight_unchanged(self, at):
         at.segmented_control(key=walk.K).set_value(0).run()
