@@ -24,6 +24,11 @@ def markdown(name: str) -> None:
     st.markdown(_read_content(name))
 
 
+def caption(name: str) -> None:
+    """Show ``content/<name>.md`` in small print (help next to controls)."""
+    st.caption(_read_content(name))
+
+
 def matrix_table(frame: pd.DataFrame, *, decimals: int = 4, caption: str | None = None) -> None:
     """Show a labelled matrix with a fixed number of decimals."""
     st.dataframe(frame.style.format(f"{{:.{decimals}f}}"), width="content")
@@ -35,6 +40,14 @@ def callout(name: str) -> None:
     """Show ``content/<name>.md`` in an info box (a convention the reader must not miss)."""
     st.info(_read_content(name))
 
+
+#: Always on pages that use :func:`presenter_style`: a formula wider than its column
+#: scrolls sideways instead of being cut off.
+FORMULA_CSS = """
+<style>
+[data-testid="stMainBlockContainer"] .stLatex { overflow-x: auto; overflow-y: hidden; }
+</style>
+"""
 
 #: Presenter mode, for a projector: bigger text and formulas in the main area, and the
 #: container keyed ``presenter-nav`` pinned to the bottom right of the window. Static
@@ -60,9 +73,9 @@ def presenter_style(enabled: bool) -> None:
     """Apply presenter mode's CSS (see :data:`PRESENTER_CSS`) and fold the sidebar away.
 
     The sidebar is only collapsed, not hidden: its arrow brings it back for a live edit.
+    :data:`FORMULA_CSS` applies in both modes.
     """
-    if enabled:
-        st.html(PRESENTER_CSS)
+    st.html(FORMULA_CSS + PRESENTER_CSS if enabled else FORMULA_CSS)
     st.set_page_config(initial_sidebar_state="collapsed" if enabled else "auto")
 
 

@@ -386,14 +386,14 @@ def editor(lesson: Lesson) -> None:
     """Every number of the example, k, and the reset button (draw inside ``st.sidebar``)."""
     scenario, problems = lesson.scenario, dict(lesson.problems)
     st.header("The numbers")
-    ui.markdown("walkthrough_edit")
+    ui.caption("walkthrough_edit")
     n = scenario.n
     _number_fields("Queries", [(input_key("q", i), f"$q_{{{i + 1}}}$") for i in range(n)], problems)
     _number_fields("Keys", [(input_key("k", j), f"$k_{{{j + 1}}}$") for j in range(n)], problems)
     st.segmented_control("Clipping distance k", list(wt.K_CHOICES), key=K, required=True, on_change=_change_k)
     offsets = [int(o) for o in scenario.table_offsets()]
     _number_fields(
-        f"Table a^K (offsets −{scenario.k} … +{scenario.k})" if scenario.k else "Table a^K (offset 0 only)",
+        f"Table $a^K$ (offsets −{scenario.k} … +{scenario.k})" if scenario.k else "Table $a^K$ (offset 0 only)",
         [(input_key("a", o), f"$a^K_{{{o:+d}}}$" if o else "$a^K_{0}$") for o in offsets],
         problems,
     )

@@ -409,9 +409,7 @@ def pair_latex(step: PairStep) -> str:
     entry = f"a^K_{{{_offset_tex(step.clipped)}}}"
     distance = abs(step.offset)
     if step.is_clipped:
-        clip_note = (
-            rf"&\quad\text{{since }} \lvert j - i \rvert = {distance} > k = {step.k}\text{{: clipped to the edge}}"
-        )
+        clip_note = rf"&\quad\text{{since }} \lvert j - i \rvert = {distance} > k = {step.k}\text{{: clipped}}"
     else:
         clip_note = rf"&\quad\text{{since }} \lvert j - i \rvert = {distance} \le k = {step.k}\text{{: kept}}"
     lines = [
