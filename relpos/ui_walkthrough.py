@@ -329,16 +329,7 @@ def offset_section(lesson: Lesson) -> None:
             lesson.scenario.table, f"The table a<sup>K</sup>: 2k + 1 = {2 * k + 1} entries", used=used, height=190
         )
         lesson.figure(strip, "wt_table")
-        clipped = sum(s.is_clipped for s in lesson.steps)
-        st.markdown(
-            f"Each **diagonal** of the offset map (top left to bottom right) is one offset j − i and reads one "
-            f"table entry. The {clipped} cells marked ✕ are more than k = {k} apart and reuse the edge entry; "
-            "a label such as +3→+2 shows the true and the clipped offset. The entry is shared along a diagonal, "
-            "but the position term q_i·a^K is not: each row multiplies it by its own query."
-            if clipped
-            else f"Each **diagonal** of the offset map (top left to bottom right) is one offset j − i and reads one "
-            f"table entry. With k = {k} no pair of these {n} tokens is farther apart than k, so nothing is clipped."
-        )
+        st.markdown(wt.offset_map_note(lesson.steps))
 
 
 def _highlight_current(frame, lesson: Lesson):

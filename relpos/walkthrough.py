@@ -30,6 +30,7 @@ __all__ = [
     "Stop",
     "lesson_stops",
     "next_stop",
+    "offset_map_note",
     "pair_latex",
     "pair_sentence",
     "pair_steps",
@@ -445,6 +446,31 @@ def pair_sentence(step: PairStep) -> str:
     if step.is_clipped:
         return f"{where}, farther than k = {step.k}, so it reuses the entry of offset {entry}."
     return f"{where}, so it reads the entry of offset {entry}."
+
+
+def offset_map_note(steps: tuple[PairStep, ...] | list[PairStep]) -> str:
+    """What to read in the offset map, with this scenario's k and clipped cells (Markdown).
+
+    >>> from relpos.examples import worked_example
+    >>> print(offset_map_note(pair_steps(worked_example())))  # doctest: +ELLIPSIS
+    Each **diagonal** ... The 2 cells marked ✕ are more than k = 2 apart ... such as +3→+2 ...
+    """
+    if not steps:
+        raise ValueError("steps must hold at least one PairStep; got none")
+    k, n = steps[0].k, max(s.i for s in steps) + 1
+    note = (
+        "Each **diagonal** of the offset map (top left to bottom right) is one offset j − i and reads one table entry."
+    )
+    clipped = [s for s in steps if s.is_clipped]
+    if not clipped:
+        return f"{note} With k = {k} no two of these {n} tokens are more than k apart, so nothing is clipped."
+    farthest = max(clipped, key=lambda s: (s.offset, -s.i))
+    label = f"{signed(farthest.offset, 0)}→{signed(farthest.clipped, 0)}".replace("−", "-")
+    return (
+        f"{note} The {len(clipped)} cells marked ✕ are more than k = {k} apart and reuse the edge entry; "
+        f"a label such as {label} shows the true and the clipped offset. The entry is shared along a "
+        r"diagonal, but the position term $q_i \cdot a^K$ is not: each row multiplies it by its own query."
+    )
 
 
 def softmax_latex(row_steps: tuple[PairStep, ...] | list[PairStep]) -> str:

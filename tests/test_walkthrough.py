@@ -224,6 +224,23 @@ class TestPairSentence:
         assert "reuses the entry of offset −2" in wt.pair_sentence(STEPS[12])
 
 
+class TestOffsetMapNote:
+    def test_counts_the_clipped_cells_of_this_k(self):
+        note = wt.offset_map_note(STEPS)
+        assert "The 2 cells marked ✕ are more than k = 2 apart" in note and "+3→+2" in note
+        assert "**diagonal**" in note and "anti" not in note
+        k_one = relpos.Scenario(TEXTBOOK.queries, TEXTBOOK.keys, (0.4, 0.1, -0.2))
+        assert "The 6 cells" in wt.offset_map_note(wt.pair_steps(k_one))
+
+    def test_nothing_clipped(self):
+        k_three = relpos.Scenario(TEXTBOOK.queries, TEXTBOOK.keys, (0.0,) * 7)
+        assert "nothing is clipped" in wt.offset_map_note(wt.pair_steps(k_three))
+
+    def test_rejects_no_steps(self):
+        with pytest.raises(ValueError, match="at least one"):
+            wt.offset_map_note([])
+
+
 class TestSoftmaxLatex:
     def test_row_three_scores_and_weights(self):
         latex = wt.softmax_latex(row_of(STEPS, 2))
