@@ -1,7 +1,8 @@
 """Streamlit helpers shared by every page: page chrome, Markdown content, tables.
 
-This is the only relpos module that imports Streamlit; pages call it, and it calls
-the figure/table builders, which call the core.
+This and the page-specific ``ui_<topic>.py`` modules are the only relpos modules that
+import Streamlit; pages call them, and they call the figure/table builders, which call
+the core.
 """
 
 from __future__ import annotations
