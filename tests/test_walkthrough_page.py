@@ -285,3 +285,18 @@ class TestPresenterMode:
         assert not [m.value for m in at.markdown if m.value.startswith("This page works through")]
         click(at, walk.NEXT)  # the buttons still work in presenter mode
         assert "j - i = 2 - 1 = +1" in at.latex[0].value
+
+
+class TestLeavingAndComingBack:
+    def test_position_edits_and_presenter_mode_survive_a_page_switch(self, at):
+        click(at, walk.NEXT, 2)
+        type_into(at, walk.input_key("q", 0), "2.0")
+        at.toggle(key=walk.PRESENTER).set_value(True).run()
+        at.switch_page("pages/overview.py").run()
+        assert not at.exception
+        at.switch_page("pages/worked_example.py").run()
+        assert not at.exception
+        assert "j - i = 3 - 1 = +2" in at.latex[0].value
+        assert at.text_input(key=walk.input_key("q", 0)).value == "2.0"
+        assert at.toggle(key=walk.PRESENTER).value
+        np.testing.assert_allclose(row(step_table(at), 1)["score"], [2.0, 1.0, -0.2, 1.4], atol=1e-12)
