@@ -57,7 +57,7 @@ PRESENTER_CSS = """
 <style>
 /* bigger text and widgets: Streamlit sizes them in rem (figures are enlarged by the page) */
 html { font-size: 20px; }
-[data-testid="stMainBlockContainer"] { padding-top: 2rem; padding-bottom: 7rem; }
+[data-testid="stMainBlockContainer"] { padding-top: 4rem; padding-bottom: 7rem; }
 /* the page title need not grow: the room goes to the lesson */
 [data-testid="stMainBlockContainer"] h1 { font-size: 2.1rem; padding-top: 0.5rem; }
 /* formulas a step larger again */

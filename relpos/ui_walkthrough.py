@@ -287,10 +287,17 @@ def _pair_stage(lesson: Lesson) -> None:
 
 
 def _softmax_stage(lesson: Lesson) -> None:
+    """Both softmaxes of the row with the numbers, and the takeaway computed from them."""
     row_steps = lesson.row_steps
-    i = lesson.stop.row
-    st.subheader(f"Softmax of row i = {i + 1}")
+    st.subheader(f"Softmax of row i = {lesson.stop.row + 1}")
     st.latex(wt.softmax_latex(row_steps))
+    shift = wt.row_shift(lesson.result, lesson.stop.row)
+    st.markdown("\n".join(f"- {sentence}" for sentence in wt.takeaway(shift, row_steps)))
+
+
+def _weight_bars(lesson: Lesson) -> None:
+    """Content-only next to combined weight for each key of the row, values printed."""
+    row_steps, i = lesson.row_steps, lesson.stop.row
     shift = wt.row_shift(lesson.result, i)
     labels = [f"key {s.j + 1}<br>offset {wt.signed(s.offset, 0)}" for s in row_steps]
     fig = figures.weight_bars_figure(
@@ -298,18 +305,20 @@ def _softmax_stage(lesson: Lesson) -> None:
         shift.weights,
         f"Weights of query {i + 1}: content only vs combined",
         labels=labels,
-        height=360,
+        height=380,
     )
     lesson.figure(fig, "wt_weights")
-    st.markdown("\n".join(f"- {sentence}" for sentence in wt.takeaway(shift, row_steps)))
 
 
 def stage(lesson: Lesson) -> None:
-    """The current stop: its arithmetic on the left, the score matrix filling in on the right."""
+    """The current stop: its arithmetic on the left; on the right the score matrix filling in,
+    under the weight bars at a softmax stop (so the whole softmax step fits one screen)."""
     left, right = st.columns([1.4, 1] if lesson.presenter else [1.15, 1], gap="large")
     with left:
         _softmax_stage(lesson) if lesson.at_softmax else _pair_stage(lesson)
     with right:
+        if lesson.at_softmax:
+            _weight_bars(lesson)
         _score_matrix(lesson)
 
 
