@@ -341,7 +341,7 @@ def weight_bars_figure(content_weights, weights, title: str, *, labels=None, hei
                 marker={"color": colour},
                 text=[f"{value:.3f}" for value in values],
                 textposition="outside",
-                textfont={"size": 14},
+                textfont={"size": 14, "color": "#222222"},
                 cliponaxis=False,
                 hovertemplate="%{x}: " + name + " weight %{y:.4f}<extra></extra>",
             )
@@ -350,7 +350,10 @@ def weight_bars_figure(content_weights, weights, title: str, *, labels=None, hei
     fig.update_layout(
         title={"text": title, "x": 0.5, "xanchor": "center"},
         barmode="group",
-        bargap=0.25,
+        bargap=0.12,
+        bargroupgap=0.02,
+        # Plotly would shrink labels wider than a bar; keep every value readable
+        uniformtext={"minsize": 13, "mode": "show"},
         height=height or 380,
         font={"size": 14},
         margin={"l": 60, "r": 20, "t": 90, "b": 60},
@@ -433,6 +436,8 @@ def enlarge(fig: go.Figure, factor: float) -> go.Figure:
         marker = getattr(trace, "marker", None)
         if marker is not None and getattr(marker, "size", None):
             marker.size = marker.size * factor
+    if layout.uniformtext and layout.uniformtext.minsize:
+        layout.uniformtext.minsize = layout.uniformtext.minsize * factor
     for shape in layout.shapes:
         if shape.line and shape.line.width:
             shape.line.width = shape.line.width * factor
