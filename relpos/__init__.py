@@ -6,6 +6,7 @@ and the softmax weights. Offsets are ``j − i`` (key minus query); positions ar
 in code and shown 1-based on screen.
 """
 
+from relpos import walkthrough  # step logic of the classroom walkthrough (pure)
 from relpos.core import (
     AttentionResult,
     clip_offsets,
@@ -60,6 +61,7 @@ __all__ = [
     "relative_offsets",
     "softmax",
     "table_rows",
+    "walkthrough",
     "worked_example",
 ]
 

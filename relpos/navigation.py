@@ -22,9 +22,10 @@ class PageSpec:
 
 #: Pages in sidebar order; the first is the default page.
 PAGES: tuple[PageSpec, ...] = (
-    PageSpec("pages/overview.py", "Overview", "🏠", "overview", "Learn"),
-    PageSpec("pages/efficiency.py", "Efficient computation", "⚡", "efficiency", "Go further"),
-    PageSpec("pages/quiz.py", "Self-check quiz", "✅", "quiz", "Go further"),
-    PageSpec("pages/value_side.py", "Value side (a^V)", "➕", "value_side", "Go further"),
-    PageSpec("pages/schemes.py", "Comparing position schemes", "⚖️", "schemes", "Go further"),
+    PageSpec("pages/overview.py", "Overview", ":material/home:", "overview", "Learn"),
+    PageSpec("pages/worked_example.py", "Walkthrough", ":material/directions_walk:", "worked_example", "Learn"),
+    PageSpec("pages/efficiency.py", "Efficient computation", ":material/speed:", "efficiency", "Go further"),
+    PageSpec("pages/quiz.py", "Self-check quiz", ":material/quiz:", "quiz", "Go further"),
+    PageSpec("pages/value_side.py", "Value side (a^V)", ":material/add_circle:", "value_side", "Go further"),
+    PageSpec("pages/schemes.py", "Comparing position schemes", ":material/compare_arrows:", "schemes", "Go further"),
 )

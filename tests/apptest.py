@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+from contextlib import contextmanager
 from pathlib import Path
+from unittest.mock import patch
 
 import numpy as np
 from streamlit.testing.v1 import AppTest
@@ -61,3 +63,32 @@ def heatmap_z(spec: dict) -> np.ndarray:
 def trace_values(trace: dict, axis: str = "y") -> np.ndarray:
     """A trace's x or y data, whether plain lists or plotly's typed arrays."""
     return decode_z({"z": trace[axis]})
+
+
+@contextmanager
+def captured_downloads():
+    """Record the bytes behind every ``st.download_button`` while AppTest runs.
+
+    AppTest keeps downloads in a mock runtime that is dropped after each run, so the
+    bytes are caught as they are stored; look them up with :func:`download_bytes`.
+    """
+    from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
+
+    files: dict[str, bytes] = {}
+    original = MemoryMediaFileStorage.load_and_get_id
+
+    def recording(self, path_or_data, mimetype, kind, filename=None):
+        file_id = original(self, path_or_data, mimetype, kind, filename)
+        if isinstance(path_or_data, bytes):
+            files[file_id] = path_or_data
+        return file_id
+
+    with patch.object(MemoryMediaFileStorage, "load_and_get_id", recording):
+        yield files
+
+
+def download_bytes(at: AppTest, files: dict[str, bytes], key: str) -> bytes:
+    """The file offered by the download button `key` (needs :func:`captured_downloads`)."""
+    button = at.download_button(key=key)
+    file_id = Path(button.proto.url).stem
+    return files[file_id]

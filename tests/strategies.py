@@ -74,3 +74,18 @@ def rotary_inputs(draw):
 
 
 shifts = st.integers(min_value=1, max_value=40)
+
+
+@st.composite
+def walkthrough_scenarios(draw):
+    """A d = 1 relpos.Scenario as the walkthrough edits it: n in 1..6, k in 0..3, values in [-10, 10]."""
+    from relpos import Scenario
+
+    n = draw(st.integers(min_value=1, max_value=6))
+    k = draw(st.integers(min_value=0, max_value=3))
+    values = st.lists(finite_values, min_size=1, max_size=1).map(lambda v: v[0])
+    return Scenario(
+        queries=tuple(draw(values) for _ in range(n)),
+        keys=tuple(draw(values) for _ in range(n)),
+        table=tuple(draw(values) for _ in range(2 * k + 1)),
+    )

@@ -1,0 +1,29 @@
+"""Classroom walkthrough: the textbook example computed one (query, key) pair at a time."""
+
+import streamlit as st
+
+from relpos import ui
+from relpos import ui_walkthrough as walk
+
+lesson = walk.lesson()
+ui.presenter_style(lesson.presenter)
+
+heading, toggle = st.columns([3, 1], vertical_alignment="bottom")
+heading.title("Walkthrough: one pair at a time")
+with toggle:
+    walk.presenter_toggle()
+if not lesson.presenter:  # the teacher is talking: only the conventions stay on screen
+    ui.markdown("walkthrough_intro")
+ui.callout("walkthrough_offsets")
+walk.problems_summary(lesson)
+
+walk.step_controls(lesson)
+walk.stage(lesson)
+walk.offset_section(lesson)
+
+st.divider()
+ui.markdown("walkthrough_background")
+walk.step_table(lesson)
+
+with st.sidebar:
+    walk.editor(lesson)
