@@ -8,11 +8,14 @@
   need: open a page, wait until the app is idle, press keys on a slider, click a
   button, read the Plotly figures that are actually drawn, take a screenshot.
 
-How "idle" is detected: Streamlit's root element carries
-``data-test-script-state`` (``running`` / ``notRunning`` / …) and
-``data-test-connection-state``. An init script counts every transition into
-``notRunning`` (a finished script or fragment run), so an interaction can wait for *its
-own* rerun to finish instead of racing the moment before the rerun starts.
+How "idle" is detected: every ``script_finished`` message the server sends over the
+page's WebSocket is counted (decoded with Streamlit's own protobufs), so an interaction
+waits for *its own* rerun instead of racing the moment before the rerun starts; then
+Streamlit's root element must say ``data-test-script-state="notRunning"`` and
+``data-test-connection-state="CONNECTED"``, with no stale element left and no running
+indicator. (Watching the DOM attribute alone misses runs: when a fast run's messages
+arrive together, React renders "running" and "notRunning" in one batch and the attribute
+never changes.)
 
 No pytest import here: the benchmarks in ``bench/`` use this module too.
 """
@@ -70,36 +73,26 @@ SELECTORS = {
     "running_icon": "[data-testid=stStatusWidgetRunningIcon], [data-testid=stStatusWidgetRunningManIcon]",
 }
 
-# Installed before any page script: counts finished runs (transitions into
-# notRunning) and logs every script-state change with its time.
-_RUN_COUNTER_JS = """
+# Installed before any page script: a log of script-state changes, for error messages.
+_STATE_LOG_JS = """
 (() => {
   if (window.__relpos) return;
-  const state = (window.__relpos = { finished: 0, log: [] });
+  const state = (window.__relpos = { log: [] });
   new MutationObserver((records) => {
     for (const record of records) {
-      const value = record.target.getAttribute('data-test-script-state');
-      state.log.push([performance.now(), value]);
-      if (value !== record.oldValue && (value === 'notRunning' || value === 'compilationError')) {
-        state.finished += 1;
-      }
+      state.log.push([Math.round(performance.now()), record.target.getAttribute('data-test-script-state')]);
+      if (state.log.length > 50) state.log.shift();
     }
-  }).observe(document, {
-    subtree: true,
-    attributes: true,
-    attributeOldValue: true,
-    attributeFilter: ['data-test-script-state'],
-  });
+  }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-test-script-state'] });
 })();
 """
 
 _IDLE_JS = """
-(after) => {
+() => {
   const app = document.querySelector('[data-testid=stApp]');
-  if (!app || !window.__relpos) return false;
+  if (!app) return false;
   if (app.getAttribute('data-test-connection-state') !== 'CONNECTED') return false;
   if (app.getAttribute('data-test-script-state') !== 'notRunning') return false;
-  if (window.__relpos.finished <= after) return false;
   if (document.querySelector('[data-stale=true]')) return false;
   const running = '[data-testid=stStatusWidgetRunningIcon], [data-testid=stStatusWidgetRunningManIcon]';
   if (document.querySelector(running)) return false;
@@ -389,20 +382,34 @@ class AppTab:
     base_url: str
     errors: list[str] = field(default_factory=list)
     foreign_requests: list[str] = field(default_factory=list)
+    runs_finished: int = 0  # script_finished messages received (all navigations)
 
     @classmethod
     def new(cls, browser: Any, base_url: str, *, viewport=(1400, 1000)) -> AppTab:
         """A fresh browser context (no shared cookies or state) with one page."""
         context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
         context.set_default_timeout(20_000)
-        context.add_init_script(_RUN_COUNTER_JS)
+        context.add_init_script(_STATE_LOG_JS)
         tab = cls(page=context.new_page(), base_url=base_url)
         origin = urlsplit(base_url).netloc
         tab.page.on("pageerror", lambda error: tab.errors.append(f"page error: {error}"))
         tab.page.on("console", lambda message: tab._console(message))
         tab.page.on("request", lambda request: tab._request(request.url, origin))
         tab.page.on("response", lambda response: tab._response(response.status, response.url))
+        tab.page.on("websocket", tab._watch_socket)
         return tab
+
+    def _watch_socket(self, socket: Any) -> None:
+        socket.on("framereceived", self._frame_received)
+
+    def _frame_received(self, payload: bytes | str) -> None:
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+        if isinstance(payload, bytes):
+            message = ForwardMsg()
+            message.ParseFromString(payload)
+            if message.WhichOneof("type") == "script_finished":
+                self.runs_finished += 1
 
     def _console(self, message: Any) -> None:
         # Failed loads are reported with their URL by _response instead.
@@ -431,36 +438,45 @@ class AppTab:
         url = f"{self.base_url}/{url_path.lstrip('/')}"
         if query:
             url += "?" + (query if isinstance(query, str) else urlencode(query, doseq=True))
-        self.page.goto(url, wait_until="domcontentloaded", timeout=timeout * 1000)
-        self.wait_idle(after=0, timeout=timeout)
+        self.goto(url, timeout=timeout)
         return self
 
+    def goto(self, url: str, *, timeout: float = 60) -> None:
+        """Load a full URL (e.g. a lesson link) and wait for its first run to finish."""
+        before = self.finished_runs()
+        self.page.goto(url, wait_until="domcontentloaded", timeout=timeout * 1000)
+        self.wait_idle(after=before, timeout=timeout)
+
     def finished_runs(self) -> int:
-        """How many script (or fragment) runs have finished in this page so far."""
-        return self.page.evaluate("() => window.__relpos ? window.__relpos.finished : 0")
+        """How many script (or fragment) runs have finished in this tab so far."""
+        return self.runs_finished
 
     def wait_idle(self, *, after: int | None = None, timeout: float = 30, quiet_ms: int = 150) -> None:
         """Wait until the app is connected, no run is going on and nothing is stale.
 
-        ``after``: also wait until more than this many runs have finished (pass
+        ``after``: first wait until more than this many runs have finished (pass
         :meth:`finished_runs` taken before an interaction to wait for its rerun).
         The app must then stay idle for ``quiet_ms`` with no further run finishing:
-        a script that calls ``st.rerun()`` passes through ``notRunning`` for an instant
-        between its two runs. Returns after the next two animation frames, so the
-        result is painted.
+        a script that calls ``st.rerun()`` is idle for an instant between its two
+        runs. Returns after the next two animation frames, so the result is painted.
         """
         deadline = time.monotonic() + timeout
-        threshold = -1 if after is None else after
         while True:
-            remaining_ms = max(1.0, (deadline - time.monotonic()) * 1000)
-            self.page.wait_for_function(_IDLE_JS, arg=threshold, polling="raf", timeout=remaining_ms)
-            settled = self.finished_runs()
-            self.page.wait_for_timeout(quiet_ms)
-            still_idle = self.page.evaluate(_IDLE_JS, threshold)
-            if still_idle and self.finished_runs() == settled:
-                break
+            if after is None or self.runs_finished > after:
+                remaining_ms = max(1.0, (deadline - time.monotonic()) * 1000)
+                self.page.wait_for_function(_IDLE_JS, polling="raf", timeout=remaining_ms)
+                settled = self.runs_finished
+                self.page.wait_for_timeout(quiet_ms)  # also lets Playwright deliver socket frames
+                if self.runs_finished == settled and self.page.evaluate(_IDLE_JS):
+                    break
+            else:
+                self.page.wait_for_timeout(15)
             if time.monotonic() > deadline:
-                raise TimeoutError(f"the app did not become idle within {timeout:.0f} s")
+                log = self.page.evaluate("() => window.__relpos ? window.__relpos.log.slice(-6) : []")
+                raise TimeoutError(
+                    f"the app did not become idle within {timeout:.0f} s "
+                    f"(runs finished {self.runs_finished}, waiting for > {after}; script states {log})"
+                )
         self.page.evaluate(_NEXT_PAINT_JS)
 
     def interact(self, action, *, timeout: float = 30) -> None:

@@ -180,8 +180,7 @@ def assert_link_restores_state(chromium, app_tab, spec, slider) -> None:
 
     fresh = AppTab.new(chromium, app_tab.base_url)
     try:
-        fresh.page.goto(link)
-        fresh.wait_idle(after=0)
+        fresh.goto(link)
         fresh.wait_plots(len(figures))
         assert {label: fresh.slider_value(label) for label in fresh.slider_labels()} == sliders
         for old, new in zip(figures, fresh.figures(), strict=True):
