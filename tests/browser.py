@@ -382,7 +382,7 @@ class AppTab:
     base_url: str
     errors: list[str] = field(default_factory=list)
     foreign_requests: list[str] = field(default_factory=list)
-    runs_finished: int = 0  # script_finished messages received (all navigations)
+    runs_finished: int = 0  # runs finished, counted from the server's messages (all navigations)
 
     @classmethod
     def new(cls, browser: Any, base_url: str, *, viewport=(1400, 1000)) -> AppTab:
@@ -408,7 +408,9 @@ class AppTab:
         if isinstance(payload, bytes):
             message = ForwardMsg()
             message.ParseFromString(payload)
-            if message.WhichOneof("type") == "script_finished":
+            # A run ended by st.rerun() is not finished: its successor is on the way.
+            kind = message.WhichOneof("type")
+            if kind == "script_finished" and message.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
                 self.runs_finished += 1
 
     def _console(self, message: Any) -> None:
