@@ -41,6 +41,7 @@ from tests.browser import (
     AppTab,
     StreamlitServer,
     browser_unavailable_reason,
+    deployed_server_options,
     launch_chromium,
 )
 from tests.ui_contract import EXPLORER, page_spec
@@ -218,6 +219,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--slider", help="label of the slider to press (default per page)")
     parser.add_argument("--interactions", type=int, default=30, help="timed presses per page and case (>= 20)")
     parser.add_argument("--warmup", type=int, default=3, help="untimed presses first")
+    parser.add_argument(
+        "--config",
+        choices=["deploy", "dev"],
+        default="deploy",
+        help="server options for both servers: deploy/streamlit.toml (default) or .streamlit/config.toml",
+    )
     args = parser.parse_args(argv)
     if args.interactions < 20:
         parser.error("--interactions must be at least 20")
@@ -245,12 +252,16 @@ def main(argv: list[str] | None = None) -> int:
 
     print(
         f"latency: {args.interactions} timed key presses per page and case after {args.warmup} warm-up, "
-        f"interleaved target/floor (order alternating); {CHROMIUM} headless; {os.cpu_count()} CPUs"
+        f"interleaved target/floor (order alternating); {args.config} config; "
+        f"{CHROMIUM} headless; {os.cpu_count()} CPUs"
     )
-    floor_server = StreamlitServer(FLOOR_SCRIPT, log_path=Path("test-artifacts/bench-latency-floor.log"))
+    options = deployed_server_options() if args.config == "deploy" else {}
+    floor_server = StreamlitServer(
+        FLOOR_SCRIPT, options=options, log_path=Path("test-artifacts/bench-latency-floor.log")
+    )
     app_server = None
     if args.page != "floor":
-        app_server = StreamlitServer("app.py", log_path=Path("test-artifacts/bench-latency-app.log"))
+        app_server = StreamlitServer("app.py", options=options, log_path=Path("test-artifacts/bench-latency-app.log"))
     results = []
     try:
         floor_server.launch()

@@ -55,7 +55,7 @@ from websockets.asyncio.client import connect
 from websockets.typing import Subprotocol
 
 from relpos.navigation import PAGES
-from tests.browser import StreamlitServer, label_matches
+from tests.browser import StreamlitServer, deployed_server_options, label_matches
 
 MIB = 2**20
 DEFAULT_PAGE = PAGES[0].url_path
@@ -300,10 +300,18 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--sessions", type=int, default=30, help="concurrent sessions per round (<= 200)")
     parser.add_argument("--duration", type=float, default=20.0, help="seconds of interaction per round (<= 300)")
     parser.add_argument("--ramp", type=float, default=2.0, help="sessions join over this many seconds")
-    parser.add_argument("--think", type=float, default=1.0, help="mean seconds between a session's interactions")
+    parser.add_argument(
+        "--think", type=float, default=2.0, help="mean seconds between one session's interactions (2 s: 15/s for 30)"
+    )
     parser.add_argument("--rounds", type=int, default=2, help="rounds (memory is compared between rounds)")
     parser.add_argument("--ttl", type=int, default=5, help="server.disconnectedSessionTTL for this run, seconds")
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds before a run counts as failed")
+    parser.add_argument(
+        "--config",
+        choices=["deploy", "dev"],
+        default="deploy",
+        help="server options: deploy/streamlit.toml, as the Docker image serves (default), or .streamlit/config.toml",
+    )
     args = parser.parse_args(argv)
     if not 1 <= args.sessions <= 200 or not 0 < args.duration <= 300 or not 1 <= args.rounds <= 5:
         parser.error("keep it bounded: 1-200 sessions, duration up to 300 s, 1-5 rounds")
@@ -316,7 +324,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    options = {"server.disconnectedSessionTTL": args.ttl}
+    options = deployed_server_options() if args.config == "deploy" else {}
+    options["server.disconnectedSessionTTL"] = args.ttl
     server = StreamlitServer(args.script, options=options, log_path=Path("test-artifacts/bench-load-server.log"))
     with server:
         print(
@@ -324,7 +333,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{args.sessions} sessions x {args.rounds} rounds of {args.duration:.0f} s "
             f"(joining over {args.ramp:.0f} s), "
             f"one interaction per {args.think:.1f} s +-50 % each, slider {args.slider or '(first on the page)'}; "
-            f"server TTL {args.ttl} s; {os.cpu_count()} CPUs"
+            f"{args.config} config, session TTL {args.ttl} s; {os.cpu_count()} CPUs"
         )
         return asyncio.run(bench(server, args))
 

@@ -30,6 +30,7 @@ import socket
 import subprocess
 import sys
 import time
+import tomllib
 import unicodedata
 import urllib.error
 import urllib.request
@@ -43,6 +44,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "test-artifacts"
 SCREENSHOTS = ARTIFACTS / "screens"
+DEPLOY_CONFIG = ROOT / "deploy" / "streamlit.toml"
 
 #: Debian's Chromium; override with RELPOS_CHROMIUM=/path/to/chromium.
 CHROMIUM = os.environ.get("RELPOS_CHROMIUM", "/usr/bin/chromium")
@@ -170,6 +172,20 @@ def launch_chromium(playwright: Any):
 
 # ---------------------------------------------------------------------------------------
 # The Streamlit server
+
+
+def deploy_options() -> dict[str, Any]:
+    """deploy/streamlit.toml (what the Docker image serves) as ``section.option`` flags."""
+    sections = tomllib.loads(DEPLOY_CONFIG.read_text(encoding="utf-8"))
+    return {f"{section}.{name}": value for section, options in sections.items() for name, value in options.items()}
+
+
+def deployed_server_options() -> dict[str, Any]:
+    """The deployment's options for a local server: same behaviour, loopback address, any port."""
+    options = deploy_options()
+    for local in ("server.address", "server.port"):
+        options.pop(local, None)
+    return options
 
 
 _HANDED_OUT: set[int] = set()  # ports given to servers that may not have bound them yet

@@ -31,6 +31,8 @@ def chromium():
     from tests.browser import browser_unavailable_reason, launch_chromium
 
     reason = browser_unavailable_reason()
+    if reason and os.environ.get("RELPOS_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"RELPOS_REQUIRE_BROWSER=1 but {reason}")  # CI: never skip silently
     if reason:
         pytest.skip(reason)
     from playwright.sync_api import sync_playwright

@@ -13,21 +13,14 @@ import tomllib
 import pytest
 from streamlit import config as streamlit_config
 
-from tests.browser import ROOT, AppTab, StreamlitServer
+from tests.browser import ROOT, AppTab, StreamlitServer, deploy_options, deployed_server_options
 
 DOCKERFILE = (ROOT / "Dockerfile").read_text(encoding="utf-8")
-DEPLOY_CONFIG = ROOT / "deploy" / "streamlit.toml"
 IGNORE_PATTERNS = [
     line.strip()
     for line in (ROOT / ".dockerignore").read_text(encoding="utf-8").splitlines()
     if line.strip() and not line.lstrip().startswith("#")
 ]
-
-
-def deploy_options() -> dict[str, object]:
-    """The deployment config flattened to Streamlit's ``section.option`` names."""
-    sections = tomllib.loads(DEPLOY_CONFIG.read_text(encoding="utf-8"))
-    return {f"{section}.{name}": value for section, options in sections.items() for name, value in options.items()}
 
 
 def instructions(keyword: str) -> list[str]:
@@ -136,9 +129,7 @@ class TestDeployConfig:
 @pytest.mark.timeout(120)
 def test_deploy_config_serves_the_app_with_xsrf_cookie(chromium):
     """A server started with exactly the deployment options serves every page's start cleanly."""
-    options = {**deploy_options(), "server.address": "127.0.0.1"}
-    options.pop("server.port")
-    with StreamlitServer(ROOT / "app.py", options=options) as server:
+    with StreamlitServer(ROOT / "app.py", options=deployed_server_options()) as server:
         tab = AppTab.new(chromium, server.base_url)
         try:
             tab.open("")
