@@ -596,5 +596,21 @@ class AppTab:
         """Save ``test-artifacts/screens/<name>.png`` and return its path."""
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         path = SCREENSHOTS / f"{re.sub(r'[^A-Za-z0-9_.-]+', '_', name)}.png"
-        self.page.screenshot(path=str(path), full_page=full_page)
+        if not full_page:
+            self.page.screenshot(path=str(path))
+            return path
+        # Streamlit scrolls inside its main container, not the document, so a "full page"
+        # shot needs a window as tall as that container's content (capped), briefly.
+        viewport = self.page.viewport_size
+        content_height = self.page.evaluate(
+            "() => Math.max(document.body.scrollHeight, ...[...document.querySelectorAll("
+            "'[data-testid=stMain], [data-testid=stAppViewContainer]')].map((el) => el.scrollHeight))"
+        )
+        tall = {"width": viewport["width"], "height": int(min(max(content_height, viewport["height"]), 12_000))}
+        try:
+            self.page.set_viewport_size(tall)
+            self.page.wait_for_timeout(300)  # let charts re-layout to the new window
+            self.page.screenshot(path=str(path))
+        finally:
+            self.page.set_viewport_size(viewport)
         return path

@@ -145,6 +145,7 @@ def test_keyboard_slider_redraws_heatmaps_on_floor_app(chromium, floor_server):
         for old, new in zip(before, [figure.z for figure in tab.figures()], strict=True):
             np.testing.assert_allclose(new, old, atol=1e-9)
         assert_clean(tab)
+        tab.screenshot("floor_app")
     finally:
         tab.close()
 
