@@ -14,7 +14,7 @@ import pytest
 
 from relpos.navigation import PAGES
 from tests.browser import ROOT, SELECTORS, AppTab, StreamlitServer
-from tests.ui_contract import EXPLORER, POSITION_EFFECTS, WALKTHROUGH, contract, page_spec
+from tests.ui_contract import EXPLORER, POSITION_EFFECTS, WALKTHROUGH, contract, page_spec, url_path
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 
@@ -44,7 +44,7 @@ def changed_rows(before: np.ndarray, after: np.ndarray) -> set[int]:
 
 @pytest.mark.parametrize("spec", PAGES, ids=[spec.url_path for spec in PAGES])
 def test_page_loads_cleanly_with_its_content(app_tab, spec):
-    app_tab.open(spec.url_path)
+    app_tab.open(url_path(spec))
     expected = contract(spec)
     if expected.min_charts:
         app_tab.wait_plots(expected.min_charts)
@@ -74,7 +74,7 @@ def test_sidebar_reaches_every_page(app_tab):
     for spec in PAGES:
         link = app_tab.page.locator("[data-testid=stSidebarNav] a").filter(has_text=spec.title).first
         app_tab.interact(link.click)
-        assert app_tab.page.url.split("?")[0].rstrip("/").endswith(spec.url_path), spec.title
+        assert app_tab.page.url.split("?")[0] == f"{app_tab.base_url}/{url_path(spec)}", spec.title
         assert app_tab.exceptions() == [], spec.title
     assert app_tab.errors == []
 
@@ -103,6 +103,8 @@ def test_link_on_a_fresh_server_runs_through_app_py(chromium, fresh_servers, spe
     """
     tab = AppTab.new(chromium, fresh_servers[spec.url_path].base_url)
     try:
+        # /<url_path> even for the default page (which lives at "/"): on a fresh server
+        # that path is what used to bypass app.py.
         tab.open(spec.url_path, {"probe": "1"})
         nav = tab.page.locator(SELECTORS["sidebar_link"]).all_inner_texts()
         titles = [spec.title for spec in PAGES]

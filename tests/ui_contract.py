@@ -50,6 +50,11 @@ def contract(spec: PageSpec) -> PageContract:
     return CONTRACTS.get(spec.path, PageContract())
 
 
+def url_path(spec: PageSpec) -> str:
+    """Where the page lives: the first (default) page is served at "/", the others at /<url_path>."""
+    return "" if spec == PAGES[0] else spec.url_path
+
+
 def page_spec(path: str) -> PageSpec | None:
     """The merged page with this script path, or None while it is not in PAGES."""
     return next((spec for spec in PAGES if spec.path == path), None)
