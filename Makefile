@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8501
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench bench-latency bench-load clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,14 @@ lint: $(VENV)/.dev-installed
 
 bench: $(VENV)/.runtime-installed
 	$(BIN)/python bench/core.py
+
+# Real-browser interaction latency against the bare-Streamlit floor (needs Chromium).
+bench-latency: $(VENV)/.dev-installed
+	$(BIN)/python bench/latency.py
+
+# A classroom: 30 concurrent sessions on one server, two rounds.
+bench-load: $(VENV)/.dev-installed
+	$(BIN)/python bench/load.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis test-artifacts

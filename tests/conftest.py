@@ -18,3 +18,44 @@ settings.load_profile("default")
 def _repository_root(monkeypatch):
     monkeypatch.chdir(ROOT)
     os.environ.setdefault("STREAMLIT_BROWSER_GATHER_USAGE_STATS", "false")
+
+
+# --- Real-browser fixtures (helpers in tests/browser.py) -------------------------------
+# One Chromium and one `streamlit run app.py` for the whole session; a fresh browser
+# context per test. Without Chromium or Playwright every browser test is skipped with
+# the reason, and no server is started.
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    from tests.browser import browser_unavailable_reason, launch_chromium
+
+    reason = browser_unavailable_reason()
+    if reason and os.environ.get("RELPOS_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"RELPOS_REQUIRE_BROWSER=1 but {reason}")  # CI: never skip silently
+    if reason:
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="session")
+def app_server(chromium):
+    from tests.browser import ARTIFACTS, StreamlitServer
+
+    with StreamlitServer(ROOT / "app.py", log_path=ARTIFACTS / "streamlit-browser-tests.log") as server:
+        yield server
+
+
+@pytest.fixture
+def app_tab(chromium, app_server):
+    """A fresh browser context on the test server; see tests.browser.AppTab."""
+    from tests.browser import AppTab
+
+    tab = AppTab.new(chromium, app_server.base_url)
+    yield tab
+    tab.close()

@@ -1,0 +1,35 @@
+# relpos for a class: one Streamlit server per container, listening on port 8501.
+#   docker build -t relpos .
+#   docker run --rm -p 8501:8501 relpos          # then open http://<host>:8501
+# Several replicas: see README, "Hosting for a class".
+FROM python:3.11-slim-bookworm
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    STREAMLIT_BROWSER_GATHER_USAGE_STATS=false
+
+# An unprivileged user runs the app; the code stays owned by root, read-only to it.
+RUN groupadd --system relpos \
+    && useradd --system --gid relpos --create-home --home-dir /home/relpos --shell /usr/sbin/nologin relpos
+
+WORKDIR /app
+
+# Dependencies first, so editing the app does not reinstall them.
+COPY requirements.txt ./
+RUN pip install -r requirements.txt
+
+# The app itself (.dockerignore keeps tests, benchmarks and tooling out), then the
+# server configuration in place of the developer's one.
+COPY . ./
+COPY deploy/streamlit.toml .streamlit/config.toml
+
+USER relpos
+EXPOSE 8501
+
+# Healthy once the server answers /_stcore/health ("ok"); the slim image has no curl.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
+    CMD ["python", "-c", "import sys, urllib.request; sys.exit(urllib.request.urlopen('http://127.0.0.1:8501/_stcore/health', timeout=4).read().strip() != b'ok')"]
+
+CMD ["python", "-m", "streamlit", "run", "app.py"]

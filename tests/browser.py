@@ -1,0 +1,616 @@
+"""Real-browser machinery shared by the browser tests and the benchmarks.
+
+* :class:`StreamlitServer` runs ``streamlit run <script>`` on a free loopback port and
+  waits for ``/_stcore/health``; it also reads the server's memory from ``/proc``.
+* :func:`launch_chromium` starts Debian's Chromium through Playwright (never a
+  downloaded browser).
+* :class:`AppTab` wraps one Playwright page of the app with the few verbs the tests
+  need: open a page, wait until the app is idle, press keys on a slider, click a
+  button, read the Plotly figures that are actually drawn, take a screenshot.
+
+How "idle" is detected: every ``script_finished`` message the server sends over the
+page's WebSocket is counted (decoded with Streamlit's own protobufs), so an interaction
+waits for *its own* rerun instead of racing the moment before the rerun starts; then
+Streamlit's root element must say ``data-test-script-state="notRunning"`` and
+``data-test-connection-state="CONNECTED"``, with no stale element left and no running
+indicator. (Watching the DOM attribute alone misses runs: when a fast run's messages
+arrive together, React renders "running" and "notRunning" in one batch and the attribute
+never changes.)
+
+No pytest import here: the benchmarks in ``bench/`` use this module too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import tomllib
+import unicodedata
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode, urlsplit
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = ROOT / "test-artifacts"
+SCREENSHOTS = ARTIFACTS / "screens"
+DEPLOY_CONFIG = ROOT / "deploy" / "streamlit.toml"
+
+#: Debian's Chromium; override with RELPOS_CHROMIUM=/path/to/chromium.
+CHROMIUM = os.environ.get("RELPOS_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+#: Streamlit's own test ids (the only DOM details the helpers rely on).
+SELECTORS = {
+    "app": "[data-testid=stApp]",
+    "main": "[data-testid=stMain]",
+    "exception": "[data-testid=stException]",
+    "error": "[data-testid=stAlertContentError]",
+    "warning": "[data-testid=stAlertContentWarning]",
+    "heading": "[data-testid=stMain] h1",
+    "plot": "[data-testid=stPlotlyChart] .js-plotly-plot",
+    "slider": "[data-testid=stSlider]",
+    "slider_input": "input[type=range]",
+    "button": "[data-testid=stButton] button",
+    "toggle": "[data-testid=stCheckbox]",
+    "dataframe": "[data-testid=stDataFrame]",
+    "latex": "[data-testid=stMain] .katex",
+    "sidebar_link": "[data-testid=stSidebarNav] a[data-testid=stSidebarNavLink]",
+    "running_icon": "[data-testid=stStatusWidgetRunningIcon], [data-testid=stStatusWidgetRunningManIcon]",
+}
+
+# Installed before any page script: a log of script-state changes, for error messages.
+_STATE_LOG_JS = """
+(() => {
+  if (window.__relpos) return;
+  const state = (window.__relpos = { log: [] });
+  new MutationObserver((records) => {
+    for (const record of records) {
+      state.log.push([Math.round(performance.now()), record.target.getAttribute('data-test-script-state')]);
+      if (state.log.length > 50) state.log.shift();
+    }
+  }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-test-script-state'] });
+})();
+"""
+
+_IDLE_JS = """
+() => {
+  const app = document.querySelector('[data-testid=stApp]');
+  if (!app) return false;
+  if (app.getAttribute('data-test-connection-state') !== 'CONNECTED') return false;
+  if (app.getAttribute('data-test-script-state') !== 'notRunning') return false;
+  if (document.querySelector('[data-stale=true]')) return false;
+  const running = '[data-testid=stStatusWidgetRunningIcon], [data-testid=stStatusWidgetRunningManIcon]';
+  if (document.querySelector(running)) return false;
+  return true;
+}
+"""
+
+_NEXT_PAINT_JS = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"
+
+# Every Plotly figure drawn on the page, decoded by plotly.js itself (_fullData holds
+# typed arrays decoded from plotly's base64 `bdata`; fall back to the raw `data`).
+_FIGURES_JS = """
+(selector) => {
+  const plain = (value) => {
+    if (value === null || value === undefined) return null;
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
+    if (ArrayBuffer.isView(value) || Array.isArray(value)) return Array.from(value, plain);
+    return null;
+  };
+  return [...document.querySelectorAll(selector)].map((el) => {
+    const layout = el._fullLayout || el.layout || {};
+    const title = layout.title ? (typeof layout.title === 'string' ? layout.title : layout.title.text || '') : '';
+    const traces = (el._fullData || el.data || []).map((t) => ({
+      type: t.type || '', name: t.name || '', z: plain(t.z), x: plain(t.x), y: plain(t.y), text: plain(t.text),
+    }));
+    return { title: String(title), traces };
+  });
+}
+"""
+
+# A cheap fingerprint of every heatmap's numbers: one weighted sum per plot. Comparing
+# fingerprints tells "the drawn data changed" without shipping n² numbers to Python.
+_FINGERPRINT_JS = """
+(selector) => [...document.querySelectorAll(selector)].map((el) => {
+  let total = 0;
+  for (const trace of el._fullData || []) {
+    const z = trace.z;
+    if (!z) continue;
+    for (let i = 0; i < z.length; i++) {
+      const row = z[i];
+      if (row && row.length !== undefined) {
+        for (let j = 0; j < row.length; j++) total += (row[j] || 0) * (((i * 31 + j) % 97) + 1);
+      } else {
+        total += (row || 0) * ((i % 97) + 1);
+      }
+    }
+  }
+  return total;
+}).join(',')
+"""
+
+
+# ---------------------------------------------------------------------------------------
+# Availability
+
+
+def browser_unavailable_reason() -> str | None:
+    """Why the real-browser tests cannot run here, or None when they can."""
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "Playwright for Python is not installed (pip install -r requirements-dev.txt)"
+    if not (os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
+        return (
+            f"Chromium not found at {CHROMIUM}: install Debian's package (apt-get install chromium) "
+            "or point RELPOS_CHROMIUM at a Chromium binary"
+        )
+    return None
+
+
+def launch_chromium(playwright: Any):
+    """Debian's Chromium, headless, with the flags this environment needs."""
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+
+
+# ---------------------------------------------------------------------------------------
+# The Streamlit server
+
+
+def deploy_options() -> dict[str, Any]:
+    """deploy/streamlit.toml (what the Docker image serves) as ``section.option`` flags."""
+    sections = tomllib.loads(DEPLOY_CONFIG.read_text(encoding="utf-8"))
+    return {f"{section}.{name}": value for section, options in sections.items() for name, value in options.items()}
+
+
+def deployed_server_options() -> dict[str, Any]:
+    """The deployment's options for a local server: same behaviour, loopback address, any port."""
+    options = deploy_options()
+    for local in ("server.address", "server.port"):
+        options.pop(local, None)
+    return options
+
+
+_HANDED_OUT: set[int] = set()  # ports given to servers that may not have bound them yet
+
+
+def free_port() -> int:
+    """A free loopback port: from RELPOS_PORTS (e.g. ``8641-8659``) if set, else the OS's choice."""
+    wanted = os.environ.get("RELPOS_PORTS", "")
+    if match := re.fullmatch(r"\s*(\d+)\s*-\s*(\d+)\s*", wanted):
+        candidates = iter(range(int(match[1]), int(match[2]) + 1))
+    else:
+        candidates = iter(lambda: 0, None)  # ask the OS, as often as needed
+    for candidate in candidates:
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+            try:
+                probe.bind(("127.0.0.1", candidate))
+            except OSError:
+                continue
+            port = probe.getsockname()[1]
+        if port not in _HANDED_OUT:
+            _HANDED_OUT.add(port)
+            return port
+    raise RuntimeError(f"no free port in RELPOS_PORTS={wanted}")
+
+
+def _proc_status_bytes(pid: int, key: str) -> int:
+    """A ``VmRSS``/``VmHWM`` line of /proc/<pid>/status, in bytes (Linux)."""
+    with open(f"/proc/{pid}/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith(key + ":"):
+                return int(line.split()[1]) * 1024
+    raise KeyError(key)
+
+
+class StreamlitServer:
+    """``streamlit run <script>`` on 127.0.0.1, headless, no file watcher, no usage stats.
+
+    Use as a context manager, or call :meth:`start` and :meth:`stop`. Extra
+    ``--section.option value`` flags go in ``options``; the repository's
+    ``.streamlit/config.toml`` applies as usual because the server runs from the
+    repository root.
+    """
+
+    def __init__(
+        self,
+        script: str | Path = "app.py",
+        *,
+        port: int | None = None,
+        options: dict[str, Any] | None = None,
+        log_path: Path | None = None,
+        startup_timeout: float = 60.0,
+    ) -> None:
+        self.script = str(script)
+        self.port = port
+        self.options = dict(options or {})
+        self.log_path = log_path or ARTIFACTS / f"streamlit-{Path(self.script).stem}.log"
+        self.startup_timeout = startup_timeout
+        self.process: subprocess.Popen | None = None
+
+    # lifecycle ----------------------------------------------------------------------
+    def command(self) -> list[str]:
+        flags = {
+            "server.address": "127.0.0.1",
+            "server.port": self.port,
+            "server.headless": "true",
+            "server.fileWatcherType": "none",
+            "server.runOnSave": "false",
+            "browser.gatherUsageStats": "false",
+            **self.options,
+        }
+        command = [sys.executable, "-m", "streamlit", "run", self.script]
+        for name, value in flags.items():
+            command += [f"--{name}", str(value).lower() if isinstance(value, bool) else str(value)]
+        return command
+
+    def start(self) -> StreamlitServer:
+        """Launch the server and wait until it is healthy."""
+        self.launch()
+        self.wait_healthy()
+        return self
+
+    def launch(self) -> StreamlitServer:
+        """Start the process without waiting (start several, then :meth:`wait_healthy` each)."""
+        if self.port is None:
+            self.port = free_port()
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        env = {**os.environ, "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false", "PYTHONUNBUFFERED": "1"}
+        with open(self.log_path, "wb") as log:
+            self.process = subprocess.Popen(
+                self.command(), cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+            )
+        return self
+
+    def wait_healthy(self) -> None:
+        deadline = time.monotonic() + self.startup_timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"streamlit exited with code {self.process.returncode}:\n{self.log_tail()}")
+            with (
+                contextlib.suppress(OSError, urllib.error.URLError),
+                urllib.request.urlopen(self.url("_stcore/health"), timeout=2) as response,
+            ):
+                if response.status == 200 and response.read().strip() == b"ok":
+                    return
+            time.sleep(0.2)
+        self.stop()
+        raise RuntimeError(f"streamlit did not answer /_stcore/health within {self.startup_timeout:.0f} s")
+
+    def stop(self) -> None:
+        if self.process is None or self.process.poll() is not None:
+            return
+        # The server runs in its own session: signal its group, then insist.
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGTERM)
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=10)
+
+    def __enter__(self) -> StreamlitServer:
+        return self.start()
+
+    def __exit__(self, *exc_info) -> None:
+        self.stop()
+
+    # addresses and measurements -----------------------------------------------------
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def url(self, path: str = "", query: dict[str, Any] | str | None = None) -> str:
+        """``http://127.0.0.1:<port>/<path>?<query>`` (query as a dict or a ready string)."""
+        url = f"{self.base_url}/{path.lstrip('/')}"
+        if query:
+            url += "?" + (query if isinstance(query, str) else urlencode(query, doseq=True))
+        return url
+
+    def rss_bytes(self) -> int:
+        """The server process's resident memory now."""
+        return _proc_status_bytes(self.process.pid, "VmRSS")
+
+    def peak_rss_bytes(self) -> int:
+        """The server process's peak resident memory since it started."""
+        return _proc_status_bytes(self.process.pid, "VmHWM")
+
+    def log_tail(self, lines: int = 40) -> str:
+        try:
+            return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return "(no log)"
+
+
+# ---------------------------------------------------------------------------------------
+# Label matching
+
+
+def normalise_label(label: str) -> str:
+    """Compare widget labels loosely: ``$q_1$``, ``q₁``, ``q_{1}`` and ``Q 1`` are the same.
+
+    >>> normalise_label("$q_{1}$") == normalise_label("q₁") == normalise_label("Q 1")
+    True
+    >>> normalise_label("a^K_{+1}")
+    'a^k+1'
+    """
+    text = unicodedata.normalize("NFKC", label)  # subscript digits become digits
+    text = re.sub(r"[$\\{}_\s*]", "", text)
+    return text.replace("−", "-").lower()
+
+
+def label_matches(actual: str, wanted: str | re.Pattern) -> bool:
+    """Exact match after :func:`normalise_label`, or a regular-expression search."""
+    if isinstance(wanted, re.Pattern):
+        return wanted.search(actual) is not None
+    return normalise_label(actual) == normalise_label(wanted)
+
+
+# ---------------------------------------------------------------------------------------
+# One page of the app in the browser
+
+
+@dataclass
+class Figure:
+    """One drawn Plotly figure: its title and its traces' decoded data."""
+
+    title: str
+    traces: list[dict]
+
+    @property
+    def heatmaps(self) -> list[np.ndarray]:
+        """The z matrices of the figure's heatmap traces."""
+        return [
+            np.array([[np.nan if v is None else v for v in row] for row in trace["z"]], dtype=float)
+            for trace in self.traces
+            if trace["type"] == "heatmap" and trace["z"] is not None
+        ]
+
+    @property
+    def z(self) -> np.ndarray:
+        """The first heatmap's matrix."""
+        return self.heatmaps[0]
+
+
+@dataclass
+class AppTab:
+    """A Playwright page showing the app, with the verbs browser tests need."""
+
+    page: Any
+    base_url: str
+    errors: list[str] = field(default_factory=list)
+    foreign_requests: list[str] = field(default_factory=list)
+    runs_finished: int = 0  # runs finished, counted from the server's messages (all navigations)
+
+    @classmethod
+    def new(cls, browser: Any, base_url: str, *, viewport=(1400, 1000)) -> AppTab:
+        """A fresh browser context (no shared cookies or state) with one page."""
+        context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+        context.set_default_timeout(20_000)
+        context.add_init_script(_STATE_LOG_JS)
+        tab = cls(page=context.new_page(), base_url=base_url)
+        origin = urlsplit(base_url).netloc
+        tab.page.on("pageerror", lambda error: tab.errors.append(f"page error: {error}"))
+        tab.page.on("console", lambda message: tab._console(message))
+        tab.page.on("request", lambda request: tab._request(request.url, origin))
+        tab.page.on("response", lambda response: tab._response(response.status, response.url))
+        tab.page.on("websocket", tab._watch_socket)
+        return tab
+
+    def _watch_socket(self, socket: Any) -> None:
+        socket.on("framereceived", self._frame_received)
+
+    def _frame_received(self, payload: bytes | str) -> None:
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+        if isinstance(payload, bytes):
+            message = ForwardMsg()
+            message.ParseFromString(payload)
+            # A run ended by st.rerun() is not finished: its successor is on the way.
+            kind = message.WhichOneof("type")
+            if kind == "script_finished" and message.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+                self.runs_finished += 1
+
+    def _console(self, message: Any) -> None:
+        # Failed loads are reported with their URL by _response instead.
+        if message.type == "error" and not message.text.startswith("Failed to load resource"):
+            self.errors.append(f"console error: {message.text}")
+
+    def _response(self, status: int, url: str) -> None:
+        path = urlsplit(url).path
+        # Streamlit's frontend probes <page path>/_stcore/{health,host-config} to find
+        # its base URL before falling back to /_stcore/…; those 404s are expected.
+        probing = status == 404 and re.search(r"/[^/]+/_stcore/(health|host-config)$", path)
+        if status >= 400 and not probing:
+            self.errors.append(f"HTTP {status}: {url}")
+
+    def _request(self, url: str, origin: str) -> None:
+        parts = urlsplit(url)
+        if parts.scheme in ("http", "https", "ws", "wss") and parts.netloc != origin:
+            self.foreign_requests.append(url)
+
+    def close(self) -> None:
+        self.page.context.close()
+
+    # navigation and idleness --------------------------------------------------------
+    def open(self, url_path: str = "", query: dict[str, Any] | str | None = None, *, timeout: float = 60) -> AppTab:
+        """Load ``/<url_path>?<query>`` and wait for the first run to finish."""
+        url = f"{self.base_url}/{url_path.lstrip('/')}"
+        if query:
+            url += "?" + (query if isinstance(query, str) else urlencode(query, doseq=True))
+        self.goto(url, timeout=timeout)
+        return self
+
+    def goto(self, url: str, *, timeout: float = 60) -> None:
+        """Load a full URL (e.g. a lesson link) and wait for its first run to finish."""
+        before = self.finished_runs()
+        self.page.goto(url, wait_until="domcontentloaded", timeout=timeout * 1000)
+        self.wait_idle(after=before, timeout=timeout)
+
+    def finished_runs(self) -> int:
+        """How many script (or fragment) runs have finished in this tab so far."""
+        return self.runs_finished
+
+    def wait_idle(self, *, after: int | None = None, timeout: float = 30, quiet_ms: int = 150) -> None:
+        """Wait until the app is connected, no run is going on and nothing is stale.
+
+        ``after``: first wait until more than this many runs have finished (pass
+        :meth:`finished_runs` taken before an interaction to wait for its rerun).
+        The app must then stay idle for ``quiet_ms`` with no further run finishing:
+        a script that calls ``st.rerun()`` is idle for an instant between its two
+        runs. Returns after the next two animation frames, so the result is painted.
+        """
+        deadline = time.monotonic() + timeout
+        while True:
+            if after is None or self.runs_finished > after:
+                remaining_ms = max(1.0, (deadline - time.monotonic()) * 1000)
+                self.page.wait_for_function(_IDLE_JS, polling="raf", timeout=remaining_ms)
+                settled = self.runs_finished
+                self.page.wait_for_timeout(quiet_ms)  # also lets Playwright deliver socket frames
+                if self.runs_finished == settled and self.page.evaluate(_IDLE_JS):
+                    break
+            else:
+                self.page.wait_for_timeout(15)
+            if time.monotonic() > deadline:
+                log = self.page.evaluate("() => window.__relpos ? window.__relpos.log.slice(-6) : []")
+                raise TimeoutError(
+                    f"the app did not become idle within {timeout:.0f} s "
+                    f"(runs finished {self.runs_finished}, waiting for > {after}; script states {log})"
+                )
+        self.page.evaluate(_NEXT_PAINT_JS)
+
+    def interact(self, action, *, timeout: float = 30) -> None:
+        """Run ``action()`` (a click, a key press …) and wait for the rerun it causes."""
+        before = self.finished_runs()
+        action()
+        self.wait_idle(after=before, timeout=timeout)
+
+    # reading the page ---------------------------------------------------------------
+    def count(self, what: str) -> int:
+        """Number of elements for a :data:`SELECTORS` name (or a raw CSS selector)."""
+        return self.page.locator(SELECTORS.get(what, what)).count()
+
+    def exceptions(self) -> list[str]:
+        """Texts of Streamlit exception boxes on the page (should be empty)."""
+        return self.page.locator(SELECTORS["exception"]).all_inner_texts()
+
+    def main_text(self) -> str:
+        return self.page.locator(SELECTORS["main"]).inner_text()
+
+    def wait_plots(self, count: int, *, timeout: float = 30) -> None:
+        """Wait until at least ``count`` Plotly figures are drawn (plotly loads lazily)."""
+        self.page.wait_for_function(
+            "([selector, count]) => [...document.querySelectorAll(selector)].filter((el) => el._fullData).length"
+            " >= count",
+            arg=[SELECTORS["plot"], count],
+            timeout=timeout * 1000,
+        )
+
+    def figures(self) -> list[Figure]:
+        """Every Plotly figure on the page, with the data plotly.js actually drew."""
+        return [Figure(**figure) for figure in self.page.evaluate(_FIGURES_JS, SELECTORS["plot"])]
+
+    def figure(self, title: str | re.Pattern) -> Figure:
+        """The figure whose title contains ``title`` (case-insensitive) or matches the pattern."""
+        for candidate in self.figures():
+            found = (
+                title.search(candidate.title)
+                if isinstance(title, re.Pattern)
+                else title.lower() in candidate.title.lower()
+            )
+            if found:
+                return candidate
+        titles = [candidate.title for candidate in self.figures()]
+        raise LookupError(f"no figure titled {title!r}; titles on the page: {titles}")
+
+    def fingerprint(self) -> str:
+        """A cheap digest of every drawn heatmap's numbers (changes when any redraws with new data)."""
+        return self.page.evaluate(_FINGERPRINT_JS, SELECTORS["plot"])
+
+    def font_size(self, selector: str) -> float:
+        """Computed font size (px) of the first element matching ``selector``."""
+        return self.page.locator(selector).first.evaluate("(el) => parseFloat(getComputedStyle(el).fontSize)")
+
+    # widgets ------------------------------------------------------------------------
+    def slider_labels(self) -> list[str]:
+        return self.page.locator(f"{SELECTORS['slider']} {SELECTORS['slider_input']}").evaluate_all(
+            "(inputs) => inputs.map((input) => input.getAttribute('aria-label') || '')"
+        )
+
+    def slider(self, label: str | re.Pattern) -> Any:
+        """The range input of the slider with this label (see :func:`label_matches`)."""
+        inputs = self.page.locator(f"{SELECTORS['slider']} {SELECTORS['slider_input']}")
+        labels = self.slider_labels()
+        for index, actual in enumerate(labels):
+            if label_matches(actual, label):
+                return inputs.nth(index)
+        raise LookupError(f"no slider labelled {label!r}; sliders on the page: {labels}")
+
+    def slider_value(self, label: str | re.Pattern) -> float:
+        return float(self.slider(label).get_attribute("value"))
+
+    def press_slider(self, label: str | re.Pattern, key: str = "ArrowRight", times: int = 1) -> float:
+        """Focus a slider, press ``key`` ``times`` times (waiting for each rerun); return its value."""
+        handle = self.slider(label)
+        for _ in range(times):
+            handle.focus()
+            self.interact(lambda: self.page.keyboard.press(key))
+        return self.slider_value(label)
+
+    def button(self, text: str | re.Pattern) -> Any:
+        """The first button whose text contains ``text`` (case-insensitive) or matches the pattern."""
+        pattern = text if isinstance(text, re.Pattern) else re.compile(re.escape(text), re.IGNORECASE)
+        return self.page.locator("button").filter(has_text=pattern, visible=True).first
+
+    def click(self, text: str | re.Pattern) -> None:
+        """Click a button (see :meth:`button`) and wait for the rerun."""
+        target = self.button(text)
+        self.interact(target.click)
+
+    def toggle(self, label: str | re.Pattern) -> None:
+        """Flip a checkbox or toggle by its label and wait for the rerun."""
+        pattern = label if isinstance(label, re.Pattern) else re.compile(re.escape(label), re.IGNORECASE)
+        target = self.page.locator(SELECTORS["toggle"]).filter(has_text=pattern).first.locator("label").first
+        self.interact(target.click)
+
+    # evidence -----------------------------------------------------------------------
+    def screenshot(self, name: str, *, full_page: bool = True) -> Path:
+        """Save ``test-artifacts/screens/<name>.png`` and return its path."""
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        path = SCREENSHOTS / f"{re.sub(r'[^A-Za-z0-9_.-]+', '_', name)}.png"
+        if not full_page:
+            self.page.screenshot(path=str(path))
+            return path
+        # Streamlit scrolls inside its main container, not the document, so a "full page"
+        # shot needs a window as tall as that container's content (capped), briefly.
+        viewport = self.page.viewport_size
+        content_height = self.page.evaluate(
+            "() => Math.max(document.body.scrollHeight, ...[...document.querySelectorAll("
+            "'[data-testid=stMain], [data-testid=stAppViewContainer]')].map((el) => el.scrollHeight))"
+        )
+        tall = {"width": viewport["width"], "height": int(min(max(content_height, viewport["height"]), 12_000))}
+        try:
+            self.page.set_viewport_size(tall)
+            self.page.wait_for_timeout(300)  # let charts re-layout to the new window
+            self.page.screenshot(path=str(path))
+        finally:
+            self.page.set_viewport_size(viewport)
+        return path
