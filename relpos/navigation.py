@@ -21,6 +21,4 @@ class PageSpec:
 
 
 #: Pages in sidebar order; the first is the default page.
-PAGES: tuple[PageSpec, ...] = (
-    PageSpec("pages/overview.py", "Overview", "🏠", "overview", "Learn"),
-)
+PAGES: tuple[PageSpec, ...] = (PageSpec("pages/overview.py", "Overview", "🏠", "overview", "Learn"),)
