@@ -19,11 +19,15 @@ from relpos.tables import format_offset
 
 __all__ = [
     "DIVERGING",
+    "LARGE_CELLS",
     "SEQUENTIAL",
+    "add_window_outline",
+    "cell_text_size",
     "offset_map_figure",
     "score_heatmap",
     "symmetric_range",
     "weight_heatmap",
+    "window_staircases",
 ]
 
 #: ColorBrewer RdBu (colour-blind safe), negative blue, zero white, positive red.
@@ -32,6 +36,19 @@ DIVERGING = "RdBu_r"
 SEQUENTIAL = "Viridis"
 
 _AXIS_FONT = {"size": 13}
+
+#: Above this many cells (64 × 64) a heatmap drops per-cell text, hover labels and
+#: markers: they would outweigh the data itself in the figure sent to the browser.
+LARGE_CELLS = 4096
+
+
+def cell_text_size(n: int) -> int:
+    """Font size for numbers printed in the cells of an n-wide panel (smaller when crowded).
+
+    >>> [cell_text_size(n) for n in (4, 8, 12)]
+    [14, 12, 10]
+    """
+    return 14 if n <= 6 else 12 if n <= 9 else 10
 
 
 def symmetric_range(*matrices) -> float:
@@ -49,57 +66,120 @@ def _cell_text(matrix: np.ndarray, decimals: int) -> list[list[str]]:
     return [[f"{value:.{decimals}f}".replace("-", "−") for value in row] for row in matrix]
 
 
+#: Margins (px) of panels shown side by side: room for the title above and for the
+#: axis title and a horizontal colour bar below, so every panel's square plot area is
+#: the same size whatever its colour bar's labels.
+PANEL_MARGIN = {"l": 52, "r": 8, "t": 40, "b": 104, "autoexpand": False}
+
+
+def _panel_side(height: int) -> int:
+    """Side (px) of the square plot area of a panel of this height."""
+    return height - PANEL_MARGIN["t"] - PANEL_MARGIN["b"]
+
+
+def _panel_colorbar(height: int) -> dict:
+    """A horizontal colour bar under the x-axis title, as wide as the plot area."""
+    return {
+        "orientation": "h",
+        "x": 0.5,
+        "xanchor": "center",
+        "y": -78 / _panel_side(height),  # 78 px below the plot area, in paper units
+        "yanchor": "top",
+        "thickness": 10,
+        "lenmode": "pixels",
+        "len": _panel_side(height),
+        "tickfont": {"size": 11},
+    }
+
+
+def _matrix_layout_dict(n_q: int, n_k: int, title: str, height: int | None, panel_height: int | None = None) -> dict:
+    """Layout that labels axes from 1, puts row 1 at the top and keeps cells square."""
+    ticks = max(1, -(-max(n_q, n_k) // 16))  # at most ~16 labelled ticks per axis
+    layout = {
+        "title": {"text": title, "x": 0.5, "xanchor": "center"},
+        "margin": {"l": 60, "r": 20, "t": 60, "b": 50},
+        "height": height or max(260, 40 * n_q + 120),
+        "font": {"size": 14},
+        "xaxis": {
+            "title": {"text": "key position j", "font": _AXIS_FONT},
+            "tickmode": "array",
+            "tickvals": list(range(0, n_k, ticks)),
+            "ticktext": [str(j + 1) for j in range(0, n_k, ticks)],
+            "side": "bottom",
+            "constrain": "domain",
+        },
+        "yaxis": {
+            "title": {"text": "query position i", "font": _AXIS_FONT},
+            "tickmode": "array",
+            "tickvals": list(range(0, n_q, ticks)),
+            "ticktext": [str(i + 1) for i in range(0, n_q, ticks)],
+            "autorange": "reversed",  # matrix orientation: row 1 on top
+            "scaleanchor": "x",
+            "constrain": "domain",
+        },
+    }
+    if panel_height is not None:
+        layout.update(
+            height=panel_height,
+            margin=PANEL_MARGIN,
+            title={"text": title, "x": 0.5, "xanchor": "center", "y": 0.985, "yanchor": "top", "font": {"size": 15}},
+        )
+        layout["xaxis"]["title"]["standoff"] = 4
+    return layout
+
+
 def _matrix_layout(fig: go.Figure, n_q: int, n_k: int, title: str, height: int | None) -> go.Figure:
-    """Label axes from 1, put row 1 at the top and keep cells square."""
-    fig.update_layout(
-        title={"text": title, "x": 0.5, "xanchor": "center"},
-        margin={"l": 60, "r": 20, "t": 60, "b": 50},
-        height=height or max(260, 40 * n_q + 120),
-        font={"size": 14},
-    )
-    fig.update_xaxes(
-        title={"text": "key position j", "font": _AXIS_FONT},
-        tickmode="array",
-        tickvals=list(range(n_k)),
-        ticktext=[str(j + 1) for j in range(n_k)],
-        side="bottom",
-        constrain="domain",
-    )
-    fig.update_yaxes(
-        title={"text": "query position i", "font": _AXIS_FONT},
-        tickmode="array",
-        tickvals=list(range(n_q)),
-        ticktext=[str(i + 1) for i in range(n_q)],
-        autorange="reversed",  # matrix orientation: row 1 on top
-        scaleanchor="x",
-        constrain="domain",
-    )
+    """Label axes from 1, put row 1 at the top and keep cells square (on an existing figure)."""
+    fig.update_layout(_matrix_layout_dict(n_q, n_k, title, height))
     return fig
 
 
-def _heatmap(matrix, title, *, colorscale, zmin, zmax, zmid, text, decimals, hovertext, height):
-    matrix = np.asarray(matrix, dtype=float)
+def _heatmap(
+    matrix,
+    title,
+    *,
+    colorscale,
+    zmin,
+    zmax,
+    zmid,
+    text,
+    decimals,
+    hovertext,
+    height,
+    text_size=14,
+    panel_height=None,
+):
+    matrix = np.asarray(matrix)
+    # float32 input stays float32: half the bytes sent to the browser for large panels
+    matrix = matrix if matrix.dtype == np.float32 else matrix.astype(float)
     n_q, n_k = matrix.shape
-    trace = go.Heatmap(
-        z=matrix,
-        x=list(range(n_k)),
-        y=list(range(n_q)),
-        colorscale=colorscale,
-        zmin=zmin,
-        zmax=zmax,
-        zmid=zmid,
-        colorbar={"thickness": 14, "len": 0.9},
-        xgap=1,
-        ygap=1,
-    )
+    large = matrix.size > LARGE_CELLS
+    trace = {
+        "z": matrix,
+        "x": list(range(n_k)),
+        "y": list(range(n_q)),
+        "colorscale": colorscale,
+        "zmin": zmin,
+        "zmax": zmax,
+        "zmid": zmid,
+        "colorbar": _panel_colorbar(panel_height) if panel_height else {"thickness": 14, "len": 0.9},
+        "xgap": 0 if large else 1,
+        "ygap": 0 if large else 1,
+    }
     if text:
-        trace.update(text=_cell_text(matrix, decimals), texttemplate="%{text}", textfont={"size": 14})
+        trace.update(text=_cell_text(matrix, decimals), texttemplate="%{text}", textfont={"size": text_size})
     if hovertext is not None:
         trace.update(hovertext=hovertext, hoverinfo="text")
+    elif large:
+        # per-cell (i, j) labels would double the payload; the axes give the position
+        trace.update(hovertemplate="%{z:.3f}<extra></extra>")
     else:
-        trace.update(hovertemplate="query i=%{customdata[0]}, key j=%{customdata[1]}<br>%{z:.4f}<extra></extra>")
-        trace.update(customdata=np.dstack(np.indices((n_q, n_k)) + 1))
-    return _matrix_layout(go.Figure(trace), n_q, n_k, title, height)
+        trace.update(
+            hovertemplate="query i=%{customdata[0]}, key j=%{customdata[1]}<br>%{z:.4f}<extra></extra>",
+            customdata=np.dstack(np.indices((n_q, n_k)) + 1),
+        )
+    # one constructor call: updating an existing figure re-validates it (about 6x slower)
+    return go.Figure(go.Heatmap(**trace), layout=_matrix_layout_dict(n_q, n_k, title, height, panel_height))
 
 
 def score_heatmap(
@@ -111,6 +191,8 @@ def score_heatmap(
     decimals: int = 2,
     hovertext=None,
     height: int | None = None,
+    text_size: int = 14,
+    panel_height: int | None = None,
 ) -> go.Figure:
     """Heatmap of a score-like matrix on the shared diverging scale centred on 0.
 
@@ -125,6 +207,14 @@ def score_heatmap(
         Print the numbers in the cells.
     hovertext : array_like of str, shape (n_q, n_k), optional
         Replaces the default hover label (e.g. the cell's arithmetic).
+    text_size : int
+        Font size of the numbers in the cells.
+    panel_height : int, optional
+        Lay the figure out as one of several equal panels side by side: this height,
+        fixed margins and a horizontal colour bar below (overrides `height`).
+
+    A float32 `matrix` is sent as float32; above :data:`LARGE_CELLS` cells the
+    default hover label shows only the value.
     """
     limit = symmetric_range(matrix) if limit is None else limit
     return _heatmap(
@@ -138,13 +228,23 @@ def score_heatmap(
         decimals=decimals,
         hovertext=hovertext,
         height=height,
+        text_size=text_size,
+        panel_height=panel_height,
     )
 
 
 def weight_heatmap(
-    matrix, title: str, *, text: bool = True, decimals: int = 2, hovertext=None, height: int | None = None
+    matrix,
+    title: str,
+    *,
+    text: bool = True,
+    decimals: int = 2,
+    hovertext=None,
+    height: int | None = None,
+    text_size: int = 14,
+    panel_height: int | None = None,
 ) -> go.Figure:
-    """Heatmap of attention weights on the sequential 0–1 scale."""
+    """Heatmap of attention weights on the sequential 0–1 scale (options as :func:`score_heatmap`)."""
     return _heatmap(
         matrix,
         title,
@@ -156,56 +256,138 @@ def weight_heatmap(
         decimals=decimals,
         hovertext=hovertext,
         height=height,
+        text_size=text_size,
+        panel_height=panel_height,
     )
 
 
-def offset_map_figure(n_q: int, n_k: int, k: int, *, title: str | None = None, height: int | None = None):
+def window_staircases(n_q: int, n_k: int, k: int) -> list[list[tuple[float, float]]]:
+    """Cell-edge paths separating offsets within ``±k`` from the clipped ones.
+
+    Returns up to two polylines in heatmap coordinates (cell ``(i, j)`` centred at
+    ``x = j, y = i``): between offsets ``+k`` and ``+k+1`` (above the window) and
+    between ``-k`` and ``-k-1`` (below it). A side with no clipped cell has no path.
+
+    Examples
+    --------
+    >>> window_staircases(3, 3, 1)
+    [[(1.5, -0.5), (1.5, 0.5), (2.5, 0.5)], [(-0.5, 1.5), (0.5, 1.5), (0.5, 2.5)]]
+    >>> window_staircases(3, 3, 2)
+    []
+    """
+    paths = []
+    if k + 1 <= n_k - 1:  # some key is more than k after its query
+        x, y, path = k + 0.5, -0.5, [(k + 0.5, -0.5)]
+        while y < n_q - 0.5 and x < n_k - 0.5:
+            y += 1
+            path.append((x, y))
+            if y < n_q - 0.5:
+                x += 1
+                path.append((x, y))
+        paths.append(path)
+    if k + 1 <= n_q - 1:  # some key is more than k before its query
+        x, y, path = -0.5, k + 0.5, [(-0.5, k + 0.5)]
+        while x < n_k - 0.5 and y < n_q - 0.5:
+            x += 1
+            path.append((x, y))
+            if x < n_k - 0.5:
+                y += 1
+                path.append((x, y))
+        paths.append(path)
+    return paths
+
+
+def _outline_shapes(n_q: int, n_k: int, k: int, color: str = "black") -> list[dict]:
+    return [
+        {
+            "type": "path",
+            "path": "M " + " L ".join(f"{x},{y}" for x, y in path),
+            "line": {"color": color, "width": 2, "dash": "dash"},
+            "layer": "above",
+        }
+        for path in window_staircases(n_q, n_k, k)
+    ]
+
+
+def add_window_outline(fig: go.Figure, n_q: int, n_k: int, k: int, *, color: str = "black") -> go.Figure:
+    """Draw dashed lines around the clipping window ``|j − i| <= k`` on a matrix figure."""
+    fig.update_layout(shapes=list(fig.layout.shapes) + _outline_shapes(n_q, n_k, k, color))
+    return fig
+
+
+def offset_map_figure(
+    n_q: int,
+    n_k: int,
+    k: int,
+    *,
+    title: str | None = None,
+    height: int | None = None,
+    outline: bool = False,
+    text_size: int = 13,
+    panel_height: int | None = None,
+):
     """Which table row (offset) each pair uses; clipped cells (|j − i| > k) are marked.
 
     Colours are the clipped offsets ``-k..+k`` (constant along each diagonal); a cell
-    whose true offset lies beyond the window shows e.g. ``+3→+2``.
+    whose true offset lies beyond the window shows e.g. ``+3→+2``. With ``outline``
+    dashed lines separate the window from the clipped region; ``panel_height`` lays
+    the figure out like the other panels (see :func:`score_heatmap`; the × markers
+    then have no legend entry). Above :data:`LARGE_CELLS` cells the labels, per-cell
+    hover text and × markers are left out (the colours and the outline still show
+    everything) and ``z`` is int16.
     """
     rows = table_rows(n_q, n_k, k)  # (n_q, n_k), values 0..2k
     offsets = relative_offsets(n_q, n_k)  # (n_q, n_k)
     clipped = rows - k
-    labels = [
-        [
-            format_offset(o) if o == c else f"{format_offset(o)}→{format_offset(c)}"
-            for o, c in zip(offset_row, clipped_row, strict=True)
-        ]
-        for offset_row, clipped_row in zip(offsets, clipped, strict=True)
-    ]
-    hover = [
-        [
-            f"query i={i + 1}, key j={j + 1}<br>offset j−i = {offsets[i, j]:+d}"
-            f"<br>clipped to {clipped[i, j]:+d} → table row a^K[{clipped[i, j]:+d}]"
-            + (" (clipped)" if offsets[i, j] != clipped[i, j] else "")
-            for j in range(n_k)
-        ]
-        for i in range(n_q)
-    ]
+    large = n_q * n_k > LARGE_CELLS
     limit = max(k, 1)
-    fig = go.Figure(
-        go.Heatmap(
-            z=clipped,
-            x=list(range(n_k)),
-            y=list(range(n_q)),
-            colorscale="PuOr",
-            zmin=-limit,
-            zmax=limit,
+    colorbar = {"title": {"text": "a^K offset"}, "tickvals": list(range(-k, k + 1)) if k <= 8 else None}
+    if panel_height:
+        colorbar = {**_panel_colorbar(panel_height), "tickvals": colorbar["tickvals"]}
+    else:
+        colorbar["thickness"] = 14
+    trace = {
+        "z": clipped.astype(np.int16) if large else clipped,
+        "x": list(range(n_k)),
+        "y": list(range(n_q)),
+        "colorscale": "PuOr",
+        "zmin": -limit,
+        "zmax": limit,
+        "colorbar": colorbar,
+        "xgap": 0 if large else 1,
+        "ygap": 0 if large else 1,
+    }
+    if large:
+        trace["hovertemplate"] = "table row a^K offset %{z:+d}<extra></extra>"
+    else:
+        labels = [
+            [
+                format_offset(o) if o == c else f"{format_offset(o)}→{format_offset(c)}"
+                for o, c in zip(offset_row, clipped_row, strict=True)
+            ]
+            for offset_row, clipped_row in zip(offsets, clipped, strict=True)
+        ]
+        hover = [
+            [
+                f"query i={i + 1}, key j={j + 1}<br>offset j−i = {offsets[i, j]:+d}"
+                f"<br>clipped to {clipped[i, j]:+d} → table row a^K[{clipped[i, j]:+d}]"
+                + (" (clipped)" if offsets[i, j] != clipped[i, j] else "")
+                for j in range(n_k)
+            ]
+            for i in range(n_q)
+        ]
+        trace.update(
             text=labels,
             texttemplate="%{text}" if n_q * n_k <= 256 else None,
-            textfont={"size": 13},
+            textfont={"size": text_size},
             hovertext=hover,
             hoverinfo="text",
-            colorbar={"title": {"text": "a^K offset"}, "tickvals": list(range(-k, k + 1)), "thickness": 14},
-            xgap=1,
-            ygap=1,
         )
-    )
+    data = [go.Heatmap(**trace)]
+    layout = _matrix_layout_dict(n_q, n_k, title or f"offset map: table row used (k = {k})", height, panel_height)
     beyond = np.argwhere(offsets != clipped)
-    if len(beyond):
-        fig.add_trace(
+    if len(beyond) and not large:
+        data.append(
             go.Scatter(
                 x=beyond[:, 1],
                 y=beyond[:, 0],
@@ -213,8 +395,10 @@ def offset_map_figure(n_q: int, n_k: int, k: int, *, title: str | None = None, h
                 marker={"symbol": "x-thin", "size": 10, "line": {"width": 1.5, "color": "black"}},
                 name=f"clipped (|j − i| > {k})",
                 hoverinfo="skip",
-                showlegend=True,
+                showlegend=not panel_height,
             )
         )
-        fig.update_layout(legend={"orientation": "h", "y": -0.2})
-    return _matrix_layout(fig, n_q, n_k, title or f"offset map: table row used (k = {k})", height)
+        layout["legend"] = {"orientation": "h", "y": -0.2}
+    if outline:
+        layout["shapes"] = _outline_shapes(n_q, n_k, k)
+    return go.Figure(data, layout=layout)
