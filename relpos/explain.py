@@ -14,6 +14,7 @@ from relpos.measures import attention_distance, diagonal_spread, mean_offset, we
 
 __all__ = [
     "diagonal_note",
+    "effects_hover",
     "effects_summary",
     "explorer_captions",
     "number",
@@ -23,6 +24,8 @@ __all__ = [
     "weight_hover",
 ]
 
+#: a^K in hover labels (Plotly renders the HTML superscript).
+_HOVER_A = "a<sup>K</sup>"
 _SUBSCRIPTS = str.maketrans("0123456789+-", "₀₁₂₃₄₅₆₇₈₉₊₋")
 
 
@@ -99,7 +102,7 @@ def score_hover(queries, keys, table, result: AttentionResult, *, scalar: bool =
     >>> import relpos
     >>> example = relpos.worked_example()
     >>> hover = score_hover(example.queries, example.keys, example.table, example.attention())
-    >>> print(hover[1, 2].replace("<br>", "\\n"))
+    >>> print(hover[1, 2].replace("<br>", "\\n").replace("<sup>K</sup>", "^K"))
     query i = 2, key j = 3: offset j − i = +1
     q₂·k₃ = 0.50·0.40 = 0.20
     q₂·a^K₊₁ = 0.50·(−0.20) = −0.10
@@ -119,7 +122,7 @@ def score_hover(queries, keys, table, result: AttentionResult, *, scalar: bool =
         if scalar:
             bias = f"b{row} = {number(result.bias[i, j])} (the same for every query)"
         else:
-            bias = f"{_dot('q' + subscript(i + 1), Q[i], 'a^K' + row, A[clipped + k])} = {number(result.bias[i, j])}"
+            bias = f"{_dot('q' + subscript(i + 1), Q[i], _HOVER_A + row, A[clipped + k])} = {number(result.bias[i, j])}"
         total = (
             f"score {number(result.content[i, j])} + {number(result.bias[i, j], paren=True)} "
             f"= {number(result.scores[i, j])}"
@@ -179,6 +182,45 @@ def weight_hover(result: AttentionResult) -> tuple[np.ndarray, np.ndarray, np.nd
     return hovers[0], hovers[1], difference
 
 
+def effects_hover(result: AttentionResult) -> dict[str, np.ndarray]:
+    """Hover labels of the Position effects panels: each score's two terms, each weight's change.
+
+    Returns
+    -------
+    hover : dict of str to ndarray of str, shape (n_q, n_k)
+        Keys ``content``, ``bias``, ``content_weights``, ``weights``.
+
+    Examples
+    --------
+    >>> import relpos
+    >>> hover = effects_hover(relpos.worked_example().attention())
+    >>> print(hover["bias"][0, 3].replace("<br>", "\\n").replace("<sup>K</sup>", "^K"))
+    query i = 1, key j = 4: offset +3, uses a^K₊₂
+    content 1.20 + position (−0.50) = score 0.70
+    >>> print(hover["weights"][0, 0].replace("<br>", "\\n"))
+    query i = 1, key j = 1
+    content only 0.2649 → with positions 0.3731 (+0.1082)
+    """
+    raw = relative_offsets(*result.scores.shape)
+    shape = result.scores.shape
+    scores = np.empty(shape, dtype=object)
+    weights = np.empty(shape, dtype=object)
+    for i, j in np.ndindex(shape):
+        offset, clipped = int(raw[i, j]), int(result.offsets[i, j])
+        row = _HOVER_A + subscript(f"{clipped:+d}" if clipped else "0")
+        scores[i, j] = (
+            f"query i = {i + 1}, key j = {j + 1}: offset {offset_label(offset)}, uses {row}<br>"
+            f"content {number(result.content[i, j])} + position {number(result.bias[i, j], paren=True)} "
+            f"= score {number(result.scores[i, j])}"
+        )
+        change = f"{result.weights[i, j] - result.content_weights[i, j]:+.4f}".replace("-", "−")
+        weights[i, j] = (
+            f"query i = {i + 1}, key j = {j + 1}<br>content only {result.content_weights[i, j]:.4f} → "
+            f"with positions {result.weights[i, j]:.4f} ({change})"
+        )
+    return {"content": scores, "bias": scores, "content_weights": weights, "weights": weights}
+
+
 def _values_text(values: np.ndarray, limit: int = 6) -> str:
     shown = ", ".join(number(v) for v in values[:limit])
     return shown + (", …" if values.size > limit else "")
@@ -194,8 +236,8 @@ def diagonal_note(queries, table, result: AttentionResult, *, scalar: bool = Fal
     >>> note = diagonal_note(example.queries, example.table, example.attention())
     >>> note[:88]
     'Every cell on the offset-0 diagonal uses the same table row a^K₀ = 0.10, yet its biases '
-    >>> note[88:132]
-    'are 0.10, 0.05, 0.08, 0.03: each is q_i·a^K₀'
+    >>> note[88:131]
+    'are 0.10, 0.05, 0.08, 0.03: each is qᵢ·a^K₀'
 
     """
     A = _columns(table)
@@ -210,11 +252,11 @@ def diagonal_note(queries, table, result: AttentionResult, *, scalar: bool = Fal
     if np.ptp(diagonal) == 0:
         return (
             f"Every cell on the offset-0 diagonal uses a^K₀ = {row_text}, and here the biases are all "
-            f"{number(diagonal[0])} only because the queries give equal products; change a q_i to see them differ."
+            f"{number(diagonal[0])} only because the queries give equal products; change a qᵢ to see them differ."
         )
     return (
         f"Every cell on the offset-0 diagonal uses the same table row a^K₀ = {row_text}, yet its biases are "
-        f"{_values_text(diagonal)}: each is q_i·a^K₀, so it changes with the row's query. "
+        f"{_values_text(diagonal)}: each is qᵢ·a^K₀, so it changes with the row's query. "
         "The table row is constant along a diagonal; the Shaw bias is not."
     )
 
@@ -258,7 +300,7 @@ def explorer_captions(queries, table, result: AttentionResult, *, scalar: bool =
         widest = int(np.argmax(spread))
         values = np.diagonal(bias, int(offsets[widest]))
         captions["bias"] = (
-            "Each diagonal uses one table row, but the bias is q_i·a^K, so it changes down the diagonal with "
+            "Each diagonal uses one table row, but the bias is qᵢ·a^K, so it changes down the diagonal with "
             f"each query: along offset {offset_label(int(offsets[widest]))} it runs from "
             f"{number(values.min())} to {number(values.max())}."
         )
@@ -343,9 +385,9 @@ def effects_summary(
     shift = after - before
     trend = "more local" if shift < 0 else "more spread out"
     sentences = [
-        f"Average attention distance Σⱼ α_ij |j − i|: {before:.2f} with content only, {after:.2f} with positions — "
+        f"Average attention distance Σⱼ αᵢⱼ |j − i|: {before:.2f} with content only, {after:.2f} with positions — "
         f"the position term moved it by {shift:+.2f} ({trend}).".replace("-", "−"),
-        f"Average offset Σⱼ α_ij (j − i): {drift_before:+.2f} → {drift_after:+.2f} "
+        f"Average offset Σⱼ αᵢⱼ (j − i): {drift_before:+.2f} → {drift_after:+.2f} "
         "(negative means looking back).".replace("-", "−"),
     ]
     if favoured:
@@ -360,7 +402,7 @@ def effects_summary(
                 "component along it and are pushed toward these offsets"
             )
             if aligned < n:
-                text += f"; the other {n - aligned} are pushed away, because a Shaw bias q_i·a^K depends on the query"
+                text += f"; the other {n - aligned} are pushed away, because a Shaw bias qᵢ·a^K depends on the query"
             sentences.append(text + ".")
         edge = [o for o in favoured if abs(o) >= k and abs(o) < n - 1 and o != 0]
         if edge:

@@ -22,7 +22,6 @@ __all__ = [
     "LARGE_CELLS",
     "SEQUENTIAL",
     "add_window_outline",
-    "cell_text_size",
     "offset_map_figure",
     "score_heatmap",
     "symmetric_range",
@@ -40,15 +39,6 @@ _AXIS_FONT = {"size": 13}
 #: Above this many cells (64 × 64) a heatmap drops per-cell text, hover labels and
 #: markers: they would outweigh the data itself in the figure sent to the browser.
 LARGE_CELLS = 4096
-
-
-def cell_text_size(n: int) -> int:
-    """Font size for numbers printed in the cells of an n-wide panel (smaller when crowded).
-
-    >>> [cell_text_size(n) for n in (4, 8, 12)]
-    [14, 12, 10]
-    """
-    return 14 if n <= 6 else 12 if n <= 9 else 10
 
 
 def symmetric_range(*matrices) -> float:
@@ -69,7 +59,7 @@ def _cell_text(matrix: np.ndarray, decimals: int) -> list[list[str]]:
 #: Margins (px) of panels shown side by side: room for the title above and for the
 #: axis title and a horizontal colour bar below, so every panel's square plot area is
 #: the same size whatever its colour bar's labels.
-PANEL_MARGIN = {"l": 52, "r": 8, "t": 40, "b": 104, "autoexpand": False}
+PANEL_MARGIN = {"l": 52, "r": 8, "t": 40, "b": 104}
 
 
 def _panel_side(height: int) -> int:
@@ -86,8 +76,7 @@ def _panel_colorbar(height: int) -> dict:
         "y": -78 / _panel_side(height),  # 78 px below the plot area, in paper units
         "yanchor": "top",
         "thickness": 10,
-        "lenmode": "pixels",
-        "len": _panel_side(height),
+        "len": 0.9,  # of the plot area's width, which a width-limited square fills
         "tickfont": {"size": 11},
     }
 
@@ -125,6 +114,8 @@ def _matrix_layout_dict(n_q: int, n_k: int, title: str, height: int | None, pane
             title={"text": title, "x": 0.5, "xanchor": "center", "y": 0.985, "yanchor": "top", "font": {"size": 15}},
         )
         layout["xaxis"]["title"]["standoff"] = 4
+        # a width-limited square sits on its axis and colour bar; spare room goes above
+        layout["yaxis"]["constraintoward"] = "bottom"
     return layout
 
 
@@ -167,7 +158,9 @@ def _heatmap(
         "ygap": 0 if large else 1,
     }
     if text:
-        trace.update(text=_cell_text(matrix, decimals), texttemplate="%{text}", textfont={"size": text_size})
+        trace.update(text=_cell_text(matrix, decimals), texttemplate="%{text}")
+        if text_size:  # None: Plotly fits the numbers to the cells
+            trace["textfont"] = {"size": text_size}
     if hovertext is not None:
         trace.update(hovertext=hovertext, hoverinfo="text")
     elif large:
@@ -207,8 +200,8 @@ def score_heatmap(
         Print the numbers in the cells.
     hovertext : array_like of str, shape (n_q, n_k), optional
         Replaces the default hover label (e.g. the cell's arithmetic).
-    text_size : int
-        Font size of the numbers in the cells.
+    text_size : int or None
+        Font size of the numbers in the cells; None lets Plotly fit them to the cells.
     panel_height : int, optional
         Lay the figure out as one of several equal panels side by side: this height,
         fixed margins and a horizontal colour bar below (overrides `height`).
@@ -360,9 +353,11 @@ def offset_map_figure(
     if large:
         trace["hovertemplate"] = "table row a^K offset %{z:+d}<extra></extra>"
     else:
+        # "+3→+2" fits a cell only in small panels; larger ones show the row and an ×
+        arrows = not panel_height or n_q * n_k <= 36
         labels = [
             [
-                format_offset(o) if o == c else f"{format_offset(o)}→{format_offset(c)}"
+                format_offset(c) if o == c or not arrows else f"{format_offset(o)}→{format_offset(c)}"
                 for o, c in zip(offset_row, clipped_row, strict=True)
             ]
             for offset_row, clipped_row in zip(offsets, clipped, strict=True)
@@ -379,20 +374,28 @@ def offset_map_figure(
         trace.update(
             text=labels,
             texttemplate="%{text}" if n_q * n_k <= 256 else None,
-            textfont={"size": text_size},
+            textfont={"size": text_size} if text_size else None,
             hovertext=hover,
             hoverinfo="text",
         )
     data = [go.Heatmap(**trace)]
     layout = _matrix_layout_dict(n_q, n_k, title or f"offset map: table row used (k = {k})", height, panel_height)
     beyond = np.argwhere(offsets != clipped)
-    if len(beyond) and not large:
+    # in a larger panel the outline marks the clipped region; a × per cell would be noise
+    if len(beyond) and not large and (not panel_height or n_q * n_k <= 64):
+        # as a panel the cells also carry labels: put the × in each cell's top-right corner
+        corner = 0.32 if panel_height else 0.0
         data.append(
             go.Scatter(
-                x=beyond[:, 1],
-                y=beyond[:, 0],
+                x=beyond[:, 1] + corner,
+                y=beyond[:, 0] - corner,
                 mode="markers",
-                marker={"symbol": "x-thin", "size": 10, "line": {"width": 1.5, "color": "black"}},
+                marker=(
+                    # white with a black rim: visible on the darkest and the lightest cells
+                    {"symbol": "x", "size": 8, "color": "white", "line": {"width": 1, "color": "black"}}
+                    if panel_height
+                    else {"symbol": "x-thin", "size": 10, "line": {"width": 1.5, "color": "black"}}
+                ),
                 name=f"clipped (|j − i| > {k})",
                 hoverinfo="skip",
                 showlegend=not panel_height,

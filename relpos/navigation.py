@@ -21,4 +21,8 @@ class PageSpec:
 
 
 #: Pages in sidebar order; the first is the default page.
-PAGES: tuple[PageSpec, ...] = (PageSpec("pages/overview.py", "Overview", "🏠", "overview", "Learn"),)
+PAGES: tuple[PageSpec, ...] = (
+    PageSpec("pages/overview.py", "Overview", "🏠", "overview", "Learn"),
+    PageSpec("pages/explorer.py", "Explorer", "🎛️", "explorer", "Explore"),
+    PageSpec("pages/position_effects.py", "Position effects", "🧭", "position-effects", "Explore"),
+)

@@ -21,6 +21,7 @@ __all__ = [
     "apply_preset",
     "effects_inputs",
     "explorer_inputs",
+    "reseed",
     "resize",
 ]
 
@@ -216,3 +217,13 @@ def effects_inputs(state: dict) -> effects.EffectsInputs:
         strength=state["strength"],
         shared=state["shared"],
     )
+
+
+def reseed(state: dict, seed: int) -> dict:
+    """New state with another seed: the preset's values are drawn again for the same n and k.
+
+    >>> reseed(apply_preset(EXPLORER.decode({}).state, "random"), 1)["q"] != apply_preset(
+    ...     EXPLORER.decode({}).state, "random")["q"]
+    True
+    """
+    return resize(dict(state, seed=seed, q=None, keys=None, a=None))

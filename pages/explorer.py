@@ -1,0 +1,237 @@
+"""Explorer: content scores, position biases and weights under sliders, side by side.
+
+The whole view lives in one state dict (relpos.page_states.EXPLORER) mirrored in the
+URL; the sidebar changes its structure (preset, n, k, d, seed), the sliders in the
+fragment change its values and redraw only the fragment.
+"""
+
+import streamlit as st
+
+import relpos
+from relpos import explain, export, page_states, panels, presets, tables, ui
+from relpos.page_states import EXPLORER, SLIDER_K, SLIDER_TOKENS
+
+PAGE = "explorer"  # url_path
+STATE = "explorer"  # st.session_state key of the state dict
+W = "explorer."  # prefix of this page's widget keys
+LOW, HIGH = presets.VALUE_RANGE
+
+
+def _state() -> dict:
+    return st.session_state[STATE]
+
+
+def _replace(new: dict) -> None:
+    ui.set_page_state(STATE, new, widget_prefix=W)
+
+
+# --- callbacks of the sidebar (structural changes) -------------------------------------
+def _on_preset() -> None:
+    _replace(page_states.apply_preset(_state(), st.session_state[W + "preset"]))
+
+
+def _on_long() -> None:
+    n = _state()["n"]
+    long = st.session_state[W + "long"]
+    _replace(page_states.resize(_state(), n=(64 if n <= SLIDER_TOKENS else n) if long else min(n, SLIDER_TOKENS)))
+
+
+def _on_n(key: str) -> None:
+    _replace(page_states.resize(_state(), n=st.session_state[key]))
+
+
+def _on_k() -> None:
+    _replace(page_states.resize(_state(), k=st.session_state[W + "k"]))
+
+
+def _on_d() -> None:
+    _replace(dict(_state(), d=st.session_state[W + "d"]))
+
+
+def _on_seed() -> None:
+    _replace(page_states.reseed(_state(), st.session_state[W + "seed"]))
+
+
+def _on_upload(state: dict) -> None:
+    _replace(state)
+
+
+def setup_sidebar(state: dict) -> None:
+    with st.sidebar:
+        st.subheader("Scenario")
+        for name in ("preset", "k", "d", "seed"):
+            ui.seed_widget(W + name, state[name])
+        ui.seed_widget(W + "long", state["n"] > SLIDER_TOKENS)
+        st.selectbox(
+            "Preset", list(presets.PRESETS), format_func=presets.PRESETS.get, key=W + "preset", on_change=_on_preset
+        )
+        long = st.toggle("Long sequence (17–512 tokens, generated values)", key=W + "long", on_change=_on_long)
+        n_key = W + ("n_long" if long else "n_short")
+        ui.seed_widget(n_key, state["n"])
+        st.slider(
+            "Tokens n",
+            *((SLIDER_TOKENS + 1, presets.MAX_TOKENS) if long else (2, SLIDER_TOKENS)),
+            key=n_key,
+            on_change=_on_n,
+            args=(n_key,),
+        )
+        st.slider(
+            "Clipping distance k",
+            0,
+            state["n"] - 1,
+            key=W + "k",
+            on_change=_on_k,
+            help="Offsets j − i beyond ±k share the table entries of ±k.",
+        )
+        st.radio(
+            "Vector size d",
+            (1, 2),
+            key=W + "d",
+            on_change=_on_d,
+            horizontal=True,
+            format_func=lambda d: "d = 1 (textbook)" if d == 1 else "d = 2",
+            help="With d = 2 the sliders set the first coordinate; the second comes from the seed.",
+        )
+        st.number_input(
+            "Seed",
+            0,
+            999_999,
+            key=W + "seed",
+            on_change=_on_seed,
+            help="Draws the random preset, the values beyond the textbook's four tokens and "
+            "the second coordinates for d = 2.",
+        )
+        st.divider()
+        ui.scenario_upload(PAGE, EXPLORER, key=W + "upload", on_loaded=_on_upload)
+
+
+# --- the fragment: value sliders and everything they change ----------------------------
+def _slider_grid(symbol: str, values: list, key: str, labels: list[str]) -> None:
+    """One slider per value, eight to a row; writes the slider values back into `values`."""
+    columns = st.columns(min(8, len(values)))
+    for index, label in enumerate(labels):
+        widget = f"{W}v.{key}.{index}"
+        ui.seed_widget(widget, values[index])
+        with columns[index % len(columns)]:
+            values[index] = round(st.slider(label, LOW, HIGH, step=presets.VALUE_STEP, key=widget, format="%.2f"), 2)
+
+
+def value_sliders(state: dict, inputs: presets.ExplorerInputs) -> None:
+    n, k = state["n"], state["k"]
+    tabs = st.tabs(["Queries $q_i$", "Keys $k_j$", "Table $a^K$"])
+    second = "The sliders set the first coordinate; the second comes from the seed: " if state["d"] == 2 else ""
+    for tab, name, symbol, matrix in ((tabs[0], "q", "q", inputs.queries), (tabs[1], "keys", "k", inputs.keys)):
+        with tab:
+            if state[name] is None:
+                st.info(
+                    f"With more than {SLIDER_TOKENS} tokens the values are generated from the preset and "
+                    f"seed (range {explain.number(matrix[:, 0].min())} to {explain.number(matrix[:, 0].max())})."
+                )
+                continue
+            _slider_grid(symbol, state[name], name, [f"${symbol}_{{{i + 1}}}$" for i in range(n)])
+            if second:
+                st.caption(second + ", ".join(explain.number(v) for v in matrix[:, 1]))
+    with tabs[2]:
+        if state["a"] is None:
+            st.info(f"With k > {SLIDER_K} the {2 * k + 1} table entries are generated from the preset and seed.")
+        else:
+            labels = [f"$a^K_{{{explain.offset_label(o).replace('−', '-')}}}$" for o in range(-k, k + 1)]
+            _slider_grid("a", state["a"], "a", labels)
+            if second:
+                st.caption(second + ", ".join(explain.number(v) for v in inputs.table[:, 1]))
+
+
+def _downloads(state: dict, inputs, result, matrices) -> list[ui.Download]:
+    small = state["n"] <= panels.HOVER_MAX_N  # large CSVs are made only when clicked
+
+    def lazy(make):
+        return make() if small else make
+
+    files = [
+        ui.Download(
+            f"{name.replace('_', ' ')}.csv",
+            f"explorer_{name}.csv",
+            lazy(lambda matrix=matrix: tables.matrix_csv(matrix)),
+        )
+        for name, matrix in matrices.items()
+    ]
+    files.append(
+        ui.Download(
+            "all pairs (long).csv", "explorer_pairs.csv", lazy(lambda: tables.pairs_frame(result).to_csv(index=False))
+        )
+    )
+    computed = {"queries": inputs.queries, "keys": inputs.keys, "table a^K": inputs.table}
+    files.append(
+        ui.Download(
+            "scenario.json",
+            "explorer_scenario.json",
+            export.scenario_json(PAGE, EXPLORER, state, computed if small else None),
+            "application/json",
+        )
+    )
+    return files
+
+
+@st.fragment
+def explorer_body() -> None:
+    state = _state()
+    inputs = page_states.explorer_inputs(state)
+    value_sliders(state, inputs)
+    inputs = page_states.explorer_inputs(state)  # with this run's slider values
+    ui.seed_widget(W + "scalar", state["bias"] == "scalar")
+    scalar = st.toggle("Query-independent bias: one learned number per offset, as in T5 or ALiBi", key=W + "scalar")
+    state["bias"] = "scalar" if scalar else "shaw"
+    if scalar:
+        result = relpos.scalar_bias_attention(inputs.queries, inputs.keys, inputs.table[:, 0])
+    else:
+        result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
+    figures = panels.explorer_panels(
+        inputs.queries, inputs.keys, inputs.table, result, scalar=scalar, height=panels.panel_height(state["n"])
+    )
+    captions = explain.explorer_captions(inputs.queries, inputs.table, result, scalar=scalar)
+    for row in (("content", "bias", "scores"), ("content_weights", "weights", "difference")):
+        for name, column in zip(row, st.columns(3), strict=True):
+            with column:
+                ui.heatmap_panel(
+                    figures[name], captions[name], key=f"{W}fig.{name}", alt=f"Heatmap: {panels.EXPLORER_PANELS[name]}"
+                )
+    st.info(explain.diagonal_note(inputs.queries, inputs.table, result, scalar=scalar), icon="🔎")
+    offset_column, text_column = st.columns([1, 2])
+    with offset_column:
+        ui.heatmap_panel(
+            figures["offsets"],
+            captions["offsets"],
+            key=f"{W}fig.offsets",
+            alt="Heatmap: offset map, the table row each pair uses",
+        )
+    with text_column:
+        ui.markdown("explorer_offsets")
+        st.latex(r"\mathrm{clip}(j - i,\,k) = \max\bigl(-k,\ \min(k,\ j - i)\bigr)")
+        ui.markdown("explorer_questions")
+    matrices = panels.panel_matrices(result)
+    ui.matrix_tables(
+        {
+            panels.EXPLORER_PANELS[name]
+            .replace("<sub>", "_")
+            .replace("</sub>", "")
+            .replace("<sup>", "^")
+            .replace("</sup>", ""): matrix
+            for name, matrix in matrices.items()
+        },
+        key=W + "tables",
+    )
+    st.subheader("Lesson link and downloads")
+    ui.lesson_link(EXPLORER, state, PAGE)
+    ui.download_buttons(_downloads(state, inputs, result, matrices), key=W + "download")
+    with st.expander("Reproduce these numbers with NumPy"):
+        st.code(export.explorer_snippet(state, inputs.queries, inputs.keys, inputs.table), language="python")
+    ui.write_url(EXPLORER, state)
+
+
+ui.run_through_app()
+st.title("Explorer: content and position, side by side")
+ui.markdown("explorer")
+state = ui.page_state(STATE, EXPLORER)
+ui.show_url_problems(STATE)
+setup_sidebar(state)
+explorer_body()
