@@ -13,7 +13,8 @@ from relpos.page_states import EXPLORER, SLIDER_K, SLIDER_TOKENS
 
 PAGE = "explorer"  # url_path
 STATE = "explorer"  # st.session_state key of the state dict
-W = "explorer."  # prefix of this page's widget keys
+W = "explorer."  # prefix of this page's widget keys (forgotten when the state is replaced)
+TAB = "explorer:tab"  # the open value tab survives preset changes
 LOW, HIGH = presets.VALUE_RANGE
 
 
@@ -102,7 +103,7 @@ def setup_sidebar(state: dict) -> None:
             "the second coordinates for d = 2.",
         )
         st.divider()
-        ui.scenario_upload(PAGE, EXPLORER, key=W + "upload", on_loaded=_on_upload)
+        ui.scenario_upload(PAGE, EXPLORER, key=W + "upload", on_loaded=_on_upload, lazy_key="explorer:load")
 
 
 # --- the fragment: value sliders and everything they change ----------------------------
@@ -117,10 +118,13 @@ def _slider_grid(symbol: str, values: list, key: str, labels: list[str]) -> None
 
 
 def value_sliders(state: dict, inputs: presets.ExplorerInputs) -> None:
+    """The value sliders in three tabs; only the open tab's sliders run (lazy tabs)."""
     n, k = state["n"], state["k"]
-    tabs = st.tabs(["Queries $q_i$", "Keys $k_j$", "Table $a^K$"])
+    table_tab, query_tab, key_tab = st.tabs(["Table $a^K$", "Queries $q_i$", "Keys $k_j$"], key=TAB, on_change="rerun")
     second = "The sliders set the first coordinate; the second comes from the seed: " if state["d"] == 2 else ""
-    for tab, name, symbol, matrix in ((tabs[0], "q", "q", inputs.queries), (tabs[1], "keys", "k", inputs.keys)):
+    for tab, name, symbol, matrix in ((query_tab, "q", "q", inputs.queries), (key_tab, "keys", "k", inputs.keys)):
+        if not tab.open:
+            continue
         with tab:
             if state[name] is None:
                 st.info(
@@ -131,53 +135,75 @@ def value_sliders(state: dict, inputs: presets.ExplorerInputs) -> None:
             _slider_grid(symbol, state[name], name, [f"${symbol}_{{{i + 1}}}$" for i in range(n)])
             if second:
                 st.caption(second + ", ".join(explain.number(v) for v in matrix[:, 1]))
-    with tabs[2]:
-        if state["a"] is None:
-            st.info(f"With k > {SLIDER_K} the {2 * k + 1} table entries are generated from the preset and seed.")
-        else:
-            labels = [f"$a^K_{{{explain.offset_label(o).replace('−', '-')}}}$" for o in range(-k, k + 1)]
-            _slider_grid("a", state["a"], "a", labels)
-            if second:
-                st.caption(second + ", ".join(explain.number(v) for v in inputs.table[:, 1]))
+    if table_tab.open:
+        with table_tab:
+            if state["a"] is None:
+                st.info(f"With k > {SLIDER_K} the {2 * k + 1} table entries are generated from the preset and seed.")
+            else:
+                labels = [f"$a^K_{{{explain.offset_label(o).replace('−', '-')}}}$" for o in range(-k, k + 1)]
+                _slider_grid("a", state["a"], "a", labels)
+                if second:
+                    st.caption(second + ", ".join(explain.number(v) for v in inputs.table[:, 1]))
 
 
-def _downloads(state: dict, inputs, result, matrices) -> list[ui.Download]:
-    small = state["n"] <= panels.HOVER_MAX_N  # large CSVs are made only when clicked
-
-    def lazy(make):
-        return make() if small else make
-
-    files = [
-        ui.Download(
-            f"{name.replace('_', ' ')}.csv",
-            f"explorer_{name}.csv",
-            lazy(lambda matrix=matrix: tables.matrix_csv(matrix)),
-        )
-        for name, matrix in matrices.items()
-    ]
-    files.append(
-        ui.Download(
-            "all pairs (long).csv", "explorer_pairs.csv", lazy(lambda: tables.pairs_frame(result).to_csv(index=False))
-        )
-    )
+def _downloads(state: dict, inputs, result) -> list[ui.Download]:
+    """The long table and the scenario file; made only when clicked."""
+    scenario = dict(state)  # the state dict changes in place on later reruns
     computed = {"queries": inputs.queries, "keys": inputs.keys, "table a^K": inputs.table}
-    files.append(
+    return [
+        ui.Download(
+            "all pairs (long).csv", "explorer_pairs.csv", lambda: tables.pairs_frame(result).to_csv(index=False)
+        ),
         ui.Download(
             "scenario.json",
             "explorer_scenario.json",
-            export.scenario_json(PAGE, EXPLORER, state, computed if small else None),
+            lambda: export.scenario_json(PAGE, EXPLORER, scenario, computed),
             "application/json",
-        )
+        ),
+    ]
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def _offset_map(n: int, k: int, height: int):
+    """The offset map depends on n and k only: build it once per size (never mutated)."""
+    return panels.offset_map(n, n, k, height)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _generated_inputs(state: dict) -> presets.ExplorerInputs:
+    """Drawing a preset's values for up to 512 tokens is worth keeping."""
+    return page_states.explorer_inputs(state)
+
+
+def _inputs(state: dict) -> presets.ExplorerInputs:
+    """Arrays of a state: straight from the sliders, or drawn (and cached) when generated."""
+    explicit = None not in (state["q"], state["keys"], state["a"]) and state["d"] == 1
+    return page_states.explorer_inputs(state) if explicit else _generated_inputs(state)
+
+
+def export_section(state: dict, inputs, result, matrices) -> None:
+    """Lesson link, downloads and the NumPy snippet, built only while the expander is open."""
+    section = st.expander(
+        "Lesson link, downloads and NumPy code", key=W + "export", on_change="rerun", icon=":material/ios_share:"
     )
-    return files
+    if not section.open:
+        return
+    with section:
+        ui.lesson_link(EXPLORER, state, PAGE)
+        matrix_column, file_column = st.columns([1, 1], vertical_alignment="bottom")
+        with matrix_column:
+            ui.matrix_download(matrices, file_prefix="explorer", key=W + "matrix")
+        with file_column:
+            ui.download_buttons(_downloads(state, inputs, result), key=W + "download", columns=2)
+        st.code(export.explorer_snippet(state, inputs.queries, inputs.keys, inputs.table), language="python")
 
 
 @st.fragment
 def explorer_body() -> None:
+    """Value sliders and everything they change: a slider move reruns only this."""
     state = _state()
-    inputs = page_states.explorer_inputs(state)
-    value_sliders(state, inputs)
-    inputs = page_states.explorer_inputs(state)  # with this run's slider values
+    value_sliders(state, _inputs(state))
+    inputs = _inputs(state)  # with this run's slider values
     ui.seed_widget(W + "scalar", state["bias"] == "scalar")
     scalar = st.toggle("Query-independent bias: one learned number per offset, as in T5 or ALiBi", key=W + "scalar")
     state["bias"] = "scalar" if scalar else "shaw"
@@ -185,15 +211,17 @@ def explorer_body() -> None:
         result = relpos.scalar_bias_attention(inputs.queries, inputs.keys, inputs.table[:, 0])
     else:
         result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
+    height = panels.panel_height(state["n"])
     figures = panels.explorer_panels(
-        inputs.queries, inputs.keys, inputs.table, result, scalar=scalar, height=panels.panel_height(state["n"])
+        inputs.queries, inputs.keys, inputs.table, result, scalar=scalar, height=height, offsets=False
     )
+    figures["offsets"] = _offset_map(state["n"], state["k"], height)
     captions = explain.explorer_captions(inputs.queries, inputs.table, result, scalar=scalar)
     for row in (("content", "bias", "scores"), ("content_weights", "weights", "difference")):
         for name, column in zip(row, st.columns(3), strict=True):
             with column:
                 ui.heatmap_panel(
-                    figures[name], captions[name], key=f"{W}fig.{name}", alt=f"Heatmap: {panels.EXPLORER_PANELS[name]}"
+                    figures[name], captions[name], key=f"{W}fig.{name}", alt=f"Heatmap: {panels.plain_title(name)}"
                 )
     st.info(explain.diagonal_note(inputs.queries, inputs.table, result, scalar=scalar), icon="🔎")
     offset_column, text_column = st.columns([1, 2])
@@ -209,22 +237,8 @@ def explorer_body() -> None:
         st.latex(r"\mathrm{clip}(j - i,\,k) = \max\bigl(-k,\ \min(k,\ j - i)\bigr)")
         ui.markdown("explorer_questions")
     matrices = panels.panel_matrices(result)
-    ui.matrix_tables(
-        {
-            panels.EXPLORER_PANELS[name]
-            .replace("<sub>", "_")
-            .replace("</sub>", "")
-            .replace("<sup>", "^")
-            .replace("</sup>", ""): matrix
-            for name, matrix in matrices.items()
-        },
-        key=W + "tables",
-    )
-    st.subheader("Lesson link and downloads")
-    ui.lesson_link(EXPLORER, state, PAGE)
-    ui.download_buttons(_downloads(state, inputs, result, matrices), key=W + "download")
-    with st.expander("Reproduce these numbers with NumPy"):
-        st.code(export.explorer_snippet(state, inputs.queries, inputs.keys, inputs.table), language="python")
+    ui.matrix_tables({panels.plain_title(name): matrix for name, matrix in matrices.items()}, key=W + "tables")
+    export_section(state, inputs, result, matrices)
     ui.write_url(EXPLORER, state)
 
 

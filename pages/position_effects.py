@@ -87,7 +87,7 @@ def setup_sidebar(state: dict) -> None:
             "and one table cannot favour the same offset for all of them.",
         )
         st.divider()
-        ui.scenario_upload(PAGE, EFFECTS, key=W + "upload", on_loaded=_on_upload)
+        ui.scenario_upload(PAGE, EFFECTS, key=W + "upload", on_loaded=_on_upload, lazy_key="effects:load")
 
 
 ui.run_through_app()

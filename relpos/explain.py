@@ -14,14 +14,11 @@ from relpos.measures import attention_distance, diagonal_spread, mean_offset, we
 
 __all__ = [
     "diagonal_note",
-    "effects_hover",
     "effects_summary",
     "explorer_captions",
     "number",
     "offset_label",
-    "score_hover",
     "subscript",
-    "weight_hover",
 ]
 
 #: a^K in hover labels (Plotly renders the HTML superscript).
@@ -78,147 +75,6 @@ def _dot(left_name: str, left: np.ndarray, right_name: str, right: np.ndarray) -
     if len(left) == 1:
         return f"{left_name}·{right_name} = {terms}"
     return f"{left_name}·{right_name} = ({terms})/√{len(left)}"
-
-
-def score_hover(queries, keys, table, result: AttentionResult, *, scalar: bool = False) -> np.ndarray:
-    """Each score cell's whole arithmetic, for the hover labels of the score panels.
-
-    Parameters
-    ----------
-    queries, keys : array_like, shape (n, d)
-    table : array_like, shape (2k+1, d)
-        ``a^K`` (Shaw) or, with ``scalar=True``, the per-offset scalars in column 0.
-    result : AttentionResult
-        Computed from these inputs.
-    scalar : bool
-        The bias is one number per offset (query-independent) instead of ``q_i·a^K``.
-
-    Returns
-    -------
-    hover : ndarray of str, shape (n_q, n_k)
-
-    Examples
-    --------
-    >>> import relpos
-    >>> example = relpos.worked_example()
-    >>> hover = score_hover(example.queries, example.keys, example.table, example.attention())
-    >>> print(hover[1, 2].replace("<br>", "\\n").replace("<sup>K</sup>", "^K"))
-    query i = 2, key j = 3: offset j − i = +1
-    q₂·k₃ = 0.50·0.40 = 0.20
-    q₂·a^K₊₁ = 0.50·(−0.20) = −0.10
-    score 0.20 + (−0.10) = 0.10
-    """
-    Q, K, A = (_columns(x) for x in (queries, keys, table))
-    k = result.k
-    raw = relative_offsets(*result.scores.shape)
-    hover = np.empty(result.scores.shape, dtype=object)
-    for i, j in np.ndindex(hover.shape):
-        offset, clipped = int(raw[i, j]), int(result.offsets[i, j])
-        where = f"query i = {i + 1}, key j = {j + 1}: offset j − i = {offset_label(offset)}"
-        if offset != clipped:
-            where += f", clipped to {offset_label(clipped)}"
-        content = f"{_dot('q' + subscript(i + 1), Q[i], 'k' + subscript(j + 1), K[j])} = {number(result.content[i, j])}"
-        row = subscript(f"{clipped:+d}" if clipped else "0")
-        if scalar:
-            bias = f"b{row} = {number(result.bias[i, j])} (the same for every query)"
-        else:
-            bias = f"{_dot('q' + subscript(i + 1), Q[i], _HOVER_A + row, A[clipped + k])} = {number(result.bias[i, j])}"
-        total = (
-            f"score {number(result.content[i, j])} + {number(result.bias[i, j], paren=True)} "
-            f"= {number(result.scores[i, j])}"
-        )
-        hover[i, j] = "<br>".join((where, content, bias, total))
-    return hover
-
-
-def weight_hover(result: AttentionResult) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Hover labels of the content-only weights, combined weights and their difference.
-
-    Each weight is shown as ``exp(score) / Σ_j exp(scores of the row)`` with numbers;
-    rows with large scores use the stable form ``exp(e − max)``.
-
-    Returns
-    -------
-    content, combined, difference : ndarray of str, shape (n_q, n_k)
-
-    Examples
-    --------
-    >>> import relpos
-    >>> content, combined, difference = weight_hover(relpos.worked_example().attention())
-    >>> print(combined[0, 0].replace("<br>", "\\n"))
-    query i = 1, key j = 1
-    α₁,₁ = exp(1.00) / Σⱼ exp(e₁ⱼ) = 2.718 / 7.286 = 0.3731
-    >>> print(difference[0, 3].replace("<br>", "\\n"))
-    query i = 1, key j = 4
-    with positions 0.2764 − content only 0.3576 = −0.0812
-    """
-    shape = result.scores.shape
-    hovers = []
-    for logits, weights, symbol, letter in (
-        (result.content, result.content_weights, "α⁽ᶜ⁾", "c"),
-        (result.scores, result.weights, "α", "e"),
-    ):
-        top = logits.max(axis=1, keepdims=True)  # (n_q, 1)
-        shift = np.where(np.abs(top) > 20, top, 0.0)  # plain exp() when it is readable
-        exps = np.exp(logits - shift)  # (n_q, n_k)
-        totals = exps.sum(axis=1)  # (n_q,)
-        hover = np.empty(shape, dtype=object)
-        for i, j in np.ndindex(shape):
-            shifted = f" − {number(shift[i, 0])}" if shift[i, 0] else ""
-            hover[i, j] = (
-                f"query i = {i + 1}, key j = {j + 1}<br>"
-                f"{symbol}{subscript(i + 1)},{subscript(j + 1)} = exp({number(logits[i, j])}{shifted}) / "
-                f"Σⱼ exp({letter}{subscript(i + 1)}ⱼ{shifted}) = {exps[i, j]:.3f} / {totals[i]:.3f} "
-                f"= {weights[i, j]:.4f}"
-            )
-        hovers.append(hover)
-    difference = np.empty(shape, dtype=object)
-    for i, j in np.ndindex(shape):
-        change = result.weights[i, j] - result.content_weights[i, j]
-        difference[i, j] = (
-            f"query i = {i + 1}, key j = {j + 1}<br>with positions {result.weights[i, j]:.4f} − content only "
-            f"{result.content_weights[i, j]:.4f} = {f'{change:+.4f}'.replace('-', '−').replace('+', '')}"
-        )
-    return hovers[0], hovers[1], difference
-
-
-def effects_hover(result: AttentionResult) -> dict[str, np.ndarray]:
-    """Hover labels of the Position effects panels: each score's two terms, each weight's change.
-
-    Returns
-    -------
-    hover : dict of str to ndarray of str, shape (n_q, n_k)
-        Keys ``content``, ``bias``, ``content_weights``, ``weights``.
-
-    Examples
-    --------
-    >>> import relpos
-    >>> hover = effects_hover(relpos.worked_example().attention())
-    >>> print(hover["bias"][0, 3].replace("<br>", "\\n").replace("<sup>K</sup>", "^K"))
-    query i = 1, key j = 4: offset +3, uses a^K₊₂
-    content 1.20 + position (−0.50) = score 0.70
-    >>> print(hover["weights"][0, 0].replace("<br>", "\\n"))
-    query i = 1, key j = 1
-    content only 0.2649 → with positions 0.3731 (+0.1082)
-    """
-    raw = relative_offsets(*result.scores.shape)
-    shape = result.scores.shape
-    scores = np.empty(shape, dtype=object)
-    weights = np.empty(shape, dtype=object)
-    for i, j in np.ndindex(shape):
-        offset, clipped = int(raw[i, j]), int(result.offsets[i, j])
-        row = _HOVER_A + subscript(f"{clipped:+d}" if clipped else "0")
-        scores[i, j] = (
-            f"query i = {i + 1}, key j = {j + 1}: offset {offset_label(offset)}, uses {row}<br>"
-            f"content {number(result.content[i, j])} + position {number(result.bias[i, j], paren=True)} "
-            f"= score {number(result.scores[i, j])}"
-        )
-        change = f"{result.weights[i, j] - result.content_weights[i, j]:+.4f}".replace("-", "−")
-        weights[i, j] = (
-            f"query i = {i + 1}, key j = {j + 1}<br>content only {result.content_weights[i, j]:.4f} → "
-            f"with positions {result.weights[i, j]:.4f} ({change})"
-        )
-    return {"content": scores, "bias": scores, "content_weights": weights, "weights": weights}
 
 
 def _values_text(values: np.ndarray, limit: int = 6) -> str:

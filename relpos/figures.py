@@ -109,6 +109,9 @@ def _matrix_layout_dict(n_q: int, n_k: int, title: str, height: int | None, pane
     }
     if panel_height is not None:
         layout.update(
+            # Streamlit's theme replaces the whole template, so plotly's default one
+            # (two thirds of a small figure's bytes and build time) is never seen
+            template={},
             height=panel_height,
             margin=PANEL_MARGIN,
             title={"text": title, "x": 0.5, "xanchor": "center", "y": 0.985, "yanchor": "top", "font": {"size": 15}},
@@ -125,6 +128,13 @@ def _matrix_layout(fig: go.Figure, n_q: int, n_k: int, title: str, height: int |
     return fig
 
 
+def _figure(spec: dict, validate: bool) -> go.Figure:
+    """One constructor call from plain dicts (updating a figure, or wrapping go.Heatmap,
+    validates everything again). ``validate=False`` skips Plotly's per-property checks
+    (about 6x faster); only for specs whose validity the tests check."""
+    return go.Figure(spec, _validate=validate)
+
+
 def _heatmap(
     matrix,
     title,
@@ -139,6 +149,11 @@ def _heatmap(
     height,
     text_size=14,
     panel_height=None,
+    cell_format=None,
+    customdata=None,
+    hovertemplate=None,
+    outline_k=None,
+    validate=True,
 ):
     matrix = np.asarray(matrix)
     # float32 input stays float32: half the bytes sent to the browser for large panels
@@ -158,10 +173,15 @@ def _heatmap(
         "ygap": 0 if large else 1,
     }
     if text:
-        trace.update(text=_cell_text(matrix, decimals), texttemplate="%{text}")
+        if cell_format:  # the browser formats z: no string per cell to build and send
+            trace["texttemplate"] = f"%{{z:{cell_format}}}"
+        else:
+            trace.update(text=_cell_text(matrix, decimals), texttemplate="%{text}")
         if text_size:  # None: Plotly fits the numbers to the cells
             trace["textfont"] = {"size": text_size}
-    if hovertext is not None:
+    if hovertemplate is not None:
+        trace.update(hovertemplate=hovertemplate, customdata=customdata)
+    elif hovertext is not None:
         trace.update(hovertext=hovertext, hoverinfo="text")
     elif large:
         # per-cell (i, j) labels would double the payload; the axes give the position
@@ -171,8 +191,10 @@ def _heatmap(
             hovertemplate="query i=%{customdata[0]}, key j=%{customdata[1]}<br>%{z:.4f}<extra></extra>",
             customdata=np.dstack(np.indices((n_q, n_k)) + 1),
         )
-    # one constructor call: updating an existing figure re-validates it (about 6x slower)
-    return go.Figure(go.Heatmap(**trace), layout=_matrix_layout_dict(n_q, n_k, title, height, panel_height))
+    layout = _matrix_layout_dict(n_q, n_k, title, height, panel_height)
+    if outline_k is not None:
+        layout["shapes"] = _outline_shapes(n_q, n_k, outline_k)
+    return _figure({"data": [{"type": "heatmap", **trace}], "layout": layout}, validate)
 
 
 def score_heatmap(
@@ -186,6 +208,11 @@ def score_heatmap(
     height: int | None = None,
     text_size: int = 14,
     panel_height: int | None = None,
+    cell_format: str | None = None,
+    customdata=None,
+    hovertemplate: str | None = None,
+    outline_k: int | None = None,
+    validate: bool = True,
 ) -> go.Figure:
     """Heatmap of a score-like matrix on the shared diverging scale centred on 0.
 
@@ -205,6 +232,16 @@ def score_heatmap(
     panel_height : int, optional
         Lay the figure out as one of several equal panels side by side: this height,
         fixed margins and a horizontal colour bar below (overrides `height`).
+    cell_format : str, optional
+        A d3 format such as ``".2f"``: the browser prints z in the cells (no string
+        per cell is sent); otherwise `decimals` formats them here.
+    customdata, hovertemplate : optional
+        Per-cell numbers ``(n_q, n_k, fields)`` and the hover template that reads
+        them (see :mod:`relpos.hover`); they take precedence over `hovertext`.
+    outline_k : int, optional
+        Draw the clipping window ``|j − i| <= outline_k`` as dashed lines.
+    validate : bool
+        Let Plotly check every property (False is faster; see :func:`_figure`).
 
     A float32 `matrix` is sent as float32; above :data:`LARGE_CELLS` cells the
     default hover label shows only the value.
@@ -223,6 +260,11 @@ def score_heatmap(
         height=height,
         text_size=text_size,
         panel_height=panel_height,
+        cell_format=cell_format,
+        customdata=customdata,
+        hovertemplate=hovertemplate,
+        outline_k=outline_k,
+        validate=validate,
     )
 
 
@@ -236,6 +278,10 @@ def weight_heatmap(
     height: int | None = None,
     text_size: int = 14,
     panel_height: int | None = None,
+    cell_format: str | None = None,
+    customdata=None,
+    hovertemplate: str | None = None,
+    validate: bool = True,
 ) -> go.Figure:
     """Heatmap of attention weights on the sequential 0–1 scale (options as :func:`score_heatmap`)."""
     return _heatmap(
@@ -251,6 +297,10 @@ def weight_heatmap(
         height=height,
         text_size=text_size,
         panel_height=panel_height,
+        cell_format=cell_format,
+        customdata=customdata,
+        hovertemplate=hovertemplate,
+        validate=validate,
     )
 
 
@@ -318,6 +368,7 @@ def offset_map_figure(
     outline: bool = False,
     text_size: int = 13,
     panel_height: int | None = None,
+    validate: bool = True,
 ):
     """Which table row (offset) each pair uses; clipped cells (|j − i| > k) are marked.
 
@@ -352,6 +403,19 @@ def offset_map_figure(
     }
     if large:
         trace["hovertemplate"] = "table row a^K offset %{z:+d}<extra></extra>"
+    elif panel_height:
+        # as a panel: numbers and arithmetic formatted by the browser from one small
+        # int array, instead of two strings per cell
+        trace.update(
+            texttemplate="%{z}" if n_q * n_k <= 256 else None,
+            customdata=np.dstack([*np.indices((n_q, n_k)) + 1, offsets]).astype(np.int16),
+            hovertemplate=(
+                "query i = %{customdata[0]}, key j = %{customdata[1]}<br>offset j − i = %{customdata[2]:+d}"
+                " → table row a<sup>K</sup><sub>%{z:+d}</sub><extra></extra>"
+            ),
+        )
+        if text_size:
+            trace["textfont"] = {"size": text_size}
     else:
         # "+3→+2" fits a cell only in small panels; larger ones show the row and an ×
         arrows = not panel_height or n_q * n_k <= 36
@@ -378,7 +442,7 @@ def offset_map_figure(
             hovertext=hover,
             hoverinfo="text",
         )
-    data = [go.Heatmap(**trace)]
+    data = [{"type": "heatmap", **trace}]
     layout = _matrix_layout_dict(n_q, n_k, title or f"offset map: table row used (k = {k})", height, panel_height)
     beyond = np.argwhere(offsets != clipped)
     # in a larger panel the outline marks the clipped region; a × per cell would be noise
@@ -386,7 +450,8 @@ def offset_map_figure(
         # as a panel the cells also carry labels: put the × in each cell's top-right corner
         corner = 0.32 if panel_height else 0.0
         data.append(
-            go.Scatter(
+            dict(
+                type="scatter",
                 x=beyond[:, 1] + corner,
                 y=beyond[:, 0] - corner,
                 mode="markers",
@@ -404,4 +469,4 @@ def offset_map_figure(
         layout["legend"] = {"orientation": "h", "y": -0.2}
     if outline:
         layout["shapes"] = _outline_shapes(n_q, n_k, k)
-    return go.Figure(data, layout=layout)
+    return _figure({"data": data, "layout": layout}, validate)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from relpos import explain, figures
+from relpos import figures, hover
 from relpos.core import AttentionResult
 
 __all__ = [
@@ -21,8 +21,10 @@ __all__ = [
     "TEXT_MAX_N",
     "effects_panels",
     "explorer_panels",
+    "offset_map",
     "panel_height",
     "panel_matrices",
+    "plain_title",
 ]
 
 #: Numbers are printed in the cells up to this many tokens.
@@ -47,6 +49,18 @@ EFFECTS_PANELS = {
     "content_weights": "content-only weights",
     "weights": "combined weights",
 }
+
+
+def plain_title(name: str) -> str:
+    """A panel's title without HTML (for tables and screen readers).
+
+    >>> plain_title("content")
+    'content  q_i·k_j'
+    """
+    title = EXPLORER_PANELS.get(name) or EFFECTS_PANELS[name]
+    for tag, plain in (("<sub>", "_"), ("</sub>", ""), ("<sup>", "^"), ("</sup>", "")):
+        title = title.replace(tag, plain)
+    return title
 
 
 def panel_matrices(result: AttentionResult) -> dict[str, np.ndarray]:
@@ -75,17 +89,30 @@ def _detail(n: int) -> dict:
     return {
         "text": n <= TEXT_MAX_N,
         "text_size": None,  # fitted to the cells by Plotly, whatever the column width
-        # signed scores with two decimals ("−0.25") no longer fit 9 to 12 cells a row;
+        # signed scores with two decimals ("-0.25") no longer fit 9 to 12 cells a row;
         # weights ("0.08") and weight changes keep two, or they would all read 0.0 or 0.1
-        "decimals": 2 if n <= 8 else 1,
+        "score_format": ".2f" if n <= 8 else ".1f",
         "hover": n <= HOVER_MAX_N,
         # float32 halves what large panels send; small ones keep every digit
         "dtype": np.float32 if n > HOVER_MAX_N else np.float64,
     }
 
 
+def _hover_args(hover_data) -> dict:
+    if hover_data is None:
+        return {}
+    return {"customdata": hover_data.customdata, "hovertemplate": hover_data.template}
+
+
 def explorer_panels(
-    queries, keys, table, result: AttentionResult, *, scalar: bool = False, height: int = 400
+    queries,
+    keys,
+    table,
+    result: AttentionResult,
+    *,
+    scalar: bool = False,
+    height: int = 400,
+    offsets: bool = True,
 ) -> dict[str, go.Figure]:
     """The Explorer's seven panels, keyed as :data:`EXPLORER_PANELS`.
 
@@ -100,6 +127,9 @@ def explorer_panels(
         The bias is query-independent (one scalar per offset).
     height : int
         Height of every panel in pixels.
+    offsets : bool
+        Include the offset map (pages that cache it per size pass False and use
+        :func:`offset_map`).
 
     Examples
     --------
@@ -115,8 +145,8 @@ def explorer_panels(
     detail = _detail(max(n_q, n_k))
     matrices = panel_matrices(result)
     if detail["hover"]:
-        score_hover = explain.score_hover(queries, keys, table, result, scalar=scalar)
-        content_hover, weight_hover, change_hover = explain.weight_hover(result)
+        score_hover = hover.score_hover(queries, keys, table, result, scalar=scalar)
+        content_hover, weight_hover, change_hover = hover.weight_hovers(result)
     else:
         score_hover = content_hover = weight_hover = change_hover = None
     limit = figures.symmetric_range(result.content, result.bias, result.scores)
@@ -127,42 +157,53 @@ def explorer_panels(
         titles["bias"] += f"/√{d}"
     if scalar:
         titles["bias"] = "position bias  b<sub>clip(j−i)</sub>  (query-independent)"
-    common = {
-        "text": detail["text"],
-        "text_size": detail["text_size"],
-        "decimals": detail["decimals"],
-        "panel_height": height,
-    }
+    common = {"text": detail["text"], "text_size": detail["text_size"], "panel_height": height, "validate": False}
+    k = result.k
+    clipped = k < max(n_q, n_k) - 1
     panels = {
         name: figures.score_heatmap(
-            matrices[name].astype(detail["dtype"]), titles[name], limit=limit, hovertext=score_hover, **common
+            matrices[name].astype(detail["dtype"]),
+            titles[name],
+            limit=limit,
+            cell_format=detail["score_format"],
+            outline_k=k if name == "bias" and clipped else None,
+            **_hover_args(score_hover),
+            **common,
         )
         for name in ("content", "bias", "scores")
     }
-    for name, hover in (("content_weights", content_hover), ("weights", weight_hover)):
+    for name, hover_data in (("content_weights", content_hover), ("weights", weight_hover)):
         panels[name] = figures.weight_heatmap(
-            matrices[name].astype(detail["dtype"]), titles[name], hovertext=hover, **{**common, "decimals": 2}
+            matrices[name].astype(detail["dtype"]),
+            titles[name],
+            cell_format=".2f",
+            **_hover_args(hover_data),
+            **common,
         )
     panels["difference"] = figures.score_heatmap(
         matrices["difference"].astype(detail["dtype"]),
         titles["difference"],
         limit=figures.symmetric_range(matrices["difference"]),
-        hovertext=change_hover,
-        **{**common, "decimals": 2},
+        cell_format=".2f",
+        **_hover_args(change_hover),
+        **common,
     )
-    k = result.k
-    if k < max(n_q, n_k) - 1:
-        figures.add_window_outline(panels["bias"], n_q, n_k, k)
-    panels["offsets"] = figures.offset_map_figure(
+    if offsets:
+        panels["offsets"] = offset_map(n_q, n_k, k, height)
+    return panels
+
+
+def offset_map(n_q: int, n_k: int, k: int, height: int) -> go.Figure:
+    """The Explorer's offset-map panel (it depends only on the sizes, so pages may cache it)."""
+    return figures.offset_map_figure(
         n_q,
         n_k,
         k,
-        title=f"{titles['offsets']} (k = {k})",
+        title=f"{EXPLORER_PANELS['offsets']} (k = {k})",
         outline=True,
-        text_size=detail["text_size"],
+        text_size=None,
         panel_height=height,
     )
-    return panels
 
 
 def effects_panels(result: AttentionResult, *, height: int = 420) -> dict[str, go.Figure]:
@@ -177,20 +218,18 @@ def effects_panels(result: AttentionResult, *, height: int = 420) -> dict[str, g
     """
     n_q, n_k = result.scores.shape
     detail = _detail(max(n_q, n_k))
-    hover = explain.effects_hover(result) if detail["hover"] else dict.fromkeys(EFFECTS_PANELS)
+    score_hover, weight_hover = hover.effects_hover(result) if detail["hover"] else (None, None)
     limit = figures.symmetric_range(result.content, result.bias)
-    common = {
-        "text": detail["text"],
-        "text_size": detail["text_size"],
-        "decimals": detail["decimals"],
-        "panel_height": height,
-    }
+    common = {"text": detail["text"], "text_size": detail["text_size"], "panel_height": height, "validate": False}
+    clipped = result.k < max(n_q, n_k) - 1
     panels = {
         name: figures.score_heatmap(
             getattr(result, name).astype(detail["dtype"]),
             EFFECTS_PANELS[name],
             limit=limit,
-            hovertext=hover[name],
+            cell_format=detail["score_format"],
+            outline_k=result.k if name == "bias" and clipped else None,
+            **_hover_args(score_hover),
             **common,
         )
         for name in ("content", "bias")
@@ -199,9 +238,8 @@ def effects_panels(result: AttentionResult, *, height: int = 420) -> dict[str, g
         panels[name] = figures.weight_heatmap(
             getattr(result, name).astype(detail["dtype"]),
             EFFECTS_PANELS[name],
-            hovertext=hover[name],
-            **{**common, "decimals": 2},
+            cell_format=".2f",
+            **_hover_args(weight_hover),
+            **common,
         )
-    if result.k < max(n_q, n_k) - 1:
-        figures.add_window_outline(panels["bias"], n_q, n_k, result.k)
     return panels

@@ -162,6 +162,24 @@ class Download:
     mime: str = "text/csv"
 
 
+def matrix_download(matrices: dict[str, object], *, file_prefix: str, key: str) -> None:
+    """Pick a matrix, download it as CSV (made only when clicked)."""
+    choice_column, button_column = st.columns([2, 1], vertical_alignment="bottom")
+    with choice_column:
+        name = st.selectbox("Matrix to download", list(matrices), key=key, format_func=lambda m: m.replace("_", " "))
+    with button_column:
+        st.download_button(
+            f"{name.replace('_', ' ')}.csv",
+            lambda matrix=matrices[name]: tables.matrix_csv(matrix),
+            file_name=f"{file_prefix}_{name}.csv",
+            mime="text/csv",
+            on_click="ignore",
+            key=f"{key}.button",
+            icon=":material/download:",
+            width="stretch",
+        )
+
+
 def download_buttons(files: list[Download], *, columns: int = 4, key: str) -> None:
     """A grid of download buttons that do not rerun the page when clicked."""
     grid = st.columns(columns)
@@ -193,8 +211,26 @@ def _load_upload(key: str, page: str, schema: Schema, on_loaded) -> None:
     st.session_state[f"{key}:message"] = ("success", ())
 
 
-def scenario_upload(page: str, schema: Schema, *, key: str, on_loaded) -> None:
-    """Upload a scenario JSON file; valid files call ``on_loaded(state)``, others are explained."""
+def scenario_upload(page: str, schema: Schema, *, key: str, on_loaded, lazy_key: str | None = None) -> None:
+    """Upload a scenario JSON file; valid files call ``on_loaded(state)``, others are explained.
+
+    With `lazy_key` the uploader sits in an expander that is built only while open
+    (and stays open while a message about the last file is shown).
+    """
+    if lazy_key is not None:
+        message = st.session_state.get(f"{key}:message")
+        if message is not None and not st.session_state.get(lazy_key):
+            st.session_state[lazy_key] = True  # keep the result of a load in view
+        section = st.expander("Load a scenario file", key=lazy_key, on_change="rerun", icon=":material/upload_file:")
+        if not section.open:
+            return
+        with section:
+            _scenario_uploader(page, schema, key=key, on_loaded=on_loaded)
+        return
+    _scenario_uploader(page, schema, key=key, on_loaded=on_loaded)
+
+
+def _scenario_uploader(page: str, schema: Schema, *, key: str, on_loaded) -> None:
     st.file_uploader(
         "Load a scenario file",
         type=["json"],

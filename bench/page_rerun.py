@@ -1,0 +1,141 @@
+"""Benchmark: script rerun time of the Explorer page against a bare Streamlit page (issue 4).
+
+For n = 16 and n = 512 tokens, measured side by side in one run with Streamlit's
+AppTest (the whole script: app.py's navigation plus the page, as a real rerun):
+
+* the Explorer opened by a lesson link at that n, each rerun after moving one a^K
+  slider (every panel's numbers change);
+* a bare page with one slider that draws the same number of heatmaps (seven: six
+  panels and the offset map) of the same size and dtype (float64 at 16, float32 at
+  512, as the Explorer sends them), in the same 3 + 3 + 1 column layout, each rerun
+  after moving its slider.
+
+Prints one line per case: both medians and their ratio (target <= 1.5x).
+
+What is timed is the script run itself: Streamlit's exec_func_with_error_handling,
+which executes app.py's navigation and the page and enqueues every element, as on a
+server. AppTest's own work around it (parsing the element tree, widget plumbing) is
+left out, as is compiling: a server compiles each script once and keeps the
+bytecode, while AppTest recompiles on every run, which would charge the Explorer
+for its length rather than its work. Both pages therefore share one bytecode cache.
+
+Run: python bench/page_rerun.py   (from the repository root)
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import streamlit.runtime.scriptrunner.script_runner as script_runner_module  # noqa: E402
+import streamlit.testing.v1.app_test as app_test_module  # noqa: E402
+from streamlit.runtime.scriptrunner.script_cache import ScriptCache  # noqa: E402
+from streamlit.testing.v1 import AppTest  # noqa: E402
+
+_SERVER_CACHE = ScriptCache()
+# what a server does: one bytecode cache for the whole process
+app_test_module.ScriptCache = lambda: _SERVER_CACHE
+
+_SCRIPT_SECONDS: list[float] = []
+_run_script = script_runner_module.exec_func_with_error_handling
+
+
+def _timed_script_run(func, ctx):
+    """Streamlit's script execution, timed."""
+    start = time.perf_counter()
+    try:
+        return _run_script(func, ctx)
+    finally:
+        _SCRIPT_SECONDS.append(time.perf_counter() - start)
+
+
+script_runner_module.exec_func_with_error_handling = _timed_script_run
+
+TARGET = 1.5
+RERUNS = 25
+
+BARE_PAGE = """
+import numpy as np
+import plotly.graph_objects as go
+import streamlit as st
+
+N = {n}
+shift = st.slider("shift", -2.0, 2.0, 0.0, step=0.05, key="shift")
+z = (np.random.default_rng(0).standard_normal((N, N)) + shift).astype(np.{dtype})
+for row in range(2):
+    for number, column in enumerate(st.columns(3)):
+        with column:
+            figure = go.Figure(go.Heatmap(z=z + 3 * row + number))
+            st.plotly_chart(figure, key=f"chart{{row}}{{number}}", width="stretch")
+st.plotly_chart(go.Figure(go.Heatmap(z=z - 1)), key="chart_last", width="stretch")
+"""
+
+
+def explorer(n: int) -> tuple[AppTest, object]:
+    """The Explorer at n tokens (k = 2, so the a^K sliders exist) and its a^K_{-2} slider."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    for key, value in {"n": str(n), "k": "2", "preset": "random"}.items():
+        at.query_params[key] = value
+    at.run()
+    at.switch_page("pages/explorer.py").run()
+    if at.exception:
+        raise RuntimeError(f"the Explorer failed to render: {at.exception[0].value}")
+    return at, at.slider(key="explorer.v.a.0")
+
+
+def bare(n: int) -> tuple[AppTest, object]:
+    dtype = "float64" if n <= 64 else "float32"  # what the Explorer sends at this size
+    at = AppTest.from_string(BARE_PAGE.format(n=n, dtype=dtype), default_timeout=120)
+    at.run()
+    return at, at.slider(key="shift")
+
+
+def timed_rerun(at: AppTest, key: str, value: float) -> float:
+    """Move one slider and rerun; seconds spent running the script (all runs it took)."""
+    at.slider(key=key).set_value(value)
+    _SCRIPT_SECONDS.clear()
+    at.run()
+    if at.exception:
+        raise RuntimeError(at.exception[0].value)
+    return sum(_SCRIPT_SECONDS)
+
+
+def measure(n: int) -> tuple[float, float]:
+    """Median rerun seconds of the Explorer and of the bare page, interleaved so load hits both."""
+    page, _ = explorer(n)
+    floor, _ = bare(n)
+    page_times, floor_times = [], []
+    for number in range(RERUNS + 2):
+        value = 0.5 if number % 2 else -0.5
+        page_time = timed_rerun(page, "explorer.v.a.0", value)
+        floor_time = timed_rerun(floor, "shift", value)
+        if number >= 2:  # the first reruns warm caches and imports
+            page_times.append(page_time)
+            floor_times.append(floor_time)
+    charts = len(page.get("plotly_chart")), len(floor.get("plotly_chart"))
+    if charts[0] != charts[1]:
+        raise RuntimeError(f"chart counts differ: Explorer {charts[0]}, bare page {charts[1]}")
+    return statistics.median(page_times), statistics.median(floor_times)
+
+
+def main() -> int:
+    passed = True
+    for n in (16, 512):
+        page, floor = measure(n)
+        ratio = page / floor
+        passed &= ratio <= TARGET
+        print(
+            f"n={n}: Explorer rerun median {page * 1e3:.0f} ms, bare page with 7 heatmaps {floor * 1e3:.0f} ms, "
+            f"ratio {ratio:.2f} (target <= {TARGET}) {'PASS' if ratio <= TARGET else 'FAIL'}",
+            flush=True,
+        )
+    return 0 if passed else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
