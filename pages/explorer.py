@@ -31,14 +31,8 @@ def _on_preset() -> None:
     _replace(page_states.apply_preset(_state(), st.session_state[W + "preset"]))
 
 
-def _on_long() -> None:
-    n = _state()["n"]
-    long = st.session_state[W + "long"]
-    _replace(page_states.resize(_state(), n=(64 if n <= SLIDER_TOKENS else n) if long else min(n, SLIDER_TOKENS)))
-
-
-def _on_n(key: str) -> None:
-    _replace(page_states.resize(_state(), n=st.session_state[key]))
+def _on_n() -> None:
+    _replace(page_states.resize(_state(), n=st.session_state[W + "n"]))
 
 
 def _on_k() -> None:
@@ -57,24 +51,28 @@ def _on_upload(state: dict) -> None:
     _replace(state)
 
 
+#: Sequence lengths offered: every n with per-token sliders, then a few long ones.
+TOKEN_COUNTS = (*range(2, SLIDER_TOKENS + 1), 24, 32, 48, 64, 96, 128, 192, 256, 384, 512)
+
+
+def _token_counts(current: int) -> list[int]:
+    """The offered lengths, plus one a link asked for if it is not among them."""
+    return sorted(set(TOKEN_COUNTS) | {current})
+
+
 def setup_sidebar(state: dict) -> None:
     with st.sidebar:
         st.subheader("Scenario")
         for name in ("preset", "k", "d", "seed"):
             ui.seed_widget(W + name, state[name])
-        ui.seed_widget(W + "long", state["n"] > SLIDER_TOKENS)
-        st.selectbox(
-            "Preset", list(presets.PRESETS), format_func=presets.PRESETS.get, key=W + "preset", on_change=_on_preset
-        )
-        long = st.toggle("Long sequence (17–512 tokens, generated values)", key=W + "long", on_change=_on_long)
-        n_key = W + ("n_long" if long else "n_short")
-        ui.seed_widget(n_key, state["n"])
-        st.slider(
+        ui.seed_widget(W + "n", state["n"])
+        st.select_slider(
             "Tokens n",
-            *((SLIDER_TOKENS + 1, presets.MAX_TOKENS) if long else (2, SLIDER_TOKENS)),
-            key=n_key,
+            _token_counts(state["n"]),
+            key=W + "n",
             on_change=_on_n,
-            args=(n_key,),
+            help=f"Up to {SLIDER_TOKENS} tokens every q and k has a slider; longer sequences are generated "
+            "from the preset and seed.",
         )
         st.slider(
             "Clipping distance k",
@@ -102,7 +100,6 @@ def setup_sidebar(state: dict) -> None:
             help="Draws the random preset, the values beyond the textbook's four tokens and "
             "the second coordinates for d = 2.",
         )
-        st.divider()
         ui.scenario_upload(PAGE, EXPLORER, key=W + "upload", on_loaded=_on_upload, lazy_key="explorer:load")
 
 
@@ -234,8 +231,6 @@ def explorer_body() -> None:
         )
     with text_column:
         ui.markdown("explorer_offsets")
-        st.latex(r"\mathrm{clip}(j - i,\,k) = \max\bigl(-k,\ \min(k,\ j - i)\bigr)")
-        ui.markdown("explorer_questions")
     matrices = panels.panel_matrices(result)
     ui.matrix_tables({panels.plain_title(name): matrix for name, matrix in matrices.items()}, key=W + "tables")
     export_section(state, inputs, result, matrices)

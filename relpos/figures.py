@@ -162,8 +162,6 @@ def _heatmap(
     large = matrix.size > LARGE_CELLS
     trace = {
         "z": matrix,
-        "x": list(range(n_k)),
-        "y": list(range(n_q)),
         "colorscale": colorscale,
         "zmin": zmin,
         "zmax": zmax,
@@ -172,6 +170,8 @@ def _heatmap(
         "xgap": 0 if large else 1,
         "ygap": 0 if large else 1,
     }
+    if not panel_height:  # explicit cell coordinates (a panel uses Plotly's default 0..n-1, the same)
+        trace.update(x=list(range(n_k)), y=list(range(n_q)))
     if text:
         if cell_format:  # the browser formats z: no string per cell to build and send
             trace["texttemplate"] = f"%{{z:{cell_format}}}"
