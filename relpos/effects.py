@@ -123,7 +123,7 @@ def _streams(seed: int) -> list[np.random.Generator]:
 
 
 def position_effects_inputs(
-    n, k, *, d_model=16, d_k=8, seed=0, pattern="back", strength=1.0, shared=1.0
+    n, k, *, d_model=16, d_k=8, seed=0, pattern="back", strength=2.0, shared=1.0
 ) -> EffectsInputs:
     """Draw the experiment's embeddings, projections and relative table.
 
@@ -170,7 +170,7 @@ def position_effects_inputs(
     ((6, 16), (6, 8), (7, 8))
     >>> bias = inputs.queries @ inputs.table.T / np.sqrt(8)
     >>> float(bias.mean(axis=0)[2].round(6))  # offset -1 is favoured: mean bias = strength
-    1.0
+    2.0
     """
     n = as_count(n, "n")
     k = as_count(k, "k", minimum=0)

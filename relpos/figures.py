@@ -378,7 +378,7 @@ def offset_map_figure(
     the figure out like the other panels (see :func:`score_heatmap`; the × markers
     then have no legend entry). Above :data:`LARGE_CELLS` cells the labels, per-cell
     hover text and × markers are left out (the colours and the outline still show
-    everything) and ``z`` is int16.
+    everything) and ``z`` holds the table row ``0..2k`` as uint8 (uint16 for k >= 128).
     """
     rows = table_rows(n_q, n_k, k)  # (n_q, n_k), values 0..2k
     offsets = relative_offsets(n_q, n_k)  # (n_q, n_k)
@@ -391,7 +391,7 @@ def offset_map_figure(
     else:
         colorbar["thickness"] = 14
     trace = {
-        "z": clipped.astype(np.int16) if large else clipped,
+        "z": clipped,
         "x": list(range(n_k)),
         "y": list(range(n_q)),
         "colorscale": "PuOr",
@@ -402,7 +402,20 @@ def offset_map_figure(
         "ygap": 0 if large else 1,
     }
     if large:
-        trace["hovertemplate"] = "table row a^K offset %{z:+d}<extra></extra>"
+        # send the table row 0..2k (uint8/16, not signed offsets): negative integers
+        # are 0xFF bytes, i.e. '/' in base64, which Plotly's JSON escapes to 6 chars
+        trace.update(
+            z=rows.astype(np.uint8 if k < 128 else np.uint16),
+            zmin=k - limit,
+            zmax=k + limit,
+            hovertemplate=f"a<sup>K</sup> row %{{z}}: offset = row − {k}<extra></extra>",
+        )
+        ticks = list(range(-k, k + 1)) if k <= 8 else [-k, -k // 2, 0, k // 2, k]
+        trace["colorbar"] = {
+            **colorbar,
+            "tickvals": [t + k for t in ticks],
+            "ticktext": [format_offset(t) for t in ticks],
+        }
     elif panel_height:
         # as a panel: numbers and arithmetic formatted by the browser from one small
         # int array, instead of two strings per cell
