@@ -66,6 +66,9 @@ def setup_sidebar(state: dict) -> None:
         for name in ("preset", "k", "d", "seed"):
             ui.seed_widget(W + name, state[name])
         ui.seed_widget(W + "n", state["n"])
+        st.selectbox(
+            "Preset", list(presets.PRESETS), format_func=presets.PRESETS.get, key=W + "preset", on_change=_on_preset
+        )
         st.select_slider(
             "Tokens n",
             _token_counts(state["n"]),

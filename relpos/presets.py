@@ -88,7 +88,7 @@ def _textbook(n: int, k: int, draws: _Draws) -> tuple[np.ndarray, np.ndarray, np
 
 def _profile(offsets: np.ndarray, preset: str) -> np.ndarray:
     if preset == "locality":
-        return np.maximum(1.0 - 0.5 * np.abs(offsets), -1.0)
+        return np.maximum(1.5 - 0.75 * np.abs(offsets), -1.5)
     favoured = {"previous": -1, "ahead": 1}[preset]
     return np.where(offsets == favoured, 2.0, 0.0)
 
