@@ -47,15 +47,16 @@ class _Fields:
         return Hover(np.stack(self.arrays, axis=-1), template + "<extra></extra>")
 
 
-def _cells(result: AttentionResult) -> _Fields:
-    """Fields every panel shares: 1-based i and j, the offset and the clipped offset."""
+def _cells(result: AttentionResult, *, offsets: bool = True) -> _Fields:
+    """Fields the panels share: 1-based i and j and (for scores) the offset and clipped offset."""
     n_q, n_k = result.scores.shape
     i, j = np.indices((n_q, n_k))
     fields = _Fields((n_q, n_k))
     fields.add("i", i + 1)
     fields.add("j", j + 1)
-    fields.add("offset", relative_offsets(n_q, n_k))
-    fields.add("clipped", result.offsets)
+    if offsets:
+        fields.add("offset", relative_offsets(n_q, n_k))
+        fields.add("clipped", result.offsets)
     return fields
 
 
@@ -141,12 +142,13 @@ def weight_hovers(result: AttentionResult) -> tuple[Hover, Hover, Hover]:
     """
     hovers = []
     for logits, symbol, letter in ((result.content, "α<sup>(c)</sup>", "c"), (result.scores, "α", "e")):
-        f = _cells(result)
+        f = _cells(result, offsets=False)
         top = logits.max(axis=1, keepdims=True)  # (n_q, 1)
         stable = bool(np.abs(top).max() > 50)  # exp() of the raw scores would be unreadable
         exps = np.exp(logits - (top if stable else 0.0))  # (n_q, n_k)
         f.add("logit", logits)
-        f.add("max", top)
+        if stable:
+            f.add("max", top)
         f.add("exp", exps)
         f.add("total", exps.sum(axis=1, keepdims=True))
         shift = f" − {f('max', '.2f')}" if stable else ""
@@ -157,7 +159,7 @@ def weight_hovers(result: AttentionResult) -> tuple[Hover, Hover, Hover]:
                 f"{f('exp', '.3f')} / {f('total', '.3f')} = %{{z:.4f}}"
             )
         )
-    f = _cells(result)
+    f = _cells(result, offsets=False)
     f.add("content_weight", result.content_weights)
     f.add("weight", result.weights)
     hovers.append(
@@ -192,7 +194,7 @@ def effects_hover(result: AttentionResult) -> tuple[Hover, Hover]:
     scores = f.hover(
         f"{_where(f)}<br>content {f('content', '.2f')} + position {f('bias', '.2f')} = score {f('scores', '.2f')}"
     )
-    f = _cells(result)
+    f = _cells(result, offsets=False)
     f.add("content_weight", result.content_weights)
     f.add("weight", result.weights)
     f.add("change", result.weights - result.content_weights)
