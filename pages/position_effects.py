@@ -9,7 +9,8 @@ numbers what the position term did.
 import streamlit as st
 
 import relpos
-from relpos import effects, explain, export, page_states, panels, tables, ui
+from relpos import effects, explain, page_states, panels, tables, ui
+from relpos.export import effects_snippet, scenario_json
 from relpos.page_states import D_K_CHOICES, D_MODEL_CHOICES, EFFECTS
 
 PAGE = "position-effects"  # url_path
@@ -103,7 +104,7 @@ setup_sidebar(state)
 
 inputs = page_states.effects_inputs(state)
 result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)  # both terms / sqrt(d_k)
-figures = panels.effects_panels(result, height=panels.panel_height(state["n"]))
+figures = panels.effects_panels(result, height=560)  # two panels a row: room for 64 tokens
 for row in (("content", "bias"), ("content_weights", "weights")):
     for name, column in zip(row, st.columns(2), strict=True):
         with column:
@@ -140,26 +141,34 @@ ui.matrix_tables(
     key=W + "tables",
 )
 
-st.subheader("Lesson link and downloads")
-ui.lesson_link(EFFECTS, state, PAGE)
-files = [
-    ui.Download(f"{name.replace('_', ' ')}.csv", f"position_effects_{name}.csv", tables.matrix_csv(matrix))
-    for name, matrix in matrices.items()
-]
-files.append(
-    ui.Download("all pairs (long).csv", "position_effects_pairs.csv", tables.pairs_frame(result).to_csv(index=False))
+export = st.expander(
+    "Lesson link, downloads and NumPy code", key=W + "export", on_change="rerun", icon=":material/ios_share:"
 )
-files.append(
-    ui.Download(
-        "scenario.json",
-        "position_effects_scenario.json",
-        export.scenario_json(
-            PAGE, EFFECTS, state, {"X": inputs.X, "W_q": inputs.W_q, "W_k": inputs.W_k, "table a^K": inputs.table}
-        ),
-        "application/json",
-    )
-)
-ui.download_buttons(files, key=W + "download", columns=3)
-with st.expander("Reproduce these numbers with NumPy"):
-    st.code(export.effects_snippet(state), language="python")
+if export.open:
+    with export:
+        ui.lesson_link(EFFECTS, state, PAGE)
+        matrix_column, file_column = st.columns([1, 1], vertical_alignment="bottom")
+        with matrix_column:
+            ui.matrix_download(matrices, file_prefix="position_effects", key=W + "matrix")
+        with file_column:
+            scenario = dict(state)
+            computed = {"X": inputs.X, "W_q": inputs.W_q, "W_k": inputs.W_k, "table a^K": inputs.table}
+            ui.download_buttons(
+                [
+                    ui.Download(
+                        "all pairs (long).csv",
+                        "position_effects_pairs.csv",
+                        lambda: tables.pairs_frame(result).to_csv(index=False),
+                    ),
+                    ui.Download(
+                        "scenario.json",
+                        "position_effects_scenario.json",
+                        lambda: scenario_json(PAGE, EFFECTS, scenario, computed),
+                        "application/json",
+                    ),
+                ],
+                key=W + "download",
+                columns=2,
+            )
+        st.code(effects_snippet(state), language="python")
 ui.write_url(EFFECTS, state)

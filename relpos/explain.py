@@ -187,6 +187,14 @@ def explorer_captions(queries, table, result: AttentionResult, *, scalar: bool =
         f"Softmax of the combined scores. Query {row + 1}'s largest weight is now on key {best_after + 1}, "
         f"{result.weights[row, best_after]:.3f}."
     )
+    largest = float(result.weights.max())
+    if largest < 0.1:  # on the 0–1 scale such weights all look alike
+        note = (
+            f" On the 0–1 scale these weights (at most {largest:.3f}) look uniform: each of {n_k} keys gets "
+            f"about 1/{n_k}; the weight-change panel shows where the position term moves them."
+        )
+        captions["content_weights"] += note
+        captions["weights"] += note
     clip_note = ""
     if raw[loss] != result.offsets[loss]:
         clip_note = f", clipped to {offset_label(int(result.offsets[loss]))}"

@@ -11,7 +11,10 @@ Conventions shared by every page:
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
+import plotly.colors
 import plotly.graph_objects as go
 
 from relpos.core import relative_offsets, table_rows
@@ -81,9 +84,23 @@ def _panel_colorbar(height: int) -> dict:
     }
 
 
+def _tick_positions(n: int) -> list[int]:
+    """0-based positions to label: all of them up to 16, else 1 and round numbers (at most ~9).
+
+    >>> [p + 1 for p in _tick_positions(512)]
+    [1, 64, 128, 192, 256, 320, 384, 448, 512]
+    >>> [p + 1 for p in _tick_positions(24)]
+    [1, 4, 8, 12, 16, 20, 24]
+    """
+    if n <= 16:
+        return list(range(n))
+    step = next(s for s in (2, 4, 5, 8, 10, 16, 20, 25, 32, 50, 64, 100, 128, 256, 512) if n / s <= 8)
+    return [0, *range(step - 1, n, step)]
+
+
 def _matrix_layout_dict(n_q: int, n_k: int, title: str, height: int | None, panel_height: int | None = None) -> dict:
     """Layout that labels axes from 1, puts row 1 at the top and keeps cells square."""
-    ticks = max(1, -(-max(n_q, n_k) // 16))  # at most ~16 labelled ticks per axis
+    x_ticks, y_ticks = _tick_positions(n_k), _tick_positions(n_q)
     layout = {
         "title": {"text": title, "x": 0.5, "xanchor": "center"},
         "margin": {"l": 60, "r": 20, "t": 60, "b": 50},
@@ -92,16 +109,16 @@ def _matrix_layout_dict(n_q: int, n_k: int, title: str, height: int | None, pane
         "xaxis": {
             "title": {"text": "key position j", "font": _AXIS_FONT},
             "tickmode": "array",
-            "tickvals": list(range(0, n_k, ticks)),
-            "ticktext": [str(j + 1) for j in range(0, n_k, ticks)],
+            "tickvals": x_ticks,
+            "ticktext": [str(j + 1) for j in x_ticks],
             "side": "bottom",
             "constrain": "domain",
         },
         "yaxis": {
             "title": {"text": "query position i", "font": _AXIS_FONT},
             "tickmode": "array",
-            "tickvals": list(range(0, n_q, ticks)),
-            "ticktext": [str(i + 1) for i in range(0, n_q, ticks)],
+            "tickvals": y_ticks,
+            "ticktext": [str(i + 1) for i in y_ticks],
             "autorange": "reversed",  # matrix orientation: row 1 on top
             "scaleanchor": "x",
             "constrain": "domain",
@@ -126,6 +143,16 @@ def _matrix_layout(fig: go.Figure, n_q: int, n_k: int, title: str, height: int |
     """Label axes from 1, put row 1 at the top and keep cells square (on an existing figure)."""
     fig.update_layout(_matrix_layout_dict(n_q, n_k, title, height))
     return fig
+
+
+@cache
+def _colorscale(name: str) -> tuple[tuple[float, str], ...]:
+    """A named colour scale as explicit (position, colour) pairs.
+
+    Plotly.js knows only some names (not ColorBrewer's PuOr, nor the "_r" reversal,
+    which plotly.py expands); a figure built without validation must send the list.
+    """
+    return tuple((float(position), colour) for position, colour in plotly.colors.get_colorscale(name))
 
 
 def _figure(spec: dict, validate: bool) -> go.Figure:
@@ -162,7 +189,7 @@ def _heatmap(
     large = matrix.size > LARGE_CELLS
     trace = {
         "z": matrix,
-        "colorscale": colorscale,
+        "colorscale": [list(pair) for pair in _colorscale(colorscale)] if isinstance(colorscale, str) else colorscale,
         "zmin": zmin,
         "zmax": zmax,
         "zmid": zmid,
@@ -394,7 +421,7 @@ def offset_map_figure(
         "z": clipped,
         "x": list(range(n_k)),
         "y": list(range(n_q)),
-        "colorscale": "PuOr",
+        "colorscale": [list(pair) for pair in _colorscale("PuOr")],
         "zmin": -limit,
         "zmax": limit,
         "colorbar": colorbar,

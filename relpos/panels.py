@@ -80,9 +80,9 @@ def panel_height(n: int) -> int:
     """Height (px) of a panel for n tokens: taller when there are more cells to read.
 
     >>> panel_height(4), panel_height(12)
-    (440, 500)
+    (440, 460)
     """
-    return 440 if n <= 6 else 500
+    return 440 if n <= 6 else 460
 
 
 def _detail(n: int) -> dict:
@@ -203,6 +203,7 @@ def offset_map(n_q: int, n_k: int, k: int, height: int) -> go.Figure:
         outline=True,
         text_size=None,
         panel_height=height,
+        validate=False,
     )
 
 

@@ -55,7 +55,7 @@ class TestExplorerPanels:
         for name in ("content", "bias", "scores"):
             trace = figs[name].data[0]
             assert (trace.zmin, trace.zmax, trace.zmid) == (-limit, limit, 0.0)
-            assert trace.colorscale == figures.DIVERGING
+            assert trace.colorscale[0] == (0.0, "rgb(5,48,97)") and trace.colorscale[-1][1] == "rgb(103,0,31)"
 
     def test_weights_on_a_sequential_zero_to_one_scale(self):
         _, _, figs = _explorer({})
@@ -100,6 +100,12 @@ class TestExplorerPanels:
     def test_scalar_bias_title(self):
         _, _, figs = _explorer({}, scalar=True)
         assert "query-independent" in figs["bias"].layout.title.text
+
+    def test_the_browser_gets_explicit_colour_scales(self):
+        """Plotly.js knows neither "RdBu_r" nor "PuOr": unvalidated figures must send the colours."""
+        _, _, figs = _explorer({})
+        for fig in figs.values():
+            assert isinstance(_trace(fig)["colorscale"], list)
 
 
 class TestOffsetMap:
@@ -233,3 +239,28 @@ class TestEffectsPanels:
         assert figs["content"].data[0].zmax == figs["bias"].data[0].zmax
         for fig in figs.values():
             go.Figure(fig.to_dict())
+
+
+class TestLongSequenceCaptions:
+    def test_small_weights_get_a_note(self):
+        inputs, result, _ = _explorer({"n": "128", "preset": "random"})
+        captions = explain.explorer_captions(inputs.queries, inputs.table, result)
+        assert "look uniform: each of 128 keys gets about 1/128" in captions["weights"]
+        example, example_result = _example()
+        assert (
+            "look uniform" not in explain.explorer_captions(example.queries, example.table, example_result)["weights"]
+        )
+
+    def test_ticks_of_long_axes_are_round_numbers(self):
+        _, _, figs = _explorer({"n": "512", "k": "2"})
+        assert list(figs["scores"].layout.xaxis.ticktext) == [
+            "1",
+            "64",
+            "128",
+            "192",
+            "256",
+            "320",
+            "384",
+            "448",
+            "512",
+        ]

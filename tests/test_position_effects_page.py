@@ -162,3 +162,15 @@ class TestScenarioFiles:
         (error,) = at.error
         assert message in error.value.replace("\\", "")
         assert at.query_params["n"] == "6"
+
+
+class TestExport:
+    def test_export_section(self):
+        at = effects_page()
+        assert not at.get("download_button")  # built only when opened
+        at.session_state["effects.export"] = True
+        at.run()
+        assert len(at.get("download_button")) == 3
+        link, snippet = (code.value for code in at.code)
+        assert link.endswith("/position-effects?preset=back&n=6&k=3&dk=8&dmodel=16&seed=0&strength=2&shared=1")
+        assert "position_effects_inputs(6, 3, d_model=16, d_k=8, seed=0" in snippet
