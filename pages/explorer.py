@@ -8,7 +8,7 @@ fragment change its values and redraw only the fragment.
 import streamlit as st
 
 import relpos
-from relpos import explain, export, page_states, panels, presets, tables, ui
+from relpos import explain, export, page_states, panels, presets, ui
 from relpos.page_states import EXPLORER, SLIDER_K, SLIDER_TOKENS
 
 PAGE = "explorer"  # url_path
@@ -146,23 +146,6 @@ def value_sliders(state: dict, inputs: presets.ExplorerInputs) -> None:
                     st.caption(second + ", ".join(explain.number(v) for v in inputs.table[:, 1]))
 
 
-def _downloads(state: dict, inputs, result) -> list[ui.Download]:
-    """The long table and the scenario file; made only when clicked."""
-    scenario = dict(state)  # the state dict changes in place on later reruns
-    computed = {"queries": inputs.queries, "keys": inputs.keys, "table a^K": inputs.table}
-    return [
-        ui.Download(
-            "all pairs (long).csv", "explorer_pairs.csv", lambda: tables.pairs_frame(result).to_csv(index=False)
-        ),
-        ui.Download(
-            "scenario.json",
-            "explorer_scenario.json",
-            lambda: export.scenario_json(PAGE, EXPLORER, scenario, computed),
-            "application/json",
-        ),
-    ]
-
-
 @st.cache_resource(max_entries=64, show_spinner=False)
 def _offset_map(n: int, k: int, height: int):
     """The offset map depends on n and k only: build it once per size (never mutated)."""
@@ -179,23 +162,6 @@ def _inputs(state: dict) -> presets.ExplorerInputs:
     """Arrays of a state: straight from the sliders, or drawn (and cached) when generated."""
     explicit = None not in (state["q"], state["keys"], state["a"]) and state["d"] == 1
     return page_states.explorer_inputs(state) if explicit else _generated_inputs(state)
-
-
-def export_section(state: dict, inputs, result, matrices) -> None:
-    """Lesson link, downloads and the NumPy snippet, built only while the expander is open."""
-    section = st.expander(
-        "Lesson link, downloads and NumPy code", key=W + "export", on_change="rerun", icon=":material/ios_share:"
-    )
-    if not section.open:
-        return
-    with section:
-        ui.lesson_link(EXPLORER, state, PAGE)
-        matrix_column, file_column = st.columns([1, 1], vertical_alignment="bottom")
-        with matrix_column:
-            ui.matrix_download(matrices, file_prefix="explorer", key=W + "matrix")
-        with file_column:
-            ui.download_buttons(_downloads(state, inputs, result), key=W + "download", columns=2)
-        st.code(export.explorer_snippet(state, inputs.queries, inputs.keys, inputs.table), language="python")
 
 
 @st.fragment
@@ -216,7 +182,7 @@ def explorer_body() -> None:
         inputs.queries, inputs.keys, inputs.table, result, scalar=scalar, height=height, offsets=False
     )
     figures["offsets"] = _offset_map(state["n"], state["k"], height)
-    captions = explain.explorer_captions(inputs.queries, inputs.table, result, scalar=scalar)
+    captions = explain.explorer_captions(result, scalar=scalar)
     for row in (("content", "bias", "scores"), ("content_weights", "weights", "difference")):
         for name, column in zip(row, st.columns(3), strict=True):
             with column:
@@ -236,7 +202,16 @@ def explorer_body() -> None:
         ui.markdown("explorer_offsets")
     matrices = panels.panel_matrices(result)
     ui.matrix_tables({panels.plain_title(name): matrix for name, matrix in matrices.items()}, key=W + "tables")
-    export_section(state, inputs, result, matrices)
+    ui.export_section(
+        schema=EXPLORER,
+        state=state,
+        url_path=PAGE,
+        matrices=matrices,
+        result=result,
+        computed={"queries": inputs.queries, "keys": inputs.keys, "table a^K": inputs.table},
+        snippet=export.explorer_snippet(state, inputs.queries, inputs.keys, inputs.table),
+        key=W + "export",
+    )
     ui.write_url(EXPLORER, state)
 
 

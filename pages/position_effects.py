@@ -9,8 +9,8 @@ numbers what the position term did.
 import streamlit as st
 
 import relpos
-from relpos import effects, explain, page_states, panels, tables, ui
-from relpos.export import effects_snippet, scenario_json
+from relpos import effects, explain, page_states, panels, ui
+from relpos.export import effects_snippet
 from relpos.page_states import D_K_CHOICES, D_MODEL_CHOICES, EFFECTS
 
 PAGE = "position-effects"  # url_path
@@ -105,22 +105,17 @@ setup_sidebar(state)
 inputs = page_states.effects_inputs(state)
 result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)  # both terms / sqrt(d_k)
 figures = panels.effects_panels(result, height=560)  # two panels a row: room for 64 tokens
+favoured = effects.favoured_offsets(state["preset"])
+captions = explain.effects_captions(result, favoured)
 for row in (("content", "bias"), ("content_weights", "weights")):
     for name, column in zip(row, st.columns(2), strict=True):
         with column:
-            st.plotly_chart(
-                figures[name],
-                key=f"{W}fig.{name}",
-                width="stretch",
-                config={"displayModeBar": False},
-                alt=f"Heatmap: {panels.EFFECTS_PANELS[name]}",
+            ui.heatmap_panel(
+                figures[name], captions[name], key=f"{W}fig.{name}", alt=f"Heatmap: {panels.plain_title(name)}"
             )
 
 st.subheader("What the position term did")
-label = effects.TABLE_PATTERNS[state["preset"]][0]
-sentences = explain.effects_summary(
-    inputs.queries, result, effects.favoured_offsets(state["preset"]), inputs.direction, label=label
-)
+sentences = explain.effects_summary(inputs.queries, result, favoured, inputs.direction)
 st.markdown("\n".join(f"- {sentence}" for sentence in sentences))
 
 matrices = {
@@ -129,46 +124,16 @@ matrices = {
     "content_weights": result.content_weights,
     "weights": result.weights,
 }
-ui.matrix_tables(
-    {
-        panels.EFFECTS_PANELS[name]
-        .replace("<sub>", "_")
-        .replace("</sub>", "")
-        .replace("<sup>", "^")
-        .replace("</sup>", ""): matrix
-        for name, matrix in matrices.items()
-    },
-    key=W + "tables",
-)
+ui.matrix_tables({panels.plain_title(name): matrix for name, matrix in matrices.items()}, key=W + "tables")
 
-export = st.expander(
-    "Lesson link, downloads and NumPy code", key=W + "export", on_change="rerun", icon=":material/ios_share:"
+ui.export_section(
+    schema=EFFECTS,
+    state=state,
+    url_path=PAGE,
+    matrices=matrices,
+    result=result,
+    computed={"X": inputs.X, "W_q": inputs.W_q, "W_k": inputs.W_k, "table a^K": inputs.table},
+    snippet=effects_snippet(state),
+    key=W + "export",
 )
-if export.open:
-    with export:
-        ui.lesson_link(EFFECTS, state, PAGE)
-        matrix_column, file_column = st.columns([1, 1], vertical_alignment="bottom")
-        with matrix_column:
-            ui.matrix_download(matrices, file_prefix="position_effects", key=W + "matrix")
-        with file_column:
-            scenario = dict(state)
-            computed = {"X": inputs.X, "W_q": inputs.W_q, "W_k": inputs.W_k, "table a^K": inputs.table}
-            ui.download_buttons(
-                [
-                    ui.Download(
-                        "all pairs (long).csv",
-                        "position_effects_pairs.csv",
-                        lambda: tables.pairs_frame(result).to_csv(index=False),
-                    ),
-                    ui.Download(
-                        "scenario.json",
-                        "position_effects_scenario.json",
-                        lambda: scenario_json(PAGE, EFFECTS, scenario, computed),
-                        "application/json",
-                    ),
-                ],
-                key=W + "download",
-                columns=2,
-            )
-        st.code(effects_snippet(state), language="python")
 ui.write_url(EFFECTS, state)

@@ -14,6 +14,7 @@ from relpos.measures import attention_distance, diagonal_spread, mean_offset, we
 
 __all__ = [
     "diagonal_note",
+    "effects_captions",
     "effects_summary",
     "explorer_captions",
     "number",
@@ -121,7 +122,7 @@ def _cell(i: int, j: int) -> str:
     return f"query {i + 1} → key {j + 1}"
 
 
-def explorer_captions(queries, table, result: AttentionResult, *, scalar: bool = False) -> dict[str, str]:
+def explorer_captions(result: AttentionResult, *, scalar: bool = False) -> dict[str, str]:
     """One "what to notice" sentence or two for each Explorer heatmap, from the numbers.
 
     Keys: ``content``, ``bias``, ``scores``, ``content_weights``, ``weights``,
@@ -131,7 +132,7 @@ def explorer_captions(queries, table, result: AttentionResult, *, scalar: bool =
     --------
     >>> import relpos, textwrap
     >>> example = relpos.worked_example()
-    >>> captions = explorer_captions(example.queries, example.table, example.attention())
+    >>> captions = explorer_captions(example.attention())
     >>> print(textwrap.fill(captions["difference"], 80))
     Red: weight the position term added; blue: weight it took away. Largest gain:
     query 1 → key 1, +0.108 (0.265 → 0.373). Largest loss: query 1 → key 4, −0.081
@@ -221,9 +222,30 @@ def explorer_captions(queries, table, result: AttentionResult, *, scalar: bool =
     return captions
 
 
-def effects_summary(
-    queries, result: AttentionResult, favoured: tuple[int, ...], direction=None, *, label: str = ""
-) -> list[str]:
+def effects_captions(result: AttentionResult, favoured: tuple[int, ...]) -> dict[str, str]:
+    """ "What to notice" under each Position effects panel (keys as :data:`relpos.panels.EFFECTS_PANELS`).
+
+    Examples
+    --------
+    >>> import relpos
+    >>> result = relpos.relative_attention([[1.0], [1.0], [1.0]], [[0.0], [0.0], [0.0]], A_K=[[3.0], [0.0], [0.0]])
+    >>> effects_captions(result, (-1,))["weights"]
+    'Softmax of the combined scores. Weight on offset −1: 22% → 47% on average (with content alone → with positions).'
+    """
+    captions = explorer_captions(result)
+    if favoured:
+        names = ", ".join(offset_label(o) for o in favoured)
+        before = weight_on_offsets(result.content_weights, favoured).mean()
+        after = weight_on_offsets(result.weights, favoured).mean()
+        plural = "s" if len(favoured) > 1 else ""
+        captions["weights"] = (
+            f"Softmax of the combined scores. Weight on offset{plural} {names}: {before:.0%} → {after:.0%} on "
+            "average (with content alone → with positions)."
+        )
+    return {name: captions[name] for name in ("content", "bias", "content_weights", "weights")}
+
+
+def effects_summary(queries, result: AttentionResult, favoured: tuple[int, ...], direction=None) -> list[str]:
     """Sentences on what the position term did in the position-effects experiment.
 
     Parameters
@@ -234,8 +256,6 @@ def effects_summary(
         Offsets the table favours (empty for a random table).
     direction : array_like, shape (d_k,), optional
         Unit vector the structured table points along.
-    label : str
-        The pattern's name, for the text.
 
     Returns
     -------

@@ -16,7 +16,7 @@ import pandas as pd
 import streamlit as st
 
 from relpos import tables
-from relpos.export import load_scenario
+from relpos.export import load_scenario, scenario_json
 from relpos.state import Schema, StateError
 
 CONTENT_DIR = Path(__file__).resolve().parents[1] / "content"
@@ -195,6 +195,52 @@ def download_buttons(files: list[Download], *, columns: int = 4, key: str) -> No
                 icon=":material/download:",
                 width="stretch",
             )
+
+
+def export_section(
+    *,
+    schema: Schema,
+    state: dict,
+    url_path: str,
+    matrices: dict[str, object],
+    result,
+    computed: dict[str, object],
+    snippet: str,
+    key: str,
+) -> None:
+    """Lesson link, CSV/JSON downloads and the NumPy snippet, built only while the expander is open.
+
+    ``result`` is an AttentionResult (for the one-row-per-pair CSV); ``computed`` holds
+    the arrays written into the scenario file for the reader.
+    """
+    section = st.expander(
+        "Lesson link, downloads and NumPy code", key=key, on_change="rerun", icon=":material/ios_share:"
+    )
+    if not section.open:
+        return
+    prefix = url_path.replace("-", "_")
+    scenario = dict(state)  # the page's state dict changes in place on later reruns
+    with section:
+        lesson_link(schema, state, url_path)
+        matrix_column, file_column = st.columns([1, 1], vertical_alignment="bottom")
+        with matrix_column:
+            matrix_download(matrices, file_prefix=prefix, key=f"{key}.matrix")
+        with file_column:
+            files = [
+                Download(
+                    "all pairs (long).csv",
+                    f"{prefix}_pairs.csv",
+                    lambda: tables.pairs_frame(result).to_csv(index=False),
+                ),
+                Download(
+                    "scenario.json",
+                    f"{prefix}_scenario.json",
+                    lambda: scenario_json(url_path, schema, scenario, computed),
+                    "application/json",
+                ),
+            ]
+            download_buttons(files, key=f"{key}.download", columns=2)
+        st.code(snippet, language="python")
 
 
 def _load_upload(key: str, page: str, schema: Schema, on_loaded) -> None:

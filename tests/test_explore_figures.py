@@ -186,33 +186,31 @@ class TestHover:
 
 class TestCaptions:
     def test_difference_explains_why_position_4_is_penalised(self):
-        example, result = _example()
-        caption = explain.explorer_captions(example.queries, example.table, result)["difference"]
+        _, result = _example()
+        caption = explain.explorer_captions(result)["difference"]
         assert "Largest loss: query 1 → key 4, −0.081 (0.358 → 0.276)" in caption
         assert "offset +3, clipped to +2" in caption
 
     def test_bias_caption_reports_the_query_dependence(self):
-        example, result = _example()
-        caption = explain.explorer_captions(example.queries, example.table, result)["bias"]
+        _, result = _example()
+        caption = explain.explorer_captions(result)["bias"]
         assert "changes down the diagonal" in caption and "Cells further apart than k = 2" in caption
 
     def test_scalar_captions(self):
         example, _ = _example()
         result = relpos.scalar_bias_attention(example.queries, example.keys, example.table)
-        assert (
-            "exactly constant" in explain.explorer_captions(example.queries, example.table, result, scalar=True)["bias"]
-        )
+        assert "exactly constant" in explain.explorer_captions(result, scalar=True)["bias"]
         assert "exactly b₀ = 0.10" in explain.diagonal_note(example.queries, example.table, result, scalar=True)
 
     def test_offsets_caption_depends_on_clipping(self):
-        example, result = _example()
-        assert "2 cells" in explain.explorer_captions(example.queries, example.table, result)["offsets"]
+        _, result = _example()
+        assert "2 cells" in explain.explorer_captions(result)["offsets"]
         short = relpos.relative_attention([1.0, 0.5], [0.9, 0.7], A_K=[0.4, 0.1, -0.2])
-        assert "nothing is clipped" in explain.explorer_captions([1.0, 0.5], [0.4, 0.1, -0.2], short)["offsets"]
+        assert "nothing is clipped" in explain.explorer_captions(short)["offsets"]
 
     def test_never_says_anti_diagonal(self):
         example, result = _example()
-        words = " ".join(explain.explorer_captions(example.queries, example.table, result).values())
+        words = " ".join(explain.explorer_captions(result).values())
         words += explain.diagonal_note(example.queries, example.table, result)
         assert "anti-diagonal" not in words and "antidiagonal" not in words
 
@@ -243,13 +241,11 @@ class TestEffectsPanels:
 
 class TestLongSequenceCaptions:
     def test_small_weights_get_a_note(self):
-        inputs, result, _ = _explorer({"n": "128", "preset": "random"})
-        captions = explain.explorer_captions(inputs.queries, inputs.table, result)
+        _, result, _ = _explorer({"n": "128", "preset": "random"})
+        captions = explain.explorer_captions(result)
         assert "look uniform: each of 128 keys gets about 1/128" in captions["weights"]
-        example, example_result = _example()
-        assert (
-            "look uniform" not in explain.explorer_captions(example.queries, example.table, example_result)["weights"]
-        )
+        _, example_result = _example()
+        assert "look uniform" not in explain.explorer_captions(example_result)["weights"]
 
     def test_ticks_of_long_axes_are_round_numbers(self):
         _, _, figs = _explorer({"n": "512", "k": "2"})

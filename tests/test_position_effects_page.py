@@ -36,6 +36,12 @@ class TestDefaultView:
         np.testing.assert_allclose(panel_z(at, "position biases"), result.bias)
         np.testing.assert_allclose(panel_z(at, "combined weights"), result.weights)
 
+    def test_every_panel_has_a_caption(self):
+        captions = [caption.value for caption in effects_page().caption]
+        assert any(c.startswith("No diagonal pattern") for c in captions)
+        assert any("changes down the diagonal" in c for c in captions)
+        assert any(c.startswith("Softmax of the combined scores. Weight on offsets −2, −1:") for c in captions)
+
     def test_text_is_computed_from_the_numbers(self):
         at = effects_page()
         _, result = expected({})
