@@ -129,6 +129,7 @@ def _matrix_layout_dict(n_q: int, n_k: int, title: str, height: int | None, pane
             # Streamlit's theme replaces the whole template, so plotly's default one
             # (two thirds of a small figure's bytes and build time) is never seen
             template={},
+            hoverlabel={"align": "left"},  # multi-line arithmetic reads better flush left
             height=panel_height,
             margin=PANEL_MARGIN,
             title={"text": title, "x": 0.5, "xanchor": "center", "y": 0.985, "yanchor": "top", "font": {"size": 15}},
