@@ -15,6 +15,8 @@ PAGE = "explorer"  # url_path
 STATE = "explorer"  # st.session_state key of the state dict
 W = "explorer."  # prefix of this page's widget keys (forgotten when the state is replaced)
 TAB = "explorer:tab"  # the open value tab survives preset changes
+# plain Unicode labels: a screen reader announces the label text as it is (KaTeX source would be read out)
+TAB_TABLE, TAB_QUERIES, TAB_KEYS = "Table aᴷ", "Queries qᵢ", "Keys kⱼ"
 LOW, HIGH = presets.VALUE_RANGE
 
 
@@ -107,7 +109,7 @@ def setup_sidebar(state: dict) -> None:
 
 
 # --- the fragment: value sliders and everything they change ----------------------------
-def _slider_grid(symbol: str, values: list, key: str, labels: list[str]) -> None:
+def _slider_grid(values: list, key: str, labels: list[str]) -> None:
     """One slider per value, eight to a row; writes the slider values back into `values`."""
     columns = st.columns(min(8, len(values)))
     for index, label in enumerate(labels):
@@ -120,7 +122,7 @@ def _slider_grid(symbol: str, values: list, key: str, labels: list[str]) -> None
 def value_sliders(state: dict, inputs: presets.ExplorerInputs) -> None:
     """The value sliders in three tabs; only the open tab's sliders run (lazy tabs)."""
     n, k = state["n"], state["k"]
-    table_tab, query_tab, key_tab = st.tabs(["Table $a^K$", "Queries $q_i$", "Keys $k_j$"], key=TAB, on_change="rerun")
+    table_tab, query_tab, key_tab = st.tabs([TAB_TABLE, TAB_QUERIES, TAB_KEYS], key=TAB, on_change="rerun")
     second = "The sliders set the first coordinate; the second comes from the seed: " if state["d"] == 2 else ""
     for tab, name, symbol, matrix in ((query_tab, "q", "q", inputs.queries), (key_tab, "keys", "k", inputs.keys)):
         if not tab.open:
@@ -132,7 +134,7 @@ def value_sliders(state: dict, inputs: presets.ExplorerInputs) -> None:
                     f"seed (range {explain.number(matrix[:, 0].min())} to {explain.number(matrix[:, 0].max())})."
                 )
                 continue
-            _slider_grid(symbol, state[name], name, [f"${symbol}_{{{i + 1}}}$" for i in range(n)])
+            _slider_grid(state[name], name, [f"{symbol}{explain.subscript(i + 1)}" for i in range(n)])
             if second:
                 st.caption(second + ", ".join(explain.number(v) for v in matrix[:, 1]))
     if table_tab.open:
@@ -140,8 +142,8 @@ def value_sliders(state: dict, inputs: presets.ExplorerInputs) -> None:
             if state["a"] is None:
                 st.info(f"With k > {SLIDER_K} the {2 * k + 1} table entries are generated from the preset and seed.")
             else:
-                labels = [f"$a^K_{{{explain.offset_label(o).replace('−', '-')}}}$" for o in range(-k, k + 1)]
-                _slider_grid("a", state["a"], "a", labels)
+                labels = [f"aᴷ{explain.subscript(f'{o:+d}' if o else 0)}" for o in range(-k, k + 1)]
+                _slider_grid(state["a"], "a", labels)
                 if second:
                     st.caption(second + ", ".join(explain.number(v) for v in inputs.table[:, 1]))
 

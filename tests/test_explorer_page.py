@@ -76,7 +76,7 @@ class TestDefaultView:
     def test_one_slider_per_value_in_lazy_tabs(self):
         at = explorer()
         assert [s.key for s in at.slider if s.key.startswith("explorer.v.")] == [f"explorer.v.a.{r}" for r in range(5)]
-        at.session_state["explorer:tab"] = "Queries $q_i$"
+        at.session_state["explorer:tab"] = "Queries qᵢ"
         at.run()
         assert [s.key for s in at.slider if s.key.startswith("explorer.v.")] == [f"explorer.v.q.{i}" for i in range(4)]
 
@@ -100,7 +100,7 @@ class TestOneSlider:
 
     def test_query_changes_only_its_row(self):
         at = explorer()
-        at.session_state["explorer:tab"] = "Queries $q_i$"
+        at.session_state["explorer:tab"] = "Queries qᵢ"
         at.run()
         before, after = moved(at, "explorer.v.q.1", -1.0)
         for name in ("content  q", "position bias", "combined score", "content-only weights", "combined weights"):
@@ -109,7 +109,7 @@ class TestOneSlider:
 
     def test_key_changes_only_its_column_of_content(self):
         at = explorer()
-        at.session_state["explorer:tab"] = "Keys $k_j$"
+        at.session_state["explorer:tab"] = "Keys kⱼ"
         at.run()
         before, after = moved(at, "explorer.v.keys.3", 0.0)
         assert changed(before["content  q"], after["content  q"]) == {(i, 3) for i in range(4)}
@@ -183,7 +183,7 @@ class TestSizes:
         assert len(specs) == 7
         scores = next(s["data"][0] for s in specs if s["layout"]["title"]["text"] == "combined score")
         assert scores["z"]["dtype"] == "f4" and "customdata" not in scores and "texttemplate" not in scores
-        at.session_state["explorer:tab"] = "Queries $q_i$"
+        at.session_state["explorer:tab"] = "Queries qᵢ"
         at.run()
         assert not [s for s in at.slider if s.key.startswith("explorer.v.q.")]
         assert "generated from the preset and seed" in texts(at)
