@@ -211,7 +211,7 @@ def explorer_captions(result: AttentionResult, *, scalar: bool = False) -> dict[
     if beyond:
         captions["offsets"] = (
             "What IS constant along a diagonal: the table row. Each colour is one row of a^K; "
-            f"the {beyond} cells marked outside the dashed lines are further apart than k = {k} "
+            f"the {beyond} cells beyond the dashed lines are further apart than k = {k} "
             f"and reuse a^K{subscript(-k) if k else '₀'} or a^K{subscript(f'+{k}') if k else '₀'}."
         )
     else:

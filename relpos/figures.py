@@ -65,6 +65,11 @@ def _cell_text(matrix: np.ndarray, decimals: int) -> list[list[str]]:
 PANEL_MARGIN = {"l": 52, "r": 8, "t": 40, "b": 104}
 
 
+#: Panels put cell (i, j) (0-based) at x = j + PANEL_ORIGIN, y = i + PANEL_ORIGIN, so the
+#: coordinates are the 1-based positions and hover templates can show %{x} and %{y}.
+PANEL_ORIGIN = 1
+
+
 def _panel_side(height: int) -> int:
     """Side (px) of the square plot area of a panel of this height."""
     return height - PANEL_MARGIN["t"] - PANEL_MARGIN["b"]
@@ -84,6 +89,17 @@ def _panel_colorbar(height: int) -> dict:
     }
 
 
+def _tick_step(n: int) -> int:
+    """Label every position up to 16, else every `step`-th with a round step (at most 8 labels).
+
+    >>> _tick_step(12), _tick_step(24), _tick_step(512)
+    (1, 4, 64)
+    """
+    if n <= 16:
+        return 1
+    return next(s for s in (2, 4, 5, 8, 10, 16, 20, 25, 32, 50, 64, 100, 128, 256, 512) if n / s <= 8)
+
+
 def _tick_positions(n: int) -> list[int]:
     """0-based positions to label: all of them up to 16, else 1 and round numbers (at most ~9).
 
@@ -92,10 +108,8 @@ def _tick_positions(n: int) -> list[int]:
     >>> [p + 1 for p in _tick_positions(24)]
     [1, 4, 8, 12, 16, 20, 24]
     """
-    if n <= 16:
-        return list(range(n))
-    step = next(s for s in (2, 4, 5, 8, 10, 16, 20, 25, 32, 50, 64, 100, 128, 256, 512) if n / s <= 8)
-    return [0, *range(step - 1, n, step)]
+    step = _tick_step(n)
+    return list(range(n)) if step == 1 else [0, *range(step - 1, n, step)]
 
 
 def _matrix_layout_dict(n_q: int, n_k: int, title: str, height: int | None, panel_height: int | None = None) -> dict:
@@ -137,6 +151,13 @@ def _matrix_layout_dict(n_q: int, n_k: int, title: str, height: int | None, pane
         layout["xaxis"]["title"]["standoff"] = 4
         # a width-limited square sits on its axis and colour bar; spare room goes above
         layout["yaxis"]["constraintoward"] = "bottom"
+        # panels place cell (i, j) at y = i + 1, x = j + 1 (see PANEL_ORIGIN), so evenly
+        # spaced ticks need no lists of positions and labels
+        for axis, n in (("xaxis", n_k), ("yaxis", n_q)):
+            step = _tick_step(n)
+            for name in ("tickvals", "ticktext"):
+                del layout[axis][name]
+            layout[axis].update(tickmode="linear", tick0=1 if step == 1 else 0, dtick=step)
     return layout
 
 
@@ -198,7 +219,9 @@ def _heatmap(
         "xgap": 0 if large else 1,
         "ygap": 0 if large else 1,
     }
-    if not panel_height:  # explicit cell coordinates (a panel uses Plotly's default 0..n-1, the same)
+    if panel_height:
+        trace.update(x0=PANEL_ORIGIN, dx=1, y0=PANEL_ORIGIN, dy=1)
+    else:
         trace.update(x=list(range(n_k)), y=list(range(n_q)))
     if text:
         if cell_format:  # the browser formats z: no string per cell to build and send
@@ -212,8 +235,9 @@ def _heatmap(
     elif hovertext is not None:
         trace.update(hovertext=hovertext, hoverinfo="text")
     elif large:
-        # per-cell (i, j) labels would double the payload; the axes give the position
-        trace.update(hovertemplate="%{z:.3f}<extra></extra>")
+        # per-cell (i, j) labels would double the payload; a panel's coordinates are the positions
+        where = "query i = %{y}, key j = %{x}<br>" if panel_height else ""
+        trace.update(hovertemplate=where + "%{z:.3f}<extra></extra>")
     else:
         trace.update(
             hovertemplate="query i=%{customdata[0]}, key j=%{customdata[1]}<br>%{z:.4f}<extra></extra>",
@@ -221,7 +245,7 @@ def _heatmap(
         )
     layout = _matrix_layout_dict(n_q, n_k, title, height, panel_height)
     if outline_k is not None:
-        layout["shapes"] = _outline_shapes(n_q, n_k, outline_k)
+        layout["shapes"] = _outline_shapes(n_q, n_k, outline_k, origin=PANEL_ORIGIN if panel_height else 0)
     return _figure({"data": [{"type": "heatmap", **trace}], "layout": layout}, validate)
 
 
@@ -368,11 +392,11 @@ def window_staircases(n_q: int, n_k: int, k: int) -> list[list[tuple[float, floa
     return paths
 
 
-def _outline_shapes(n_q: int, n_k: int, k: int, color: str = "black") -> list[dict]:
+def _outline_shapes(n_q: int, n_k: int, k: int, color: str = "black", origin: int = 0) -> list[dict]:
     return [
         {
             "type": "path",
-            "path": "M " + " L ".join(f"{x},{y}" for x, y in path),
+            "path": "M " + " L ".join(f"{x + origin},{y + origin}" for x, y in path),
             "line": {"color": color, "width": 2, "dash": "dash"},
             "layer": "above",
         }
@@ -418,10 +442,14 @@ def offset_map_figure(
         colorbar = {**_panel_colorbar(panel_height), "tickvals": colorbar["tickvals"]}
     else:
         colorbar["thickness"] = 14
+    origin = PANEL_ORIGIN if panel_height else 0
     trace = {
         "z": clipped,
-        "x": list(range(n_k)),
-        "y": list(range(n_q)),
+        **(
+            {"x0": origin, "dx": 1, "y0": origin, "dy": 1}
+            if panel_height
+            else {"x": list(range(n_k)), "y": list(range(n_q))}
+        ),
         "colorscale": [list(pair) for pair in _colorscale("PuOr")],
         "zmin": -limit,
         "zmax": limit,
@@ -436,7 +464,8 @@ def offset_map_figure(
             z=rows.astype(np.uint8 if k < 128 else np.uint16),
             zmin=k - limit,
             zmax=k + limit,
-            hovertemplate=f"a<sup>K</sup> row %{{z}}: offset = row − {k}<extra></extra>",
+            hovertemplate=("query i = %{y}, key j = %{x}<br>" if panel_height else "")
+            + f"a<sup>K</sup> row %{{z}}: offset = row − {k}<extra></extra>",
         )
         ticks = list(range(-k, k + 1)) if k <= 8 else [-k, -k // 2, 0, k // 2, k]
         trace["colorbar"] = {
@@ -449,9 +478,9 @@ def offset_map_figure(
         # int array, instead of two strings per cell
         trace.update(
             texttemplate="%{z}" if n_q * n_k <= 256 else None,
-            customdata=np.dstack([*np.indices((n_q, n_k)) + 1, offsets]).astype(np.int16),
+            customdata=offsets[..., None].astype(np.int16),
             hovertemplate=(
-                "query i = %{customdata[0]}, key j = %{customdata[1]}<br>offset j − i = %{customdata[2]:+d}"
+                "query i = %{y}, key j = %{x}<br>offset j − i = %{customdata[0]:+d}"
                 " → table row a<sup>K</sup><sub>%{z:+d}</sub><extra></extra>"
             ),
         )
@@ -493,8 +522,8 @@ def offset_map_figure(
         data.append(
             dict(
                 type="scatter",
-                x=beyond[:, 1] + corner,
-                y=beyond[:, 0] - corner,
+                x=beyond[:, 1] + origin + corner,
+                y=beyond[:, 0] + origin - corner,
                 mode="markers",
                 marker=(
                     # white with a black rim: visible on the darkest and the lightest cells
@@ -509,5 +538,5 @@ def offset_map_figure(
         )
         layout["legend"] = {"orientation": "h", "y": -0.2}
     if outline:
-        layout["shapes"] = _outline_shapes(n_q, n_k, k)
+        layout["shapes"] = _outline_shapes(n_q, n_k, k, origin=origin)
     return _figure({"data": data, "layout": layout}, validate)

@@ -2,7 +2,8 @@
 
 Every cell's numbers travel to the browser as one binary float32 array of shape
 ``(n_q, n_k, fields)`` and a single ``hovertemplate`` per panel spells out the
-arithmetic, e.g. ``q₂·k₃ = 0.50·0.40 = 0.20``; Plotly fills it in on hover. This
+arithmetic (the positions i and j are the panel's 1-based coordinates ``%{y}`` and
+``%{x}``), e.g. ``q₂·k₃ = 0.50·0.40 = 0.20``; Plotly fills it in on hover. This
 costs a fraction of sending a string per cell, so every panel up to 64 × 64 keeps
 its arithmetic. :func:`render` applies a template in Python exactly as Plotly does
 (for the formats used here), so tests can read what a learner sees.
@@ -47,13 +48,19 @@ class _Fields:
         return Hover(np.stack(self.arrays, axis=-1), template + "<extra></extra>")
 
 
+class _PanelFields(_Fields):
+    """Panels place cell (i, j) at x = j + 1, y = i + 1: the positions come free as %{x}, %{y}."""
+
+    def __call__(self, name: str, fmt: str = "") -> str:
+        if name in ("i", "j"):
+            return "%{y}" if name == "i" else "%{x}"
+        return super().__call__(name, fmt)
+
+
 def _cells(result: AttentionResult, *, offsets: bool = True) -> _Fields:
-    """Fields the panels share: 1-based i and j and (for scores) the offset and clipped offset."""
+    """Fields the panels share: (for scores) the offset and the clipped offset."""
     n_q, n_k = result.scores.shape
-    i, j = np.indices((n_q, n_k))
-    fields = _Fields((n_q, n_k))
-    fields.add("i", i + 1)
-    fields.add("j", j + 1)
+    fields = _PanelFields((n_q, n_k))
     if offsets:
         fields.add("offset", relative_offsets(n_q, n_k))
         fields.add("clipped", result.offsets)
@@ -211,18 +218,21 @@ def _columns(values) -> np.ndarray:
     return array.reshape(-1, 1) if array.ndim == 1 else array
 
 
-_REFERENCE = re.compile(r"%\{(customdata\[(\d+)\]|z)(?::([^}]*))?\}")
+_REFERENCE = re.compile(r"%\{(customdata\[(\d+)\]|z|x|y)(?::([^}]*))?\}")
 
 
 def render(hover: Hover, i: int, j: int, z: float, *, html: bool = True) -> str:
-    """The hover label of cell (i, j) as Plotly shows it (0-based i, j).
+    """The hover label of cell (i, j) of a panel as Plotly shows it (0-based i, j).
 
     With ``html=False`` line breaks become newlines, ``<sub>x</sub>`` becomes ``_x``
     and ``<sup>x</sup>`` becomes ``^x``.
     """
 
     def value(match: re.Match) -> str:
-        number = float(z) if match.group(1) == "z" else float(hover.customdata[i, j, int(match.group(2))])
+        name = match.group(1)
+        if name in ("x", "y"):  # the panel coordinates are the 1-based positions
+            return str((j if name == "x" else i) + 1)
+        number = float(z) if name == "z" else float(hover.customdata[i, j, int(match.group(2))])
         spec = match.group(3) or ""
         if spec.endswith("d"):
             number = round(number)

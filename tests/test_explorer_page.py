@@ -70,7 +70,7 @@ class TestDefaultView:
         scores = next(
             s["data"][0] for s in plotly_specs(explorer()) if s["layout"]["title"]["text"] == "combined score"
         )
-        assert "q<sub>%{customdata[0]}</sub>·k<sub>%{customdata[1]}</sub>" in scores["hovertemplate"]
+        assert "q<sub>%{y}</sub>·k<sub>%{x}</sub>" in scores["hovertemplate"]
         assert scores["texttemplate"] == "%{z:.2f}"
 
     def test_one_slider_per_value_in_lazy_tabs(self):
