@@ -158,6 +158,10 @@ def _matrix_layout_dict(n_q: int, n_k: int, title: str, height: int | None, pane
             for name in ("tickvals", "ticktext"):
                 del layout[axis][name]
             layout[axis].update(tickmode="linear", tick0=1 if step == 1 else 0, dtick=step)
+        # fixed ranges: the outline's line width would otherwise widen the autorange
+        layout["xaxis"]["range"] = [0.5, n_k + 0.5]
+        layout["yaxis"]["range"] = [n_q + 0.5, 0.5]  # matrix orientation: row 1 on top
+        del layout["yaxis"]["autorange"]
     return layout
 
 

@@ -40,7 +40,7 @@ class TestExplorerPanels:
         _, _, figs = _explorer({})
         assert list(figs) == list(panels.EXPLORER_PANELS)
         for fig in figs.values():
-            assert fig.layout.yaxis.autorange == "reversed"  # row 1 on top
+            assert list(fig.layout.yaxis.range) == [4.5, 0.5]  # row 1 on top
             trace = fig.data[0]
             assert (trace.x0, trace.y0) == (1, 1)  # cell (i, j) sits at the 1-based positions
             assert (fig.layout.xaxis.tick0, fig.layout.xaxis.dtick) == (1, 1)  # every position labelled
