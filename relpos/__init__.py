@@ -19,6 +19,8 @@ from relpos.core import (
     table_rows,
 )
 from relpos.examples import Scenario, worked_example
+from relpos.measures import attention_distance, diagonal_spread, mean_offset, weight_on_offsets
+from relpos.scalar_bias import scalar_bias_attention, scalar_position_biases
 from relpos.schemes import (
     SCHEMES,
     LengthReport,
@@ -53,15 +55,21 @@ from relpos.value_side import (
 __all__ = [
     "AttentionResult",
     "Scenario",
+    "attention_distance",
     "clip_offsets",
     "content_scores",
+    "diagonal_spread",
+    "mean_offset",
     "place_relative",
     "position_biases",
     "relative_attention",
     "relative_offsets",
+    "scalar_bias_attention",
+    "scalar_position_biases",
     "softmax",
     "table_rows",
     "walkthrough",
+    "weight_on_offsets",
     "worked_example",
 ]
 

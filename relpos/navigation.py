@@ -24,6 +24,8 @@ class PageSpec:
 PAGES: tuple[PageSpec, ...] = (
     PageSpec("pages/overview.py", "Overview", ":material/home:", "overview", "Learn"),
     PageSpec("pages/worked_example.py", "Walkthrough", ":material/directions_walk:", "worked_example", "Learn"),
+    PageSpec("pages/explorer.py", "Explorer", ":material/tune:", "explorer", "Explore"),
+    PageSpec("pages/position_effects.py", "Position effects", ":material/grid_on:", "position_effects", "Explore"),
     PageSpec("pages/efficiency.py", "Efficient computation", ":material/speed:", "efficiency", "Go further"),
     PageSpec("pages/quiz.py", "Self-check quiz", ":material/quiz:", "quiz", "Go further"),
     PageSpec("pages/value_side.py", "Value side (a^V)", ":material/add_circle:", "value_side", "Go further"),

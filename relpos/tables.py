@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from relpos.core import AttentionResult
+from relpos.core import AttentionResult, relative_offsets
 from relpos.walkthrough import PairStep
 
 __all__ = [
@@ -16,7 +16,9 @@ __all__ = [
     "constant_diagonals",
     "format_offset",
     "length_frame",
+    "matrix_csv",
     "matrix_frame",
+    "pairs_frame",
     "result_frames",
     "scheme_summary_frame",
     "table_frame",
@@ -406,3 +408,45 @@ def step_frame(steps: tuple[PairStep, ...] | list[PairStep]) -> pd.DataFrame:
         for step in steps
     ]
     return pd.DataFrame.from_records(records, columns=list(STEP_COLUMNS))
+
+
+def matrix_csv(matrix, *, decimals: int = 6) -> str:
+    """CSV text of a labelled matrix: header ``j = 1, ...``, one row per query.
+
+    >>> print(matrix_csv([[1.0, 0.5], [0.25, -1.0]]), end="")
+    ,j = 1,j = 2
+    i = 1,1.0,0.5
+    i = 2,0.25,-1.0
+    """
+    return matrix_frame(np.asarray(matrix, dtype=float), decimals=decimals).to_csv()
+
+
+def pairs_frame(result: AttentionResult, *, decimals: int | None = 6) -> pd.DataFrame:
+    """One row per (query, key) pair with every quantity: the long form of all matrices.
+
+    Columns: ``i``, ``j`` (from 1), ``offset`` (``j − i``), ``clipped offset``,
+    ``content``, ``bias``, ``score``, ``content-only weight``, ``weight``,
+    ``weight change``.
+
+    >>> import relpos
+    >>> frame = pairs_frame(relpos.worked_example().attention(), decimals=4)
+    >>> frame.iloc[3][["i", "j", "offset", "clipped offset", "score", "weight"]].tolist()
+    [1.0, 4.0, 3.0, 2.0, 0.7, 0.2764]
+    """
+    n_q, n_k = result.scores.shape
+    i, j = np.indices((n_q, n_k))
+    frame = pd.DataFrame(
+        {
+            "i": i.ravel() + 1,
+            "j": j.ravel() + 1,
+            "offset": relative_offsets(n_q, n_k).ravel(),
+            "clipped offset": result.offsets.ravel(),
+            "content": result.content.ravel(),
+            "bias": result.bias.ravel(),
+            "score": result.scores.ravel(),
+            "content-only weight": result.content_weights.ravel(),
+            "weight": result.weights.ravel(),
+            "weight change": (result.weights - result.content_weights).ravel(),
+        }
+    )
+    return frame.round(decimals) if decimals is not None else frame

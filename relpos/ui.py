@@ -10,13 +10,17 @@ from __future__ import annotations
 import math
 import re
 import secrets
+from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlencode, urlsplit
 
 import numpy as np
 import pandas as pd
 import streamlit as st
 
 from relpos import answers, figures, quiz, skewing, tables, timing
+from relpos.export import load_scenario, scenario_json
+from relpos.state import Schema, StateError
 
 CONTENT_DIR = Path(__file__).resolve().parents[1] / "content"
 
@@ -743,3 +747,257 @@ def download_csv(frame: pd.DataFrame, filename: str, *, label: str, key: str) ->
         key=key,
         icon=":material/download:",
     )
+
+
+# --- Lesson links: a page's whole state in the URL ------------------------------------
+# A page keeps its state as one dict in st.session_state[name]. On the page's first run
+# in a browser session the dict is decoded from st.query_params (bad values reported
+# and replaced by defaults); afterwards widgets change the dict and write_url() mirrors
+# it into the address bar, so the URL is always a link to exactly this view.
+
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~<>$:&=\"'^%@/])")
+
+
+def escape_markdown(text: str) -> str:
+    """Backslash-escape Markdown, LaTeX (``$``) and directive (``:``) syntax in untrusted text.
+
+    >>> escape_markdown("[x](http://e) $1$ :red[a]")
+    '\\\\[x\\\\]\\\\(http\\\\:\\\\/\\\\/e\\\\) \\\\$1\\\\$ \\\\:red\\\\[a\\\\]'
+    """
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
+
+
+def page_state(name: str, schema: Schema) -> dict:
+    """The page's state dict, decoded from the URL on the page's first run in this session.
+
+    Problems found in the URL are kept for :func:`show_url_problems`.
+    """
+    if name not in st.session_state:
+        decoded = schema.decode(st.query_params.to_dict())
+        st.session_state[name] = decoded.state
+        st.session_state[f"{name}:problems"] = decoded.problems
+    return st.session_state[name]
+
+
+def show_url_problems(name: str) -> None:
+    """Warn (once) about the parameters of the opening link that could not be used."""
+    problems = st.session_state.pop(f"{name}:problems", ())
+    if problems:
+        lines = "\n".join(f"- {escape_markdown(problem)}" for problem in problems)
+        st.warning(f"Parts of this link could not be used; the page shows the defaults instead:\n\n{lines}", icon="⚠️")
+
+
+def set_page_state(name: str, state: dict, *, widget_prefix: str) -> None:
+    """Replace the page's state and forget its widgets' values so they re-seed from it.
+
+    Call from widget callbacks (before widgets are drawn).
+    """
+    st.session_state[name] = state
+    for key in [key for key in st.session_state if isinstance(key, str) and key.startswith(widget_prefix)]:
+        del st.session_state[key]
+
+
+def seed_widget(key: str, value) -> None:
+    """Give a keyed widget its value from the page state unless it already has one."""
+    if key not in st.session_state:
+        st.session_state[key] = value
+
+
+def write_url(schema: Schema, state: dict) -> None:
+    """Mirror the state into st.query_params (only when it changed)."""
+    params = schema.encode(state)
+    if st.query_params.to_dict() != params:
+        st.query_params.from_dict(params)
+
+
+def _app_base_url(url_path: str) -> str:
+    """The app's address without the page (``http://host:8501``), or "" when unknown."""
+    parts = urlsplit(st.context.url or "")
+    if parts.scheme not in ("http", "https"):
+        return ""
+    path = parts.path.rstrip("/")
+    if path == f"/{url_path}" or path.endswith(f"/{url_path}"):
+        path = path[: -len(url_path) - 1]
+    return f"{parts.scheme}://{parts.netloc}{path}"
+
+
+def lesson_link(schema: Schema, state: dict, url_path: str) -> None:
+    """Show the link that reopens exactly this view, ready to copy."""
+    st.code(
+        f"{_app_base_url(url_path)}/{url_path}?{urlencode(schema.encode(state), safe=',')}",
+        language=None,
+        wrap_lines=True,
+    )
+    st.caption("The address bar holds the same link: paste it into a slide or a message to open this exact view.")
+
+
+# --- Panels ---------------------------------------------------------------------------
+def heatmap_panel(fig, caption: str, *, key: str, alt: str) -> None:
+    """One heatmap with its "what to notice" caption; `alt` names it for screen readers."""
+    st.plotly_chart(fig, key=key, width="stretch", config={"displayModeBar": False}, alt=alt)
+    st.caption(caption)
+
+
+def matrix_tables(matrices: dict[str, object], *, key: str, limit: int = 16, decimals: int = 4) -> None:
+    """Every panel's numbers as real HTML tables, in an expander that renders only when open.
+
+    Larger matrices show their top-left ``limit × limit`` corner (the CSV downloads
+    hold everything).
+    """
+    expander = st.expander("Numbers as tables (screen-reader friendly)", key=key, on_change="rerun")
+    if not expander.open:
+        return
+    with expander:
+        for title, matrix in matrices.items():
+            array = np.asarray(matrix)
+            corner = array[:limit, :limit]
+            note = (
+                ""
+                if corner.shape == array.shape
+                else f" (top-left {limit} × {limit} of {array.shape[0]} × {array.shape[1]})"
+            )
+            st.markdown(f"**{title}**{note}")
+            frame = tables.matrix_frame(corner)
+            st.table(frame if frame.dtypes.iloc[0].kind in "iu" else frame.round(decimals))
+
+
+# --- Export and import ------------------------------------------------------------------
+@dataclass(frozen=True)
+class Download:
+    """One download button: label, file name, content (or a function making it), MIME type."""
+
+    label: str
+    file_name: str
+    data: object
+    mime: str = "text/csv"
+
+
+def matrix_download(matrices: dict[str, object], *, file_prefix: str, key: str) -> None:
+    """Pick a matrix, download it as CSV (made only when clicked)."""
+    choice_column, button_column = st.columns([2, 1], vertical_alignment="bottom")
+    with choice_column:
+        name = st.selectbox("Matrix to download", list(matrices), key=key, format_func=lambda m: m.replace("_", " "))
+    with button_column:
+        st.download_button(
+            f"{name.replace('_', ' ')}.csv",
+            lambda matrix=matrices[name]: tables.matrix_csv(matrix),
+            file_name=f"{file_prefix}_{name}.csv",
+            mime="text/csv",
+            on_click="ignore",
+            key=f"{key}.button",
+            icon=":material/download:",
+            width="stretch",
+        )
+
+
+def download_buttons(files: list[Download], *, columns: int = 4, key: str) -> None:
+    """A grid of download buttons that do not rerun the page when clicked."""
+    grid = st.columns(columns)
+    for number, file in enumerate(files):
+        with grid[number % columns]:
+            st.download_button(
+                file.label,
+                file.data,
+                file_name=file.file_name,
+                mime=file.mime,
+                on_click="ignore",
+                key=f"{key}.{number}",
+                icon=":material/download:",
+                width="stretch",
+            )
+
+
+def export_section(
+    *,
+    schema: Schema,
+    state: dict,
+    url_path: str,
+    matrices: dict[str, object],
+    result,
+    computed: dict[str, object],
+    snippet: str,
+    key: str,
+) -> None:
+    """Lesson link, CSV/JSON downloads and the NumPy snippet, built only while the expander is open.
+
+    ``result`` is an AttentionResult (for the one-row-per-pair CSV); ``computed`` holds
+    the arrays written into the scenario file for the reader.
+    """
+    section = st.expander(
+        "Lesson link, downloads and NumPy code", key=key, on_change="rerun", icon=":material/ios_share:"
+    )
+    if not section.open:
+        return
+    prefix = url_path.replace("-", "_")
+    scenario = dict(state)  # the page's state dict changes in place on later reruns
+    with section:
+        lesson_link(schema, state, url_path)
+        matrix_column, file_column = st.columns([1, 1], vertical_alignment="bottom")
+        with matrix_column:
+            matrix_download(matrices, file_prefix=prefix, key=f"{key}.matrix")
+        with file_column:
+            files = [
+                Download(
+                    "all pairs (long).csv",
+                    f"{prefix}_pairs.csv",
+                    lambda: tables.pairs_frame(result).to_csv(index=False),
+                ),
+                Download(
+                    "scenario.json",
+                    f"{prefix}_scenario.json",
+                    lambda: scenario_json(url_path, schema, scenario, computed),
+                    "application/json",
+                ),
+            ]
+            download_buttons(files, key=f"{key}.download", columns=2)
+        st.code(snippet, language="python")
+
+
+def _load_upload(key: str, page: str, schema: Schema, on_loaded) -> None:
+    uploaded = st.session_state.get(key)
+    if uploaded is None:
+        st.session_state.pop(f"{key}:message", None)
+        return
+    try:
+        state = load_scenario(uploaded.getvalue(), page, schema)
+    except StateError as error:
+        st.session_state[f"{key}:message"] = ("error", error.problems)
+        return
+    on_loaded(state)
+    st.session_state[f"{key}:message"] = ("success", ())
+
+
+def scenario_upload(page: str, schema: Schema, *, key: str, on_loaded, lazy_key: str | None = None) -> None:
+    """Upload a scenario JSON file; valid files call ``on_loaded(state)``, others are explained.
+
+    With `lazy_key` the uploader sits in an expander that is built only while open
+    (and stays open while a message about the last file is shown).
+    """
+    if lazy_key is not None:
+        message = st.session_state.get(f"{key}:message")
+        if message is not None and not st.session_state.get(lazy_key):
+            st.session_state[lazy_key] = True  # keep the result of a load in view
+        section = st.expander("Load a scenario file", key=lazy_key, on_change="rerun", icon=":material/upload_file:")
+        if not section.open:
+            return
+        with section:
+            _scenario_uploader(page, schema, key=key, on_loaded=on_loaded)
+        return
+    _scenario_uploader(page, schema, key=key, on_loaded=on_loaded)
+
+
+def _scenario_uploader(page: str, schema: Schema, *, key: str, on_loaded) -> None:
+    st.file_uploader(
+        "Load a scenario file",
+        type=["json"],
+        key=key,
+        on_change=_load_upload,
+        args=(key, page, schema, on_loaded),
+        help="A .json file saved with “Scenario (JSON)” on this page.",
+    )
+    kind, problems = st.session_state.get(f"{key}:message", (None, ()))
+    if kind == "error":
+        lines = "\n".join(f"- {escape_markdown(problem)}" for problem in problems)
+        st.error(f"This file could not be loaded; nothing was changed:\n\n{lines}", icon="🚫")
+    elif kind == "success":
+        st.success("Scenario loaded.", icon="✅")

@@ -92,3 +92,32 @@ def download_bytes(at: AppTest, files: dict[str, bytes], key: str) -> bytes:
     button = at.download_button(key=key)
     file_id = Path(button.proto.url).stem
     return files[file_id]
+
+
+def heatmap_panels(at: AppTest) -> dict[str, dict]:
+    """Every chart's first trace, keyed by its title with HTML tags removed."""
+    import re
+
+    panels = {}
+    for spec in plotly_specs(at):
+        title = spec.get("layout", {}).get("title", {}).get("text", "")
+        panels[re.sub(r"<[^>]+>", "", title)] = spec["data"][0]
+    return panels
+
+
+def panel_z(at: AppTest, prefix: str) -> np.ndarray:
+    """The z matrix of the one chart whose title starts with `prefix`."""
+    matches = [trace for title, trace in heatmap_panels(at).items() if title.startswith(prefix)]
+    if len(matches) != 1:
+        raise AssertionError(f"expected one chart titled {prefix!r}…; found {len(matches)}: {list(heatmap_panels(at))}")
+    return decode_z(matches[0])
+
+
+def texts(at: AppTest) -> str:
+    """All Markdown, caption, info and warning text on the page, joined (for searching)."""
+    parts = [
+        element.value
+        for kind in ("markdown", "caption", "info", "warning", "error", "success")
+        for element in getattr(at, kind)
+    ]
+    return "\n".join(parts)

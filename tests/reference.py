@@ -165,3 +165,20 @@ def rope(x, positions, base: float = 10000.0) -> np.ndarray:
             rotated[2 * t + 1] = a * math.sin(angle) + b * math.cos(angle)
         out.append(rotated)
     return np.array(out)
+
+
+def scalar_biases(per_offset, n_q: int, n_k: int) -> np.ndarray:
+    """b_ij = w[clip(j - i, k) + k], one pair at a time (no query, no scaling)."""
+    table = [float(v) for v in np.asarray(per_offset, dtype=float)]
+    k = (len(table) - 1) // 2
+    return np.array([[table[clip(j - i, k) + k] for j in range(n_k)] for i in range(n_q)])
+
+
+def attention_distance(weights) -> np.ndarray:
+    """sum_j w_ij |j - i| for each row, one pair at a time."""
+    return np.array([sum(w * abs(j - i) for j, w in enumerate(row)) for i, row in enumerate(np.asarray(weights))])
+
+
+def mean_offset(weights) -> np.ndarray:
+    """sum_j w_ij (j - i) for each row, one pair at a time."""
+    return np.array([sum(w * (j - i) for j, w in enumerate(row)) for i, row in enumerate(np.asarray(weights))])

@@ -89,3 +89,41 @@ def walkthrough_scenarios(draw):
         keys=tuple(draw(values) for _ in range(n)),
         table=tuple(draw(values) for _ in range(2 * k + 1)),
     )
+
+
+# --- URL/JSON state codec -------------------------------------------------------------
+# Hostile or malformed query-parameter values: non-numbers, NaN, infinities, huge and
+# negative numbers, markup, control characters and very long strings.
+hostile_texts = st.one_of(
+    st.sampled_from(
+        [
+            "",
+            " ",
+            "nan",
+            "NaN",
+            "inf",
+            "-inf",
+            "1e308",
+            "1e999",
+            "-0",
+            "10**9",
+            "1000000000",
+            "-5",
+            "4.5",
+            "0x10",
+            "1_000",
+            "<script>alert(1)</script>",
+            "[x](http://e)",
+            "$x$",
+            ":red[x]",
+            "a,b",
+            ",,",
+            "1,,2",
+            "\x00",
+            "😀",
+            "٣",
+        ]
+    ),
+    st.text(max_size=40),
+    st.text(min_size=1000, max_size=3000),
+)

@@ -1,0 +1,138 @@
+"""Position effects: random embeddings and projections, a shaped a^K table, four panels.
+
+The textbook's "visualizing relative position effects" experiment, live: the sidebar
+sets the experiment (state in relpos.page_states.EFFECTS, mirrored in the URL), the
+page draws content scores, position biases and both weight matrices, and says in
+numbers what the position term did.
+"""
+
+import streamlit as st
+
+import relpos
+from relpos import effects, explain, page_states, panels, ui
+from relpos.export import effects_snippet
+from relpos.page_states import D_K_CHOICES, D_MODEL_CHOICES, EFFECTS
+
+PAGE = "position_effects"  # url_path
+STATE = "effects"  # st.session_state key of the state dict
+W = "effects."  # prefix of this page's widget keys
+
+
+def _state() -> dict:
+    return st.session_state[STATE]
+
+
+def _on_change(name: str) -> None:
+    """Copy one widget into the state; a new n may lower k."""
+    state = dict(_state(), **{name: st.session_state[W + name]})
+    state["k"] = min(state["k"], state["n"] - 1)
+    ui.set_page_state(STATE, state, widget_prefix=W + "k")  # re-seed only the k slider
+    st.session_state[STATE] = state
+
+
+def _on_upload(state: dict) -> None:
+    ui.set_page_state(STATE, state, widget_prefix=W)
+
+
+def _options(choices: tuple[int, ...], current: int) -> list[int]:
+    """The offered sizes, plus a value a link asked for if it is not among them."""
+    return sorted(set(choices) | {current})
+
+
+def setup_sidebar(state: dict) -> None:
+    with st.sidebar:
+        st.subheader("Experiment")
+        for name in EFFECTS.fields:
+            ui.seed_widget(W + name, state[name])
+        labels = {name: label for name, (label, _) in effects.TABLE_PATTERNS.items()}
+        common = {"on_change": _on_change}
+        st.selectbox("Table preset", list(labels), format_func=labels.get, key=W + "preset", args=("preset",), **common)
+        st.slider("Tokens n", 2, effects.MAX_TOKENS, key=W + "n", args=("n",), **common)
+        st.slider(
+            "Clipping distance k",
+            0,
+            state["n"] - 1,
+            key=W + "k",
+            args=("k",),
+            **common,
+            help="Offsets beyond ±k share the edge vectors of the table. Clipping matters once n > k + 1.",
+        )
+        st.select_slider("Query/key size d_k", _options(D_K_CHOICES, state["dk"]), key=W + "dk", args=("dk",), **common)
+        st.select_slider(
+            "Embedding size d_model",
+            _options(D_MODEL_CHOICES, state["dmodel"]),
+            key=W + "dmodel",
+            args=("dmodel",),
+            **common,
+        )
+        st.number_input("Seed", 0, 999_999, key=W + "seed", args=("seed",), **common)
+        st.slider(
+            "Preset strength",
+            0.0,
+            5.0,
+            step=0.1,
+            key=W + "strength",
+            args=("strength",),
+            **common,
+            help="Structured presets: the average bias a favoured offset adds. Random: the spread of a^K.",
+        )
+        st.slider(
+            "Shared direction in X",
+            0.0,
+            3.0,
+            step=0.1,
+            key=W + "shared",
+            args=("shared",),
+            **common,
+            help="Real embeddings share a common direction. At 0 the queries point every which way, "
+            "and one table cannot favour the same offset for all of them.",
+        )
+        st.divider()
+        ui.scenario_upload(PAGE, EFFECTS, key=W + "upload", on_loaded=_on_upload, lazy_key="effects:load")
+
+
+st.title("Position effects: what the position term does to attention")
+ui.markdown("position_effects")
+st.latex(
+    r"e_{ij} = \underbrace{\frac{q_i \cdot k_j}{\sqrt{d_k}}}_{\text{content}}"
+    r" + \underbrace{\frac{q_i \cdot a^K_{\mathrm{clip}(j-i,\,k)}}{\sqrt{d_k}}}_{\text{position}}"
+)
+state = ui.page_state(STATE, EFFECTS)
+ui.show_url_problems(STATE)
+setup_sidebar(state)
+
+inputs = page_states.effects_inputs(state)
+result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)  # both terms / sqrt(d_k)
+figures = panels.effects_panels(result, height=560)  # two panels a row: room for 64 tokens
+favoured = effects.favoured_offsets(state["preset"])
+captions = explain.effects_captions(result, favoured)
+for row in (("content", "bias"), ("content_weights", "weights")):
+    for name, column in zip(row, st.columns(2), strict=True):
+        with column:
+            ui.heatmap_panel(
+                figures[name], captions[name], key=f"{W}fig.{name}", alt=f"Heatmap: {panels.plain_title(name)}"
+            )
+
+st.subheader("What the position term did")
+sentences = explain.effects_summary(inputs.queries, result, favoured, inputs.direction)
+st.markdown("\n".join(f"- {sentence}" for sentence in sentences))
+
+matrices = {
+    "content": result.content,
+    "bias": result.bias,
+    "content_weights": result.content_weights,
+    "weights": result.weights,
+}
+ui.matrix_tables({panels.plain_title(name): matrix for name, matrix in matrices.items()}, key=W + "tables")
+
+ui.export_section(
+    schema=EFFECTS,
+    state=state,
+    url_path=PAGE,
+    matrices=matrices,
+    result=result,
+    computed={"X": inputs.X, "W_q": inputs.W_q, "W_k": inputs.W_k, "table a^K": inputs.table},
+    snippet=effects_snippet(state),
+    key=W + "export",
+)
+ui.write_url(EFFECTS, state)

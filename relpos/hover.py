@@ -1,0 +1,248 @@
+"""Hover arithmetic for the heatmap panels, as Plotly ``customdata`` plus one template.
+
+Every cell's numbers travel to the browser as one binary float32 array of shape
+``(n_q, n_k, fields)`` and a single ``hovertemplate`` per panel spells out the
+arithmetic (the positions i and j are the panel's 1-based coordinates ``%{y}`` and
+``%{x}``), e.g. ``q₂·k₃ = 0.50·0.40 = 0.20``; Plotly fills it in on hover. This
+costs a fraction of sending a string per cell, so every panel up to 64 × 64 keeps
+its arithmetic. :func:`render` applies a template in Python exactly as Plotly does
+(for the formats used here), so tests can read what a learner sees.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from relpos.core import AttentionResult, relative_offsets
+
+__all__ = ["Hover", "effects_hover", "render", "score_hover", "weight_hovers"]
+
+
+@dataclass(frozen=True)
+class Hover:
+    """``customdata`` of shape (n_q, n_k, fields) and the template that reads it."""
+
+    customdata: np.ndarray
+    template: str
+
+
+class _Fields:
+    """Collects named per-cell arrays and writes template references to them."""
+
+    def __init__(self, shape: tuple[int, int]):
+        self.shape = shape
+        self.arrays: list[np.ndarray] = []
+        self.index: dict[str, int] = {}
+
+    def add(self, name: str, values) -> None:
+        self.index[name] = len(self.arrays)
+        self.arrays.append(np.broadcast_to(np.asarray(values, dtype=np.float32), self.shape))
+
+    def __call__(self, name: str, fmt: str = "") -> str:
+        return f"%{{customdata[{self.index[name]}]{':' + fmt if fmt else ''}}}"
+
+    def hover(self, template: str) -> Hover:
+        return Hover(np.stack(self.arrays, axis=-1), template + "<extra></extra>")
+
+
+class _PanelFields(_Fields):
+    """Panels place cell (i, j) at x = j + 1, y = i + 1: the positions come free as %{x}, %{y}."""
+
+    def __call__(self, name: str, fmt: str = "") -> str:
+        if name in ("i", "j"):
+            return "%{y}" if name == "i" else "%{x}"
+        return super().__call__(name, fmt)
+
+
+def _cells(result: AttentionResult, *, offsets: bool = True) -> _Fields:
+    """Fields the panels share: (for scores) the offset and the clipped offset."""
+    n_q, n_k = result.scores.shape
+    fields = _PanelFields((n_q, n_k))
+    if offsets:
+        fields.add("offset", relative_offsets(n_q, n_k))
+        fields.add("clipped", result.offsets)
+    return fields
+
+
+def _where(f: _Fields) -> str:
+    row = f"a<sup>K</sup><sub>{f('clipped', '+d')}</sub>"
+    return f"query i = {f('i')}, key j = {f('j')}: offset j − i = {f('offset', '+d')}, uses {row}"
+
+
+def _dot(f: _Fields, left: str, left_sub: str, right: str, right_sub: str, d: int) -> str:
+    """``q<sub>i</sub>·k<sub>j</sub> = 0.50·0.40`` or the sum over d features divided by √d."""
+    terms = " + ".join(f"{f(f'{left}{c}', '.2f')}·{f(f'{right}{c}', '.2f')}" for c in range(d))
+    name = f"{left}<sub>{left_sub}</sub>·{right}<sub>{right_sub}</sub>"
+    return f"{name} = {terms}" if d == 1 else f"{name} = ({terms})/√{d}"
+
+
+def score_hover(queries, keys, table, result: AttentionResult, *, scalar: bool = False) -> Hover:
+    """Arithmetic of every score cell: content term, position term and their sum.
+
+    Parameters
+    ----------
+    queries, keys : array_like, shape (n, d) or (n,)
+    table : array_like, shape (2k+1, d) or (2k+1,)
+        ``a^K``, or with ``scalar=True`` the per-offset scalars in column 0.
+    result : AttentionResult
+        Computed from these inputs.
+    scalar : bool
+        The bias is one number per offset instead of ``q_i·a^K``.
+
+    Returns
+    -------
+    hover : Hover
+        For the content, bias and combined panels alike.
+
+    Examples
+    --------
+    >>> import relpos
+    >>> example = relpos.worked_example()
+    >>> result = example.attention()
+    >>> hover = score_hover(example.queries, example.keys, example.table, result)
+    >>> print(render(hover, 1, 2, result.scores[1, 2], html=False))
+    query i = 2, key j = 3: offset j − i = +1, uses a^K_+1
+    q_2·k_3 = 0.50·0.40 = 0.20
+    q_2·a^K_+1 = 0.50·-0.20 = -0.10
+    score 0.20 + -0.10 = 0.10
+    """
+    Q, K, A = (_columns(x) for x in (queries, keys, table))
+    d = Q.shape[1]
+    f = _cells(result)
+    rows = result.offsets + result.k  # (n_q, n_k) table row of each cell
+    for c in range(d):
+        f.add(f"q{c}", Q[:, c][:, None])
+        f.add(f"k{c}", K[:, c][None, :])
+        f.add(f"a{c}", A[rows, c])
+    for name in ("content", "bias", "scores"):
+        f.add(name, getattr(result, name))
+    lines = [_where(f), f"{_dot(f, 'q', f('i'), 'k', f('j'), d)} = {f('content', '.2f')}"]
+    if scalar:
+        lines.append(f"b<sub>{f('clipped', '+d')}</sub> = {f('bias', '.2f')} (the same for every query)")
+    else:
+        product = _dot(f, "q", f("i"), "a", f("clipped", "+d"), d).replace("a<sub>", "a<sup>K</sup><sub>", 1)
+        lines.append(f"{product} = {f('bias', '.2f')}")
+    lines.append(f"score {f('content', '.2f')} + {f('bias', '.2f')} = {f('scores', '.2f')}")
+    return f.hover("<br>".join(lines))
+
+
+def weight_hovers(result: AttentionResult) -> tuple[Hover, Hover, Hover]:
+    """Arithmetic of the content-only weights, the combined weights and their difference.
+
+    A weight is ``exp(e_ij) / Σ_j exp(e_ij)`` of its row; rows with scores above 50
+    show the stable form ``exp(e − max)``.
+
+    Examples
+    --------
+    >>> import relpos
+    >>> result = relpos.worked_example().attention()
+    >>> content, combined, change = weight_hovers(result)
+    >>> print(render(combined, 0, 0, result.weights[0, 0], html=False))
+    query i = 1, key j = 1
+    α_1,1 = exp(1.00) / Σ_j exp(e_1j) = 2.718 / 7.286 = 0.3731
+    >>> print(render(change, 0, 3, result.weights[0, 3] - result.content_weights[0, 3], html=False))
+    query i = 1, key j = 4
+    with positions 0.2764 − content only 0.3576 = -0.0812
+    """
+    hovers = []
+    for logits, symbol, letter in ((result.content, "α<sup>(c)</sup>", "c"), (result.scores, "α", "e")):
+        f = _cells(result, offsets=False)
+        top = logits.max(axis=1, keepdims=True)  # (n_q, 1)
+        stable = bool(np.abs(top).max() > 50)  # exp() of the raw scores would be unreadable
+        exps = np.exp(logits - (top if stable else 0.0))  # (n_q, n_k)
+        f.add("logit", logits)
+        if stable:
+            f.add("max", top)
+        f.add("exp", exps)
+        f.add("total", exps.sum(axis=1, keepdims=True))
+        shift = f" − {f('max', '.2f')}" if stable else ""
+        hovers.append(
+            f.hover(
+                f"query i = {f('i')}, key j = {f('j')}<br>{symbol}<sub>{f('i')},{f('j')}</sub> = "
+                f"exp({f('logit', '.2f')}{shift}) / Σ<sub>j</sub> exp({letter}<sub>{f('i')}j</sub>{shift}) = "
+                f"{f('exp', '.3f')} / {f('total', '.3f')} = %{{z:.4f}}"
+            )
+        )
+    f = _cells(result, offsets=False)
+    f.add("content_weight", result.content_weights)
+    f.add("weight", result.weights)
+    hovers.append(
+        f.hover(
+            f"query i = {f('i')}, key j = {f('j')}<br>with positions {f('weight', '.4f')} − content only "
+            f"{f('content_weight', '.4f')} = %{{z:.4f}}"
+        )
+    )
+    return hovers[0], hovers[1], hovers[2]
+
+
+def effects_hover(result: AttentionResult) -> tuple[Hover, Hover]:
+    """Hover of the Position effects panels: each score's two terms, each weight's change.
+
+    Returns
+    -------
+    scores, weights : Hover
+        For the content and bias panels, and for both weight panels.
+
+    Examples
+    --------
+    >>> import relpos
+    >>> result = relpos.worked_example().attention()
+    >>> scores, weights = effects_hover(result)
+    >>> print(render(scores, 0, 3, result.bias[0, 3], html=False))
+    query i = 1, key j = 4: offset j − i = +3, uses a^K_+2
+    content 1.20 + position -0.50 = score 0.70
+    """
+    f = _cells(result)
+    for name in ("content", "bias", "scores"):
+        f.add(name, getattr(result, name))
+    scores = f.hover(
+        f"{_where(f)}<br>content {f('content', '.2f')} + position {f('bias', '.2f')} = score {f('scores', '.2f')}"
+    )
+    f = _cells(result, offsets=False)
+    f.add("content_weight", result.content_weights)
+    f.add("weight", result.weights)
+    f.add("change", result.weights - result.content_weights)
+    weights = f.hover(
+        f"query i = {f('i')}, key j = {f('j')}<br>content only {f('content_weight', '.4f')} → with positions "
+        f"{f('weight', '.4f')} ({f('change', '+.4f')})"
+    )
+    return scores, weights
+
+
+def _columns(values) -> np.ndarray:
+    """(n, d) float array; a 1-D input means d = 1."""
+    array = np.asarray(values, dtype=float)
+    return array.reshape(-1, 1) if array.ndim == 1 else array
+
+
+_REFERENCE = re.compile(r"%\{(customdata\[(\d+)\]|z|x|y)(?::([^}]*))?\}")
+
+
+def render(hover: Hover, i: int, j: int, z: float, *, html: bool = True) -> str:
+    """The hover label of cell (i, j) of a panel as Plotly shows it (0-based i, j).
+
+    With ``html=False`` line breaks become newlines, ``<sub>x</sub>`` becomes ``_x``
+    and ``<sup>x</sup>`` becomes ``^x``.
+    """
+
+    def value(match: re.Match) -> str:
+        name = match.group(1)
+        if name in ("x", "y"):  # the panel coordinates are the 1-based positions
+            return str((j if name == "x" else i) + 1)
+        number = float(z) if name == "z" else float(hover.customdata[i, j, int(match.group(2))])
+        spec = match.group(3) or ""
+        if spec.endswith("d"):
+            number = round(number)
+        elif not spec:
+            number = round(number) if float(number).is_integer() else number
+        return format(number, spec)  # Plotly's d3-format writes a hyphen-minus too
+
+    text = _REFERENCE.sub(value, hover.template).replace("<extra></extra>", "")
+    if not html:
+        text = text.replace("<br>", "\n")
+        text = re.sub(r"<sub>(.*?)</sub>", r"_\1", text)
+        text = re.sub(r"<sup>(.*?)</sup>", r"^\1", text)
+    return text

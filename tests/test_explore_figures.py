@@ -1,0 +1,254 @@
+"""Figure builders, panel sets, hover templates and computed captions of the Explore pages."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import plotly.graph_objects as go
+import plotly.io as pio
+import pytest
+
+import relpos
+from relpos import effects, explain, figures, hover, page_states, panels
+from relpos.page_states import EXPLORER
+from tests.apptest import decode_z
+
+
+def _example():
+    example = relpos.worked_example()
+    return example, example.attention()
+
+
+def _explorer(query: dict, scalar: bool = False):
+    state = EXPLORER.decode(query).state
+    inputs = page_states.explorer_inputs(state)
+    if scalar:
+        result = relpos.scalar_bias_attention(inputs.queries, inputs.keys, inputs.table[:, 0])
+    else:
+        result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
+    return inputs, result, panels.explorer_panels(inputs.queries, inputs.keys, inputs.table, result, scalar=scalar)
+
+
+def _trace(fig: go.Figure) -> dict:
+    """The first trace as the browser receives it (through Streamlit's serialisation)."""
+    return json.loads(pio.to_json(fig, validate=False))["data"][0]
+
+
+class TestExplorerPanels:
+    def test_seven_panels_in_matrix_orientation(self):
+        _, _, figs = _explorer({})
+        assert list(figs) == list(panels.EXPLORER_PANELS)
+        for fig in figs.values():
+            assert list(fig.layout.yaxis.range) == [4.5, 0.5]  # row 1 on top
+            trace = fig.data[0]
+            assert (trace.x0, trace.y0) == (1, 1)  # cell (i, j) sits at the 1-based positions
+            assert (fig.layout.xaxis.tick0, fig.layout.xaxis.dtick) == (1, 1)  # every position labelled
+
+    def test_panels_are_valid_plotly_figures(self):
+        """Panels are built without Plotly's per-property checks; here they get them."""
+        for query in ({}, {"n": "12", "k": "3"}, {"n": "96", "d": "2"}):
+            for fig in _explorer(query)[2].values():
+                go.Figure(fig.to_dict())  # raises on any invalid property
+
+    def test_score_panels_share_one_range_centred_on_zero(self):
+        _, result, figs = _explorer({})
+        limit = np.abs(np.stack([result.content, result.bias, result.scores])).max()
+        for name in ("content", "bias", "scores"):
+            trace = figs[name].data[0]
+            assert (trace.zmin, trace.zmax, trace.zmid) == (-limit, limit, 0.0)
+            assert trace.colorscale[0] == (0.0, "rgb(5,48,97)") and trace.colorscale[-1][1] == "rgb(103,0,31)"
+
+    def test_weights_on_a_sequential_zero_to_one_scale(self):
+        _, _, figs = _explorer({})
+        for name in ("content_weights", "weights"):
+            trace = figs[name].data[0]
+            assert (trace.zmin, trace.zmax) == (0.0, 1.0)
+
+    def test_panels_have_equal_geometry(self):
+        _, _, figs = _explorer({})
+        geometry = {
+            (fig.layout.height, fig.layout.margin.l, fig.layout.margin.t, fig.layout.margin.b) for fig in figs.values()
+        }
+        assert len(geometry) == 1
+
+    def test_numbers_in_cells_only_up_to_twelve_tokens(self):
+        for n, expected in (("12", True), ("13", False)):
+            _, _, figs = _explorer({"n": n})
+            assert bool(figs["scores"].data[0].texttemplate) is expected
+
+    def test_z_values_are_the_result(self):
+        _, result, figs = _explorer({})
+        np.testing.assert_allclose(decode_z(_trace(figs["scores"])), result.scores)
+        np.testing.assert_allclose(decode_z(_trace(figs["difference"])), result.weights - result.content_weights)
+
+    def test_large_panels_are_float32_without_text_or_hover_data(self):
+        _, _, figs = _explorer({"n": "512", "k": "5"})
+        for name in ("content", "bias", "scores", "content_weights", "weights", "difference"):
+            trace = _trace(figs[name])
+            assert trace["z"]["dtype"] == "f4"
+            assert "customdata" not in trace and "text" not in trace and "texttemplate" not in trace
+        offsets = _trace(figs["offsets"])
+        assert offsets["z"]["dtype"] == "u1" and "text" not in offsets and "hovertext" not in offsets
+        np.testing.assert_array_equal(decode_z(offsets)[0, :3], [5, 6, 7])  # table rows: offset + k
+        assert len(pio.to_json(figs["offsets"], validate=False)) < 400_000  # one byte per cell
+
+    def test_bias_panel_outlines_the_clipping_window(self):
+        _, _, figs = _explorer({})  # n = 4 > k + 1 = 3: two clipped cells
+        assert len(figs["bias"].layout.shapes) == 2 and figs["bias"].layout.shapes[0].line.dash == "dash"
+        _, _, unclipped = _explorer({"n": "3"})
+        assert not unclipped["bias"].layout.shapes
+
+    def test_scalar_bias_title(self):
+        _, _, figs = _explorer({}, scalar=True)
+        assert "query-independent" in figs["bias"].layout.title.text
+
+    def test_the_browser_gets_explicit_colour_scales(self):
+        """Plotly.js knows neither "RdBu_r" nor "PuOr": unvalidated figures must send the colours."""
+        _, _, figs = _explorer({})
+        for fig in figs.values():
+            assert isinstance(_trace(fig)["colorscale"], list)
+
+
+class TestOffsetMap:
+    def test_colours_are_clipped_offsets_constant_along_diagonals(self):
+        z = np.asarray(panels.offset_map(5, 5, 1, 400).data[0].z)
+        np.testing.assert_array_equal(z, relpos.clip_offsets(relpos.relative_offsets(5), 1))
+        np.testing.assert_array_equal(z[1:, 1:], z[:-1, :-1])
+
+    def test_small_maps_mark_clipped_cells(self):
+        fig = panels.offset_map(4, 4, 1, 400)
+        markers = fig.data[1]
+        assert len(markers.x) == np.count_nonzero(np.abs(relpos.relative_offsets(4)) > 1)
+
+    def test_staircase_separates_the_window(self):
+        assert figures.window_staircases(4, 4, 3) == []
+        upper, lower = figures.window_staircases(4, 4, 1)
+        assert upper[0] == (1.5, -0.5) and lower[0] == (-0.5, 1.5)
+
+    def test_shared_builder_still_labels_arrows(self):
+        """Outside a panel the foundation's labels (+3→+2) and markers are kept."""
+        fig = figures.offset_map_figure(4, 4, 2)
+        assert fig.data[0].text[0][3] == "+3→+2"
+
+
+class TestHover:
+    def test_textbook_cell_arithmetic(self):
+        example, result = _example()
+        label = hover.render(
+            hover.score_hover(example.queries, example.keys, example.table, result),
+            0,
+            3,
+            result.scores[0, 3],
+            html=False,
+        )
+        assert "offset j − i = +3, uses a^K_+2" in label
+        assert "q_1·k_4 = 1.00·1.20 = 1.20" in label
+        assert "q_1·a^K_+2 = 1.00·-0.50 = -0.50" in label
+        assert label.endswith("score 1.20 + -0.50 = 0.70")
+
+    def test_d2_shows_the_dot_product_sum(self):
+        inputs, result, _ = _explorer({"d": "2"})
+        label = hover.render(
+            hover.score_hover(inputs.queries, inputs.keys, inputs.table, result), 1, 2, result.scores[1, 2], html=False
+        )
+        q, k = inputs.queries[1], inputs.keys[2]
+        assert f"q_2·k_3 = ({q[0]:.2f}·{k[0]:.2f} + {q[1]:.2f}·{k[1]:.2f})/√2 = {result.content[1, 2]:.2f}" in label
+
+    def test_scalar_mode(self):
+        example, _ = _example()
+        result = relpos.scalar_bias_attention(example.queries, example.keys, example.table)
+        label = hover.render(
+            hover.score_hover(example.queries, example.keys, example.table, result, scalar=True),
+            2,
+            0,
+            result.scores[2, 0],
+            html=False,
+        )
+        assert "b_-2 = -0.30 (the same for every query)" in label
+
+    def test_weights_and_change(self):
+        _, result = _example()
+        content, _, change = hover.weight_hovers(result)
+        assert hover.render(content, 0, 3, result.content_weights[0, 3], html=False).endswith("= 0.3576")
+        assert "with positions 0.2764 − content only 0.3576" in hover.render(change, 0, 3, -0.0812, html=False)
+
+    def test_customdata_is_compact(self):
+        example, result = _example()
+        data = hover.score_hover(example.queries, example.keys, example.table, result).customdata
+        assert data.dtype == np.float32 and data.shape[:2] == (4, 4)
+
+    def test_effects_hover(self):
+        inputs = effects.position_effects_inputs(5, 1, seed=0)
+        result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
+        scores, weights = hover.effects_hover(result)
+        assert "offset j − i = +4, uses a^K_+1" in hover.render(scores, 0, 4, 0.0, html=False)
+        assert "→ with positions" in hover.render(weights, 0, 0, 0.0, html=False)
+
+
+class TestCaptions:
+    def test_difference_explains_why_position_4_is_penalised(self):
+        _, result = _example()
+        caption = explain.explorer_captions(result)["difference"]
+        assert "Largest loss: query 1 → key 4, −0.081 (0.358 → 0.276)" in caption
+        assert "offset +3, clipped to +2" in caption
+
+    def test_bias_caption_reports_the_query_dependence(self):
+        _, result = _example()
+        caption = explain.explorer_captions(result)["bias"]
+        assert "changes down the diagonal" in caption and "Cells further apart than k = 2" in caption
+
+    def test_scalar_captions(self):
+        example, _ = _example()
+        result = relpos.scalar_bias_attention(example.queries, example.keys, example.table)
+        assert "exactly constant" in explain.explorer_captions(result, scalar=True)["bias"]
+        assert "exactly b₀ = 0.10" in explain.diagonal_note(example.queries, example.table, result, scalar=True)
+
+    def test_offsets_caption_depends_on_clipping(self):
+        _, result = _example()
+        assert "2 cells" in explain.explorer_captions(result)["offsets"]
+        short = relpos.relative_attention([1.0, 0.5], [0.9, 0.7], A_K=[0.4, 0.1, -0.2])
+        assert "nothing is clipped" in explain.explorer_captions(short)["offsets"]
+
+    def test_never_says_anti_diagonal(self):
+        example, result = _example()
+        words = " ".join(explain.explorer_captions(result).values())
+        words += explain.diagonal_note(example.queries, example.table, result)
+        assert "anti-diagonal" not in words and "antidiagonal" not in words
+
+    @pytest.mark.parametrize("k", [1, 3])
+    def test_effects_summary(self, k):
+        inputs = effects.position_effects_inputs(8, k, seed=0, pattern="back")
+        result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
+        text = " ".join(explain.effects_summary(inputs.queries, result, (-2, -1), inputs.direction))
+        assert "the position term moved it by" in text and "Weight on offsets −2, −1:" in text
+        assert ("Raise k to 3" in text) is (k == 1)  # with k = 1, "two back" leaks to every earlier key
+
+    def test_effects_summary_for_a_random_table(self):
+        inputs = effects.position_effects_inputs(6, 2, seed=0, pattern="random")
+        result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
+        assert "no preferred offset" in " ".join(explain.effects_summary(inputs.queries, result, ()))
+
+
+class TestEffectsPanels:
+    def test_four_panels_share_geometry_and_scales(self):
+        inputs = effects.position_effects_inputs(6, 3, seed=0)
+        result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
+        figs = panels.effects_panels(result)
+        assert sorted(figs) == sorted(panels.EFFECTS_PANELS)
+        assert figs["content"].data[0].zmax == figs["bias"].data[0].zmax
+        for fig in figs.values():
+            go.Figure(fig.to_dict())
+
+
+class TestLongSequenceCaptions:
+    def test_small_weights_get_a_note(self):
+        _, result, _ = _explorer({"n": "128", "preset": "random"})
+        captions = explain.explorer_captions(result)
+        assert "look uniform: each of 128 keys gets about 1/128" in captions["weights"]
+        _, example_result = _example()
+        assert "look uniform" not in explain.explorer_captions(example_result)["weights"]
+
+    def test_ticks_of_long_axes_are_round_numbers(self):
+        _, _, figs = _explorer({"n": "512", "k": "2"})
+        assert (figs["scores"].layout.xaxis.tick0, figs["scores"].layout.xaxis.dtick) == (0, 64)  # 64, 128, …

@@ -1,0 +1,330 @@
+"""The Explorer page (pages/explorer.py), rendered headless with Streamlit's AppTest."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import relpos
+from relpos import export
+from relpos.page_states import EXPLORER
+from tests.apptest import open_app, panel_z, plotly_specs, texts
+
+SCORE_PANELS = (
+    "content  q",
+    "position bias",
+    "combined score",
+    "content-only weights",
+    "combined weights",
+    "weight change",
+    "offset map",
+)
+
+
+def explorer(query: dict[str, str] | None = None):
+    at = open_app("explorer", query=query)
+    assert not at.exception, at.exception
+    return at
+
+
+def all_panels(at) -> dict[str, np.ndarray]:
+    return {name: panel_z(at, name) for name in SCORE_PANELS}
+
+
+def moved(at, key: str, value: float) -> tuple[dict, dict]:
+    """Every panel's z before and after moving one slider."""
+    before = all_panels(at)
+    at.slider(key=key).set_value(value).run()
+    assert not at.exception, at.exception
+    return before, all_panels(at)
+
+
+def changed(before: np.ndarray, after: np.ndarray) -> set[tuple[int, int]]:
+    return {(int(i), int(j)) for i, j in np.argwhere(~np.isclose(before, after, atol=1e-12))}
+
+
+class TestDefaultView:
+    def test_renders_the_textbook_example(self):
+        at = explorer()
+        assert at.title[0].value.startswith("Explorer")
+        assert len(plotly_specs(at)) == 7
+        example = relpos.worked_example().attention()
+        np.testing.assert_allclose(panel_z(at, "combined score"), example.scores)
+        np.testing.assert_allclose(panel_z(at, "combined weights"), example.weights)
+        np.testing.assert_allclose(panel_z(at, "position bias"), example.bias)
+        assert not at.warning
+
+    def test_says_what_is_constant_along_a_diagonal(self):
+        page = texts(explorer())
+        assert "yet its biases are 0.10, 0.05, 0.08, 0.03" in page
+        assert "The table row is constant along a diagonal; the Shaw bias is not." in page
+        assert "anti-diagonal" not in page
+
+    def test_captions_answer_why_position_4_is_penalised(self):
+        page = texts(explorer())
+        assert "Largest loss: query 1 → key 4, −0.081 (0.358 → 0.276), because its bias is −0.50" in page
+
+    def test_hover_template_and_cell_numbers(self):
+        scores = next(
+            s["data"][0] for s in plotly_specs(explorer()) if s["layout"]["title"]["text"] == "combined score"
+        )
+        assert "q<sub>%{y}</sub>·k<sub>%{x}</sub>" in scores["hovertemplate"]
+        assert scores["texttemplate"] == "%{z:.2f}"
+
+    def test_one_slider_per_value_in_lazy_tabs(self):
+        at = explorer()
+        assert [s.key for s in at.slider if s.key.startswith("explorer.v.")] == [f"explorer.v.a.{r}" for r in range(5)]
+        at.session_state["explorer:tab"] = "Queries qᵢ"
+        at.run()
+        assert [s.key for s in at.slider if s.key.startswith("explorer.v.")] == [f"explorer.v.q.{i}" for i in range(4)]
+
+
+class TestOneSlider:
+    def test_table_entry_changes_only_its_diagonal(self):
+        at = explorer()
+        before, after = moved(at, "explorer.v.a.3", 0.6)  # a^K for offset +1
+        diagonal = {(0, 1), (1, 2), (2, 3)}
+        assert changed(before["position bias"], after["position bias"]) == diagonal
+        assert changed(before["combined score"], after["combined score"]) == diagonal
+        for unchanged in ("content  q", "content-only weights", "offset map"):
+            np.testing.assert_array_equal(before[unchanged], after[unchanged])
+        assert {i for i, _ in changed(before["combined weights"], after["combined weights"])} == {0, 1, 2}
+        assert after["position bias"][1, 2] == pytest.approx(0.5 * 0.6)
+
+    def test_edge_entry_also_changes_the_clipped_cells(self):
+        at = explorer()
+        before, after = moved(at, "explorer.v.a.4", 0.3)  # a^K for +2, also used by offset +3
+        assert changed(before["position bias"], after["position bias"]) == {(0, 2), (1, 3), (0, 3)}
+
+    def test_query_changes_only_its_row(self):
+        at = explorer()
+        at.session_state["explorer:tab"] = "Queries qᵢ"
+        at.run()
+        before, after = moved(at, "explorer.v.q.1", -1.0)
+        for name in ("content  q", "position bias", "combined score", "content-only weights", "combined weights"):
+            assert {i for i, _ in changed(before[name], after[name])} == {1}
+        np.testing.assert_allclose(after["content  q"][1], -1.0 * np.array(relpos.worked_example().keys))
+
+    def test_key_changes_only_its_column_of_content(self):
+        at = explorer()
+        at.session_state["explorer:tab"] = "Keys kⱼ"
+        at.run()
+        before, after = moved(at, "explorer.v.keys.3", 0.0)
+        assert changed(before["content  q"], after["content  q"]) == {(i, 3) for i in range(4)}
+        np.testing.assert_array_equal(before["position bias"], after["position bias"])
+
+
+class TestQueryIndependentBias:
+    def test_toggle_makes_every_bias_diagonal_constant(self):
+        at = explorer()
+        _, spread = relpos.diagonal_spread(panel_z(at, "position bias"))
+        assert spread.max() > 0.1  # Shaw: the bias follows each row's query
+        at.toggle(key="explorer.scalar").set_value(True).run()
+        bias = panel_z(at, "position bias")
+        _, spread = relpos.diagonal_spread(bias)
+        assert not spread.any()
+        np.testing.assert_allclose(np.diagonal(bias), 0.1)  # b_0 = the a^K_0 slider value
+        np.testing.assert_array_equal(panel_z(at, "content  q"), relpos.worked_example().attention().content)
+        assert at.query_params["bias"] == "scalar"
+        assert "exactly b₀ = 0.10" in texts(at)
+
+
+class TestPresets:
+    def choose(self, preset: str, **query):
+        at = explorer({"n": "8", **query})
+        at.selectbox(key="explorer.preset").select(preset).run()
+        assert not at.exception
+        return at
+
+    def test_previous_token_puts_the_weight_one_back(self):
+        weights = panel_z(self.choose("previous"), "combined weights")
+        assert [int(np.argmax(row)) for row in weights[1:]] == list(range(7))  # key i - 1 for every query i > 1
+
+    def test_look_ahead_puts_the_weight_one_forward(self):
+        weights = panel_z(self.choose("ahead"), "combined weights")
+        assert [int(np.argmax(row)) for row in weights[:-1]] == list(range(1, 8))
+
+    def test_locality_favours_nearby_keys(self):
+        at = self.choose("locality")
+        near = np.abs(relpos.relative_offsets(8)) <= 1
+        assert (panel_z(at, "combined weights") * near).sum() > 1.5 * (panel_z(at, "content-only weights") * near).sum()
+
+    def test_no_position_leaves_content_alone(self):
+        at = self.choose("none")
+        assert not panel_z(at, "position bias").any()
+        np.testing.assert_allclose(panel_z(at, "combined weights"), panel_z(at, "content-only weights"))
+
+    def test_random_depends_on_the_seed(self):
+        at = self.choose("random")
+        first = panel_z(at, "combined score")
+        at.number_input(key="explorer.seed").set_value(7).run()
+        assert not np.allclose(first, panel_z(at, "combined score"))
+        assert at.query_params["seed"] == "7"
+
+    def test_textbook_restores_the_example(self):
+        at = self.choose("random")
+        at.selectbox(key="explorer.preset").select("textbook").run()
+        np.testing.assert_allclose(panel_z(at, "combined score"), relpos.worked_example().attention().scores)
+
+
+class TestSizes:
+    def test_k_changes_the_table_and_the_clipping(self):
+        at = explorer()
+        at.slider(key="explorer.k").set_value(0).run()
+        assert len([s for s in at.slider if s.key.startswith("explorer.v.a.")]) == 1
+        assert not panel_z(at, "offset map").any()  # every pair uses the one entry
+        assert "nothing is clipped" not in texts(at)
+
+    def test_long_sequence(self):
+        at = explorer({"n": "512", "k": "3", "preset": "random"})
+        specs = plotly_specs(at)
+        assert len(specs) == 7
+        scores = next(s["data"][0] for s in specs if s["layout"]["title"]["text"] == "combined score")
+        assert scores["z"]["dtype"] == "f4" and "customdata" not in scores and "texttemplate" not in scores
+        at.session_state["explorer:tab"] = "Queries qᵢ"
+        at.run()
+        assert not [s for s in at.slider if s.key.startswith("explorer.v.q.")]
+        assert "generated from the preset and seed" in texts(at)
+
+    def test_d2_divides_both_terms_by_sqrt_2(self):
+        at = explorer({"d": "2", "n": "5", "preset": "random"})
+        state = EXPLORER.decode(at.query_params).state
+        from relpos.page_states import explorer_inputs
+
+        inputs = explorer_inputs(state)
+        expected = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
+        np.testing.assert_allclose(panel_z(at, "content  q"), inputs.queries @ inputs.keys.T / np.sqrt(2))
+        np.testing.assert_allclose(panel_z(at, "combined score"), expected.scores)
+
+
+class TestLessonLinks:
+    def test_round_trip(self):
+        at = explorer()
+        at.selectbox(key="explorer.preset").select("random").run()
+        at.select_slider(key="explorer.n").set_value(6).run()
+        at.slider(key="explorer.k").set_value(1).run()
+        at.slider(key="explorer.v.a.0").set_value(1.5).run()
+        at.toggle(key="explorer.scalar").set_value(True).run()
+        at.radio(key="explorer.d").set_value(2).run()
+        params = dict(at.query_params)
+        assert params["a"].startswith("1.5,") and params["n"] == "6" and params["bias"] == "scalar"
+        reopened = explorer(params)
+        assert dict(reopened.query_params) == params
+        for name in SCORE_PANELS:
+            np.testing.assert_array_equal(panel_z(reopened, name), panel_z(at, name))
+
+    @pytest.mark.parametrize(
+        ("query", "problem"),
+        [
+            ({"n": "1000000000"}, "n: expected an integer from 2 to 512; got '1000000000'"),
+            ({"k": "-1"}, "k: expected an integer from 0 to 511"),
+            ({"q": "nan,inf,1,2"}, "q: expected 1 to 16 comma-separated numbers"),
+            ({"bias": "sometimes"}, "bias: expected one of shaw, scalar"),
+            ({"zz": "1", "utm_source": "x"}, "Unknown parameters ignored: 'zz', 'utm_source'"),
+            ({"n": "x" * 100_000}, "(100000 characters)"),
+        ],
+    )
+    def test_malformed_links_warn_and_fall_back(self, query, problem):
+        at = explorer(query)
+        (warning,) = at.warning
+        unescaped = warning.value.replace("\\", "")
+        assert problem in unescaped
+        np.testing.assert_allclose(panel_z(at, "combined score"), relpos.worked_example().attention().scores)
+
+    def test_user_text_is_escaped(self):
+        at = explorer({"preset": "[click](http://evil.example) $x$ <b>", "seed": ":red[x]"})
+        (warning,) = at.warning
+        assert "[click](http" not in warning.value and "\\[click\\]" in warning.value
+        assert "$x$" not in warning.value and ":red[" not in warning.value
+
+    def test_warning_is_shown_once(self):
+        at = explorer({"n": "abc"})
+        assert at.warning
+        at.run()
+        assert not at.warning
+
+
+class TestScenarioFiles:
+    def open_upload(self, at):
+        at.session_state["explorer:load"] = True
+        at.run()
+        return at.get("file_uploader")[0]
+
+    def test_good_file_restores_the_scenario(self):
+        state = EXPLORER.decode({"n": "6", "k": "1", "preset": "ahead", "bias": "scalar"}).state
+        from relpos.page_states import apply_preset
+
+        state = apply_preset(state, "ahead")
+        at = explorer()
+        self.open_upload(at).upload(
+            "scenario.json", export.scenario_json("explorer", EXPLORER, state).encode(), "application/json"
+        )
+        at.run()
+        assert not at.exception and at.success
+        assert at.query_params["n"] == "6" and at.query_params["preset"] == "ahead"
+        assert panel_z(at, "combined score").shape == (6, 6)
+
+    @pytest.mark.parametrize(
+        ("content", "message"),
+        [
+            (b"{not json", "not valid JSON"),
+            (b"[]", "not a relpos scenario file"),
+            (
+                json.dumps(
+                    {"format": "relpos-scenario", "version": 1, "page": "explorer", "state": {"n": 4, "q": [1.0, 2.0]}}
+                ).encode(),
+                "q: expected 4 values for n = 4; got 2",
+            ),
+            (
+                json.dumps(
+                    {"format": "relpos-scenario", "version": 1, "page": "explorer", "state": {"n": "four"}}
+                ).encode(),
+                "n: expected an integer from 2 to 512; got a string",
+            ),
+            (
+                json.dumps(
+                    {"format": "relpos-scenario", "version": 1, "page": "position_effects", "state": {}}
+                ).encode(),
+                "belongs to the Position effects page",
+            ),
+            (
+                b'{"format": "relpos-scenario", "version": 1, "page": "explorer", "state": {"a": [NaN]}}',
+                "NaN and Infinity are not allowed",
+            ),
+        ],
+    )
+    def test_bad_files_are_explained_and_change_nothing(self, content, message):
+        at = explorer()
+        before = dict(at.query_params)
+        self.open_upload(at).upload("bad.json", content, "application/json")
+        at.run()
+        assert not at.exception
+        (error,) = at.error
+        assert message in error.value.replace("\\", "")
+        assert dict(at.query_params) == before
+
+
+class TestAccessibilityAndExport:
+    def test_tables_for_screen_readers(self):
+        at = explorer()
+        assert not at.table  # built only when the expander is open
+        at.session_state["explorer.tables"] = True
+        at.run()
+        assert len(at.table) == 7
+        content = at.table[0].value
+        np.testing.assert_allclose(content.to_numpy(dtype=float), relpos.worked_example().attention().content)
+        assert list(content.index) == ["i = 1", "i = 2", "i = 3", "i = 4"]
+
+    def test_export_section(self):
+        at = explorer()
+        at.session_state["explorer.export"] = True
+        at.run()
+        assert len(at.get("download_button")) == 3
+        link, snippet = (code.value for code in at.code)
+        assert link.endswith(
+            "/explorer?preset=textbook&n=4&k=2&d=1&seed=0&bias=shaw&q=1,0.5,0.8,0.3"
+            "&keys=0.9,0.7,0.4,1.2&a=-0.3,0.4,0.1,-0.2,-0.5"
+        )
+        assert "relpos.relative_attention(Q, K, A_K=A_K)" in snippet

@@ -1,0 +1,182 @@
+"""The Position effects page (pages/position_effects.py), rendered headless with AppTest."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import relpos
+from relpos import export, page_states
+from relpos.page_states import EFFECTS
+from tests.apptest import open_app, panel_z, plotly_specs, texts
+
+PANELS = ("content scores", "position biases", "content-only weights", "combined weights")
+
+
+def effects_page(query: dict[str, str] | None = None):
+    at = open_app("position_effects", query=query)
+    assert not at.exception, at.exception
+    return at
+
+
+def expected(query: dict[str, str]):
+    inputs = page_states.effects_inputs(EFFECTS.decode(query).state)
+    return inputs, relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
+
+
+class TestDefaultView:
+    def test_renders_four_panels_with_both_terms_scaled(self):
+        at = effects_page()
+        assert at.title[0].value.startswith("Position effects")
+        assert len(plotly_specs(at)) == 4
+        inputs, result = expected({})
+        np.testing.assert_allclose(panel_z(at, "content scores"), inputs.queries @ inputs.keys.T / np.sqrt(8))
+        np.testing.assert_allclose(panel_z(at, "position biases"), result.bias)
+        np.testing.assert_allclose(panel_z(at, "combined weights"), result.weights)
+
+    def test_every_panel_has_a_caption(self):
+        captions = [caption.value for caption in effects_page().caption]
+        assert any(c.startswith("No diagonal pattern") for c in captions)
+        assert any("changes down the diagonal" in c for c in captions)
+        assert any(c.startswith("Softmax of the combined scores. Weight on offsets −2, −1:") for c in captions)
+
+    def test_text_is_computed_from_the_numbers(self):
+        at = effects_page()
+        _, result = expected({})
+        before = relpos.attention_distance(result.content_weights).mean()
+        after = relpos.attention_distance(result.weights).mean()
+        page = texts(at)
+        assert f"{before:.2f} with content only, {after:.2f} with positions" in page
+        share = relpos.weight_on_offsets(result.weights, (-2, -1)).mean()
+        assert f"→ {share:.0%} on average" in page
+        assert "anti-diagonal" not in page
+
+
+class TestPresets:
+    @pytest.mark.parametrize(("preset", "favoured"), [("back", (-2, -1)), ("forward", (1, 2)), ("local", (-1, 0, 1))])
+    def test_presets_pull_weight_to_their_offsets(self, preset, favoured):
+        at = effects_page()
+        at.selectbox(key="effects.preset").select(preset).run()
+        content_only = relpos.weight_on_offsets(panel_z(at, "content-only weights"), favoured).mean()
+        combined = relpos.weight_on_offsets(panel_z(at, "combined weights"), favoured).mean()
+        assert combined > content_only + 0.15
+        assert at.query_params["preset"] == preset
+
+    def test_back_and_forward_shift_the_average_offset(self):
+        shifts = {}
+        for preset in ("back", "forward"):
+            at = effects_page({"preset": preset, "n": "10"})
+            shifts[preset] = (
+                relpos.mean_offset(panel_z(at, "combined weights")).mean()
+                - relpos.mean_offset(panel_z(at, "content-only weights")).mean()
+            )
+        assert shifts["back"] < -0.1 and shifts["forward"] > 0.1  # back looks earlier, forward later
+
+    def test_random_table_has_no_favoured_offset(self):
+        at = effects_page({"preset": "random"})
+        assert "A random table has no preferred offset" in texts(at)
+
+
+class TestClipping:
+    def test_small_k_lets_two_back_leak_to_every_earlier_key(self):
+        at = effects_page({"n": "8"})
+        at.slider(key="effects.k").set_value(1).run()
+        bias = panel_z(at, "position biases")
+        np.testing.assert_allclose(bias[7, :6], bias[7, 6])  # offsets -7..-2 all use the -1 row
+        assert "Raise k to 3" in texts(at)
+        bias_spec = next(s for s in plotly_specs(at) if s["layout"]["title"]["text"].startswith("position"))
+        assert len(bias_spec["layout"]["shapes"]) == 2  # the dashed clipping window
+
+    def test_large_k_does_not_clip(self):
+        at = effects_page({"n": "5", "k": "4"})
+        assert "further apart than k" not in texts(at)
+
+    def test_n_lowers_k(self):
+        at = effects_page({"k": "5"})
+        at.slider(key="effects.n").set_value(3).run()
+        assert not at.exception and at.query_params["k"] == "2"
+
+
+class TestLessonLinks:
+    def test_round_trip(self):
+        at = effects_page()
+        at.selectbox(key="effects.preset").select("local").run()
+        at.slider(key="effects.n").set_value(9).run()
+        at.select_slider(key="effects.dk").set_value(16).run()
+        at.number_input(key="effects.seed").set_value(4).run()
+        at.slider(key="effects.strength").set_value(3.5).run()
+        params = dict(at.query_params)
+        reopened = effects_page(params)
+        assert dict(reopened.query_params) == params
+        for name in PANELS:
+            np.testing.assert_array_equal(panel_z(reopened, name), panel_z(at, name))
+
+    def test_malformed_link(self):
+        at = effects_page({"n": "65", "dk": "nan", "strength": "1e9", "unknown": "1"})
+        (warning,) = at.warning
+        text = warning.value.replace("\\", "")
+        for problem in (
+            "n: expected an integer from 2 to 64",
+            "dk: expected an integer from 1 to 64",
+            "strength: expected a number from 0 to 5",
+            "Unknown parameter ignored: 'unknown'",
+        ):
+            assert problem in text
+        assert at.query_params["n"] == "6"
+
+    def test_unusual_d_k_from_a_link_is_offered(self):
+        at = effects_page({"dk": "5"})
+        assert at.select_slider(key="effects.dk").value == 5
+
+
+class TestScenarioFiles:
+    def upload(self, at, content: bytes):
+        at.session_state["effects:load"] = True
+        at.run()
+        at.get("file_uploader")[0].upload("scenario.json", content, "application/json")
+        at.run()
+        assert not at.exception
+
+    def test_good_file(self):
+        state = EFFECTS.decode({"preset": "forward", "n": "11", "k": "2"}).state
+        at = effects_page()
+        self.upload(at, export.scenario_json("position_effects", EFFECTS, state).encode())
+        assert at.success and at.query_params["n"] == "11" and at.query_params["preset"] == "forward"
+
+    @pytest.mark.parametrize(
+        ("document", "message"),
+        [
+            (
+                {"format": "relpos-scenario", "version": 1, "page": "position_effects", "state": {"n": 4.5}},
+                "n: expected an integer from 2 to 64; got a number",
+            ),
+            (
+                {"format": "relpos-scenario", "version": 1, "page": "position_effects", "state": {"n": 3, "k": 9}},
+                "k: must be at most n − 1 = 2",
+            ),
+            (
+                {"format": "relpos-scenario", "version": 1, "page": "explorer", "state": {}},
+                "belongs to the Explorer page",
+            ),
+        ],
+    )
+    def test_bad_files(self, document, message):
+        at = effects_page()
+        self.upload(at, json.dumps(document).encode())
+        (error,) = at.error
+        assert message in error.value.replace("\\", "")
+        assert at.query_params["n"] == "6"
+
+
+class TestExport:
+    def test_export_section(self):
+        at = effects_page()
+        assert not at.get("download_button")  # built only when opened
+        at.session_state["effects.export"] = True
+        at.run()
+        assert len(at.get("download_button")) == 3
+        link, snippet = (code.value for code in at.code)
+        assert link.endswith("/position_effects?preset=back&n=6&k=3&dk=8&dmodel=16&seed=0&strength=2&shared=1")
+        assert "position_effects_inputs(6, 3, d_model=16, d_k=8, seed=0" in snippet
