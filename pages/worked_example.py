@@ -6,6 +6,7 @@ from relpos import ui
 from relpos import ui_walkthrough as walk
 
 lesson = walk.lesson()
+walk.sync_url(lesson)
 ui.presenter_style(lesson.presenter)
 
 heading, toggle = st.columns([3, 1], vertical_alignment="bottom")
@@ -24,6 +25,9 @@ walk.offset_section(lesson)
 st.divider()
 ui.markdown("walkthrough_background")
 walk.step_table(lesson)
+walk.export_section(lesson)
 
 with st.sidebar:
     walk.editor(lesson)
+    st.divider()
+    walk.share(lesson)

@@ -114,6 +114,7 @@ class Field:
     high: float | None = None
     choices: tuple[str, ...] = ()
     max_items: int = 0
+    min_items: int = 1
 
     def expected(self) -> str:
         """What a valid value looks like, for messages."""
@@ -125,7 +126,13 @@ class Field:
             return "on or off (1 or 0)"
         if self.kind == "choice":
             return "one of " + ", ".join(self.choices)
-        return f"1 to {self.max_items} comma-separated numbers {_range_text(self.low, self.high)}"
+        return f"{self._count_text()} comma-separated numbers {_range_text(self.low, self.high)}"
+
+    def _count_text(self) -> str:
+        """How many items a list field holds: ``1 to 16`` or ``exactly 4``."""
+        if self.min_items == self.max_items:
+            return f"exactly {self.max_items}"
+        return f"{self.min_items} to {self.max_items}"
 
     # --- URL text -> value -------------------------------------------------------
     def _parse_number(self, text: str) -> float:
@@ -159,7 +166,7 @@ class Field:
                 raise ValueError
             return word
         items = text.split(",")
-        if not 1 <= len(items) <= self.max_items:
+        if not self.min_items <= len(items) <= self.max_items:
             raise ValueError
         return [self._parse_number(item) for item in items]
 
@@ -196,8 +203,8 @@ class Field:
             return value
         if not isinstance(value, list):
             raise ValueError(f"expected a list of numbers; got {_type_name(value)}")
-        if not 1 <= len(value) <= self.max_items:
-            raise ValueError(f"expected 1 to {self.max_items} numbers; got {len(value)}")
+        if not self.min_items <= len(value) <= self.max_items:
+            raise ValueError(f"expected {self._count_text()} numbers; got {len(value)}")
         return [self._check_number(item, position) for position, item in enumerate(value)]
 
     def _check_number(self, value: Any, position: int | None = None) -> float:
@@ -246,9 +253,15 @@ def choice_field(default: str, choices: Iterable[str]) -> Field:
     return Field("choice", default, choices=options)
 
 
-def floats_field(default: list[float] | None, low: float, high: float, max_items: int) -> Field:
-    """A list of 1 .. max_items finite numbers in ``[low, high]`` (comma-separated in the URL)."""
-    return Field("floats", default, low, high, max_items=max_items)
+def floats_field(default: list[float] | None, low: float, high: float, max_items: int, *, min_items: int = 1) -> Field:
+    """A list of min_items .. max_items finite numbers in ``[low, high]`` (comma-separated in the URL).
+
+    >>> floats_field(None, -1, 1, 4, min_items=4).expected()
+    'exactly 4 comma-separated numbers from -1 to 1'
+    """
+    if not 1 <= min_items <= max_items:
+        raise ValueError(f"need 1 <= min_items <= max_items; got {min_items} and {max_items}")
+    return Field("floats", default, low, high, max_items=max_items, min_items=min_items)
 
 
 @dataclass(frozen=True)

@@ -993,7 +993,7 @@ def _scenario_uploader(page: str, schema: Schema, *, key: str, on_loaded) -> Non
         key=key,
         on_change=_load_upload,
         args=(key, page, schema, on_loaded),
-        help="A .json file saved with “Scenario (JSON)” on this page.",
+        help="A .json scenario file downloaded from this page.",
     )
     kind, problems = st.session_state.get(f"{key}:message", (None, ()))
     if kind == "error":

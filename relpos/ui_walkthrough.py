@@ -7,6 +7,12 @@ tables from :mod:`relpos.tables`. Part of the UI layer, like :mod:`relpos.ui`.
 
 State lives in ``st.session_state`` under ``wt_*`` keys: the last good scenario and the
 current stop are plain entries (they survive page switches); the widgets mirror them.
+
+Lesson links: on the page's first run in a browser session the whole view (stop,
+presenter mode, k and every number) is decoded from the URL with
+:data:`relpos.page_states.WALKTHROUGH` (bad parameters are reported and replaced by
+defaults); afterwards every run writes the view back into the URL, so the address bar is
+always a link to exactly what is on screen. The same state is the scenario file.
 """
 
 from __future__ import annotations
@@ -15,10 +21,11 @@ from dataclasses import dataclass, replace
 
 import streamlit as st
 
-from relpos import figures, tables, ui
+from relpos import export, figures, page_states, tables, ui
 from relpos import walkthrough as wt
 from relpos.core import AttentionResult
 from relpos.examples import Scenario, worked_example
+from relpos.page_states import WALKTHROUGH
 
 SCENARIO = "wt_scenario"  # last good Scenario
 MEMORY = "wt_memory"  # a^K values by offset, remembered when k is lowered
@@ -26,6 +33,9 @@ STOP = "wt_stop"  # current wt.Stop
 FLASH = "wt_flash"  # one-off confirmation message
 ROW, STEP, K, PRESENTER = "wt_row", "wt_step", "wt_k", "wt_presenter"
 NEXT, PREVIOUS, RESET, CSV = "wt_next", "wt_previous", "wt_reset", "wt_csv"
+PAGE = "worked_example"  # url_path: lesson links and scenario files name the page by it
+LINK = "wt_link"  # the view as a WALKTHROUGH state dict, mirrored in the URL
+JSON, SNIPPET, UPLOAD, LOAD = "wt_json", "wt_snippet", "wt_upload", "wt_load"
 #: Container key that presenter mode pins to the bottom right (see ui.PRESENTER_CSS).
 NAV = "presenter-nav"
 
@@ -74,6 +84,11 @@ class Lesson:
         return self.steps[self.stop.row * self.n : (self.stop.row + 1) * self.n]
 
     @property
+    def link_state(self) -> dict:
+        """This view as a :data:`~relpos.page_states.WALKTHROUGH` state (lesson link, scenario file)."""
+        return page_states.walkthrough_state(self.scenario, self.stop, self.presenter)
+
+    @property
     def current_cells(self) -> list[tuple[int, int]]:
         """The cell being computed, or the whole row at the softmax stop."""
         columns = range(self.n) if self.at_softmax else [self.stop.step]
@@ -96,12 +111,22 @@ def _set_fields(scenario: Scenario) -> None:
         st.session_state[key] = wt.short_number(value)
 
 
+def _restore(link: dict) -> None:
+    """Make a valid WALKTHROUGH state the page's view (before the widgets are drawn)."""
+    view = page_states.walkthrough_view(link)
+    state = st.session_state
+    state[SCENARIO] = view.scenario
+    state[MEMORY] = {}
+    state[STOP] = view.stop
+    state[PRESENTER] = view.presenter
+    state[K] = view.scenario.k
+    _set_fields(view.scenario)
+
+
 def _init_state() -> None:
     state = st.session_state
-    if SCENARIO not in state:
-        state[SCENARIO] = worked_example()
-        state[MEMORY] = {}
-        state[STOP] = wt.Stop(0, 0)
+    if SCENARIO not in state:  # first run in this session: open the view the link describes
+        _restore(ui.page_state(LINK, WALKTHROUGH))
     scenario = state[SCENARIO]
     for key, _, value in _fields(scenario):
         if key not in state:  # first visit, or the widget was dropped on a page switch
@@ -116,7 +141,11 @@ def _read_edits() -> tuple[tuple[str, str], ...]:
     good: Scenario = state[SCENARIO]
     problems, values = [], []
     for key, name, old in _fields(good):
-        value, message = wt.parse_value(state.get(key, ""), name=name)
+        text = state.get(key, "")
+        if text == wt.short_number(old):  # untouched: keep the exact value (a link may carry more digits)
+            values.append(old)
+            continue
+        value, message = wt.parse_value(text, name=name)
         if message:
             problems.append((key, f"{message} Still using {wt.short_number(old).replace('-', '−')}."))
         values.append(old if value is None else value)
@@ -202,8 +231,18 @@ def presenter_toggle() -> None:
     )
 
 
+def sync_url(lesson: Lesson) -> None:
+    """Write the view into the URL (only when it changed): the address bar stays a lesson link."""
+    st.session_state[LINK] = lesson.link_state
+    ui.write_url(WALKTHROUGH, lesson.link_state)
+
+
 def problems_summary(lesson: Lesson) -> None:
-    """A warning listing every rejected field (messages quote user text only escaped)."""
+    """Warnings about the opening link's unusable parameters (once) and every rejected field.
+
+    Messages quote user text only escaped.
+    """
+    ui.show_url_problems(LINK)
     if lesson.problems:
         lines = "\n".join(f"- {message}" for _, message in lesson.problems)
         st.warning(f"**Some numbers were not accepted; the page keeps their last good values.**\n{lines}")
@@ -361,7 +400,45 @@ def step_table(lesson: Lesson) -> None:
     )
     st.dataframe(styled, hide_index=True, height="content", key="wt_step_table")
     st.caption("The highlighted rows are the current stop. Weights are per query row (each row of 4 sums to 1).")
-    ui.download_csv(frame, "relpos_walkthrough_pairs.csv", label="Download the table as CSV", key=CSV)
+
+
+def export_section(lesson: Lesson) -> None:
+    """Downloads (step table as CSV, scenario as JSON) and NumPy code that reproduces the numbers."""
+    result = lesson.result
+    computed = {
+        "content scores": result.content,
+        "position biases": result.bias,
+        "scores": result.scores,
+        "content-only weights": result.content_weights,
+        "combined weights": result.weights,
+    }
+    with st.container(horizontal=True, gap="small"):
+        ui.download_csv(
+            tables.step_frame(lesson.steps),
+            "relpos_walkthrough_pairs.csv",
+            label="Download the table as CSV",
+            key=CSV,
+        )
+        st.download_button(
+            "Download the scenario as JSON",
+            export.scenario_json(PAGE, WALKTHROUGH, lesson.link_state, computed),
+            file_name="relpos_walkthrough_scenario.json",
+            mime="application/json",
+            on_click="ignore",
+            key=JSON,
+            icon=":material/download:",
+            help="Every number, k, the current stop and presenter mode. Load it again in the sidebar.",
+        )
+    with st.expander("NumPy code that reproduces these numbers", icon=":material/code:"):
+        st.code(export.walkthrough_snippet(lesson.link_state), language="python")
+        st.caption("Runs in this project's environment; relpos.relative_attention computes every number above.")
+
+
+def share(lesson: Lesson) -> None:
+    """The lesson link of this view and the scenario-file upload (draw inside ``st.sidebar``)."""
+    st.subheader("Lesson link")
+    ui.lesson_link(WALKTHROUGH, lesson.link_state, PAGE)
+    ui.scenario_upload(PAGE, WALKTHROUGH, key=UPLOAD, on_loaded=_restore, lazy_key=LOAD)
 
 
 # ---------------------------------------------------------------------------
