@@ -166,11 +166,19 @@ def parse_seed(text) -> int:
 
     >>> parse_seed(" 42 ")
     42
+    >>> parse_seed("")
+    Traceback (most recent call last):
+    ...
+    relpos.answers.AnswerError: the seed must be a whole number from 0 to 4294967295; got ''
     """
-    text = normalise(text)
-    if not re.fullmatch(r"\d{1,10}", text) or int(text) > MAX_SEED:
-        raise AnswerError(f"the seed must be a whole number from 0 to {MAX_SEED}; got {_shorten(text)!r}")
-    return int(text)
+    try:
+        cleaned = normalise(text)
+    except AnswerError:  # its messages speak of answers; a seed comes from a link
+        cleaned = None
+    if cleaned is None or not re.fullmatch(r"\d{1,10}", cleaned) or int(cleaned) > MAX_SEED:
+        raw = cleaned if cleaned is not None else (text if isinstance(text, str) else "").strip()
+        raise AnswerError(f"the seed must be a whole number from 0 to {MAX_SEED}; got {_shorten(raw)!r}")
+    return int(cleaned)
 
 
 def _shorten(text: str, limit: int = 40) -> str:

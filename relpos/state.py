@@ -99,6 +99,21 @@ def _is_number(value) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
+def _is_finite(value: int | float) -> bool:
+    """Finite, without converting a huge JSON integer to float (which raises OverflowError)."""
+    return isinstance(value, int) or math.isfinite(value)
+
+
+def _number_shown(value: int | float, limit: int = 24) -> str:
+    """A number from untrusted JSON for a message: whole when short, else its start and length.
+
+    >>> _number_shown(10**30)
+    '100000000000… (31 digits)'
+    """
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:12]}… ({len(text)} digits)"
+
+
 @dataclass(frozen=True)
 class Field:
     """Spec of one state entry: its kind, default and allowed values.
@@ -188,7 +203,7 @@ class Field:
             if not isinstance(value, int) or isinstance(value, bool):
                 raise ValueError(f"expected {self.expected()}; got {_type_name(value)}")
             if not self.low <= value <= self.high:
-                raise ValueError(f"expected {self.expected()}; got {value}")
+                raise ValueError(f"expected {self.expected()}; got {_number_shown(value)}")
             return value
         if self.kind == "float":
             return self._check_number(value)
@@ -211,8 +226,8 @@ class Field:
         where = "" if position is None else f"entry {position + 1}: "
         if not _is_number(value):
             raise ValueError(f"{where}expected a number; got {_type_name(value)}")
-        if not math.isfinite(value) or not self.low <= value <= self.high:
-            raise ValueError(f"{where}expected a number {_range_text(self.low, self.high)}; got {value}")
+        if not _is_finite(value) or not self.low <= value <= self.high:
+            raise ValueError(f"{where}expected a number {_range_text(self.low, self.high)}; got {_number_shown(value)}")
         return float(value) + 0.0
 
 

@@ -618,6 +618,7 @@ def scheme_sidebar():
     page = SCHEME_PAGE
     settings = scheme_settings()
     init_settings(page, settings)
+    _check_scheme_link(page)
     show_setting_problems(page)
     with st.sidebar:
         st.markdown("**Scenario** (shared by every scheme)")
@@ -635,6 +636,29 @@ def scheme_sidebar():
         st.caption(f"slope m of head {head}: {slopes[head - 1]:.4g} = 2^{math.log2(slopes[head - 1]):.3g}")
     setup = cached_scheme_setup(n, int(seed), k, int(buckets), int(max_distance), float(slopes[head - 1]))
     return setup, slopes, head - 1
+
+
+def _check_scheme_link(page: str) -> None:
+    """Report settings of the opening link that are valid alone but not together.
+
+    k must stay below n and the head shown cannot exceed the number of heads; the
+    sliders then clamp them (see :func:`clamp_setting`), and the learner is told why.
+    Runs only on the page's first run in a session, when the link was just read.
+    """
+    problems = st.session_state.get(f"{page}._problems")
+    if problems is None:
+        return
+    saved = st.session_state[f"{page}._saved"]
+    if saved["k"] > saved["n"] - 1:
+        problems.append(
+            f"Shaw clipping distance k must be at most n − 1 = {saved['n'] - 1} for n = {saved['n']}; "
+            f"got {saved['k']} (used {saved['n'] - 1})"
+        )
+    if saved["head"] > saved["heads"]:
+        problems.append(
+            f"ALiBi head must be at most the number of heads H = {saved['heads']}; "
+            f"got {saved['head']} (used {saved['heads']})"
+        )
 
 
 @st.cache_data(show_spinner=False, max_entries=64)

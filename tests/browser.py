@@ -69,6 +69,7 @@ SELECTORS = {
     "slider_input": "input[type=range]",
     "button": "[data-testid=stButton] button",
     "toggle": "[data-testid=stCheckbox]",
+    "tab": "[data-testid=stTab]",
     "dataframe": "[data-testid=stDataFrame]",
     "latex": "[data-testid=stMain] .katex",
     "sidebar_link": "[data-testid=stSidebarNav] a[data-testid=stSidebarNavLink]",
@@ -529,13 +530,13 @@ class AppTab:
         return [Figure(**figure) for figure in self.page.evaluate(_FIGURES_JS, SELECTORS["plot"])]
 
     def figure(self, title: str | re.Pattern) -> Figure:
-        """The figure whose title contains ``title`` (case-insensitive) or matches the pattern."""
+        """The figure whose title contains ``title`` (case-insensitive) or matches the pattern.
+
+        Titles are compared without their HTML tags (``<b>``, ``<sub>`` …).
+        """
         for candidate in self.figures():
-            found = (
-                title.search(candidate.title)
-                if isinstance(title, re.Pattern)
-                else title.lower() in candidate.title.lower()
-            )
+            plain = re.sub(r"<[^>]+>", "", candidate.title)
+            found = title.search(plain) if isinstance(title, re.Pattern) else title.lower() in plain.lower()
             if found:
                 return candidate
         titles = [candidate.title for candidate in self.figures()]
@@ -555,14 +556,23 @@ class AppTab:
             "(inputs) => inputs.map((input) => input.getAttribute('aria-label') || '')"
         )
 
-    def slider(self, label: str | re.Pattern) -> Any:
-        """The range input of the slider with this label (see :func:`label_matches`)."""
+    def slider(self, label: str | re.Pattern, *, timeout: float = 10) -> Any:
+        """The range input of the slider with this label (see :func:`label_matches`).
+
+        Waits up to ``timeout`` seconds for it: on a tab's first page load Streamlit's
+        widget code arrives in lazily loaded chunks, so an idle app may still be drawing
+        its sidebar.
+        """
         inputs = self.page.locator(f"{SELECTORS['slider']} {SELECTORS['slider_input']}")
-        labels = self.slider_labels()
-        for index, actual in enumerate(labels):
-            if label_matches(actual, label):
-                return inputs.nth(index)
-        raise LookupError(f"no slider labelled {label!r}; sliders on the page: {labels}")
+        deadline = time.monotonic() + timeout
+        while True:
+            labels = self.slider_labels()
+            for index, actual in enumerate(labels):
+                if label_matches(actual, label):
+                    return inputs.nth(index)
+            if time.monotonic() > deadline:
+                raise LookupError(f"no slider labelled {label!r}; sliders on the page: {labels}")
+            self.page.wait_for_timeout(50)
 
     def slider_value(self, label: str | re.Pattern) -> float:
         return float(self.slider(label).get_attribute("value"))
@@ -583,6 +593,18 @@ class AppTab:
     def click(self, text: str | re.Pattern) -> None:
         """Click a button (see :meth:`button`) and wait for the rerun."""
         target = self.button(text)
+        self.interact(target.click)
+
+    def open_tab(self, label: str | re.Pattern) -> None:
+        """Click the ``st.tabs`` tab with this text and wait for the rerun it causes.
+
+        Only for tabs created with ``on_change="rerun"`` (lazy tabs): a plain tab switch
+        runs nothing on the server.
+        """
+        pattern = label if isinstance(label, re.Pattern) else re.compile(re.escape(label))
+        target = self.page.locator(SELECTORS["tab"]).filter(has_text=pattern).first
+        if target.get_attribute("aria-selected") == "true":
+            return
         self.interact(target.click)
 
     def toggle(self, label: str | re.Pattern) -> None:

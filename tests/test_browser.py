@@ -9,11 +9,13 @@ Skipped with the reason when Chromium or Playwright is missing.
 
 from __future__ import annotations
 
-from urllib.parse import urlparse
+from urllib.parse import parse_qs, urlparse
 
 import numpy as np
 import pytest
 
+import relpos
+from relpos import page_states
 from relpos.navigation import PAGES
 from tests.browser import ROOT, SELECTORS, AppTab, StreamlitServer
 from tests.ui_contract import EXPLORER, POSITION_EFFECTS, WALKTHROUGH, contract, page_spec, url_path
@@ -165,25 +167,64 @@ def test_keyboard_slider_redraws_heatmaps_on_floor_app(chromium, floor_server):
 # Explorer (issue 4)
 
 
-def test_explorer_keyboard_slider_redraws_only_its_row(app_tab):
+def drawn(tab: AppTab, *titles) -> list[np.ndarray]:
+    """The first heatmap of each titled figure, as plotly.js drew it."""
+    return [tab.figure(title).z for title in titles]
+
+
+def changed_cells(before: np.ndarray, after: np.ndarray) -> set[tuple[int, int]]:
+    return {(int(i), int(j)) for i, j in np.argwhere(~np.isclose(before, after, rtol=0, atol=1e-9))}
+
+
+def open_explorer(tab: AppTab, query: dict[str, str] | None = None) -> None:
     spec = require_page(EXPLORER.path, "explorer")
-    app_tab.open(spec.url_path)
-    app_tab.wait_plots(contract(spec).min_charts)
-    before = app_tab.figure(EXPLORER.content_title).z
+    tab.open(spec.url_path, query)
+    tab.wait_plots(contract(spec).min_charts)
+
+
+def test_explorer_keyboard_query_slider_redraws_only_its_row(app_tab):
+    open_explorer(app_tab)
+    app_tab.open_tab(EXPLORER.row_tab)  # a lazy tab: its sliders exist once it is open
+    panels = (EXPLORER.content_title, EXPLORER.bias_title, EXPLORER.scores_title, EXPLORER.weights_title)
+    before = drawn(app_tab, *panels)
     value = app_tab.slider_value(EXPLORER.row_slider)
 
-    assert app_tab.press_slider(EXPLORER.row_slider, "ArrowRight") > value
-    after = app_tab.figure(EXPLORER.content_title).z
-    assert changed_rows(before, after) == {EXPLORER.row_index}
+    assert app_tab.press_slider(EXPLORER.row_slider, "ArrowRight") == pytest.approx(value + 0.05)
+    after = drawn(app_tab, *panels)
+    for title, old, new in zip(panels, before, after, strict=True):
+        assert changed_rows(old, new) == {EXPLORER.row_index}, title.pattern
+    # d = 1: the content row moves by exactly one slider step times each key
+    keys = np.array(relpos.worked_example().keys)
+    np.testing.assert_allclose(after[0][EXPLORER.row_index] - before[0][EXPLORER.row_index], 0.05 * keys, atol=1e-9)
 
     app_tab.press_slider(EXPLORER.row_slider, "ArrowLeft")
-    np.testing.assert_allclose(app_tab.figure(EXPLORER.content_title).z, before)
+    for old, new in zip(before, drawn(app_tab, *panels), strict=True):
+        np.testing.assert_allclose(new, old, atol=1e-12)
+    assert_clean(app_tab)
+
+
+def test_explorer_keyboard_table_slider_redraws_only_its_diagonal(app_tab):
+    open_explorer(app_tab)
+    panels = (EXPLORER.content_title, EXPLORER.bias_title, EXPLORER.scores_title)
+    content, bias, scores = drawn(app_tab, *panels)
+
+    app_tab.press_slider(EXPLORER.diagonal_slider, "ArrowRight")
+    new_content, new_bias, new_scores = drawn(app_tab, *panels)
+    n = content.shape[0]
+    diagonal = {(i, i + EXPLORER.diagonal_offset) for i in range(n - EXPLORER.diagonal_offset)}
+    assert changed_cells(bias, new_bias) == diagonal
+    assert changed_cells(scores, new_scores) == diagonal
+    np.testing.assert_array_equal(new_content, content)
+    queries = np.array(relpos.worked_example().queries)
+    for i, j in diagonal:  # q_i · (a + 0.05) − q_i · a
+        assert new_bias[i, j] - bias[i, j] == pytest.approx(0.05 * queries[i])
     assert_clean(app_tab)
 
 
 def assert_link_restores_state(chromium, app_tab, spec, slider) -> None:
     """Change a slider, then open the page's URL in a new session: same sliders, same pictures."""
     app_tab.open(spec.url_path)
+    app_tab.wait_plots(contract(spec).min_charts)
     app_tab.press_slider(slider, "ArrowRight")
     link = app_tab.page.url
     assert "?" in link, "the changed state must be written to the URL"
@@ -199,6 +240,7 @@ def assert_link_restores_state(chromium, app_tab, spec, slider) -> None:
             assert new.title == old.title
             for old_z, new_z in zip(old.heatmaps, new.heatmaps, strict=True):
                 np.testing.assert_allclose(new_z, old_z)
+        assert parse_qs(urlparse(fresh.page.url).query) == parse_qs(urlparse(link).query)
         assert_clean(fresh)
     finally:
         fresh.close()
@@ -206,28 +248,51 @@ def assert_link_restores_state(chromium, app_tab, spec, slider) -> None:
 
 def test_explorer_lesson_link_opens_exact_state(chromium, app_tab):
     spec = require_page(EXPLORER.path, "explorer")
-    assert_link_restores_state(chromium, app_tab, spec, EXPLORER.row_slider)
+    assert_link_restores_state(chromium, app_tab, spec, EXPLORER.diagonal_slider)
+
+
+def numbers(text: str) -> np.ndarray:
+    return np.array([float(value) for value in text.split(",")])
 
 
 def test_explorer_lesson_query_restores_its_values(app_tab):
-    spec = require_page(EXPLORER.path, "explorer")
-    app_tab.open(spec.url_path, EXPLORER.lesson_query)
-    app_tab.wait_plots(1)
+    """A hand-written link: every slider and every panel shows exactly the numbers in it."""
+    query = EXPLORER.lesson_query
+    open_explorer(app_tab, query)
     assert_clean(app_tab)
     assert app_tab.count("warning") == 0
-    for label, value in EXPLORER.lesson_sliders.items():
+    q, keys, table = numbers(query["q"]), numbers(query["keys"]), numbers(query["a"])
+    k = int(query["k"])
+    assert app_tab.slider_value(EXPLORER.k_slider) == k
+    for offset, value in zip(range(-k, k + 1), table, strict=True):
+        label = "aᴷ" + ("0" if offset == 0 else f"{offset:+d}")
         assert app_tab.slider_value(label) == pytest.approx(value)
-    assert app_tab.figure(EXPLORER.content_title).z.shape == (EXPLORER.lesson_n, EXPLORER.lesson_n)
+    expected = relpos.relative_attention(q[:, None], keys[:, None], A_K=table[:, None])
+    content, bias, scores, weights = drawn(
+        app_tab, EXPLORER.content_title, EXPLORER.bias_title, EXPLORER.scores_title, EXPLORER.weights_title
+    )
+    np.testing.assert_allclose(content, expected.content)
+    np.testing.assert_allclose(bias, expected.bias)
+    np.testing.assert_allclose(scores, expected.scores)
+    np.testing.assert_allclose(weights, expected.weights)
+    app_tab.open_tab(EXPLORER.row_tab)
+    assert [app_tab.slider_value(f"q{i + 1}") for i in range(len(q))] == pytest.approx(q.tolist())
+    # the page keeps the link as it is (it rewrites the URL only when the state changes)
+    assert {key: values[-1] for key, values in parse_qs(urlparse(app_tab.page.url).query).items()} == query
 
 
 def test_explorer_hostile_query_warns_and_keeps_working(app_tab):
-    spec = require_page(EXPLORER.path, "explorer")
-    app_tab.open(spec.url_path, EXPLORER.hostile_query)
-    assert app_tab.count("warning") >= 1, "malformed parameters must be reported"
+    open_explorer(app_tab, EXPLORER.hostile_query)
+    assert app_tab.count("warning") == 1, "malformed parameters must be reported"
+    warning = app_tab.page.locator(SELECTORS["warning"]).inner_text()
+    for name in EXPLORER.hostile_query:
+        assert f"{name}: expected" in warning
     assert_clean(app_tab)
-    app_tab.wait_plots(1)
-    app_tab.press_slider(EXPLORER.row_slider, "ArrowRight")  # still usable
-    assert app_tab.exceptions() == []
+    assert app_tab.figure(EXPLORER.content_title).z.shape == (4, 4), "the defaults replace the bad values"
+    before = app_tab.figure(EXPLORER.bias_title).z
+    app_tab.press_slider(EXPLORER.diagonal_slider, "ArrowRight")  # still usable
+    assert (app_tab.figure(EXPLORER.bias_title).z != before).any()
+    assert_clean(app_tab)
 
 
 # ---------------------------------------------------------------------------------------
@@ -239,6 +304,31 @@ def test_position_effects_lesson_link_opens_exact_state(chromium, app_tab):
     assert_link_restores_state(chromium, app_tab, spec, POSITION_EFFECTS.slider)
 
 
+def test_position_effects_lesson_query_restores_its_values(app_tab):
+    spec = require_page(POSITION_EFFECTS.path, "position effects")
+    query = POSITION_EFFECTS.lesson_query
+    app_tab.open(spec.url_path, query)
+    app_tab.wait_plots(contract(spec).min_charts)
+    assert_clean(app_tab)
+    assert app_tab.count("warning") == 0
+    for label, name in (
+        ("Tokens n", "n"),
+        (POSITION_EFFECTS.slider, "k"),
+        ("Preset strength", "strength"),
+        ("Shared direction in X", "shared"),
+    ):
+        assert app_tab.slider_value(label) == pytest.approx(float(query[name])), label
+    state = page_states.EFFECTS.decode(query).state
+    inputs = page_states.effects_inputs(state)
+    expected = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
+    content, bias, weights = drawn(
+        app_tab, POSITION_EFFECTS.content_title, POSITION_EFFECTS.bias_title, POSITION_EFFECTS.weights_title
+    )
+    np.testing.assert_allclose(content, expected.content, rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(bias, expected.bias, rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(weights, expected.weights, rtol=1e-6, atol=1e-9)
+
+
 # ---------------------------------------------------------------------------------------
 # Walkthrough (issue 3)
 
@@ -246,27 +336,57 @@ def test_position_effects_lesson_link_opens_exact_state(chromium, app_tab):
 def test_walkthrough_steps_forward_and_back(app_tab):
     spec = require_page(WALKTHROUGH.path, "walkthrough")
     app_tab.open(spec.url_path)
-    assert "Stop 1 of 20 · pair (1, 1)" in app_tab.main_text()
+    assert WALKTHROUGH.first_stop in app_tab.main_text()
     assert "Query i = 1, key j = 1" in app_tab.main_text()
 
     app_tab.click(WALKTHROUGH.next_button)
-    assert "Stop 2 of 20 · pair (1, 2)" in app_tab.main_text(), "Next must show the next pair"
+    assert WALKTHROUGH.second_stop in app_tab.main_text(), "Next must show the next pair"
     assert "Query i = 1, key j = 2" in app_tab.main_text()
 
     app_tab.click(WALKTHROUGH.previous_button)
-    assert "Stop 1 of 20 · pair (1, 1)" in app_tab.main_text(), "Previous must return to the first pair"
+    assert WALKTHROUGH.first_stop in app_tab.main_text(), "Previous must return to the first pair"
     assert "Query i = 1, key j = 1" in app_tab.main_text()
     assert_clean(app_tab)
+
+
+def test_walkthrough_lesson_link_opens_exact_state(chromium, app_tab):
+    """Guarded: runs once the walkthrough keeps its place in the URL (lesson links)."""
+    spec = require_page(WALKTHROUGH.path, "walkthrough")
+    app_tab.open(spec.url_path)
+    app_tab.wait_plots(contract(spec).min_charts)
+    for _ in range(2):
+        app_tab.click(WALKTHROUGH.next_button)
+    link = app_tab.page.url
+    if not urlparse(link).query:
+        pytest.skip("the walkthrough keeps no state in its URL yet (lesson links are being added)")
+    where = "Stop 3 of 20 · pair (1, 3)"
+    assert where in app_tab.main_text()
+    figures = app_tab.figures()
+
+    fresh = AppTab.new(chromium, app_tab.base_url)
+    try:
+        fresh.goto(link)
+        fresh.wait_plots(len(figures))
+        assert where in fresh.main_text()
+        for old, new in zip(figures, fresh.figures(), strict=True):
+            assert new.title == old.title
+            for old_z, new_z in zip(old.heatmaps, new.heatmaps, strict=True):
+                np.testing.assert_allclose(new_z, old_z)
+        assert_clean(fresh)
+    finally:
+        fresh.close()
 
 
 def test_walkthrough_presenter_mode_enlarges_text(app_tab):
     spec = require_page(WALKTHROUGH.path, "walkthrough")
     app_tab.open(spec.url_path)
+    app_tab.wait_plots(contract(spec).min_charts)
     body = app_tab.font_size(WALKTHROUGH.body_text)
     formula = app_tab.font_size("[data-testid=stMain] .katex")
     app_tab.screenshot(f"{spec.url_path}-normal")
 
     app_tab.toggle(WALKTHROUGH.presenter_toggle)
+    app_tab.wait_plots(contract(spec).min_charts)
     app_tab.screenshot(f"{spec.url_path}-presenter")
     assert app_tab.font_size(WALKTHROUGH.body_text) > body
     assert app_tab.font_size("[data-testid=stMain] .katex") > formula

@@ -158,7 +158,8 @@ class TestParseSeed:
 
     @pytest.mark.parametrize("text", ["-1", "abc", "1.5", str(2**32), "9" * 400, ""])
     def test_refuses(self, text):
-        with pytest.raises(AnswerError):
+        # a seed comes from a link: the message speaks of the seed, never of "your answer"
+        with pytest.raises(AnswerError, match=r"^the seed must be a whole number from 0 to 4294967295; got '"):
             parse_seed(text)
 
 

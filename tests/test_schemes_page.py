@@ -105,6 +105,18 @@ class TestSchemeSettings:
         assert at.slider(key="schemes.n").value == 8
         assert len(plotly_specs(at)) == 24
 
+    def test_settings_valid_alone_but_not_together_are_reported(self):
+        at = open_app(PAGE, query={"n": "4", "k": "15", "heads": "2", "head": "16"})
+        assert not at.exception
+        (warning,) = at.warning
+        assert "Shaw clipping distance k must be at most n − 1 = 3 for n = 4; got 15 (used 3)" in warning.value
+        assert "ALiBi head must be at most the number of heads H = 2; got 16 (used 2)" in warning.value
+        assert at.slider(key="schemes.k").value == 3
+        assert at.slider(key="schemes.head").value == 2
+        assert at.query_params["k"] == "3" and at.query_params["head"] == "2"
+        at.slider(key="schemes.shift").set_value(5).run()
+        assert not at.warning, "reported once, for the opening link"
+
     def test_a_link_opens_the_same_view(self):
         at = open_app(PAGE, query={"n": "6", "seed": "42", "k": "1", "heads": "6", "head": "5", "shift": "2"})
         assert not at.exception and not at.warning

@@ -148,6 +148,17 @@ class TestJson:
         assert any("unknown entry 'typo'" in p for p in problems)
         assert any(p.startswith("x: expected a number from -2 to 2; got 9") for p in problems)
 
+    def test_huge_integers_are_refused_with_a_short_message(self):
+        # JSON integers are unbounded: 10**400 in a number field must not reach float()
+        # (OverflowError), and the message must not print all its digits
+        with pytest.raises(StateError) as error:
+            SCHEMA.from_json({"n": 10**400, "x": 10**400, "values": [0.5, -(10**400)]})
+        assert error.value.problems == (
+            "n: expected an integer from 2 to 16; got 100000000000… (401 digits)",
+            "x: expected a number from -2 to 2; got 100000000000… (401 digits)",
+            "values: entry 2: expected a number from -2 to 2; got -10000000000… (402 digits)",
+        )
+
     @pytest.mark.parametrize(
         ("data", "message"),
         [
