@@ -28,8 +28,8 @@ Disconnected sessions are kept by Streamlit for ``server.disconnectedSessionTTL`
 
 Examples (from the repository root)::
 
-    python bench/load.py                                     # the default page, 30 sessions, 2 rounds
-    python bench/load.py --page explorer --query n=16 --slider k
+    python bench/load.py                                     # the Explorer's aᴷ₀ slider, 30 sessions, 2 rounds
+    python bench/load.py --page explorer --query n=16 --slider "Clipping distance k"
     python bench/load.py --script bench/floor_app.py --query "n=16&heatmaps=7"
 """
 
@@ -56,6 +56,7 @@ from websockets.typing import Subprotocol
 
 from relpos.navigation import PAGES
 from tests.browser import StreamlitServer, deployed_server_options, label_matches
+from tests.ui_contract import EXPLORER, page_spec
 
 MIB = 2**20
 DEFAULT_PAGE = PAGES[0].url_path
@@ -294,9 +295,13 @@ async def bench(server: StreamlitServer, args) -> int:
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--script", default="app.py", help="the Streamlit script to serve (default app.py)")
-    parser.add_argument("--page", help="url_path of the page (default: the app's first page)")
+    parser.add_argument("--page", help="url_path of the page (default: the Explorer)")
     parser.add_argument("--query", default="", help="URL query string of the page, e.g. n=16&k=2")
-    parser.add_argument("--slider", help="label of the slider to move (default: the first slider on the page)")
+    parser.add_argument(
+        "--slider",
+        help="label of the slider to move, or re:<pattern> (default: the Explorer's aᴷ₀ on the Explorer, "
+        "else the first slider on the page)",
+    )
     parser.add_argument("--sessions", type=int, default=30, help="concurrent sessions per round (<= 200)")
     parser.add_argument("--duration", type=float, default=20.0, help="seconds of interaction per round (<= 300)")
     parser.add_argument("--ramp", type=float, default=2.0, help="sessions join over this many seconds")
@@ -315,8 +320,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if not 1 <= args.sessions <= 200 or not 0 < args.duration <= 300 or not 1 <= args.rounds <= 5:
         parser.error("keep it bounded: 1-200 sessions, duration up to 300 s, 1-5 rounds")
+    explorer = page_spec(EXPLORER.path)
     if args.page is None:
-        args.page = PAGES[0].url_path if args.script == "app.py" else ""
+        # the page a class interacts with most: the Explorer, moving one of its value sliders
+        default = explorer or PAGES[0]
+        args.page = default.url_path if args.script == "app.py" else ""
+    if args.slider is None and explorer is not None and args.page == explorer.url_path:
+        args.slider = EXPLORER.bench_slider
     if args.slider and args.slider.startswith("re:"):
         args.slider = re.compile(args.slider[3:], re.IGNORECASE)
     return args
