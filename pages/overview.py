@@ -4,6 +4,7 @@ import streamlit as st
 
 import relpos
 from relpos import tables, ui
+from relpos.navigation import PAGES
 
 st.title("Relative position encoding in self-attention")
 ui.markdown("overview")
@@ -17,16 +18,25 @@ example = relpos.worked_example()
 result = example.attention()
 frames = tables.result_frames(result)
 
-st.subheader("Combined scores e_ij")
+st.subheader("Combined scores $e_{ij}$")
 ui.matrix_table(frames["combined score"], caption="Row i = 1 is the textbook's row: 1.0, 0.5, −0.1, 0.7.")
 
 left, middle, right = st.columns(3)
 with left:
-    st.markdown("**Content q_i·k_j**")
+    st.markdown(r"**Content** $q_i \cdot k_j$")
     ui.matrix_table(frames["content q_i·k_j/√d"])
 with middle:
-    st.markdown("**Position q_i·a^K**")
+    st.markdown(r"**Position** $q_i \cdot a^K_{\operatorname{clip}(j-i,\,k)}$")
     ui.matrix_table(frames["position bias q_i·a^K/√d"])
 with right:
-    st.markdown("**Table a^K (k = 2)**")
+    st.markdown("**Table** $a^K$ (k = 2)")
     ui.matrix_table(tables.table_frame(example.table), decimals=1)
+
+offset_zero = ", ".join(f"{value:.2f}".replace("-", "−") for value in result.bias.diagonal())
+st.caption(
+    "Along each diagonal of the position matrix the table row is the same, but the bias is not: "
+    f"it is multiplied by each row's own query (the offset-0 diagonal reads {offset_zero})."
+)
+
+st.header("Where next")
+ui.page_links(PAGES[1:])

@@ -18,16 +18,66 @@ class PageSpec:
     icon: str
     url_path: str  # the page's URL: http://host:8501/<url_path>
     section: str = "Learn"
+    summary: str = ""  # one line for the start page's "where next" list
 
 
 #: Pages in sidebar order; the first is the default page.
 PAGES: tuple[PageSpec, ...] = (
     PageSpec("pages/overview.py", "Overview", ":material/home:", "overview", "Learn"),
-    PageSpec("pages/worked_example.py", "Walkthrough", ":material/directions_walk:", "worked_example", "Learn"),
-    PageSpec("pages/explorer.py", "Explorer", ":material/tune:", "explorer", "Explore"),
-    PageSpec("pages/position_effects.py", "Position effects", ":material/grid_on:", "position_effects", "Explore"),
-    PageSpec("pages/efficiency.py", "Efficient computation", ":material/speed:", "efficiency", "Go further"),
-    PageSpec("pages/quiz.py", "Self-check quiz", ":material/quiz:", "quiz", "Go further"),
-    PageSpec("pages/value_side.py", "Value side (a^V)", ":material/add_circle:", "value_side", "Go further"),
-    PageSpec("pages/schemes.py", "Comparing position schemes", ":material/compare_arrows:", "schemes", "Go further"),
+    PageSpec(
+        "pages/worked_example.py",
+        "Walkthrough",
+        ":material/directions_walk:",
+        "worked_example",
+        "Learn",
+        "Step through the textbook example one (query, key) pair at a time; made for a projector.",
+    ),
+    PageSpec(
+        "pages/explorer.py",
+        "Explorer",
+        ":material/tune:",
+        "explorer",
+        "Explore",
+        "Move every q, k and a^K with sliders and watch content, bias and weights side by side.",
+    ),
+    PageSpec(
+        "pages/position_effects.py",
+        "Position effects",
+        ":material/grid_on:",
+        "position_effects",
+        "Explore",
+        "The chapter's experiment live: random tokens and projections, presets that mimic trained heads.",
+    ),
+    PageSpec(
+        "pages/efficiency.py",
+        "Efficient computation",
+        ":material/speed:",
+        "efficiency",
+        "Go further",
+        "Why real implementations never build the (n, n, d) tensor: placement and Music Transformer's skewing.",
+    ),
+    PageSpec(
+        "pages/quiz.py",
+        "Self-check quiz",
+        ":material/quiz:",
+        "quiz",
+        "Go further",
+        "Predict, then check: five questions from a seeded scenario, the same for the whole class.",
+    ),
+    PageSpec(
+        "pages/value_side.py",
+        "Value side (a^V)",
+        ":material/add_circle:",
+        "value_side",
+        "Go further",
+        "Shaw et al.'s second table, a^V, and how the output splits into a content and a position part.",
+    ),
+    PageSpec(
+        "pages/schemes.py",
+        "Comparing position schemes",
+        ":material/compare_arrows:",
+        "schemes",
+        "Go further",
+        "The same tokens through no positions, sinusoidal, Shaw, T5, ALiBi and RoPE; shift and length tests.",
+    ),
 )

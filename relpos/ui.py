@@ -61,13 +61,22 @@ def caption(name: str) -> None:
 
 
 def matrix_table(frame: pd.DataFrame, *, decimals: int = 4, caption: str | None = None) -> None:
-    """Show a labelled matrix with a fixed number of decimals."""
-    st.dataframe(frame.style.format(f"{{:.{decimals}f}}"), width="content")
+    """Show a labelled matrix with a fixed number of decimals and true minus signs."""
+    st.dataframe(frame.style.format(lambda value: f"{value:.{decimals}f}".replace("-", "−")), width="content")
     if caption:
         st.caption(caption)
 
 
 # ---------------------------------------------------------------- shared chart helper
+
+
+def page_links(pages, *, columns: int = 2) -> None:
+    """A card per page (link plus its one-line summary), `columns` to a row."""
+    for first in range(0, len(pages), columns):
+        for column, spec in zip(st.columns(columns), pages[first : first + columns], strict=False):
+            with column.container(border=True):
+                st.page_link(spec.path, label=spec.title, icon=spec.icon)
+                st.caption(spec.summary)
 
 
 def plotly(fig, *, key: str | None = None) -> None:

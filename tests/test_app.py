@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 import relpos
+from relpos.navigation import PAGES
 from tests.apptest import open_app as run_app
 
 
@@ -25,3 +26,14 @@ class TestOverviewPage:
     def test_formula_is_latex(self):
         at = run_app()
         assert any("clip" in element.value for element in at.latex)
+
+    def test_links_to_every_other_page(self):
+        at = run_app()
+        links = at.get("page_link")
+        assert len(links) == len(PAGES) - 1
+        assert all(spec.summary for spec in PAGES[1:]), "every linked page has a one-line summary"
+
+    def test_diagonal_caption_is_computed(self):
+        at = run_app()
+        offset_zero = ", ".join(f"{v:.2f}" for v in relpos.worked_example().attention().bias.diagonal())
+        assert any(offset_zero in caption.value for caption in at.caption)
