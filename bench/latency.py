@@ -37,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.browser import (
     CHROMIUM,
+    FINGERPRINT_JS,
     SELECTORS,
     AppTab,
     StreamlitServer,
@@ -54,33 +55,21 @@ TARGET_RATIO = 1.2
 # (not running, connected, nothing stale) and the drawn heatmap data differs from before
 # the press. New data can only come from the press's rerun, and Streamlit marks the app
 # running before it applies that run's first delta, so "new data + idle" means done.
-_DONE_JS = """
+_DONE_JS = (
+    """
 ([fingerprintBefore, selector]) => {
   const app = document.querySelector('[data-testid=stApp]');
   if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
   if (app.getAttribute('data-test-connection-state') !== 'CONNECTED') return false;
   if (document.querySelector('[data-stale=true]')) return false;
   const now = performance.now();
-  let fingerprint = [];
-  for (const el of document.querySelectorAll(selector)) {
-    let total = 0;
-    for (const trace of el._fullData || []) {
-      const z = trace.z;
-      if (!z) continue;
-      for (let i = 0; i < z.length; i++) {
-        const row = z[i];
-        if (row && row.length !== undefined) {
-          for (let j = 0; j < row.length; j++) total += (row[j] || 0) * (((i * 31 + j) % 97) + 1);
-        } else {
-          total += (row || 0) * ((i % 97) + 1);
-        }
-      }
-    }
-    fingerprint.push(total);
-  }
-  return fingerprint.join(',') !== fingerprintBefore ? now : false;
+  const fingerprint = ("""
+    + FINGERPRINT_JS
+    + """)(selector);
+  return fingerprint !== fingerprintBefore ? now : false;
 }
 """
+)
 
 _ARM_KEYDOWN_JS = """
 () => {

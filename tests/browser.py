@@ -128,7 +128,7 @@ _FIGURES_JS = """
 
 # A cheap fingerprint of every heatmap's numbers: one weighted sum per plot. Comparing
 # fingerprints tells "the drawn data changed" without shipping n² numbers to Python.
-_FINGERPRINT_JS = """
+FINGERPRINT_JS = """
 (selector) => [...document.querySelectorAll(selector)].map((el) => {
   let total = 0;
   for (const trace of el._fullData || []) {
@@ -544,7 +544,7 @@ class AppTab:
 
     def fingerprint(self) -> str:
         """A cheap digest of every drawn heatmap's numbers (changes when any redraws with new data)."""
-        return self.page.evaluate(_FINGERPRINT_JS, SELECTORS["plot"])
+        return self.page.evaluate(FINGERPRINT_JS, SELECTORS["plot"])
 
     def font_size(self, selector: str) -> float:
         """Computed font size (px) of the first element matching ``selector``."""
