@@ -28,7 +28,7 @@ class PageContract:
 
 CONTRACTS: dict[str, PageContract] = {
     "pages/overview.py": PageContract(
-        texts=("Relative position encoding in self-attention", "Combined scores e_ij"), min_tables=4
+        texts=("Relative position encoding in self-attention", "Combined scores", "Where next"), min_tables=4
     ),
     # score matrix filling in, offset map, a^K strip; the per-pair table
     "pages/worked_example.py": PageContract(
