@@ -15,6 +15,7 @@ with toggle:
     walk.presenter_toggle()
 if not lesson.presenter:  # the teacher is talking: only the conventions stay on screen
     ui.markdown("walkthrough_intro")
+    walk.edited_note(lesson)
 ui.callout("walkthrough_offsets")
 walk.problems_summary(lesson)
 

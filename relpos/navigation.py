@@ -16,10 +16,14 @@ class PageSpec:
     path: str  # script path relative to the repository root
     title: str  # shown in the sidebar and the browser tab
     icon: str
-    url_path: str  # the page's URL: http://host:8501/<url_path>
+    url_path: str  # the page's URL: http://host:8501/<url_path> (the first page's also opens "/")
     section: str = "Learn"
     summary: str = ""  # one line for the start page's "where next" list
 
+
+#: The default page (the first) is served at "/". Streamlit identifies it by this private
+#: url_path, leaving its own url_path to a hidden alias that redirects to "/".
+HOME_URL_PATH = "home"
 
 #: Pages in sidebar order; the first is the default page.
 PAGES: tuple[PageSpec, ...] = (

@@ -43,6 +43,8 @@ _SUBSCRIPT = str.maketrans("0123456789+-", "₀₁₂₃₄₅₆₇₈₉₊₋
 #: Size factor of the figures (fonts, height, outlines) in presenter mode; the CSS of
 #: ui.PRESENTER_CSS enlarges the text by 20 px / 16 px = 1.25.
 _PRESENTER_FIGURES = 1.3
+#: The edited-example note lists this many changes, then counts the rest.
+_SHOWN_CHANGES = 4
 
 
 def input_key(kind: str, index: int) -> str:
@@ -235,6 +237,24 @@ def sync_url(lesson: Lesson) -> None:
     """Write the view into the URL (only when it changed): the address bar stays a lesson link."""
     st.session_state[LINK] = lesson.link_state
     ui.write_url(WALKTHROUGH, lesson.link_state)
+
+
+def edited_note(lesson: Lesson) -> None:
+    """How the numbers on screen differ from the textbook's, which the introduction describes.
+
+    Every part of the message is formatted from parsed numbers, never echoed user text.
+    """
+    changes = wt.changes_from(lesson.scenario, worked_example())
+    if not changes:
+        return
+    shown = list(changes[:_SHOWN_CHANGES])
+    if len(changes) > _SHOWN_CHANGES:
+        shown.append(f"{len(changes) - _SHOWN_CHANGES} more")
+    st.info(
+        f"**Edited example.** Compared with the textbook: {'; '.join(shown)}. "
+        "**Reset to the textbook example** (sidebar) brings its numbers back.",
+        icon=":material/edit_note:",
+    )
 
 
 def problems_summary(lesson: Lesson) -> None:

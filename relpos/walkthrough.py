@@ -28,6 +28,7 @@ __all__ = [
     "PairStep",
     "RowShift",
     "Stop",
+    "changes_from",
     "lesson_stops",
     "next_stop",
     "offset_map_note",
@@ -54,6 +55,7 @@ K_CHOICES = (0, 1, 2, 3)
 #: Longest text accepted in one number field.
 MAX_INPUT_CHARS = 32
 
+_SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 _NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?", re.ASCII)
 
 
@@ -559,6 +561,48 @@ def parse_value(text, *, name: str, limit: float = VALUE_LIMIT) -> tuple[float |
         shown = short_number(value) if abs(value) < 1e6 else f"{value:.3g}"
         return None, f"{name}: {shown.replace('-', '−')} is outside the allowed range. Type a number {allowed}."
     return value + 0.0, None
+
+
+def changes_from(scenario: Scenario, original: Scenario) -> tuple[str, ...]:
+    """What an edited `scenario` changed in `original`, in words for the reader.
+
+    The table is compared only at the offsets both clipping distances share, so a new k
+    alone reports the new k, not a changed table.
+
+    Examples
+    --------
+    >>> from relpos.examples import worked_example
+    >>> textbook = worked_example()
+    >>> changes_from(textbook, textbook)
+    ()
+    >>> edited = Scenario(queries=(1.0, 0.5, 0.8, -0.1), keys=textbook.keys, table=textbook.table[1:-1])
+    >>> changes_from(edited, textbook)
+    ('k = 1 instead of 2', 'q₄ = −0.1 instead of 0.3')
+    """
+    changes = []
+    if scenario.k != original.k:
+        changes.append(f"k = {scenario.k} instead of {original.k}")
+    for name, new, old in (("q", scenario.queries, original.queries), ("k", scenario.keys, original.keys)):
+        changes.extend(_changed_values(name, dict(enumerate(new, 1)), dict(enumerate(old, 1))))
+    new_table = dict(zip(range(-scenario.k, scenario.k + 1), scenario.table, strict=True))
+    old_table = dict(zip(range(-original.k, original.k + 1), original.table, strict=True))
+    changes.extend(_changed_values("a^K", new_table, old_table, signed_keys=True))
+    return tuple(changes)
+
+
+def _changed_values(name: str, new: dict, old: dict, *, signed_keys: bool = False) -> list[str]:
+    """``name₂ = 0.1 instead of 0.3`` for each shared key whose value differs."""
+    changed = []
+    for key in sorted(new.keys() & old.keys()):
+        if new[key] != old[key]:
+            label = f"{key:+d}" if signed_keys and key else str(key)
+            where = f"{name}[{label.replace('-', '−')}]" if signed_keys else f"{name}{label.translate(_SUBSCRIPT)}"
+            changed.append(f"{where} = {_plain(new[key])} instead of {_plain(old[key])}")
+    return changed
+
+
+def _plain(value: float) -> str:
+    return short_number(value).replace("-", "−")
 
 
 def resize_table(table, k: int, remembered: dict[int, float] | None = None) -> tuple[float, ...]:

@@ -36,6 +36,7 @@ def assert_clean(tab: AppTab) -> None:
     assert tab.exceptions() == []
     assert tab.errors == []
     assert tab.foreign_requests == [], "the app must load nothing from a CDN or any other host"
+    assert "Page not found" not in tab.page.inner_text("body")
 
 
 def changed_rows(before: np.ndarray, after: np.ndarray) -> set[int]:
@@ -68,6 +69,19 @@ def test_root_url_shows_the_first_page(app_tab):
     assert_clean(app_tab)
     first = contract(PAGES[0])
     for snippet in first.texts:
+        assert snippet in app_tab.main_text()
+
+
+def test_first_page_by_its_name_opens_at_the_root(app_tab):
+    """/overview (typed, bookmarked, or from an old link) is the start page, not "Page not found"."""
+    first = PAGES[0]
+    app_tab.open("")  # the server has run app.py: the lookup below is st.navigation's
+    app_tab.open(first.url_path, {"probe": "1"})
+    app_tab.wait_idle()
+    assert_clean(app_tab)
+    assert urlparse(app_tab.page.url).path.strip("/") == ""
+    assert parse_qs(urlparse(app_tab.page.url).query) == {"probe": ["1"]}
+    for snippet in contract(first).texts:
         assert snippet in app_tab.main_text()
 
 

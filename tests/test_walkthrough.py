@@ -331,6 +331,24 @@ class TestResizeTable:
             wt.resize_table(table, k)
 
 
+class TestChangesFrom:
+    def test_the_textbook_has_no_changes(self):
+        assert wt.changes_from(TEXTBOOK, TEXTBOOK) == ()
+
+    def test_names_each_changed_number_from_one(self):
+        edited = relpos.Scenario((1.0, 0.5, 0.8, 0.3), (0.9, 0.7, 0.4, 2.0), (-0.3, 0.4, 0.1, -0.25, -0.5))
+        assert wt.changes_from(edited, TEXTBOOK) == ("k₄ = 2.0 instead of 1.2", "a^K[+1] = −0.25 instead of −0.2")
+
+    def test_a_new_k_alone_is_one_change(self):
+        grown = relpos.Scenario(TEXTBOOK.queries, TEXTBOOK.keys, wt.resize_table(TEXTBOOK.table, 3))
+        assert wt.changes_from(grown, TEXTBOOK) == ("k = 3 instead of 2",)
+
+    @settings(max_examples=30)
+    @given(walkthrough_scenarios())
+    def test_no_changes_exactly_when_equal(self, scenario):
+        assert (wt.changes_from(scenario, TEXTBOOK) == ()) == (scenario == TEXTBOOK)
+
+
 class TestStepFrame:
     def test_sixteen_rows_that_match_relative_attention(self):
         frame = tables.step_frame(STEPS)

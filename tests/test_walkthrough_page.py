@@ -63,6 +63,10 @@ def all_messages(at) -> str:
     return " ".join(element.value for element in [*at.warning, *at.error])
 
 
+def edited_notes(at) -> list[str]:
+    return [box.value for box in at.info if "Edited example" in box.value]
+
+
 @pytest.fixture
 def at():
     return open_walkthrough()
@@ -205,6 +209,15 @@ class TestEditing:
         assert at.text_input(key=walk.input_key("a", 3)).value == "-0.5"
         np.testing.assert_allclose(row(step_table(at), 1)["score"], [1.0, 0.5, -0.1, 0.7], atol=1e-12)
         assert len(figure(at, "Offset map")["data"]) == 1  # nothing clipped any more
+
+    def test_an_edit_is_named_under_the_introduction(self, at):
+        assert edited_notes(at) == [], "the introduction describes the textbook example"
+        type_into(at, walk.input_key("q", 0), "2.0")
+        at.segmented_control(key=walk.K).set_value(1).run()
+        (note,) = edited_notes(at)
+        assert "k = 1 instead of 2" in note and "q₁ = 2.0 instead of 1.0" in note
+        click(at, walk.RESET)
+        assert edited_notes(at) == []
 
     def test_reset_restores_the_textbook(self, at):
         type_into(at, walk.input_key("q", 0), "2.0")
