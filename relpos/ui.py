@@ -750,11 +750,13 @@ html { font-size: 20px; }
 [data-testid="stMainBlockContainer"] h1 { font-size: 2.1rem; padding-top: 0.5rem; }
 /* formulas a step larger again */
 [data-testid="stMainBlockContainer"] .katex { font-size: 1.15em; }
-/* Previous / Next stay at the same place on screen, whatever is scrolled */
-.st-key-presenter-nav {
-  position: fixed; bottom: 1rem; right: 1.5rem; z-index: 999;
-  width: auto !important; padding: 0.5rem 0.75rem; border-radius: 0.75rem;
-  background: rgba(255, 255, 255, 0.96); box-shadow: 0 2px 12px rgba(0, 0, 0, 0.25);
+/* Previous / Next stick under the top edge while the lesson scrolls beneath them:
+   always within reach, and covering nothing before one scrolls. (The sticky element is
+   the bar's layout wrapper, whose parent is the whole page.) */
+[data-testid="stLayoutWrapper"]:has(> .st-key-presenter-nav) {
+  position: sticky; top: 3.75rem; z-index: 999; width: 100%;
+  padding: 0.3rem 0; background: #ffffff;
+  border-bottom: 1px solid rgba(49, 51, 63, 0.12);
 }
 </style>
 """

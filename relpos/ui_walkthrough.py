@@ -36,7 +36,7 @@ NEXT, PREVIOUS, RESET, CSV = "wt_next", "wt_previous", "wt_reset", "wt_csv"
 PAGE = "worked_example"  # url_path: lesson links and scenario files name the page by it
 LINK = "wt_link"  # the view as a WALKTHROUGH state dict, mirrored in the URL
 JSON, SNIPPET, UPLOAD, LOAD = "wt_json", "wt_snippet", "wt_upload", "wt_load"
-#: Container key that presenter mode pins to the bottom right (see ui.PRESENTER_CSS).
+#: Container key of the Previous / Next bar, which presenter mode keeps on screen (ui.PRESENTER_CSS).
 NAV = "presenter-nav"
 
 _SUBSCRIPT = str.maketrans("0123456789+-", "₀₁₂₃₄₅₆₇₈₉₊₋")
@@ -295,19 +295,20 @@ def step_controls(lesson: Lesson) -> None:
             required=True,
             on_change=_pick_step,
         )
-        with st.container(key=NAV, horizontal=True, vertical_alignment="center", gap="small", width="content"):
-            st.button("Previous", key=PREVIOUS, on_click=_move, args=(-1,), disabled=index == 0, shortcut="Left")
-            st.button(
-                "Next",
-                key=NEXT,
-                type="primary",
-                on_click=_move,
-                args=(1,),
-                disabled=index == total - 1,
-                shortcut="Right",
-            )
-            where = f"row {stop.row + 1}, softmax" if lesson.at_softmax else f"pair ({stop.row + 1}, {stop.step + 1})"
-            st.markdown(f"**Stop {index + 1} of {total}** · {where}", width="content")
+    # a row of its own, whose wrapper's parent is the page: presenter mode makes it sticky
+    with st.container(key=NAV, horizontal=True, vertical_alignment="center", gap="small", width="content"):
+        st.button("Previous", key=PREVIOUS, on_click=_move, args=(-1,), disabled=index == 0, shortcut="Left")
+        st.button(
+            "Next",
+            key=NEXT,
+            type="primary",
+            on_click=_move,
+            args=(1,),
+            disabled=index == total - 1,
+            shortcut="Right",
+        )
+        where = f"row {stop.row + 1}, softmax" if lesson.at_softmax else f"pair ({stop.row + 1}, {stop.step + 1})"
+        st.markdown(f"**Stop {index + 1} of {total}** · {where}", width="content")
 
 
 def _score_hover(lesson: Lesson) -> list[list[str]]:
