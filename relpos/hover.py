@@ -3,7 +3,7 @@
 Every cell's numbers travel to the browser as one binary float32 array of shape
 ``(n_q, n_k, fields)`` and a single ``hovertemplate`` per panel spells out the
 arithmetic (the positions i and j are the panel's 1-based coordinates ``%{y}`` and
-``%{x}``), e.g. ``q₂·k₃ = 0.50·0.40 = 0.20``; Plotly fills it in on hover. This
+``%{x}``), e.g. ``q₂·k₃ = 0.50·(0.40) = 0.20``; Plotly fills it in on hover. This
 costs a fraction of sending a string per cell, so every panel up to 64 × 64 keeps
 its arithmetic. :func:`render` applies a template in Python exactly as Plotly does
 (for the formats used here), so tests can read what a learner sees.
@@ -73,8 +73,12 @@ def _where(f: _Fields) -> str:
 
 
 def _dot(f: _Fields, left: str, left_sub: str, right: str, right_sub: str, d: int) -> str:
-    """``q<sub>i</sub>·k<sub>j</sub> = 0.50·0.40`` or the sum over d features divided by √d."""
-    terms = " + ".join(f"{f(f'{left}{c}', '.2f')}·{f(f'{right}{c}', '.2f')}" for c in range(d))
+    """``q<sub>i</sub>·k<sub>j</sub> = 0.50·(0.40)`` or the sum over d features divided by √d.
+
+    The right factor is always in parentheses: Plotly's template cannot add them only
+    for negative numbers, and ``0.50·-0.20`` reads badly.
+    """
+    terms = " + ".join(f"{f(f'{left}{c}', '.2f')}·({f(f'{right}{c}', '.2f')})" for c in range(d))
     name = f"{left}<sub>{left_sub}</sub>·{right}<sub>{right_sub}</sub>"
     return f"{name} = {terms}" if d == 1 else f"{name} = ({terms})/√{d}"
 
@@ -105,9 +109,9 @@ def score_hover(queries, keys, table, result: AttentionResult, *, scalar: bool =
     >>> hover = score_hover(example.queries, example.keys, example.table, result)
     >>> print(render(hover, 1, 2, result.scores[1, 2], html=False))
     query i = 2, key j = 3: offset j − i = +1, uses a^K_+1
-    q_2·k_3 = 0.50·0.40 = 0.20
-    q_2·a^K_+1 = 0.50·-0.20 = -0.10
-    score 0.20 + -0.10 = 0.10
+    q_2·k_3 = 0.50·(0.40) = 0.20
+    q_2·a^K_+1 = 0.50·(-0.20) = -0.10
+    score 0.20 + (-0.10) = 0.10
     """
     Q, K, A = (_columns(x) for x in (queries, keys, table))
     d = Q.shape[1]
@@ -125,7 +129,7 @@ def score_hover(queries, keys, table, result: AttentionResult, *, scalar: bool =
     else:
         product = _dot(f, "q", f("i"), "a", f("clipped", "+d"), d).replace("a<sub>", "a<sup>K</sup><sub>", 1)
         lines.append(f"{product} = {f('bias', '.2f')}")
-    lines.append(f"score {f('content', '.2f')} + {f('bias', '.2f')} = {f('scores', '.2f')}")
+    lines.append(f"score {f('content', '.2f')} + ({f('bias', '.2f')}) = {f('scores', '.2f')}")
     return f.hover("<br>".join(lines))
 
 

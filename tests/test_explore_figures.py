@@ -143,9 +143,9 @@ class TestHover:
             html=False,
         )
         assert "offset j − i = +3, uses a^K_+2" in label
-        assert "q_1·k_4 = 1.00·1.20 = 1.20" in label
-        assert "q_1·a^K_+2 = 1.00·-0.50 = -0.50" in label
-        assert label.endswith("score 1.20 + -0.50 = 0.70")
+        assert "q_1·k_4 = 1.00·(1.20) = 1.20" in label
+        assert "q_1·a^K_+2 = 1.00·(-0.50) = -0.50" in label
+        assert label.endswith("score 1.20 + (-0.50) = 0.70")
 
     def test_d2_shows_the_dot_product_sum(self):
         inputs, result, _ = _explorer({"d": "2"})
@@ -153,7 +153,7 @@ class TestHover:
             hover.score_hover(inputs.queries, inputs.keys, inputs.table, result), 1, 2, result.scores[1, 2], html=False
         )
         q, k = inputs.queries[1], inputs.keys[2]
-        assert f"q_2·k_3 = ({q[0]:.2f}·{k[0]:.2f} + {q[1]:.2f}·{k[1]:.2f})/√2 = {result.content[1, 2]:.2f}" in label
+        assert f"q_2·k_3 = ({q[0]:.2f}·({k[0]:.2f}) + {q[1]:.2f}·({k[1]:.2f}))/√2 = {result.content[1, 2]:.2f}" in label
 
     def test_scalar_mode(self):
         example, _ = _example()
