@@ -17,6 +17,7 @@ from dataclasses import dataclass
 __all__ = ["ChoiceSetting", "FloatsSetting", "IntSetting", "encode_settings", "read_settings", "sanitise"]
 
 _MAX_PARAMETER_LENGTH = 400  # longer values are rejected before parsing
+_NAMED_UNKNOWN = 5  # a message names this many unknown parameters, then counts the rest
 
 
 def sanitise(text: str, limit: int = 24) -> str:
@@ -129,14 +130,15 @@ def read_settings(settings: Sequence[Setting], params: Mapping[str, str]) -> tup
     ----------
     settings : sequence of settings
     params : mapping of str to str
-        The URL's query parameters; keys that name no setting are ignored.
+        The URL's query parameters; keys that name no setting are ignored (and reported).
 
     Returns
     -------
     values : dict
         Setting name to value.
     problems : list of str
-        One message per malformed parameter (its default was used instead).
+        One message per malformed parameter (its default was used instead), and one
+        naming the unknown parameters, if any.
 
     Examples
     --------
@@ -145,6 +147,7 @@ def read_settings(settings: Sequence[Setting], params: Mapping[str, str]) -> tup
     ({'n': 8}, ['n must be a whole number from 2 to 16; got 99 (kept 8)'])
     """
     values, problems = {}, []
+    unknown = [name for name in params if name not in {setting.name for setting in settings}]
     for setting in settings:
         values[setting.name] = setting.default
         if setting.name not in params:
@@ -157,6 +160,10 @@ def read_settings(settings: Sequence[Setting], params: Mapping[str, str]) -> tup
         except ValueError as error:
             default = setting.encode(setting.default)
             problems.append(f"{error} (kept {default})")
+    if unknown:
+        named = ", ".join(f"“{sanitise(name)}”" for name in unknown[:_NAMED_UNKNOWN])
+        more = f" and {len(unknown) - _NAMED_UNKNOWN} more" if len(unknown) > _NAMED_UNKNOWN else ""
+        problems.append(f"unknown parameter{'s' if len(unknown) > 1 else ''} ignored: {named}{more}")
     return values, problems
 
 

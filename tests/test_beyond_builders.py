@@ -112,9 +112,18 @@ class TestPageSettings:
         values = {"n": 12, "mode": "b", "v": (-1.5, 0.25)}
         assert read_settings(self.SETTINGS, encode_settings(self.SETTINGS, values)) == (values, [])
 
-    def test_negative_zero_and_unknown_keys(self):
-        values, problems = read_settings(self.SETTINGS, {"v": "-0,0", "unknown": "<x>"})
+    def test_negative_zero(self):
+        values, problems = read_settings(self.SETTINGS, {"v": "-0,0"})
         assert values["v"] == (0.0, 0.0) and str(values["v"][0]) == "0.0" and not problems
+
+    def test_unknown_keys_are_named_and_ignored(self):
+        values, problems = read_settings(self.SETTINGS, {"n": "12", "nn": "3", "<b>x": "1"})
+        assert values == {"n": 12, "mode": "a", "v": (0.0, 0.0)}
+        assert problems == ["unknown parameters ignored: “nn”, “?b?x”"]
+
+    def test_many_unknown_keys_are_counted(self):
+        _, (problem,) = read_settings(self.SETTINGS, {f"x{i}": "1" for i in range(12)})
+        assert problem.endswith("“x4” and 7 more")
 
     def test_sanitise_keeps_messages_plain(self):
         assert sanitise("![x](http://e.vil/a.png)") == "??x??http???e.vil?a.png?"

@@ -91,6 +91,13 @@ class TestValueSideLinks:
         content = trace_values(outputs_figure(at)["data"][0])
         np.testing.assert_allclose(content, 1.0)  # all values 1: the content part is 1 for every query
 
+    def test_a_mistyped_parameter_is_named(self):
+        at = open_app(PAGE, query={"clip": "1", "query": "2"})
+        assert not at.exception
+        (warning,) = at.warning
+        assert "unknown parameter ignored: “clip”" in warning.value
+        assert at.radio(key="value_side.query").value == 2
+
     def test_the_url_follows_the_widgets(self):
         at = open_app(PAGE)
         at.slider(key="value_side.k").set_value(3).run()
