@@ -73,8 +73,9 @@ def symmetric_range(*matrices) -> float:
 
 
 def _cell_text(matrix: np.ndarray, decimals: int) -> list[list[str]]:
-    """Numbers printed in the cells, with a true minus sign."""
-    return [[f"{value:.{decimals}f}".replace("-", "−") for value in row] for row in matrix]
+    """Numbers printed in the cells, with a true minus sign; a value that rounds to zero prints unsigned."""
+    rounded = np.round(np.asarray(matrix, dtype=float), decimals) + 0.0  # + 0.0 turns −0.0 into 0.0
+    return [[f"{value:.{decimals}f}".replace("-", "−") for value in row] for row in rounded]
 
 
 #: Margins (px) of panels shown side by side: room for the title above and for the

@@ -18,7 +18,15 @@ import numpy as np
 
 from relpos.core import AttentionResult, relative_offsets
 
-__all__ = ["Hover", "effects_hover", "render", "score_hover", "weight_hovers"]
+__all__ = [
+    "Hover",
+    "effects_hover",
+    "render",
+    "scheme_hovers",
+    "score_hover",
+    "translation_hover",
+    "weight_hovers",
+]
 
 
 @dataclass(frozen=True)
@@ -151,25 +159,10 @@ def weight_hovers(result: AttentionResult) -> tuple[Hover, Hover, Hover]:
     query i = 1, key j = 4
     with positions 0.2764 − content only 0.3576 = -0.0812
     """
-    hovers = []
-    for logits, symbol, letter in ((result.content, "α<sup>(c)</sup>", "c"), (result.scores, "α", "e")):
-        f = _cells(result, offsets=False)
-        top = logits.max(axis=1, keepdims=True)  # (n_q, 1)
-        stable = bool(np.abs(top).max() > 50)  # exp() of the raw scores would be unreadable
-        exps = np.exp(logits - (top if stable else 0.0))  # (n_q, n_k)
-        f.add("logit", logits)
-        if stable:
-            f.add("max", top)
-        f.add("exp", exps)
-        f.add("total", exps.sum(axis=1, keepdims=True))
-        shift = f" − {f('max', '.2f')}" if stable else ""
-        hovers.append(
-            f.hover(
-                f"query i = {f('i')}, key j = {f('j')}<br>{symbol}<sub>{f('i')},{f('j')}</sub> = "
-                f"exp({f('logit', '.2f')}{shift}) / Σ<sub>j</sub> exp({letter}<sub>{f('i')}j</sub>{shift}) = "
-                f"{f('exp', '.3f')} / {f('total', '.3f')} = %{{z:.4f}}"
-            )
-        )
+    hovers = [
+        _softmax_hover(_cells(result, offsets=False), logits, symbol, letter)
+        for logits, symbol, letter in ((result.content, "α<sup>(c)</sup>", "c"), (result.scores, "α", "e"))
+    ]
     f = _cells(result, offsets=False)
     f.add("content_weight", result.content_weights)
     f.add("weight", result.weights)
@@ -180,6 +173,93 @@ def weight_hovers(result: AttentionResult) -> tuple[Hover, Hover, Hover]:
         )
     )
     return hovers[0], hovers[1], hovers[2]
+
+
+def _softmax_hover(f: _Fields, logits: np.ndarray, symbol: str, letter: str) -> Hover:
+    """``α_i,j = exp(e) / Σ_j exp(e_ij) = … = weight``; the stable form ``exp(e − max)`` above 50."""
+    top = logits.max(axis=1, keepdims=True)  # (n_q, 1)
+    stable = bool(np.abs(top).max() > 50)  # exp() of the raw scores would be unreadable
+    exps = np.exp(logits - (top if stable else 0.0))  # (n_q, n_k)
+    f.add("logit", logits)
+    if stable:
+        f.add("max", top)
+    f.add("exp", exps)
+    f.add("total", exps.sum(axis=1, keepdims=True))
+    shift = f" − {f('max', '.2f')}" if stable else ""
+    return f.hover(
+        f"query i = {f('i')}, key j = {f('j')}<br>{symbol}<sub>{f('i')},{f('j')}</sub> = "
+        f"exp({f('logit', '.2f')}{shift}) / Σ<sub>j</sub> exp({letter}<sub>{f('i')}j</sub>{shift}) = "
+        f"{f('exp', '.3f')} / {f('total', '.3f')} = %{{z:.4f}}"
+    )
+
+
+def _positions(shape: tuple[int, int]) -> _Fields:
+    """Fields for panels whose axes count from 0: the 1-based positions travel as data."""
+    f = _Fields(shape)
+    rows, columns = np.indices(shape) + 1  # (n_q, n_k) each
+    f.add("i", rows)
+    f.add("j", columns)
+    f.add("offset", columns - rows)
+    return f
+
+
+def scheme_hovers(content, scores) -> tuple[Hover, Hover, Hover]:
+    """Hover of the scheme comparison: no-position scores, position parts, combined weights.
+
+    Parameters
+    ----------
+    content : array_like, shape (n_q, n_k)
+        Scores of the same tokens without positions, ``q_i·k_j/√d``.
+    scores : array_like, shape (n_q, n_k)
+        One scheme's combined scores; its position part is ``scores − content``.
+
+    Returns
+    -------
+    baseline, position, weights : Hover
+        For the "no positions" panel, a scheme's position-part panel and its weights.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> content, scores = np.array([[0.5, -0.2], [0.1, 0.3]]), np.array([[0.7, -0.5], [0.2, 0.3]])
+    >>> baseline, position, weights = scheme_hovers(content, scores)
+    >>> print(render(position, 0, 1, scores[0, 1] - content[0, 1], html=False))
+    query i = 1, key j = 2 (offset j − i = +1)
+    position part = score -0.5000 − without positions (-0.2000) = -0.3000
+    """
+    content, scores = np.asarray(content, dtype=float), np.asarray(scores, dtype=float)
+    f = _positions(content.shape)
+    f.add("content", content)
+    f.add("scores", scores)
+    where = f"query i = {f('i')}, key j = {f('j')} (offset j − i = {f('offset', '+d')})"
+    baseline = f.hover(f"{where}<br>no positions: q<sub>i</sub>·k<sub>j</sub>/√d = %{{z:.4f}}")
+    position = f.hover(
+        f"{where}<br>position part = score {f('scores', '.4f')} − without positions ({f('content', '.4f')}) "
+        f"= %{{z:.4f}}"
+    )
+    weights = _softmax_hover(_positions(scores.shape), scores, "α", "e")
+    return baseline, position, weights
+
+
+def translation_hover(before, change, shift: int) -> Hover:
+    """Hover of a translation panel: ``score after the shift − score before = change``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> hover = translation_hover(np.array([[0.5]]), np.array([[-0.25]]), 3)
+    >>> print(render(hover, 0, 0, -0.25, html=False))
+    query i = 1, key j = 1 (offset j − i = +0)
+    moved 3 places: 0.2500 − before (0.5000) = -0.2500
+    """
+    before, change = np.asarray(before, dtype=float), np.asarray(change, dtype=float)
+    f = _positions(before.shape)
+    f.add("after", before + change)
+    f.add("before", before)
+    where = f"query i = {f('i')}, key j = {f('j')} (offset j − i = {f('offset', '+d')})"
+    return f.hover(
+        f"{where}<br>moved {int(shift)} places: {f('after', '.4f')} − before ({f('before', '.4f')}) = %{{z:.4f}}"
+    )
 
 
 def effects_hover(result: AttentionResult) -> tuple[Hover, Hover]:
@@ -197,13 +277,13 @@ def effects_hover(result: AttentionResult) -> tuple[Hover, Hover]:
     >>> scores, weights = effects_hover(result)
     >>> print(render(scores, 0, 3, result.bias[0, 3], html=False))
     query i = 1, key j = 4: offset j − i = +3, uses a^K_+2
-    content 1.20 + position -0.50 = score 0.70
+    content 1.20 + position (-0.50) = score 0.70
     """
     f = _cells(result)
     for name in ("content", "bias", "scores"):
         f.add(name, getattr(result, name))
     scores = f.hover(
-        f"{_where(f)}<br>content {f('content', '.2f')} + position {f('bias', '.2f')} = score {f('scores', '.2f')}"
+        f"{_where(f)}<br>content {f('content', '.2f')} + position ({f('bias', '.2f')}) = score {f('scores', '.2f')}"
     )
     f = _cells(result, offsets=False)
     f.add("content_weight", result.content_weights)

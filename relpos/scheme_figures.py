@@ -11,13 +11,16 @@ import numpy as np
 import plotly.graph_objects as go
 
 from relpos.figures import _AXIS_FONT, score_heatmap, symmetric_range, weight_heatmap
+from relpos.hover import Hover, scheme_hovers, translation_hover
 from relpos.schemes import SCHEMES, LengthReport, SchemeScores
 
 __all__ = [
     "TRAINED_FILL",
     "alibi_curve_figure",
+    "change_matrices",
     "position_heatmaps",
     "rope_curve_figure",
+    "score_matrices",
     "shaw_curve_figure",
     "sinusoid_figure",
     "t5_curve_figure",
@@ -32,13 +35,22 @@ TRAINED_FILL = "rgba(0, 158, 115, 0.13)"
 CURVE = "#0072B2"
 REUSED = "#E69F00"
 UNTRAINED = "#D55E00"
+#: Cell numbers are printed up to this many tokens, as on every page.
+MAX_CELL_NUMBERS = 12
 #: Below this a change is rounding, not a real change (float64 sums of ~10 terms).
 ROUNDING = 1e-9
 
 
-def _numbers_fit(n: int) -> bool:
-    """Cell numbers stay legible in a third of the page up to this size."""
-    return n <= 6
+def _cells(n: int) -> dict:
+    """Cell numbers as on every page: printed up to n = 12, one decimal above n = 6 and
+    sized by Plotly to fit the small panels."""
+    if n > MAX_CELL_NUMBERS:
+        return {"text": False}
+    return {"text": True, "decimals": 2 if n <= 6 else 1, "text_size": 11 if n <= 6 else None}
+
+
+def _hover(hover: Hover) -> dict:
+    return {"customdata": hover.customdata, "hovertemplate": hover.template}
 
 
 def _compact(fig: go.Figure, name: str) -> go.Figure:
@@ -48,44 +60,73 @@ def _compact(fig: go.Figure, name: str) -> go.Figure:
     return fig
 
 
-def position_heatmaps(results: dict[str, SchemeScores], *, height: int = 320) -> dict[str, go.Figure]:
+def position_heatmaps(results: dict[str, SchemeScores], *, height: int = 400) -> dict[str, go.Figure]:
     """Each scheme's position-only part ``scores − content``, on one shared colour range.
 
     The "none" scheme has no position part (all zeros); its panel shows the
     no-position scores themselves, the baseline every other part is added to.
+    Hovering a cell shows its arithmetic (:func:`relpos.hover.scheme_hovers`).
     """
     panels = {
         name: (result.content, "scores without positions") if name == "none" else (result.position, "position part")
         for name, result in results.items()
     }
     limit = symmetric_range(*(matrix for matrix, _ in panels.values()))
-    return {
-        name: _compact(
-            score_heatmap(matrix, title, limit=limit, text=_numbers_fit(len(matrix)), height=height),
+    figures = {}
+    for name, (matrix, title) in panels.items():
+        baseline, position, _ = scheme_hovers(results[name].content, results[name].scores)
+        hover = _hover(baseline if name == "none" else position)
+        figures[name] = _compact(
+            score_heatmap(matrix, title, limit=limit, height=height, **_cells(len(matrix)), **hover), name
+        )
+    return figures
+
+
+def weight_heatmaps(results: dict[str, SchemeScores], *, height: int = 400) -> dict[str, go.Figure]:
+    """Each scheme's combined attention weights (softmax of its scores), with the softmax in the hover."""
+    figures = {}
+    for name, result in results.items():
+        *_, weights = scheme_hovers(result.content, result.scores)
+        figures[name] = _compact(
+            weight_heatmap(
+                result.weights, "combined weights", height=height, **_cells(len(result.weights)), **_hover(weights)
+            ),
             name,
         )
-        for name, (matrix, title) in panels.items()
-    }
+    return figures
 
 
-def weight_heatmaps(results: dict[str, SchemeScores], *, height: int = 320) -> dict[str, go.Figure]:
-    """Each scheme's combined attention weights (softmax of its scores)."""
-    return {
-        name: _compact(
-            weight_heatmap(result.weights, "combined weights", text=_numbers_fit(len(result.weights)), height=height),
-            name,
-        )
-        for name, result in results.items()
-    }
+def _without_rounding(changes: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    return {name: np.where(np.abs(change) < ROUNDING, 0.0, change) for name, change in changes.items()}
 
 
-def translation_heatmaps(changes: dict[str, np.ndarray], *, height: int = 300):
+def change_matrices(changes: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The translation panels' numbers by panel title (for the screen-reader tables)."""
+    return {f"{SCHEMES[name]}: change": change for name, change in _without_rounding(changes).items()}
+
+
+def score_matrices(results: dict[str, SchemeScores]) -> dict[str, np.ndarray]:
+    """The comparison panels' numbers by title: each scheme's position part and weights."""
+    matrices = {}
+    for name, result in results.items():
+        if name == "none":
+            matrices[f"{SCHEMES[name]}: scores without positions"] = result.content
+        else:
+            matrices[f"{SCHEMES[name]}: position part"] = result.position
+        matrices[f"{SCHEMES[name]}: combined weights"] = result.weights
+    return matrices
+
+
+def translation_heatmaps(
+    changes: dict[str, np.ndarray], *, before: dict[str, SchemeScores], shift: int, height: int = 300
+) -> dict[str, go.Figure]:
     """``scores(shift) − scores(0)`` for each scheme, on one shared colour range.
 
     Changes below rounding level are drawn as exact zeros, so an unchanged scheme is
-    plainly white rather than speckled with 1e−16 noise.
+    plainly white rather than speckled with 1e−16 noise. `before` holds the unshifted
+    results, for the hover's ``after − before`` arithmetic.
     """
-    cleaned = {name: np.where(np.abs(change) < ROUNDING, 0.0, change) for name, change in changes.items()}
+    cleaned = _without_rounding(changes)
     limit = symmetric_range(*cleaned.values())
     return {
         name: _compact(
@@ -93,8 +134,9 @@ def translation_heatmaps(changes: dict[str, np.ndarray], *, height: int = 300):
                 change,
                 f"{SCHEMES[name]}: change",
                 limit=limit,
-                text=len(change) <= 6,
                 height=height,
+                **_cells(len(change)),
+                **_hover(translation_hover(before[name].scores, change, shift)),
             ),
             name,
         )

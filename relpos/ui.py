@@ -689,17 +689,16 @@ def save_scheme_settings() -> None:
 
 
 def scheme_rows(results, position_figures, weight_figures) -> None:
-    """One row per scheme: name, parameter count, formula and what to notice; then its two heatmaps."""
+    """One card per scheme: name, parameter count and what to notice next to its formula;
+    below them its two heatmaps, each half the card wide so the cell numbers stay legible."""
     from relpos.schemes import SCHEMES
     from relpos.tables import constant_diagonals
 
     for name, result in results.items():
         with st.container(border=True):
-            text, position, weights = st.columns([1.15, 1, 1], vertical_alignment="center")
+            text, formula = st.columns([1, 1.2], vertical_alignment="center")
             with text:
                 st.markdown(f"#### {SCHEMES[name]}")
-                st.latex(SCHEME_FORMULAS[name])
-                st.caption(SCHEME_SYMBOLS[name])
                 count = result.n_params
                 st.markdown(f"**{count}** learned position parameter{'s' if count != 1 else ''}")
                 if name == "none":
@@ -712,6 +711,10 @@ def scheme_rows(results, position_figures, weight_figures) -> None:
                         "Position part constant along every diagonal: "
                         + ("yes, it depends on j − i alone." if constant else "no.")
                     )
+            with formula:
+                st.latex(SCHEME_FORMULAS[name])
+                st.caption(SCHEME_SYMBOLS[name])
+            position, weights = st.columns(2)
             with position:
                 st.plotly_chart(position_figures[name], width="stretch", key=f"schemes.position.{name}")
             with weights:

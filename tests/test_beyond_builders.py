@@ -7,6 +7,7 @@ import pytest
 
 import relpos
 from relpos import figures, scheme_figures, tables
+from relpos.hover import Hover, render
 from relpos.page_settings import ChoiceSetting, FloatsSetting, IntSetting, encode_settings, read_settings, sanitise
 
 
@@ -44,6 +45,49 @@ class TestSchemeTables:
         assert not tables.constant_diagonals(np.arange(9.0).reshape(3, 3) ** 2)
 
 
+def hover_of(fig, i: int, j: int) -> str:
+    """The hover label of cell (i, j) (0-based) of a heatmap figure, as Plotly fills it in."""
+    trace = fig.data[0]
+    return render(Hover(np.asarray(trace.customdata), trace.hovertemplate), i, j, trace.z[i][j], html=False)
+
+
+class TestSchemeHeatmaps:
+    """The page-wide heatmap conventions hold on the schemes page too."""
+
+    def test_cells_print_their_numbers_up_to_twelve_tokens(self):
+        for n, shown in ((8, True), (12, True), (13, False)):
+            results = relpos.scheme_scores(relpos.random_scheme_setup(n, k=2, seed=1))
+            for maps in (scheme_figures.position_heatmaps(results), scheme_figures.weight_heatmaps(results)):
+                for fig in maps.values():
+                    assert bool(fig.data[0].texttemplate) == shown, (n, fig.data[0].name)
+
+    def test_position_hover_shows_the_subtraction(self, setup):
+        results = relpos.scheme_scores(setup)
+        shaw = results["shaw"]
+        label = hover_of(scheme_figures.position_heatmaps(results)["shaw"], 1, 4)
+        assert label.startswith("query i = 2, key j = 5 (offset j − i = +3)")
+        assert f"score {shaw.scores[1, 4]:.4f} − without positions ({shaw.content[1, 4]:.4f})" in label
+        assert label.endswith(f"= {shaw.position[1, 4]:.4f}")
+        none = hover_of(scheme_figures.position_heatmaps(results)["none"], 0, 0)
+        assert none.endswith(f"q_i·k_j/√d = {results['none'].content[0, 0]:.4f}")
+
+    def test_weight_hover_shows_the_softmax(self, setup):
+        results = relpos.scheme_scores(setup)
+        alibi = results["alibi"]
+        label = hover_of(scheme_figures.weight_heatmaps(results)["alibi"], 2, 0)
+        exps = np.exp(alibi.scores[2])
+        assert f"exp({alibi.scores[2, 0]:.2f})" in label
+        assert f"{exps[0]:.3f} / {exps.sum():.3f} = {alibi.weights[2, 0]:.4f}" in label
+
+    def test_translation_hover_shows_after_minus_before(self, setup):
+        before = relpos.scheme_scores(setup)
+        after = relpos.scheme_scores(setup, shift=4)
+        changes = relpos.translation_changes(setup, 4)
+        label = hover_of(scheme_figures.translation_heatmaps(changes, before=before, shift=4)["sinusoidal"], 0, 1)
+        old, new = before["sinusoidal"].scores[0, 1], after["sinusoidal"].scores[0, 1]
+        assert f"moved 4 places: {new:.4f} − before ({old:.4f}) = {new - old:.4f}" in label
+
+
 class TestSchemeFigures:
     def test_curves_mark_what_training_never_saw(self, setup):
         report = relpos.length_generalization(setup, 8)
@@ -57,7 +101,7 @@ class TestSchemeFigures:
 
     def test_translation_maps_zero_out_rounding(self, setup):
         changes = relpos.translation_changes(setup, 5)
-        maps = scheme_figures.translation_heatmaps(changes)
+        maps = scheme_figures.translation_heatmaps(changes, before=relpos.scheme_scores(setup), shift=5)
         assert not np.any(np.asarray(maps["rope"].data[0].z))  # 1e-16 noise drawn as exact zeros
         assert np.abs(np.asarray(maps["sinusoidal"].data[0].z)).max() > 0.1
 

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import relpos
+from relpos import scheme_figures
 from tests.apptest import figures_titled, heatmap_z, open_app, plotly_specs, trace_values
 
 PAGE = "schemes"
@@ -140,3 +141,24 @@ class TestExtremeSettings:
         assert at.slider(key="schemes.k").value == 3
         changes = change_maps(at)
         assert all(not np.any(changes[name]) for name in RELATIVE)
+
+
+class TestSchemesAccessibility:
+    def test_every_heatmap_has_its_numbers_as_tables(self):
+        at = open_app(PAGE)
+        assert not at.table  # built only when an expander is open
+        at.session_state["schemes.tables.scores"] = True
+        at.session_state["schemes.tables.changes"] = True
+        at.run()
+        assert not at.exception
+        setup = relpos.random_scheme_setup(8, k=2, num_buckets=16, max_distance=32, seed=0)  # the page's defaults
+        shift = at.session_state["schemes.shift"]
+        expected = {
+            **scheme_figures.score_matrices(relpos.scheme_scores(setup)),
+            **scheme_figures.change_matrices(relpos.translation_changes(setup, shift)),
+        }
+        assert len(at.table) == len(expected) == 6 * 2 + 6
+        titles = [element.value.strip("*") for element in at.markdown if element.value.strip("*") in expected]
+        assert titles == list(expected)
+        for table, matrix in zip(at.table, expected.values(), strict=True):
+            np.testing.assert_allclose(table.value.to_numpy(dtype=float), matrix, atol=5e-5)
