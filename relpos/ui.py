@@ -742,8 +742,8 @@ FORMULA_CSS = """
 """
 
 #: Presenter mode, for a projector: bigger text and formulas in the main area, and the
-#: container keyed ``presenter-nav`` pinned to the bottom right of the window. Static
-#: CSS only (no user text).
+#: container keyed ``presenter-nav`` kept at the top of the window while the page
+#: scrolls. Static CSS only (no user text).
 PRESENTER_CSS = """
 <style>
 /* bigger text and widgets: Streamlit sizes them in rem (figures are enlarged by the page) */
