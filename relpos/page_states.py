@@ -260,7 +260,8 @@ def _reconcile_walkthrough(state: dict) -> tuple[dict, list[str]]:
     if len(table) == 2 * k + 1:
         return state, []
     offsets = f"offsets −{k}..+{k}" if k else "offset 0 only"
-    problem = f"a: expected {2 * k + 1} values for k = {k} ({offsets}); got {len(table)}. Using the textbook's values."
+    count = f"{2 * k + 1} value{'s' if k else ''}"
+    problem = f"a: expected {count} for k = {k} ({offsets}); got {len(table)}. Using the textbook's values."
     state["a"] = _walkthrough_table(k)
     return state, [problem]
 

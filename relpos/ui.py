@@ -742,7 +742,7 @@ FORMULA_CSS = """
 """
 
 #: Presenter mode, for a projector: bigger text and formulas in the main area, and the
-#: container keyed ``presenter-nav`` kept at the top of the window while the page
+#: container keyed ``lesson-nav`` kept at the top of the window while the page
 #: scrolls. Static CSS only (no user text).
 PRESENTER_CSS = """
 <style>
@@ -756,7 +756,7 @@ html { font-size: 20px; }
 /* Previous / Next stick under the top edge while the lesson scrolls beneath them:
    always within reach, and covering nothing before one scrolls. (The sticky element is
    the bar's layout wrapper, whose parent is the whole page.) */
-[data-testid="stLayoutWrapper"]:has(> .st-key-presenter-nav) {
+[data-testid="stLayoutWrapper"]:has(> .st-key-lesson-nav) {
   position: sticky; top: 3.75rem; z-index: 999; width: 100%;
   padding: 0.3rem 0; background: #ffffff;
   border-bottom: 1px solid rgba(49, 51, 63, 0.12);

@@ -37,7 +37,7 @@ PAGE = "worked_example"  # url_path: lesson links and scenario files name the pa
 LINK = "wt_link"  # the view as a WALKTHROUGH state dict, mirrored in the URL
 JSON, SNIPPET, UPLOAD, LOAD = "wt_json", "wt_snippet", "wt_upload", "wt_load"
 #: Container key of the Previous / Next bar, which presenter mode keeps on screen (ui.PRESENTER_CSS).
-NAV = "presenter-nav"
+NAV = "lesson-nav"
 
 _SUBSCRIPT = str.maketrans("0123456789+-", "₀₁₂₃₄₅₆₇₈₉₊₋")
 #: Size factor of the figures (fonts, height, outlines) in presenter mode; the CSS of

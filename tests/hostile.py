@@ -40,7 +40,7 @@ from streamlit.testing.v1 import AppTest
 
 from relpos import answers, ui
 from relpos.export import FORMAT, VERSION
-from relpos.page_states import EFFECTS, EXPLORER
+from relpos.page_states import EFFECTS, EXPLORER, WALKTHROUGH
 from relpos.state import MAX_JSON_BYTES, Schema
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
@@ -183,6 +183,7 @@ def _seed_accepts(name: str, text: str) -> bool:
 
 #: url_path -> URL parameters of the page (every page whose state travels in its URL).
 URL_PAGES: dict[str, UrlInputs] = {
+    "worked_example": _schema_inputs(WALKTHROUGH),
     "explorer": _schema_inputs(EXPLORER),
     "position_effects": _schema_inputs(EFFECTS),
     "value_side": _settings_inputs(ui.value_side_settings()),
@@ -221,6 +222,13 @@ URL_SPECIAL_CASES: tuple[tuple[str, dict[str, str | list[str]], tuple[str, ...]]
     ("schemes", {"n": "4", "k": "15"}, ("Shaw clipping distance k must be at most n − 1 = 3",)),
     ("schemes", {"heads": "2", "head": "16"}, ("ALiBi head must be at most the number of heads H = 2",)),
     ("schemes", {"n": "16", "k": "15", "heads": "16", "head": "16", "shift": "32", "L": "32"}, ()),
+    ("worked_example", {"k": "3", "a": "1,2"}, ("a: expected 7 values for k = 3", "Using the textbook's values")),
+    ("worked_example", {"k": "0", "a": "1,2,3"}, ("a: expected 1 value for k = 0",)),
+    ("worked_example", {"i": "1000000000", "j": "-0"}, ("i: expected", "j: expected")),
+    ("worked_example", {"q": "1,2,3"}, ("q: expected",)),
+    ("worked_example", {"zz": "1"}, ("Unknown parameter ignored",)),
+    ("worked_example", {"i": "4", "j": "softmax", "k": "3", "presenter": "1", "a": "10,-10,0,-0,1,2,3"}, ()),
+    ("worked_example", {"k": "-0", "a": "-0"}, ()),
     ("quiz", {"seed": str(answers.MAX_SEED + 1)}, ("The seed in the address could not be used",)),
     ("quiz", {"seed": str(answers.MAX_SEED)}, ()),
     # Streamlit itself drops a query string longer than 524288 characters (and logs it):
@@ -242,6 +250,7 @@ class UploadInputs:
 
 #: url_path -> the page's scenario upload.
 UPLOAD_PAGES: dict[str, UploadInputs] = {
+    "worked_example": UploadInputs("wt_load", WALKTHROUGH),
     "explorer": UploadInputs("explorer:load", EXPLORER),
     "position_effects": UploadInputs("effects:load", EFFECTS),
 }
@@ -320,6 +329,18 @@ def _json_with_infinity(document) -> bytes:
     return json.dumps(document).replace("Infinity", "1e999").encode()
 
 
+def _cross_field_uploads(page: str, good: dict) -> list[Upload]:
+    """Files whose every value is fine alone but not with the others."""
+    if page == "worked_example":  # the table must hold 2k + 1 entries
+        return [
+            Upload(
+                "table too short for k", _encode(_document(page, {**good, "k": 3})), "a: expected 7 values for k = 3"
+            ),
+            Upload("table for k = 0", _encode(_document(page, {**good, "k": 0})), "a: expected 1 value for k = 0"),
+        ]
+    return [Upload("k > n", _encode(_document(page, {**good, "n": 4, "k": 10})), "k: must be at most n − 1 = 3")]
+
+
 def upload_corpus(page: str, schema: Schema) -> list[Upload]:
     """Scenario files for the page: broken envelopes, then one bad value per field."""
     good = schema.to_json(schema.decode({}).state)
@@ -359,12 +380,14 @@ def upload_corpus(page: str, schema: Schema) -> list[Upload]:
         Upload("100 unknown entries", _encode(_document(page, {f"x{i}": i for i in range(100)})), "unknown entry 'x5'"),
         Upload("unicode entry", _encode(_document(page, {"ñ\u202e\x00": 1})), "unknown entry"),
         Upload("html entry", _encode(_document(page, {"<img src=x onerror=alert(1)>": 1})), "unknown entry"),
-        Upload("duplicate key, last bad", _encode(valid)[:-2] + b', "n": "x"}}', "n: expected an integer"),
-        Upload("k > n", _encode(_document(page, {**good, "n": 4, "k": 10})), "k: must be at most n − 1 = 3"),
+        Upload("duplicate key, last bad", _encode(valid)[:-2] + b', "k": "x"}}', "k: expected an integer"),
         Upload("computed part ignored", _encode({**valid, "computed": "<script>alert(1)</script>"}), None),
+        *_cross_field_uploads(page, good),
     ]
     for name, spec in schema.fields.items():
         for label, value, error in _BAD_VALUES.get(spec.kind, ()):
+            if error.startswith("entry"):  # a bad entry in a list of the right length
+                value = value + [0.5] * (spec.min_items - len(value))
             document = _document(page, {**good, name: value})
             data = _json_with_infinity(document) if "infinite" in label else _encode(document)
             cases.append(Upload(f"{name} {label}", data, f"{name}: ", error))

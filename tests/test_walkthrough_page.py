@@ -294,7 +294,7 @@ class TestPresenterMode:
         presenter_heights = [spec["layout"]["height"] for spec in plotly_specs(at)]
         assert all(p > n for p, n in zip(presenter_heights, normal_heights, strict=True))
         (style,) = at.html
-        assert "font-size: 20px" in style.proto.body and ".st-key-presenter-nav" in style.proto.body
+        assert "font-size: 20px" in style.proto.body and ".st-key-lesson-nav" in style.proto.body
         assert not [m.value for m in at.markdown if m.value.startswith("This page works through")]
         click(at, walk.NEXT)  # the buttons still work in presenter mode
         assert "j - i = 2 - 1 = +1" in at.latex[0].value
