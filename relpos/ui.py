@@ -734,10 +734,12 @@ def callout(name: str) -> None:
 
 
 #: Always on pages that use :func:`presenter_style`: a formula wider than its column
-#: scrolls sideways instead of being cut off.
-FORMULA_CSS = """
+#: scrolls sideways instead of being cut off, and the walkthrough's invisible
+#: Page Up / Page Down buttons (for a presentation clicker) take no room.
+ALWAYS_CSS = """
 <style>
 [data-testid="stMainBlockContainer"] .stLatex { overflow-x: auto; overflow-y: hidden; }
+.st-key-clicker-keys { display: none; }
 </style>
 """
 
@@ -769,9 +771,9 @@ def presenter_style(enabled: bool) -> None:
     """Apply presenter mode's CSS (see :data:`PRESENTER_CSS`) and fold the sidebar away.
 
     The sidebar is only collapsed, not hidden: its arrow brings it back for a live edit.
-    :data:`FORMULA_CSS` applies in both modes.
+    :data:`ALWAYS_CSS` applies in both modes.
     """
-    st.html(FORMULA_CSS + PRESENTER_CSS if enabled else FORMULA_CSS)
+    st.html(ALWAYS_CSS + PRESENTER_CSS if enabled else ALWAYS_CSS)
     st.set_page_config(initial_sidebar_state="collapsed" if enabled else "auto")
 
 

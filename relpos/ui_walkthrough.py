@@ -38,6 +38,8 @@ LINK = "wt_link"  # the view as a WALKTHROUGH state dict, mirrored in the URL
 JSON, SNIPPET, UPLOAD, LOAD = "wt_json", "wt_snippet", "wt_upload", "wt_load"
 #: Container key of the Previous / Next bar, which presenter mode keeps on screen (ui.PRESENTER_CSS).
 NAV = "lesson-nav"
+#: Container of the invisible Page Up / Page Down buttons (hidden by ui.ALWAYS_CSS).
+CLICKER = "clicker-keys"
 
 _SUBSCRIPT = str.maketrans("0123456789+-", "₀₁₂₃₄₅₆₇₈₉₊₋")
 #: Size factor of the figures (fonts, height, outlines) in presenter mode; the CSS of
@@ -229,7 +231,8 @@ def presenter_toggle() -> None:
         key=PRESENTER,
         persist_state="session",
         help="Bigger text, formulas and figures for a projector; Previous and Next stay at the "
-        "bottom right of the screen. The keyboard's ← and → arrows work too.",
+        "top of the screen. The keyboard's ← and → arrows work too, and so does a presentation "
+        "clicker (Page Up / Page Down).",
     )
 
 
@@ -309,6 +312,25 @@ def step_controls(lesson: Lesson) -> None:
         )
         where = f"row {stop.row + 1}, softmax" if lesson.at_softmax else f"pair ({stop.row + 1}, {stop.step + 1})"
         st.markdown(f"**Stop {index + 1} of {total}** · {where}", width="content")
+        # A presentation clicker sends Page Up / Page Down; a button takes one shortcut, so
+        # a second, invisible pair (ui.ALWAYS_CSS hides CLICKER) listens for those keys.
+        with st.container(key=CLICKER):
+            st.button(
+                "Page Up: previous stop",
+                key=f"{PREVIOUS}_clicker",
+                on_click=_move,
+                args=(-1,),
+                disabled=index == 0,
+                shortcut="PageUp",
+            )
+            st.button(
+                "Page Down: next stop",
+                key=f"{NEXT}_clicker",
+                on_click=_move,
+                args=(1,),
+                disabled=index == total - 1,
+                shortcut="PageDown",
+            )
 
 
 def _score_hover(lesson: Lesson) -> list[list[str]]:

@@ -363,6 +363,20 @@ def test_walkthrough_steps_forward_and_back(app_tab):
     assert_clean(app_tab)
 
 
+def test_walkthrough_follows_a_presentation_clicker(app_tab):
+    """A clicker sends Page Down / Page Up; the buttons that listen for them stay invisible."""
+    spec = require_page(WALKTHROUGH.path, "walkthrough")
+    app_tab.open(spec.url_path)
+    assert WALKTHROUGH.first_stop in app_tab.main_text()
+    app_tab.page.locator(".st-key-clicker-keys button").last.wait_for(state="attached")
+    app_tab.interact(lambda: app_tab.page.keyboard.press("PageDown"))
+    assert WALKTHROUGH.second_stop in app_tab.main_text(), "Page Down must show the next pair"
+    app_tab.interact(lambda: app_tab.page.keyboard.press("PageUp"))
+    assert WALKTHROUGH.first_stop in app_tab.main_text(), "Page Up must return to the first pair"
+    assert not app_tab.page.get_by_text("Page Down: next stop").is_visible()
+    assert_clean(app_tab)
+
+
 def test_walkthrough_lesson_link_opens_exact_state(chromium, app_tab):
     """Guarded: runs once the walkthrough keeps its place in the URL (lesson links)."""
     spec = require_page(WALKTHROUGH.path, "walkthrough")
