@@ -739,25 +739,26 @@ def callout(name: str) -> None:
 ALWAYS_CSS = """
 <style>
 [data-testid="stMainBlockContainer"] .stLatex { overflow-x: auto; overflow-y: hidden; }
-.st-key-clicker-keys { display: none; }
+.st-key-clicker { display: none; }
 </style>
 """
 
 #: Presenter mode, for a projector: bigger text and formulas in the main area, and the
 #: container keyed ``lesson-nav`` kept at the top of the window while the page
-#: scrolls. Static CSS only (no user text).
+#: scrolls. Static CSS only (no user text). Line by line:
+#:
+#: * the root font size: Streamlit sizes text and widgets in rem (the page enlarges
+#:   its figures itself); the title need not grow with it, the room goes to the lesson;
+#: * formulas a step larger again;
+#: * Previous / Next stick under the top edge while the lesson scrolls beneath them:
+#:   always within reach, and covering nothing before one scrolls. The sticky element
+#:   is the bar's layout wrapper, whose parent spans the whole main area.
 PRESENTER_CSS = """
 <style>
-/* bigger text and widgets: Streamlit sizes them in rem (figures are enlarged by the page) */
 html { font-size: 20px; }
 [data-testid="stMainBlockContainer"] { padding-top: 4rem; padding-bottom: 7rem; }
-/* the page title need not grow: the room goes to the lesson */
 [data-testid="stMainBlockContainer"] h1 { font-size: 2.1rem; padding-top: 0.5rem; }
-/* formulas a step larger again */
 [data-testid="stMainBlockContainer"] .katex { font-size: 1.15em; }
-/* Previous / Next stick under the top edge while the lesson scrolls beneath them:
-   always within reach, and covering nothing before one scrolls. (The sticky element is
-   the bar's layout wrapper, whose parent is the whole page.) */
 [data-testid="stLayoutWrapper"]:has(> .st-key-lesson-nav) {
   position: sticky; top: 3.75rem; z-index: 999; width: 100%;
   padding: 0.3rem 0; background: #ffffff;

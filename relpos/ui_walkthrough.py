@@ -39,7 +39,7 @@ JSON, SNIPPET, UPLOAD, LOAD = "wt_json", "wt_snippet", "wt_upload", "wt_load"
 #: Container key of the Previous / Next bar, which presenter mode keeps on screen (ui.PRESENTER_CSS).
 NAV = "lesson-nav"
 #: Container of the invisible Page Up / Page Down buttons (hidden by ui.ALWAYS_CSS).
-CLICKER = "clicker-keys"
+CLICKER = "clicker"
 
 _SUBSCRIPT = str.maketrans("0123456789+-", "₀₁₂₃₄₅₆₇₈₉₊₋")
 #: Size factor of the figures (fonts, height, outlines) in presenter mode; the CSS of

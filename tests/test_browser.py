@@ -368,7 +368,7 @@ def test_walkthrough_follows_a_presentation_clicker(app_tab):
     spec = require_page(WALKTHROUGH.path, "walkthrough")
     app_tab.open(spec.url_path)
     assert WALKTHROUGH.first_stop in app_tab.main_text()
-    app_tab.page.locator(".st-key-clicker-keys button").last.wait_for(state="attached")
+    app_tab.page.locator(".st-key-clicker button").last.wait_for(state="attached")
     app_tab.interact(lambda: app_tab.page.keyboard.press("PageDown"))
     assert WALKTHROUGH.second_stop in app_tab.main_text(), "Page Down must show the next pair"
     app_tab.interact(lambda: app_tab.page.keyboard.press("PageUp"))
