@@ -22,7 +22,8 @@ __all__ = [
     "Hover",
     "effects_hover",
     "render",
-    "scheme_hovers",
+    "scheme_score_hover",
+    "scheme_weight_hover",
     "score_hover",
     "translation_hover",
     "weight_hovers",
@@ -203,42 +204,42 @@ def _positions(shape: tuple[int, int]) -> _Fields:
     return f
 
 
-def scheme_hovers(content, scores) -> tuple[Hover, Hover, Hover]:
-    """Hover of the scheme comparison: no-position scores, position parts, combined weights.
+def scheme_score_hover(content, scores, *, baseline: bool = False) -> Hover:
+    """Hover of a scheme's position-part panel (``scores − content``), or with
+    ``baseline=True`` of the "no positions" panel, which shows `content` itself.
 
     Parameters
     ----------
     content : array_like, shape (n_q, n_k)
         Scores of the same tokens without positions, ``q_i·k_j/√d``.
     scores : array_like, shape (n_q, n_k)
-        One scheme's combined scores; its position part is ``scores − content``.
-
-    Returns
-    -------
-    baseline, position, weights : Hover
-        For the "no positions" panel, a scheme's position-part panel and its weights.
+        The scheme's combined scores.
 
     Examples
     --------
     >>> import numpy as np
     >>> content, scores = np.array([[0.5, -0.2], [0.1, 0.3]]), np.array([[0.7, -0.5], [0.2, 0.3]])
-    >>> baseline, position, weights = scheme_hovers(content, scores)
-    >>> print(render(position, 0, 1, scores[0, 1] - content[0, 1], html=False))
+    >>> print(render(scheme_score_hover(content, scores), 0, 1, scores[0, 1] - content[0, 1], html=False))
     query i = 1, key j = 2 (offset j − i = +1)
     position part = score -0.5000 − without positions (-0.2000) = -0.3000
     """
     content, scores = np.asarray(content, dtype=float), np.asarray(scores, dtype=float)
     f = _positions(content.shape)
+    where = f"query i = {f('i')}, key j = {f('j')} (offset j − i = {f('offset', '+d')})"
+    if baseline:
+        return f.hover(f"{where}<br>no positions: q<sub>i</sub>·k<sub>j</sub>/√d = %{{z:.4f}}")
     f.add("content", content)
     f.add("scores", scores)
-    where = f"query i = {f('i')}, key j = {f('j')} (offset j − i = {f('offset', '+d')})"
-    baseline = f.hover(f"{where}<br>no positions: q<sub>i</sub>·k<sub>j</sub>/√d = %{{z:.4f}}")
-    position = f.hover(
+    return f.hover(
         f"{where}<br>position part = score {f('scores', '.4f')} − without positions ({f('content', '.4f')}) "
         f"= %{{z:.4f}}"
     )
-    weights = _softmax_hover(_positions(scores.shape), scores, "α", "e")
-    return baseline, position, weights
+
+
+def scheme_weight_hover(scores) -> Hover:
+    """Hover of a scheme's weights panel: the softmax of its scores, cell by cell."""
+    scores = np.asarray(scores, dtype=float)
+    return _softmax_hover(_positions(scores.shape), scores, "α", "e")
 
 
 def translation_hover(before, change, shift: int) -> Hover:

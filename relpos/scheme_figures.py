@@ -11,7 +11,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from relpos.figures import _AXIS_FONT, score_heatmap, symmetric_range, weight_heatmap
-from relpos.hover import Hover, scheme_hovers, translation_hover
+from relpos.hover import Hover, scheme_score_hover, scheme_weight_hover, translation_hover
 from relpos.schemes import SCHEMES, LengthReport, SchemeScores
 
 __all__ = [
@@ -65,7 +65,7 @@ def position_heatmaps(results: dict[str, SchemeScores], *, height: int = 400) ->
 
     The "none" scheme has no position part (all zeros); its panel shows the
     no-position scores themselves, the baseline every other part is added to.
-    Hovering a cell shows its arithmetic (:func:`relpos.hover.scheme_hovers`).
+    Hovering a cell shows its arithmetic (:func:`relpos.hover.scheme_score_hover`).
     """
     panels = {
         name: (result.content, "scores without positions") if name == "none" else (result.position, "position part")
@@ -74,8 +74,7 @@ def position_heatmaps(results: dict[str, SchemeScores], *, height: int = 400) ->
     limit = symmetric_range(*(matrix for matrix, _ in panels.values()))
     figures = {}
     for name, (matrix, title) in panels.items():
-        baseline, position, _ = scheme_hovers(results[name].content, results[name].scores)
-        hover = _hover(baseline if name == "none" else position)
+        hover = _hover(scheme_score_hover(results[name].content, results[name].scores, baseline=name == "none"))
         figures[name] = _compact(
             score_heatmap(matrix, title, limit=limit, height=height, **_cells(len(matrix)), **hover), name
         )
@@ -86,7 +85,7 @@ def weight_heatmaps(results: dict[str, SchemeScores], *, height: int = 400) -> d
     """Each scheme's combined attention weights (softmax of its scores), with the softmax in the hover."""
     figures = {}
     for name, result in results.items():
-        *_, weights = scheme_hovers(result.content, result.scores)
+        weights = scheme_weight_hover(result.scores)
         figures[name] = _compact(
             weight_heatmap(
                 result.weights, "combined weights", height=height, **_cells(len(result.weights)), **_hover(weights)
