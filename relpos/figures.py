@@ -11,6 +11,7 @@ Conventions shared by every page:
 
 from __future__ import annotations
 
+import re
 from functools import cache
 
 import numpy as np
@@ -77,6 +78,11 @@ def _cell_text(matrix: np.ndarray, decimals: int) -> list[list[str]]:
     rounded = np.round(np.asarray(matrix, dtype=float), decimals) + 0.0  # + 0.0 turns −0.0 into 0.0
     return [[f"{value:.{decimals}f}".replace("-", "−") for value in row] for row in rounded]
 
+
+#: Above this many cells a ``cell_format`` is applied by the browser; up to it the cell
+#: numbers are formatted here (true minus signs; 144 strings of a 12 × 12 panel cost
+#: nothing noticeable).
+BROWSER_TEXT_CELLS = 144
 
 #: Margins (px) of panels shown side by side: room for the title above and for the
 #: axis title and a horizontal colour bar below, so every panel's square plot area is
@@ -256,10 +262,12 @@ def _heatmap(
     else:
         trace.update(x=list(range(n_k)), y=list(range(n_q)))
     if text:
-        if cell_format:  # the browser formats z: no string per cell to build and send
+        fixed = re.fullmatch(r"\.(\d)f", cell_format or "")
+        if cell_format and (matrix.size > BROWSER_TEXT_CELLS or not fixed):
+            # the browser formats z: no string per cell to build and send (with a hyphen-minus)
             trace["texttemplate"] = f"%{{z:{cell_format}}}"
-        else:
-            trace.update(text=_cell_text(matrix, decimals), texttemplate="%{text}")
+        else:  # few cells: our own strings, with a true minus sign
+            trace.update(text=_cell_text(matrix, int(fixed[1]) if fixed else decimals), texttemplate="%{text}")
         if text_size:  # None: Plotly fits the numbers to the cells
             trace["textfont"] = {"size": text_size}
     if hovertemplate is not None:
@@ -317,8 +325,9 @@ def score_heatmap(
         Lay the figure out as one of several equal panels side by side: this height,
         fixed margins and a horizontal colour bar below (overrides `height`).
     cell_format : str, optional
-        A d3 format such as ``".2f"``: the browser prints z in the cells (no string
-        per cell is sent); otherwise `decimals` formats them here.
+        A fixed-point format such as ``".2f"``: above :data:`BROWSER_TEXT_CELLS` cells
+        the browser prints z in the cells (no string per cell is sent); otherwise the
+        numbers are formatted here, with its number of decimals (or `decimals`).
     customdata, hovertemplate : optional
         Per-cell numbers ``(n_q, n_k, fields)`` and the hover template that reads
         them (see :mod:`relpos.hover`); they take precedence over `hovertext`.

@@ -71,7 +71,8 @@ class TestDefaultView:
             s["data"][0] for s in plotly_specs(explorer()) if s["layout"]["title"]["text"] == "combined score"
         )
         assert "q<sub>%{y}</sub>·k<sub>%{x}</sub>" in scores["hovertemplate"]
-        assert scores["texttemplate"] == "%{z:.2f}"
+        assert scores["texttemplate"] == "%{text}"  # few cells: formatted here, with true minus signs
+        assert scores["text"][0] == ["1.00", "0.50", "−0.10", "0.70"]
 
     def test_one_slider_per_value_in_lazy_tabs(self):
         at = explorer()
