@@ -1,12 +1,14 @@
 """Hover arithmetic for the heatmap panels, as Plotly ``customdata`` plus one template.
 
-Every cell's numbers travel to the browser as one binary float32 array of shape
-``(n_q, n_k, fields)`` and a single ``hovertemplate`` per panel spells out the
-arithmetic (the positions i and j are the panel's 1-based coordinates ``%{y}`` and
-``%{x}``), e.g. ``q₂·k₃ = 0.50·(0.40) = 0.20``; Plotly fills it in on hover. This
-costs a fraction of sending a string per cell, so every panel up to 64 × 64 keeps
-its arithmetic. :func:`render` applies a template in Python exactly as Plotly does
-(for the formats used here), so tests can read what a learner sees.
+A single ``hovertemplate`` per panel spells out the arithmetic (the positions i and j
+are the panel's 1-based coordinates ``%{y}`` and ``%{x}``), e.g.
+``q₂·a^K₊₁ = 0.50·(−0.20) = −0.10``, and Plotly fills it in on hover from the cell's
+``customdata`` of shape ``(n_q, n_k, fields)``. Up to :data:`TEXT_CELLS` cells those
+fields are strings formatted here, with true minus signs; larger panels send one binary
+float32 array that Plotly formats (a hyphen-minus), a fraction of the cost of strings,
+so every panel up to 64 × 64 keeps its arithmetic. :func:`render` applies a template in
+Python exactly as Plotly does (for the formats used here), so tests can read what a
+learner sees.
 """
 
 from __future__ import annotations
@@ -38,23 +40,61 @@ class Hover:
     template: str
 
 
+#: Up to this many cells (a 12 × 12 panel) a panel's hover numbers travel as strings
+#: formatted here, with true minus signs; above it as float32 that Plotly formats in the
+#: browser (with a hyphen-minus), which keeps hover affordable up to 64 × 64.
+TEXT_CELLS = 144
+
+
 class _Fields:
-    """Collects named per-cell arrays and writes template references to them."""
+    """Collects named per-cell arrays and writes template references to them.
+
+    Only the fields a template references are sent, in the order first referenced.
+    """
 
     def __init__(self, shape: tuple[int, int]):
         self.shape = shape
+        self.as_text = shape[0] * shape[1] <= TEXT_CELLS
+        self.values: dict[str, np.ndarray] = {}
         self.arrays: list[np.ndarray] = []
-        self.index: dict[str, int] = {}
+        self.index: dict[tuple[str, str], int] = {}
 
     def add(self, name: str, values) -> None:
-        self.index[name] = len(self.arrays)
-        self.arrays.append(np.broadcast_to(np.asarray(values, dtype=np.float32), self.shape))
+        dtype = np.float64 if self.as_text else np.float32
+        self.values[name] = np.broadcast_to(np.asarray(values, dtype=dtype), self.shape)
 
     def __call__(self, name: str, fmt: str = "") -> str:
-        return f"%{{customdata[{self.index[name]}]{':' + fmt if fmt else ''}}}"
+        key = (name, fmt if self.as_text else "")  # text fields are formatted once per format
+        if key not in self.index:
+            self.index[key] = len(self.arrays)
+            values = self.values[name]
+            self.arrays.append(_formatted(values, fmt) if self.as_text else values)
+        reference = f"customdata[{self.index[key]}]"
+        return f"%{{{reference}:{fmt}}}" if fmt and not self.as_text else f"%{{{reference}}}"
+
+    def value(self, values, fmt: str) -> str:
+        """The panel's own value (its z), `values` of shape (n_q, n_k), formatted with `fmt`."""
+        if not self.as_text:
+            return f"%{{z:{fmt}}}"
+        self.add("z", values)
+        return self("z", fmt)
 
     def hover(self, template: str) -> Hover:
         return Hover(np.stack(self.arrays, axis=-1), template + "<extra></extra>")
+
+
+def _formatted(values: np.ndarray, fmt: str) -> np.ndarray:
+    """`values` as strings, as Plotly would format them but with a true minus sign."""
+    return np.array([[_number(value, fmt) for value in row] for row in values], dtype=object)
+
+
+def _number(value: float, fmt: str) -> str:
+    """One number in a d3 format of the kind the templates use (``.2f``, ``+d``, none)."""
+    if fmt.endswith("d") or (not fmt and float(value).is_integer()):
+        value = round(value)
+        if value == 0:
+            return "0"  # an offset of 0 has no sign
+    return format(value, fmt).replace("-", "−")
 
 
 class _PanelFields(_Fields):
@@ -119,8 +159,8 @@ def score_hover(queries, keys, table, result: AttentionResult, *, scalar: bool =
     >>> print(render(hover, 1, 2, result.scores[1, 2], html=False))
     query i = 2, key j = 3: offset j − i = +1, uses a^K_+1
     q_2·k_3 = 0.50·(0.40) = 0.20
-    q_2·a^K_+1 = 0.50·(-0.20) = -0.10
-    score 0.20 + (-0.10) = 0.10
+    q_2·a^K_+1 = 0.50·(−0.20) = −0.10
+    score 0.20 + (−0.10) = 0.10
     """
     Q, K, A = (_columns(x) for x in (queries, keys, table))
     d = Q.shape[1]
@@ -158,7 +198,7 @@ def weight_hovers(result: AttentionResult) -> tuple[Hover, Hover, Hover]:
     α_1,1 = exp(1.00) / Σ_j exp(e_1j) = 2.718 / 7.286 = 0.3731
     >>> print(render(change, 0, 3, result.weights[0, 3] - result.content_weights[0, 3], html=False))
     query i = 1, key j = 4
-    with positions 0.2764 − content only 0.3576 = -0.0812
+    with positions 0.2764 − content only 0.3576 = −0.0812
     """
     hovers = [
         _softmax_hover(_cells(result, offsets=False), logits, symbol, letter)
@@ -170,7 +210,7 @@ def weight_hovers(result: AttentionResult) -> tuple[Hover, Hover, Hover]:
     hovers.append(
         f.hover(
             f"query i = {f('i')}, key j = {f('j')}<br>with positions {f('weight', '.4f')} − content only "
-            f"{f('content_weight', '.4f')} = %{{z:.4f}}"
+            f"{f('content_weight', '.4f')} = {f.value(result.weights - result.content_weights, '.4f')}"
         )
     )
     return hovers[0], hovers[1], hovers[2]
@@ -186,11 +226,12 @@ def _softmax_hover(f: _Fields, logits: np.ndarray, symbol: str, letter: str) -> 
         f.add("max", top)
     f.add("exp", exps)
     f.add("total", exps.sum(axis=1, keepdims=True))
+    weights = exps / exps.sum(axis=1, keepdims=True)  # (n_q, n_k), the panel's z
     shift = f" − {f('max', '.2f')}" if stable else ""
     return f.hover(
         f"query i = {f('i')}, key j = {f('j')}<br>{symbol}<sub>{f('i')},{f('j')}</sub> = "
         f"exp({f('logit', '.2f')}{shift}) / Σ<sub>j</sub> exp({letter}<sub>{f('i')}j</sub>{shift}) = "
-        f"{f('exp', '.3f')} / {f('total', '.3f')} = %{{z:.4f}}"
+        f"{f('exp', '.3f')} / {f('total', '.3f')} = {f.value(weights, '.4f')}"
     )
 
 
@@ -221,18 +262,18 @@ def scheme_score_hover(content, scores, *, baseline: bool = False) -> Hover:
     >>> content, scores = np.array([[0.5, -0.2], [0.1, 0.3]]), np.array([[0.7, -0.5], [0.2, 0.3]])
     >>> print(render(scheme_score_hover(content, scores), 0, 1, scores[0, 1] - content[0, 1], html=False))
     query i = 1, key j = 2 (offset j − i = +1)
-    position part = score -0.5000 − without positions (-0.2000) = -0.3000
+    position part = score −0.5000 − without positions (−0.2000) = −0.3000
     """
     content, scores = np.asarray(content, dtype=float), np.asarray(scores, dtype=float)
     f = _positions(content.shape)
     where = f"query i = {f('i')}, key j = {f('j')} (offset j − i = {f('offset', '+d')})"
     if baseline:
-        return f.hover(f"{where}<br>no positions: q<sub>i</sub>·k<sub>j</sub>/√d = %{{z:.4f}}")
+        return f.hover(f"{where}<br>no positions: q<sub>i</sub>·k<sub>j</sub>/√d = {f.value(content, '.4f')}")
     f.add("content", content)
     f.add("scores", scores)
     return f.hover(
         f"{where}<br>position part = score {f('scores', '.4f')} − without positions ({f('content', '.4f')}) "
-        f"= %{{z:.4f}}"
+        f"= {f.value(scores - content, '.4f')}"
     )
 
 
@@ -250,8 +291,8 @@ def translation_hover(before, change, shift: int) -> Hover:
     >>> import numpy as np
     >>> hover = translation_hover(np.array([[0.5]]), np.array([[-0.25]]), 3)
     >>> print(render(hover, 0, 0, -0.25, html=False))
-    query i = 1, key j = 1 (offset j − i = +0)
-    moved 3 places: 0.2500 − before (0.5000) = -0.2500
+    query i = 1, key j = 1 (offset j − i = 0)
+    moved 3 places: 0.2500 − before (0.5000) = −0.2500
     """
     before, change = np.asarray(before, dtype=float), np.asarray(change, dtype=float)
     f = _positions(before.shape)
@@ -259,7 +300,8 @@ def translation_hover(before, change, shift: int) -> Hover:
     f.add("before", before)
     where = f"query i = {f('i')}, key j = {f('j')} (offset j − i = {f('offset', '+d')})"
     return f.hover(
-        f"{where}<br>moved {int(shift)} places: {f('after', '.4f')} − before ({f('before', '.4f')}) = %{{z:.4f}}"
+        f"{where}<br>moved {int(shift)} places: {f('after', '.4f')} − before ({f('before', '.4f')}) "
+        f"= {f.value(change, '.4f')}"
     )
 
 
@@ -278,7 +320,7 @@ def effects_hover(result: AttentionResult) -> tuple[Hover, Hover]:
     >>> scores, weights = effects_hover(result)
     >>> print(render(scores, 0, 3, result.bias[0, 3], html=False))
     query i = 1, key j = 4: offset j − i = +3, uses a^K_+2
-    content 1.20 + position (-0.50) = score 0.70
+    content 1.20 + position (−0.50) = score 0.70
     """
     f = _cells(result)
     for name in ("content", "bias", "scores"):
@@ -317,6 +359,8 @@ def render(hover: Hover, i: int, j: int, z: float, *, html: bool = True) -> str:
         name = match.group(1)
         if name in ("x", "y"):  # the panel coordinates are the 1-based positions
             return str((j if name == "x" else i) + 1)
+        if name != "z" and isinstance(hover.customdata[i, j, int(match.group(2))], str):
+            return hover.customdata[i, j, int(match.group(2))]  # formatted here already
         number = float(z) if name == "z" else float(hover.customdata[i, j, int(match.group(2))])
         spec = match.group(3) or ""
         if spec.endswith("d"):

@@ -529,6 +529,19 @@ class AppTab:
         """Every Plotly figure on the page, with the data plotly.js actually drew."""
         return [Figure(**figure) for figure in self.page.evaluate(_FIGURES_JS, SELECTORS["plot"])]
 
+    def hover_cell(self, title: str, i: int, j: int, n: int) -> str:
+        """Point at cell (i, j) (0-based, matrix orientation) of the n × n heatmap titled
+        `title` and return the hover label plotly.js shows."""
+        plain_titles = [re.sub(r"<[^>]+>", "", figure.title).lower() for figure in self.figures()]
+        index = next(number for number, plain in enumerate(plain_titles) if title.lower() in plain)
+        area = self.page.locator(SELECTORS["plot"]).nth(index).locator(".nsewdrag").first
+        area.scroll_into_view_if_needed()
+        box = area.bounding_box()
+        self.page.mouse.move(box["x"] + box["width"] * (j + 0.5) / n, box["y"] + box["height"] * (i + 0.5) / n)
+        label = self.page.locator(".hoverlayer .hovertext").first
+        label.wait_for(state="attached", timeout=5000)
+        return label.text_content() or ""
+
     def figure(self, title: str | re.Pattern) -> Figure:
         """The figure whose title contains ``title`` (case-insensitive) or matches the pattern.
 

@@ -45,6 +45,11 @@ class TestSchemeTables:
         assert not tables.constant_diagonals(np.arange(9.0).reshape(3, 3) ** 2)
 
 
+def minus(text: str) -> str:
+    """Expected hover text of a small panel: numbers with a true minus sign."""
+    return text.replace("-", "−")
+
+
 def hover_of(fig, i: int, j: int) -> str:
     """The hover label of cell (i, j) (0-based) of a heatmap figure, as Plotly fills it in."""
     trace = fig.data[0]
@@ -66,17 +71,17 @@ class TestSchemeHeatmaps:
         shaw = results["shaw"]
         label = hover_of(scheme_figures.position_heatmaps(results)["shaw"], 1, 4)
         assert label.startswith("query i = 2, key j = 5 (offset j − i = +3)")
-        assert f"score {shaw.scores[1, 4]:.4f} − without positions ({shaw.content[1, 4]:.4f})" in label
-        assert label.endswith(f"= {shaw.position[1, 4]:.4f}")
+        assert minus(f"score {shaw.scores[1, 4]:.4f} − without positions ({shaw.content[1, 4]:.4f})") in label
+        assert label.endswith(minus(f"= {shaw.position[1, 4]:.4f}"))
         none = hover_of(scheme_figures.position_heatmaps(results)["none"], 0, 0)
-        assert none.endswith(f"q_i·k_j/√d = {results['none'].content[0, 0]:.4f}")
+        assert none.endswith(minus(f"q_i·k_j/√d = {results['none'].content[0, 0]:.4f}"))
 
     def test_weight_hover_shows_the_softmax(self, setup):
         results = relpos.scheme_scores(setup)
         alibi = results["alibi"]
         label = hover_of(scheme_figures.weight_heatmaps(results)["alibi"], 2, 0)
         exps = np.exp(alibi.scores[2])
-        assert f"exp({alibi.scores[2, 0]:.2f})" in label
+        assert minus(f"exp({alibi.scores[2, 0]:.2f})") in label
         assert f"{exps[0]:.3f} / {exps.sum():.3f} = {alibi.weights[2, 0]:.4f}" in label
 
     def test_translation_hover_shows_after_minus_before(self, setup):
@@ -85,7 +90,7 @@ class TestSchemeHeatmaps:
         changes = relpos.translation_changes(setup, 4)
         label = hover_of(scheme_figures.translation_heatmaps(changes, before=before, shift=4)["sinusoidal"], 0, 1)
         old, new = before["sinusoidal"].scores[0, 1], after["sinusoidal"].scores[0, 1]
-        assert f"moved 4 places: {new:.4f} − before ({old:.4f}) = {new - old:.4f}" in label
+        assert minus(f"moved 4 places: {new:.4f} − before ({old:.4f}) = {new - old:.4f}") in label
 
 
 class TestSchemeFigures:

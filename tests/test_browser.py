@@ -217,6 +217,16 @@ def test_explorer_keyboard_query_slider_redraws_only_its_row(app_tab):
     assert_clean(app_tab)
 
 
+def test_explorer_hover_shows_the_cells_arithmetic(app_tab):
+    """The issue's example, as plotly.js shows it: true minus signs, negative factors in parentheses."""
+    open_explorer(app_tab)
+    label = app_tab.hover_cell("combined score", 0, 3, 4)
+    assert "offset j − i = +3" in label
+    assert "1.00·(1.20) = 1.20" in label and "1.00·(−0.50) = −0.50" in label
+    assert "score 1.20 + (−0.50) = 0.70" in label
+    assert_clean(app_tab)
+
+
 def test_explorer_keyboard_table_slider_redraws_only_its_diagonal(app_tab):
     open_explorer(app_tab)
     panels = (EXPLORER.content_title, EXPLORER.bias_title, EXPLORER.scores_title)

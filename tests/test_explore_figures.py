@@ -144,8 +144,8 @@ class TestHover:
         )
         assert "offset j − i = +3, uses a^K_+2" in label
         assert "q_1·k_4 = 1.00·(1.20) = 1.20" in label
-        assert "q_1·a^K_+2 = 1.00·(-0.50) = -0.50" in label
-        assert label.endswith("score 1.20 + (-0.50) = 0.70")
+        assert "q_1·a^K_+2 = 1.00·(−0.50) = −0.50" in label
+        assert label.endswith("score 1.20 + (−0.50) = 0.70")
 
     def test_d2_shows_the_dot_product_sum(self):
         inputs, result, _ = _explorer({"d": "2"})
@@ -153,7 +153,8 @@ class TestHover:
             hover.score_hover(inputs.queries, inputs.keys, inputs.table, result), 1, 2, result.scores[1, 2], html=False
         )
         q, k = inputs.queries[1], inputs.keys[2]
-        assert f"q_2·k_3 = ({q[0]:.2f}·({k[0]:.2f}) + {q[1]:.2f}·({k[1]:.2f}))/√2 = {result.content[1, 2]:.2f}" in label
+        expected = f"q_2·k_3 = ({q[0]:.2f}·({k[0]:.2f}) + {q[1]:.2f}·({k[1]:.2f}))/√2 = {result.content[1, 2]:.2f}"
+        assert expected.replace("-", "−") in label  # small panels: strings with true minus signs
 
     def test_scalar_mode(self):
         example, _ = _example()
@@ -165,7 +166,7 @@ class TestHover:
             result.scores[2, 0],
             html=False,
         )
-        assert "b_-2 = -0.30 (the same for every query)" in label
+        assert "b_−2 = −0.30 (the same for every query)" in label
 
     def test_weights_and_change(self):
         _, result = _example()
@@ -173,10 +174,20 @@ class TestHover:
         assert hover.render(content, 0, 3, result.content_weights[0, 3], html=False).endswith("= 0.3576")
         assert "with positions 0.2764 − content only 0.3576" in hover.render(change, 0, 3, -0.0812, html=False)
 
-    def test_customdata_is_compact(self):
+    def test_small_panels_send_strings_with_true_minus_signs(self):
         example, result = _example()
         data = hover.score_hover(example.queries, example.keys, example.table, result).customdata
-        assert data.dtype == np.float32 and data.shape[:2] == (4, 4)
+        assert data.dtype == object and data.shape[:2] == (4, 4)
+        assert "−0.50" in data[0, 3].tolist() and not any("-" in text for text in data.ravel())
+
+    def test_large_panels_send_compact_float32(self):
+        rng = np.random.default_rng(0)
+        queries, keys, table = rng.standard_normal(13), rng.standard_normal(13), rng.standard_normal(5)
+        result = relpos.relative_attention(queries, keys, A_K=table)
+        data = hover.score_hover(queries, keys, table, result).customdata
+        assert data.dtype == np.float32 and data.shape[:2] == (13, 13)
+        label = hover.render(hover.score_hover(queries, keys, table, result), 0, 12, result.scores[0, 12], html=False)
+        assert f"score {result.content[0, 12]:.2f} + ({result.bias[0, 12]:.2f})" in label  # Plotly's hyphen-minus
 
     def test_effects_hover(self):
         inputs = effects.position_effects_inputs(5, 1, seed=0)
