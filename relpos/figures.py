@@ -19,6 +19,7 @@ import plotly.colors
 import plotly.graph_objects as go
 
 from relpos.core import place_relative, relative_offsets, table_rows
+from relpos.hover import TEXT_CELLS, format_cells
 from relpos.skewing import skew, skew_array, skew_labels
 from relpos.tables import format_offset
 
@@ -75,14 +76,8 @@ def symmetric_range(*matrices) -> float:
 
 def _cell_text(matrix: np.ndarray, decimals: int) -> list[list[str]]:
     """Numbers printed in the cells, with a true minus sign; a value that rounds to zero prints unsigned."""
-    rounded = np.round(np.asarray(matrix, dtype=float), decimals) + 0.0  # + 0.0 turns −0.0 into 0.0
-    return [[f"{value:.{decimals}f}".replace("-", "−") for value in row] for row in rounded]
+    return format_cells(matrix, f".{decimals}f").tolist()
 
-
-#: Above this many cells a ``cell_format`` is applied by the browser; up to it the cell
-#: numbers are formatted here (true minus signs; 144 strings of a 12 × 12 panel cost
-#: nothing noticeable).
-BROWSER_TEXT_CELLS = 144
 
 #: Margins (px) of panels shown side by side: room for the title above and for the
 #: axis title and a horizontal colour bar below, so every panel's square plot area is
@@ -263,7 +258,7 @@ def _heatmap(
         trace.update(x=list(range(n_k)), y=list(range(n_q)))
     if text:
         fixed = re.fullmatch(r"\.(\d)f", cell_format or "")
-        if cell_format and (matrix.size > BROWSER_TEXT_CELLS or not fixed):
+        if cell_format and (matrix.size > TEXT_CELLS or not fixed):
             # the browser formats z: no string per cell to build and send (with a hyphen-minus)
             trace["texttemplate"] = f"%{{z:{cell_format}}}"
         else:  # few cells: our own strings, with a true minus sign
@@ -325,7 +320,7 @@ def score_heatmap(
         Lay the figure out as one of several equal panels side by side: this height,
         fixed margins and a horizontal colour bar below (overrides `height`).
     cell_format : str, optional
-        A fixed-point format such as ``".2f"``: above :data:`BROWSER_TEXT_CELLS` cells
+        A fixed-point format such as ``".2f"``: above :data:`relpos.hover.TEXT_CELLS` cells
         the browser prints z in the cells (no string per cell is sent); otherwise the
         numbers are formatted here, with its number of decimals (or `decimals`).
     customdata, hovertemplate : optional

@@ -21,8 +21,10 @@ import numpy as np
 from relpos.core import AttentionResult, relative_offsets
 
 __all__ = [
+    "TEXT_CELLS",
     "Hover",
     "effects_hover",
+    "format_cells",
     "render",
     "scheme_score_hover",
     "scheme_weight_hover",
@@ -38,6 +40,10 @@ class Hover:
 
     customdata: np.ndarray
     template: str
+
+    def trace_args(self) -> dict:
+        """The heatmap trace properties that carry this hover."""
+        return {"customdata": self.customdata, "hovertemplate": self.template}
 
 
 #: Up to this many cells (a 12 × 12 panel) a panel's hover numbers travel as strings
@@ -68,7 +74,7 @@ class _Fields:
         if key not in self.index:
             self.index[key] = len(self.arrays)
             values = self.values[name]
-            self.arrays.append(_formatted(values, fmt) if self.as_text else values)
+            self.arrays.append(format_cells(values, fmt) if self.as_text else values)
         reference = f"customdata[{self.index[key]}]"
         return f"%{{{reference}:{fmt}}}" if fmt and not self.as_text else f"%{{{reference}}}"
 
@@ -83,18 +89,32 @@ class _Fields:
         return Hover(np.stack(self.arrays, axis=-1), template + "<extra></extra>")
 
 
-def _formatted(values: np.ndarray, fmt: str) -> np.ndarray:
-    """`values` as strings, as Plotly would format them but with a true minus sign."""
+def format_cells(values, fmt: str) -> np.ndarray:
+    """`values` as strings, as Plotly would format them but with a true minus sign.
+
+    For the formats the templates and cell numbers use (``.2f``, ``+.4f``, ``+d``, none).
+    A value that rounds to zero is unsigned: ``0.00``, and ``0`` for an offset.
+
+    >>> format_cells([[-0.2, -0.001], [3.0, 0.5]], ".2f").tolist()
+    [['−0.20', '0.00'], ['3.00', '0.50']]
+    >>> format_cells([-2, 0, 1], "+d").tolist()
+    ['−2', '0', '+1']
+    """
+    values = np.asarray(values, dtype=float)
     texts = [_number(value, fmt) for value in values.ravel().tolist()]  # Python floats format faster
     return np.array(texts, dtype=object).reshape(values.shape)
 
 
+_FIXED = re.compile(r"[+]?\.(\d+)f")
+
+
 def _number(value: float, fmt: str) -> str:
-    """One number in a d3 format of the kind the templates use (``.2f``, ``+d``, none)."""
-    if fmt.endswith("d") or (not fmt and float(value).is_integer()):
+    if fmt.endswith("d") or (not fmt and value.is_integer()):
         value = round(value)
         if value == 0:
             return "0"  # an offset of 0 has no sign
+    elif fixed := _FIXED.fullmatch(fmt):
+        value = round(value, int(fixed[1])) + 0.0  # + 0.0 turns −0.0 into 0.0
     return format(value, fmt).replace("-", "−")
 
 

@@ -14,10 +14,11 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from relpos.state import unknown_message
+
 __all__ = ["ChoiceSetting", "FloatsSetting", "IntSetting", "encode_settings", "read_settings", "sanitise"]
 
 _MAX_PARAMETER_LENGTH = 400  # longer values are rejected before parsing
-_NAMED_UNKNOWN = 5  # a message names this many unknown parameters, then counts the rest
 
 
 def sanitise(text: str, limit: int = 24) -> str:
@@ -160,10 +161,8 @@ def read_settings(settings: Sequence[Setting], params: Mapping[str, str]) -> tup
         except ValueError as error:
             default = setting.encode(setting.default)
             problems.append(f"{error} (kept {default})")
-    if unknown:
-        named = ", ".join(f"“{sanitise(name)}”" for name in unknown[:_NAMED_UNKNOWN])
-        more = f" and {len(unknown) - _NAMED_UNKNOWN} more" if len(unknown) > _NAMED_UNKNOWN else ""
-        problems.append(f"unknown parameter{'s' if len(unknown) > 1 else ''} ignored: {named}{more}")
+    if unknown:  # sanitised: these messages are shown as Markdown unescaped
+        problems.append(unknown_message(unknown, quote=lambda name: f"“{sanitise(name)}”"))
     return values, problems
 
 

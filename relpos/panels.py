@@ -99,9 +99,7 @@ def _detail(n: int) -> dict:
 
 
 def _hover_args(hover_data) -> dict:
-    if hover_data is None:
-        return {}
-    return {"customdata": hover_data.customdata, "hovertemplate": hover_data.template}
+    return {} if hover_data is None else hover_data.trace_args()
 
 
 def explorer_panels(

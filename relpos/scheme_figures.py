@@ -11,7 +11,8 @@ import numpy as np
 import plotly.graph_objects as go
 
 from relpos.figures import _AXIS_FONT, score_heatmap, symmetric_range, weight_heatmap
-from relpos.hover import Hover, scheme_score_hover, scheme_weight_hover, translation_hover
+from relpos.hover import scheme_score_hover, scheme_weight_hover, translation_hover
+from relpos.panels import TEXT_MAX_N
 from relpos.schemes import SCHEMES, LengthReport, SchemeScores
 
 __all__ = [
@@ -35,8 +36,6 @@ TRAINED_FILL = "rgba(0, 158, 115, 0.13)"
 CURVE = "#0072B2"
 REUSED = "#E69F00"
 UNTRAINED = "#D55E00"
-#: Cell numbers are printed up to this many tokens, as on every page.
-MAX_CELL_NUMBERS = 12
 #: Below this a change is rounding, not a real change (float64 sums of ~10 terms).
 ROUNDING = 1e-9
 
@@ -44,13 +43,9 @@ ROUNDING = 1e-9
 def _cells(n: int) -> dict:
     """Cell numbers as on every page: printed up to n = 12, one decimal above n = 6 and
     sized by Plotly to fit the small panels."""
-    if n > MAX_CELL_NUMBERS:
+    if n > TEXT_MAX_N:
         return {"text": False}
     return {"text": True, "decimals": 2 if n <= 6 else 1, "text_size": 11 if n <= 6 else None}
-
-
-def _hover(hover: Hover) -> dict:
-    return {"customdata": hover.customdata, "hovertemplate": hover.template}
 
 
 def _compact(fig: go.Figure, name: str) -> go.Figure:
@@ -74,9 +69,9 @@ def position_heatmaps(results: dict[str, SchemeScores], *, height: int = 400) ->
     limit = symmetric_range(*(matrix for matrix, _ in panels.values()))
     figures = {}
     for name, (matrix, title) in panels.items():
-        hover = _hover(scheme_score_hover(results[name].content, results[name].scores, baseline=name == "none"))
+        hover = scheme_score_hover(results[name].content, results[name].scores, baseline=name == "none")
         figures[name] = _compact(
-            score_heatmap(matrix, title, limit=limit, height=height, **_cells(len(matrix)), **hover), name
+            score_heatmap(matrix, title, limit=limit, height=height, **_cells(len(matrix)), **hover.trace_args()), name
         )
     return figures
 
@@ -88,7 +83,7 @@ def weight_heatmaps(results: dict[str, SchemeScores], *, height: int = 400) -> d
         weights = scheme_weight_hover(result.scores)
         figures[name] = _compact(
             weight_heatmap(
-                result.weights, "combined weights", height=height, **_cells(len(result.weights)), **_hover(weights)
+                result.weights, "combined weights", height=height, **_cells(len(result.weights)), **weights.trace_args()
             ),
             name,
         )
@@ -135,7 +130,7 @@ def translation_heatmaps(
                 limit=limit,
                 height=height,
                 **_cells(len(change)),
-                **_hover(translation_hover(before[name].scores, change, shift)),
+                **translation_hover(before[name].scores, change, shift).trace_args(),
             ),
             name,
         )

@@ -65,6 +65,21 @@ class StateError(ValueError):
         super().__init__("; ".join(self.problems))
 
 
+def unknown_message(names: Sequence[str], quote: Callable[[str], str] | None = None) -> str:
+    """The message for URL parameters a page does not know: the first :data:`MAX_NAMED`
+    by name (each through `quote`, default :func:`shown`), then a count.
+
+    >>> unknown_message(["zz"])
+    "Unknown parameter ignored: 'zz'."
+    >>> unknown_message([f"x{i}" for i in range(8)])
+    "Unknown parameters ignored: 'x0', 'x1', 'x2', 'x3', 'x4', 'x5' and 2 more."
+    """
+    quote = quote or shown
+    named = ", ".join(quote(name) for name in names[:MAX_NAMED])
+    more = f" and {len(names) - MAX_NAMED} more" if len(names) > MAX_NAMED else ""
+    return f"Unknown parameter{'s' if len(names) > 1 else ''} ignored: {named}{more}."
+
+
 def shown(value: object, limit: int = 40) -> str:
     """A short, printable rendering of untrusted input for a message.
 
@@ -348,10 +363,7 @@ class Schema:
                 )
                 problems.append(f"{name}: expected {spec.expected()}; got {shown(text)}. {fallback}")
         if unknown:
-            named = ", ".join(shown(name) for name in unknown[:MAX_NAMED])
-            more = f" and {len(unknown) - MAX_NAMED} more" if len(unknown) > MAX_NAMED else ""
-            plural = "s" if len(unknown) > 1 else ""
-            problems.append(f"Unknown parameter{plural} ignored: {named}{more}.")
+            problems.append(unknown_message(unknown))
         state, cross = self.reconcile(state)
         return Decoded(state, tuple(problems + cross))
 

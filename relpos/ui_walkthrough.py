@@ -25,6 +25,7 @@ from relpos import export, figures, page_states, tables, ui
 from relpos import walkthrough as wt
 from relpos.core import AttentionResult
 from relpos.examples import Scenario, worked_example
+from relpos.explain import subscript
 from relpos.page_states import WALKTHROUGH
 
 SCENARIO = "wt_scenario"  # last good Scenario
@@ -41,7 +42,6 @@ NAV = "lesson-nav"
 #: Container of the invisible Page Up / Page Down buttons (hidden by ui.ALWAYS_CSS).
 CLICKER = "clicker"
 
-_SUBSCRIPT = str.maketrans("0123456789+-", "₀₁₂₃₄₅₆₇₈₉₊₋")
 #: Size factor of the figures (fonts, height, outlines) in presenter mode; the CSS of
 #: ui.PRESENTER_CSS enlarges the text by 20 px / 16 px = 1.25.
 _PRESENTER_FIGURES = 1.3
@@ -57,9 +57,9 @@ def input_key(kind: str, index: int) -> str:
 def _fields(scenario: Scenario):
     """(widget key, on-screen name, value) of every editable number of `scenario`."""
     for i, value in enumerate(scenario.queries):
-        yield input_key("q", i), f"q{str(i + 1).translate(_SUBSCRIPT)}", value
+        yield input_key("q", i), f"q{subscript(i + 1)}", value
     for j, value in enumerate(scenario.keys):
-        yield input_key("k", j), f"k{str(j + 1).translate(_SUBSCRIPT)}", value
+        yield input_key("k", j), f"k{subscript(j + 1)}", value
     for offset, value in zip(scenario.table_offsets(), scenario.table, strict=True):
         yield input_key("a", int(offset)), f"a^K at offset {wt.signed(offset, 0)}", value
 

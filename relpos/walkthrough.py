@@ -21,6 +21,7 @@ import numpy as np
 
 from relpos.core import AttentionResult
 from relpos.examples import Scenario
+from relpos.explain import offset_label, subscript
 
 __all__ = [
     "K_CHOICES",
@@ -55,7 +56,6 @@ K_CHOICES = (0, 1, 2, 3)
 #: Longest text accepted in one number field.
 MAX_INPUT_CHARS = 32
 
-_SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 _NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?", re.ASCII)
 
 
@@ -595,8 +595,7 @@ def _changed_values(name: str, new: dict, old: dict, *, signed_keys: bool = Fals
     changed = []
     for key in sorted(new.keys() & old.keys()):
         if new[key] != old[key]:
-            label = f"{key:+d}" if signed_keys and key else str(key)
-            where = f"{name}[{label.replace('-', '−')}]" if signed_keys else f"{name}{label.translate(_SUBSCRIPT)}"
+            where = f"{name}[{offset_label(key)}]" if signed_keys else f"{name}{subscript(key)}"
             changed.append(f"{where} = {_plain(new[key])} instead of {_plain(old[key])}")
     return changed
 

@@ -168,11 +168,11 @@ class TestPageSettings:
     def test_unknown_keys_are_named_and_ignored(self):
         values, problems = read_settings(self.SETTINGS, {"n": "12", "nn": "3", "<b>x": "1"})
         assert values == {"n": 12, "mode": "a", "v": (0.0, 0.0)}
-        assert problems == ["unknown parameters ignored: “nn”, “?b?x”"]
+        assert problems == ["Unknown parameters ignored: “nn”, “?b?x”."]
 
     def test_many_unknown_keys_are_counted(self):
         _, (problem,) = read_settings(self.SETTINGS, {f"x{i}": "1" for i in range(12)})
-        assert problem.endswith("“x4” and 7 more")
+        assert problem.endswith("“x5” and 6 more.")
 
     def test_sanitise_keeps_messages_plain(self):
         assert sanitise("![x](http://e.vil/a.png)") == "??x??http???e.vil?a.png?"

@@ -95,7 +95,7 @@ class TestValueSideLinks:
         at = open_app(PAGE, query={"clip": "1", "query": "2"})
         assert not at.exception
         (warning,) = at.warning
-        assert "unknown parameter ignored: “clip”" in warning.value
+        assert "Unknown parameter ignored: “clip”." in warning.value
         assert at.radio(key="value_side.query").value == 2
 
     def test_the_url_follows_the_widgets(self):
