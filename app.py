@@ -3,6 +3,7 @@
 import streamlit as st
 
 from relpos.navigation import HOME_URL_PATH, PAGES
+from relpos.routing import app_entry
 
 #: Session key of the st.Page objects: built once per session, not on every rerun
 #: (constructing them resolves and checks every page file: ~1.5 ms a rerun).
@@ -34,4 +35,6 @@ def declare_sections() -> dict[str, list]:
 st.set_page_config(page_title="relpos: relative position encoding", page_icon="↔", layout="wide")
 if SECTIONS not in st.session_state:
     st.session_state[SECTIONS] = declare_sections()
-st.navigation(st.session_state[SECTIONS]).run()
+page = st.navigation(st.session_state[SECTIONS])
+with app_entry():
+    page.run()

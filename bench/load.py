@@ -26,11 +26,19 @@ Disconnected sessions are kept by Streamlit for ``server.disconnectedSessionTTL`
 (120 s by default) for reconnects; the benchmark sets it to ``--ttl`` seconds so that
 "memory after the sessions close" is measured in bounded time.
 
+``--cold-start`` measures the other classroom moment: the teacher shares a lesson link
+and the whole class opens it at once on a server that has served nothing yet (just
+started, restarted, or a new replica). For ``--trials`` trials it starts a fresh server,
+opens ``--sessions`` first loads within ``--within`` seconds and counts the loads that
+fail (target 0); no interaction, no warm-up (a warm-up would hide exactly this).
+
 Examples (from the repository root)::
 
     python bench/load.py                                     # the Explorer's aᴷ₀ slider, 30 sessions, 2 rounds
     python bench/load.py --page explorer --query n=16 --slider "Clipping distance k"
     python bench/load.py --script bench/floor_app.py --query "n=16&heatmaps=7"
+    python bench/load.py --cold-start --query n=16               # 30 first loads on fresh servers, 5 trials
+    python bench/load.py --cold-start --page worked_example --trials 3
 """
 
 from __future__ import annotations
@@ -42,169 +50,20 @@ import random
 import re
 import sys
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from streamlit.proto.BackMsg_pb2 import BackMsg
-from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-from websockets.asyncio.client import connect
-from websockets.typing import Subprotocol
-
 from relpos.navigation import PAGES
-from tests.browser import StreamlitServer, deployed_server_options, label_matches
+from tests.browser import StreamlitServer, deployed_server_options
+from tests.streamlit_client import Session, Stats, first_loads
 from tests.ui_contract import EXPLORER, page_spec
 
 MIB = 2**20
-DEFAULT_PAGE = PAGES[0].url_path
 TARGET_P95_MS = 1000.0
 MEMORY_TOLERANCE = 0.05  # "no growth": round 2 may end at most 5 % above round 1
-
-
-# ---------------------------------------------------------------------------------------
-# One session, speaking Streamlit's protocol
-
-
-@dataclass
-class Slider:
-    """What the client needs to move a slider like the browser does."""
-
-    id: str
-    label: str
-    low: float
-    high: float
-    step: float
-    default: list[float]
-    fragment_id: str = ""
-
-
-@dataclass
-class Stats:
-    """What all sessions of a round report."""
-
-    interactions: list[float] = field(default_factory=list)  # ms, interaction -> finished rerun
-    loads: list[float] = field(default_factory=list)  # ms, connect -> first run finished
-    errors: list[str] = field(default_factory=list)
-    sessions_done: int = 0
-
-
-class RunError(Exception):
-    """A run that did not finish cleanly (the message says why)."""
-
-
-class Session:
-    """One student's tab: load the page, then interact until the deadline."""
-
-    def __init__(self, server: StreamlitServer, page: str, query: str, slider_label, rng: random.Random) -> None:
-        self.url = f"ws://127.0.0.1:{server.port}/_stcore/stream"
-        self.origin = server.base_url
-        self.page = page
-        self.query = query
-        self.slider_label = slider_label
-        self.rng = rng
-        self.page_script_hash = ""
-        self.sliders: dict[str, Slider] = {}
-        self.widget_values: dict[str, list[float]] = {}
-
-    def rerun_message(self, fragment_id: str = "") -> bytes:
-        message = BackMsg()
-        state = message.rerun_script
-        state.query_string = self.query
-        # The default page lives at "/": the browser sends no page name for it.
-        state.page_name = "" if self.page == DEFAULT_PAGE else self.page
-        state.page_script_hash = self.page_script_hash
-        state.fragment_id = fragment_id
-        state.context_info.timezone = "UTC"
-        state.context_info.locale = "en-US"
-        state.context_info.url = f"{self.origin}/{self.page}"
-        for widget_id, value in self.widget_values.items():
-            widget = state.widget_states.widgets.add()
-            widget.id = widget_id
-            widget.double_array_value.data.extend(value)
-        return message.SerializeToString()
-
-    async def run_once(self, socket, payload: bytes, timeout: float) -> None:
-        """Send one rerun request and read until its run has finished."""
-        await socket.send(payload)
-        async with asyncio.timeout(timeout):
-            while True:
-                message = ForwardMsg()
-                message.ParseFromString(await socket.recv())
-                kind = message.WhichOneof("type")
-                if kind == "delta":
-                    self.read_delta(message.delta)
-                elif kind == "navigation" and message.navigation.page_script_hash:
-                    self.page_script_hash = message.navigation.page_script_hash
-                elif kind == "page_not_found":
-                    raise RunError(f"page not found: {self.page!r}")
-                elif kind == "script_finished":
-                    status = message.script_finished
-                    if status == ForwardMsg.FINISHED_WITH_COMPILE_ERROR:
-                        raise RunError("the page did not compile")
-                    if status in (ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY):
-                        return
-                    # FINISHED_EARLY_FOR_RERUN: the page asked for another run; keep reading.
-
-    def read_delta(self, delta) -> None:
-        if delta.WhichOneof("type") != "new_element":
-            return
-        element = delta.new_element
-        kind = element.WhichOneof("type")
-        if kind == "exception":
-            raise RunError(f"exception on the page: {element.exception.type}: {element.exception.message[:200]}")
-        if kind == "slider" and element.slider.type == element.slider.SLIDER:
-            proto = element.slider
-            self.sliders.setdefault(
-                proto.label,
-                Slider(proto.id, proto.label, proto.min, proto.max, proto.step, list(proto.default), delta.fragment_id),
-            )
-
-    def pick_slider(self) -> Slider | None:
-        if self.slider_label is None:
-            return next(iter(self.sliders.values()), None)
-        return next((s for s in self.sliders.values() if label_matches(s.label, self.slider_label)), None)
-
-    def next_interaction(self) -> bytes:
-        """Move the chosen slider one step away from its default and back, alternately."""
-        slider = self.pick_slider()
-        if slider is None:
-            return self.rerun_message()  # a page without the slider: a plain rerun
-        current = self.widget_values.get(slider.id, slider.default)
-        default = slider.default[0]
-        moved = default + slider.step if default + slider.step <= slider.high else default - slider.step
-        self.widget_values[slider.id] = [moved if current[0] == default else default]
-        return self.rerun_message(slider.fragment_id)
-
-    async def run(self, start_at: float, deadline: float, think: float, timeout: float, stats: Stats) -> None:
-        await asyncio.sleep(max(0.0, start_at - time.monotonic()))
-        try:
-            async with connect(
-                self.url,
-                origin=self.origin,
-                subprotocols=[Subprotocol("streamlit")],
-                max_size=None,
-                open_timeout=timeout,
-            ) as socket:
-                started = time.perf_counter()
-                await self.run_once(socket, self.rerun_message(), timeout)
-                stats.loads.append((time.perf_counter() - started) * 1000)
-                while time.monotonic() + think < deadline:
-                    await asyncio.sleep(think * self.rng.uniform(0.5, 1.5))
-                    payload = self.next_interaction()
-                    started = time.perf_counter()
-                    await self.run_once(socket, payload, timeout)
-                    stats.interactions.append((time.perf_counter() - started) * 1000)
-        except TimeoutError:
-            stats.errors.append(f"a run did not finish within {timeout:.0f} s")
-        except RunError as failure:
-            stats.errors.append(str(failure))
-        except Exception as error:  # connection refused, socket closed, …
-            stats.errors.append(f"{type(error).__name__}: {error}")
-        finally:
-            stats.sessions_done += 1
 
 
 # ---------------------------------------------------------------------------------------
@@ -292,6 +151,37 @@ async def bench(server: StreamlitServer, args) -> int:
     return 0 if all(checks) else 1
 
 
+def cold_start(args, options: dict) -> int:
+    """Fresh server per trial; `args.sessions` first loads within `args.within` s; count failures."""
+    failures = 0
+    for trial in range(1, args.trials + 1):
+        with StreamlitServer(
+            args.script, options=options, log_path=Path("test-artifacts/bench-cold-server.log")
+        ) as server:
+            stats = asyncio.run(
+                first_loads(
+                    server,
+                    args.page,
+                    args.query,
+                    sessions=args.sessions,
+                    within=args.within,
+                    timeout=args.timeout,
+                    seed=trial,
+                )
+            )
+        failures += len(stats.errors)
+        print(
+            f"trial {trial}: {args.sessions} first loads within {args.within:.1f} s on a fresh server: "
+            f"failed {len(stats.errors)} | first load {percentiles(stats.loads)}",
+            flush=True,
+        )
+        for error in sorted(set(stats.errors))[:5]:
+            print(f"  error ({stats.errors.count(error)}x): {error}")
+    total = args.trials * args.sessions
+    print(f"summary: {failures} of {total} first loads failed (target 0) {'PASS' if failures == 0 else 'FAIL'}")
+    return 0 if failures == 0 else 1
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--script", default="app.py", help="the Streamlit script to serve (default app.py)")
@@ -312,6 +202,15 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--ttl", type=int, default=5, help="server.disconnectedSessionTTL for this run, seconds")
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds before a run counts as failed")
     parser.add_argument(
+        "--cold-start",
+        action="store_true",
+        help="first loads only, each trial on a fresh server (a class opening a shared link at once)",
+    )
+    parser.add_argument("--trials", type=int, default=5, help="fresh servers with --cold-start (<= 10)")
+    parser.add_argument(
+        "--within", type=float, default=0.5, help="with --cold-start: the loads start within this many s"
+    )
+    parser.add_argument(
         "--config",
         choices=["deploy", "dev"],
         default="deploy",
@@ -320,6 +219,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if not 1 <= args.sessions <= 200 or not 0 < args.duration <= 300 or not 1 <= args.rounds <= 5:
         parser.error("keep it bounded: 1-200 sessions, duration up to 300 s, 1-5 rounds")
+    if not 1 <= args.trials <= 10 or not 0 <= args.within <= 60:
+        parser.error("keep it bounded: 1-10 trials, loads within 0-60 s")
     explorer = page_spec(EXPLORER.path)
     if args.page is None:
         # the page a class interacts with most: the Explorer, moving one of its value sliders
@@ -336,6 +237,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     options = deployed_server_options() if args.config == "deploy" else {}
     options["server.disconnectedSessionTTL"] = args.ttl
+    if args.cold_start:
+        print(
+            f"cold start: {args.script} page '{args.page}' query '{args.query}'; {args.trials} fresh servers, "
+            f"{args.sessions} first loads within {args.within:.1f} s each; {args.config} config; {os.cpu_count()} CPUs"
+        )
+        return cold_start(args, options)
     server = StreamlitServer(args.script, options=options, log_path=Path("test-artifacts/bench-load-server.log"))
     with server:
         print(

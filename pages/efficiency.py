@@ -5,6 +5,9 @@ import streamlit as st
 
 import relpos
 from relpos import figures, skewing, ui
+from relpos.routing import require_app_entry
+
+require_app_entry()
 
 st.title("Efficient computation: never build the (n, n, d) tensor")
 ui.markdown("efficiency_intro")

@@ -10,6 +10,9 @@ import streamlit as st
 import relpos
 from relpos import explain, export, page_states, panels, presets, ui
 from relpos.page_states import EXPLORER, SLIDER_K, SLIDER_TOKENS
+from relpos.routing import require_app_entry
+
+require_app_entry()
 
 PAGE = "explorer"  # url_path
 STATE = "explorer"  # st.session_state key of the state dict

@@ -5,6 +5,9 @@ import streamlit as st
 import relpos
 from relpos import tables, ui
 from relpos.navigation import PAGES
+from relpos.routing import require_app_entry
+
+require_app_entry()
 
 st.title("Relative position encoding in self-attention")
 ui.markdown("overview")

@@ -12,6 +12,9 @@ import relpos
 from relpos import effects, explain, page_states, panels, ui
 from relpos.export import effects_snippet
 from relpos.page_states import D_K_CHOICES, D_MODEL_CHOICES, EFFECTS
+from relpos.routing import require_app_entry
+
+require_app_entry()
 
 PAGE = "position_effects"  # url_path
 STATE = "effects"  # st.session_state key of the state dict

@@ -3,6 +3,9 @@
 import streamlit as st
 
 from relpos import quiz, ui
+from relpos.routing import require_app_entry
+
+require_app_entry()
 
 st.title("Self-check quiz")
 ui.markdown("quiz_intro")

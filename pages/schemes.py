@@ -4,6 +4,9 @@ import streamlit as st
 
 import relpos
 from relpos import scheme_figures, tables, ui
+from relpos.routing import require_app_entry
+
+require_app_entry()
 
 st.title("Comparing position schemes")
 ui.markdown("schemes")

@@ -6,6 +6,9 @@ import streamlit as st
 
 import relpos
 from relpos import figures, tables, ui
+from relpos.routing import require_app_entry
+
+require_app_entry()
 
 st.title("The value side: relative embeddings $a^V$")
 ui.markdown("value_side")

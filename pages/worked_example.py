@@ -4,6 +4,9 @@ import streamlit as st
 
 from relpos import ui
 from relpos import ui_walkthrough as walk
+from relpos.routing import require_app_entry
+
+require_app_entry()
 
 lesson = walk.lesson()
 walk.sync_url(lesson)

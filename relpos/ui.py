@@ -25,26 +25,6 @@ from relpos.state import Schema, StateError
 CONTENT_DIR = Path(__file__).resolve().parents[1] / "content"
 
 
-def _leave_folder_routing() -> None:
-    """Make a direct link that is a fresh server's first request go through app.py.
-
-    Streamlit treats an app whose script sits next to a ``pages/`` folder as a legacy
-    folder-routed app until some session has called ``st.navigation``; a first request
-    for e.g. ``/quiz`` would then run ``pages/quiz.py`` alone (no page list, no layout).
-    Every page imports this module, so on that first run we switch the process to
-    ``st.navigation`` routing and rerun: app.py then runs and opens the same page,
-    because a page's identity is its url_path, which equals its file name.
-    """
-    from streamlit.runtime.pages_manager import PagesManager
-
-    if PagesManager.uses_pages_directory:
-        PagesManager.uses_pages_directory = False
-        st.rerun()
-
-
-_leave_folder_routing()
-
-
 @st.cache_data(show_spinner=False)
 def _read_content(name: str) -> str:
     return (CONTENT_DIR / f"{name}.md").read_text(encoding="utf-8")
