@@ -41,6 +41,20 @@ from relpos.schemes import (
     translation_changes,
 )
 from relpos.skewing import memory_footprint, naive_position_biases, skew, skewed_position_biases
+from relpos.training import (
+    TRAINING_SCHEMES,
+    TRAINING_TASKS,
+    LengthTable,
+    TrainedHead,
+    TrainSettings,
+    accuracy,
+    attention_pattern,
+    predict,
+    task_sequences,
+    train_head,
+    train_short_test_long,
+)
+from relpos.training_tasks import TaskBatch
 from relpos.value_side import (
     QueryValueTerms,
     ValueExample,
@@ -102,4 +116,19 @@ __all__ += [
     "value_parts_by_k",
     "weight_per_offset",
     "window_table",
+]
+# trained, not hand-made: a tiny attention head trained live (issue 13)
+__all__ += [
+    "TRAINING_SCHEMES",
+    "TRAINING_TASKS",
+    "LengthTable",
+    "TaskBatch",
+    "TrainSettings",
+    "TrainedHead",
+    "accuracy",
+    "attention_pattern",
+    "predict",
+    "task_sequences",
+    "train_head",
+    "train_short_test_long",
 ]

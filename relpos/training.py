@@ -33,12 +33,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from relpos._checks import as_count
-from relpos.training_model import POSITION_PARAMETER, POSITION_SCHEMES, forward, init_params, loss_and_gradient
-from relpos.training_tasks import TASKS, TaskBatch, check_length, check_task, random_batch, task_sequences
+from relpos.training_model import POSITION_PARAMETER, TRAINING_SCHEMES, forward, init_params, loss_and_gradient
+from relpos.training_tasks import TRAINING_TASKS, TaskBatch, check_length, check_task, random_batch, task_sequences
 
 __all__ = [
-    "POSITION_SCHEMES",
-    "TASKS",
+    "TRAINING_SCHEMES",
+    "TRAINING_TASKS",
     "LengthTable",
     "TrainSettings",
     "TrainedHead",
@@ -65,9 +65,9 @@ class TrainSettings:
     Attributes
     ----------
     task : str
-        One of :data:`TASKS`.
+        One of :data:`TRAINING_TASKS`.
     scheme : str
-        One of :data:`POSITION_SCHEMES`.
+        One of :data:`TRAINING_SCHEMES`.
     length : int
         Training sequence length L.
     steps : int
@@ -139,8 +139,8 @@ class TrainedHead:
 
 
 def _check_scheme(scheme) -> str:
-    if not isinstance(scheme, str) or scheme not in POSITION_SCHEMES:
-        raise ValueError(f"scheme must be one of {', '.join(map(repr, POSITION_SCHEMES))}; got {scheme!r}")
+    if not isinstance(scheme, str) or scheme not in TRAINING_SCHEMES:
+        raise ValueError(f"scheme must be one of {', '.join(map(repr, TRAINING_SCHEMES))}; got {scheme!r}")
     return scheme
 
 
@@ -352,10 +352,11 @@ def attention_pattern(head, tokens) -> np.ndarray:
     Examples
     --------
     >>> head = train_head("previous", "alibi", length=4, steps=1)
-    >>> attention_pattern(head, [3, 1, 4]).round(2)
-    array([[1.  , 0.  , 0.  ],
-           [0.4 , 0.6 , 0.  ],
-           [0.15, 0.31, 0.54]])
+    >>> weights = attention_pattern(head, [3, 1, 4, 1, 5, 9])  # longer than trained: fine
+    >>> weights.shape, weights.sum(axis=1)
+    ((6, 6), array([1., 1., 1., 1., 1., 1.]))
+    >>> bool(np.triu(weights, 1).any())  # causal: no weight on later keys
+    False
     """
     head = _check_head(head)
     run = forward(head.params, _as_tokens(tokens, head.settings.vocab), head.settings.scheme)
@@ -470,7 +471,7 @@ def train_short_test_long(
     ----------
     task : {"previous", "two_back", "first"}
     schemes : sequence of str, optional
-        Schemes to train, in row order; all of :data:`POSITION_SCHEMES` by default.
+        Schemes to train, in row order; all of :data:`TRAINING_SCHEMES` by default.
     length : int, default 16
         Training length L.
     factors : sequence of int, default (1, 2, 4)
@@ -493,9 +494,9 @@ def train_short_test_long(
     >>> table.lengths, table.accuracy.shape
     (array([ 4,  8, 16]), (2, 3))
     """
-    chosen = tuple(POSITION_SCHEMES) if schemes is None else tuple(_check_scheme(s) for s in schemes)
+    chosen = tuple(TRAINING_SCHEMES) if schemes is None else tuple(_check_scheme(s) for s in schemes)
     if not chosen:
-        raise ValueError(f"schemes must name at least one of {', '.join(map(repr, POSITION_SCHEMES))}; got none")
+        raise ValueError(f"schemes must name at least one of {', '.join(map(repr, TRAINING_SCHEMES))}; got none")
     lengths = np.array([check_length(task, length) * f for f in _check_factors(factors)], dtype=np.int64)
     seed = settings.get("seed", 0)
     heads, rows = [], []

@@ -31,9 +31,9 @@ from relpos.schemes import alibi_bias, sinusoidal_positions, t5_bucket
 __all__ = [
     "ALIBI_SLOPE",
     "POSITION_PARAMETER",
-    "POSITION_SCHEMES",
     "T5_BUCKETS",
     "T5_MAX_DISTANCE",
+    "TRAINING_SCHEMES",
     "Forward",
     "backward",
     "forward",
@@ -42,7 +42,7 @@ __all__ = [
 ]
 
 #: The position schemes, in display order: key -> on-screen name.
-POSITION_SCHEMES = {
+TRAINING_SCHEMES = {
     "none": "no positions",
     "absolute": "learned absolute",
     "sinusoidal": "absolute sinusoidal",

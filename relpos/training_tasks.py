@@ -23,10 +23,10 @@ import numpy as np
 
 from relpos._checks import as_count
 
-__all__ = ["TASKS", "TaskBatch", "task_sequences"]
+__all__ = ["TRAINING_TASKS", "TaskBatch", "task_sequences"]
 
 #: The tasks, in display order: key -> on-screen description.
-TASKS = {
+TRAINING_TASKS = {
     "previous": "copy the previous token",
     "two_back": "copy the token two back",
     "first": "copy the first token",
@@ -38,8 +38,8 @@ _LOOK_BACK = {"previous": 1, "two_back": 2, "first": None}
 
 def check_task(task) -> str:
     """Return `task` if it names a task, else raise ValueError listing the allowed ones."""
-    if not isinstance(task, str) or task not in TASKS:
-        raise ValueError(f"task must be one of {', '.join(map(repr, TASKS))}; got {task!r}")
+    if not isinstance(task, str) or task not in TRAINING_TASKS:
+        raise ValueError(f"task must be one of {', '.join(map(repr, TRAINING_TASKS))}; got {task!r}")
     return task
 
 
@@ -137,9 +137,9 @@ def task_sequences(task, length, *, samples=1, vocab=16, seed=0) -> TaskBatch:
     --------
     >>> batch = task_sequences("previous", 5, seed=3)
     >>> batch.tokens
-    array([[ 1,  3, 13,  9, 14]])
+    array([[12,  1,  2,  3,  2]])
     >>> batch.targets
-    array([[ 0,  1,  3, 13,  9]])
+    array([[ 0, 12,  1,  2,  3]])
     >>> batch.scored
     array([False,  True,  True,  True,  True])
     """
