@@ -282,10 +282,13 @@ def _input_gradients(params: dict, run: Forward, dh: np.ndarray, grads: dict) ->
     one_hot = (run.tokens.reshape(-1, 1) == np.arange(vocab)).astype(np.float64)  # (B n, V)
     grads["embed"] = one_hot.T @ dh.reshape(-1, d)  # (V, d)
     if run.scheme == "absolute":
-        table = params["positions"]  # (L, d)
-        # dp_l = sum of dh_i over the positions i that read row l (the last row also serves i >= L)
-        grads["positions"] = np.zeros_like(table)
-        np.add.at(grads["positions"], _absolute_rows(dh.shape[1], table.shape[0]), dh.sum(axis=0))
+        trained_length, n = params["positions"].shape[0], dh.shape[1]
+        per_position = dh.sum(axis=0)  # (n, d)
+        # dp_l = sum over the batch of dh_l for l < L − 1 ...
+        grads["positions"] = np.zeros_like(params["positions"])  # (L, d)
+        grads["positions"][: min(n, trained_length)] = per_position[:trained_length]
+        # ... and the last row also collects every position i >= L, which reads it too
+        grads["positions"][-1] += per_position[trained_length:].sum(axis=0)
 
 
 def _flat(x: np.ndarray) -> np.ndarray:
