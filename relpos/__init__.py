@@ -41,20 +41,17 @@ from relpos.schemes import (
     translation_changes,
 )
 from relpos.skewing import memory_footprint, naive_position_biases, skew, skewed_position_biases
-from relpos.training import (
-    TRAINING_SCHEMES,
-    TRAINING_TASKS,
+from relpos.training import TrainedHead, TrainSettings, train_head
+from relpos.training_eval import (
     LengthTable,
-    TrainedHead,
-    TrainSettings,
     accuracy,
     attention_pattern,
+    offset_biases,
     predict,
-    task_sequences,
-    train_head,
     train_short_test_long,
 )
-from relpos.training_tasks import TaskBatch
+from relpos.training_model import TRAINING_SCHEMES
+from relpos.training_tasks import TRAINING_TASKS, TaskBatch, task_sequences
 from relpos.value_side import (
     QueryValueTerms,
     ValueExample,
@@ -127,6 +124,7 @@ __all__ += [
     "TrainedHead",
     "accuracy",
     "attention_pattern",
+    "offset_biases",
     "predict",
     "task_sequences",
     "train_head",

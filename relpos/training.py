@@ -20,7 +20,9 @@ copying tasks of :mod:`relpos.training_tasks` with a chosen position scheme:
 * ``"rope"``: queries and keys rotated by their position (base 10000).
 
 Training uses a hand-written backward pass and Adam, in float64. Everything random
-comes from ``np.random.default_rng(seed)``: same settings, same numbers.
+comes from ``np.random.default_rng(seed)``: same settings, same numbers. Accuracy at
+any length, attention patterns and the "train short, test long" table live in
+:mod:`relpos.training_eval`.
 """
 
 from __future__ import annotations
@@ -33,29 +35,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from relpos._checks import as_count
-from relpos.training_model import POSITION_PARAMETER, TRAINING_SCHEMES, forward, init_params, loss_and_gradient
-from relpos.training_tasks import TRAINING_TASKS, TaskBatch, check_length, check_task, random_batch, task_sequences
+from relpos.training_model import POSITION_PARAMETER, TRAINING_SCHEMES, init_params, loss_and_gradient
+from relpos.training_tasks import check_length, check_task, random_batch
 
-__all__ = [
-    "TRAINING_SCHEMES",
-    "TRAINING_TASKS",
-    "LengthTable",
-    "TrainSettings",
-    "TrainedHead",
-    "accuracy",
-    "attention_pattern",
-    "predict",
-    "task_sequences",
-    "train_head",
-    "train_short_test_long",
-]
+__all__ = ["Adam", "TrainSettings", "TrainedHead", "check_head", "check_scheme", "make_settings", "train_head"]
 
 #: Adam's moment decay rates and denominator guard (Kingma & Ba's defaults).
 ADAM_BETAS = (0.9, 0.999)
 ADAM_EPSILON = 1e-8
-
-#: Most attention cells (batch × n × n) one evaluation pass builds; longer runs go in chunks.
-_CELLS_PER_CHUNK = 2**22
 
 
 @dataclass(frozen=True)
@@ -138,7 +125,7 @@ class TrainedHead:
 # ----------------------------------------------------------------------------- checks
 
 
-def _check_scheme(scheme) -> str:
+def check_scheme(scheme) -> str:
     if not isinstance(scheme, str) or scheme not in TRAINING_SCHEMES:
         raise ValueError(f"scheme must be one of {', '.join(map(repr, TRAINING_SCHEMES))}; got {scheme!r}")
     return scheme
@@ -154,7 +141,7 @@ def _check_rate(lr) -> float:
 
 def make_settings(task, scheme, *, length, steps, seed, k, vocab, d, lr, batch) -> TrainSettings:
     """Validated :class:`TrainSettings`; ValueError naming the first bad argument."""
-    task, scheme = check_task(task), _check_scheme(scheme)
+    task, scheme = check_task(task), check_scheme(scheme)
     d = as_count(d, "d")
     if scheme == "rope" and d % 2:
         raise ValueError(f"d must be even for scheme 'rope' (features rotate in pairs); got d = {d}")
@@ -178,7 +165,7 @@ def _snapshot_steps(snapshots, steps: int) -> np.ndarray:
     return np.unique(np.linspace(0, steps, min(count, steps + 1)).round().astype(np.int64))  # (m,)
 
 
-def _check_head(head) -> TrainedHead:
+def check_head(head) -> TrainedHead:
     if not isinstance(head, TrainedHead):
         raise ValueError(f"head must be a TrainedHead from train_head(); got {type(head).__name__}")
     return head
@@ -313,197 +300,3 @@ def train_head(
     losses.setflags(write=False)
     keep.setflags(write=False)
     return TrainedHead(settings, _frozen_copy(params), losses, keep, tuple(kept))
-
-
-# ----------------------------------------------------------------------------- using a trained head
-
-
-def _as_tokens(tokens, vocab: int) -> np.ndarray:
-    """One sequence of token ids as a (1, n) int64 array, or ValueError."""
-    array = np.asarray(tokens)
-    if array.ndim != 1 or array.size == 0 or array.dtype.kind not in "iu":
-        raise ValueError(f"tokens must be a non-empty 1-D array of integers; got {array.dtype} shape {array.shape}")
-    if array.min() < 0 or array.max() >= vocab:
-        raise ValueError(
-            f"tokens must lie in 0 .. {vocab - 1} (the head's vocabulary); got values {array.min()} .. {array.max()}"
-        )
-    return array.astype(np.int64).reshape(1, -1)
-
-
-def attention_pattern(head, tokens) -> np.ndarray:
-    """Attention weights of a trained head on one sequence.
-
-    Parameters
-    ----------
-    head : TrainedHead
-    tokens : array_like of int, shape (n,)
-        Token ids in ``0 .. V − 1``; any length n >= 1 (beyond the trained length too).
-
-    Returns
-    -------
-    weights : ndarray of float64, shape (n, n)
-        ``weights[i, j]`` is how much query i attends to key j; zero for ``j > i``,
-        each row sums to 1.
-
-    Notes
-    -----
-    .. math:: \\alpha_{ij} = \\mathrm{softmax}_{j \\le i}(e_{ij})
-
-    Examples
-    --------
-    >>> head = train_head("previous", "alibi", length=4, steps=1)
-    >>> weights = attention_pattern(head, [3, 1, 4, 1, 5, 9])  # longer than trained: fine
-    >>> weights.shape, weights.sum(axis=1)
-    ((6, 6), array([1., 1., 1., 1., 1., 1.]))
-    >>> bool(np.triu(weights, 1).any())  # causal: no weight on later keys
-    False
-    """
-    head = _check_head(head)
-    run = forward(head.params, _as_tokens(tokens, head.settings.vocab), head.settings.scheme)
-    return run.weights[0]  # (n, n)
-
-
-def predict(head, tokens) -> np.ndarray:
-    """The token a trained head predicts at each position of one sequence, shape (n,).
-
-    Examples
-    --------
-    >>> head = train_head("previous", "none", length=4, steps=1)
-    >>> predict(head, [3, 1, 4]).shape
-    (3,)
-    """
-    head = _check_head(head)
-    run = forward(head.params, _as_tokens(tokens, head.settings.vocab), head.settings.scheme)
-    return run.logits[0].argmax(axis=-1)  # (n,)
-
-
-def _correct_count(head: TrainedHead, data: TaskBatch) -> int:
-    """Scored positions whose arg-max prediction equals the target, evaluated in chunks."""
-    n = data.tokens.shape[1]
-    chunk = max(1, _CELLS_PER_CHUNK // (n * n))
-    correct = 0
-    for start in range(0, data.tokens.shape[0], chunk):
-        logits = forward(head.params, data.tokens[start : start + chunk], head.settings.scheme).logits
-        hits = logits.argmax(axis=-1) == data.targets[start : start + chunk]  # (chunk, n)
-        correct += int(hits[:, data.scored].sum())
-    return correct
-
-
-def accuracy(head, length, *, seed=0, samples=256) -> float:
-    """Next-token accuracy of a trained head on fresh sequences of any length.
-
-    Parameters
-    ----------
-    head : TrainedHead
-    length : int
-        Test sequence length, at least 2 (3 for "two_back"); may exceed the trained length.
-    seed : int, default 0
-        Seed of ``np.random.default_rng`` for the test sequences (see :func:`task_sequences`).
-    samples : int, default 256
-        Number of test sequences, at least 1.
-
-    Returns
-    -------
-    accuracy : float
-        Fraction of scored positions where the most likely token is the target.
-
-    Notes
-    -----
-    .. math::
-        \\mathrm{acc} = \\frac{1}{N} \\sum_{(b, i)\\ \\mathrm{scored}}
-            [\\arg\\max_v \\mathrm{logits}_{b,i,v} = y_{b,i}]
-
-    For "absolute", positions at or beyond the trained length all read the last
-    trained position vector, so the head sees them as position L − 1.
-
-    Examples
-    --------
-    >>> head = train_head("previous", "shaw", length=8, steps=5)
-    >>> 0.0 <= accuracy(head, 32, samples=8) <= 1.0
-    True
-    """
-    head = _check_head(head)
-    task = head.settings.task
-    data = task_sequences(task, check_length(task, length), samples=samples, vocab=head.settings.vocab, seed=seed)
-    return _correct_count(head, data) / (data.tokens.shape[0] * int(data.scored.sum()))
-
-
-# ----------------------------------------------------------------------------- train short, test long
-
-
-@dataclass(frozen=True)
-class LengthTable:
-    """Accuracy of every scheme, trained at one length and tested at several.
-
-    Attributes
-    ----------
-    task : str
-    schemes : tuple of str
-        Row order.
-    lengths : ndarray of int64, shape (n_lengths,)
-        Test lengths (the first is the training length when the factors start at 1).
-    accuracy : ndarray of float64, shape (n_schemes, n_lengths)
-        ``accuracy[s, t]``: scheme ``schemes[s]`` at length ``lengths[t]``.
-    heads : tuple of TrainedHead
-        The trained heads, one per scheme.
-    """
-
-    task: str
-    schemes: tuple
-    lengths: np.ndarray
-    accuracy: np.ndarray
-    heads: tuple = ()
-
-
-def _check_factors(factors) -> tuple[int, ...]:
-    values = tuple(factors) if isinstance(factors, (list, tuple)) else (factors,)
-    if not values:
-        raise ValueError("factors must list at least one length multiple, e.g. (1, 2, 4); got none")
-    return tuple(as_count(value, "each factor") for value in values)
-
-
-def train_short_test_long(
-    task, *, schemes=None, length=16, factors=(1, 2, 4), samples=256, progress=None, **settings
-) -> LengthTable:
-    """Train every scheme at length L and measure its accuracy at ``f × L`` for each factor f.
-
-    Parameters
-    ----------
-    task : {"previous", "two_back", "first"}
-    schemes : sequence of str, optional
-        Schemes to train, in row order; all of :data:`TRAINING_SCHEMES` by default.
-    length : int, default 16
-        Training length L.
-    factors : sequence of int, default (1, 2, 4)
-        Test lengths as multiples of L, each at least 1.
-    samples : int, default 256
-        Test sequences per length (same seed as training, see :func:`accuracy`).
-    progress : callable, optional
-        Called as ``progress(done, total, scheme)`` after each scheme, counting from 1.
-    **settings
-        Passed on to :func:`train_head` (``steps``, ``seed``, ``k``, ``vocab``, ``d``,
-        ``lr``, ``batch``).
-
-    Returns
-    -------
-    table : LengthTable
-
-    Examples
-    --------
-    >>> table = train_short_test_long("previous", schemes=["none", "shaw"], length=4, steps=2, samples=4)
-    >>> table.lengths, table.accuracy.shape
-    (array([ 4,  8, 16]), (2, 3))
-    """
-    chosen = tuple(TRAINING_SCHEMES) if schemes is None else tuple(_check_scheme(s) for s in schemes)
-    if not chosen:
-        raise ValueError(f"schemes must name at least one of {', '.join(map(repr, TRAINING_SCHEMES))}; got none")
-    lengths = np.array([check_length(task, length) * f for f in _check_factors(factors)], dtype=np.int64)
-    seed = settings.get("seed", 0)
-    heads, rows = [], []
-    for done, scheme in enumerate(chosen, start=1):
-        head = train_head(task, scheme, length=length, **settings)
-        heads.append(head)
-        rows.append([accuracy(head, int(n), seed=seed, samples=samples) for n in lengths])
-        if progress is not None:
-            progress(done, len(chosen), scheme)
-    return LengthTable(check_task(task), chosen, lengths, np.array(rows), tuple(heads))

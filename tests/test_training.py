@@ -215,6 +215,20 @@ class TestTrainShortTestLong:
         weights = relpos.attention_pattern(head, tokens)
         assert np.all(np.diagonal(weights, offset=-1) > 0.5)
 
+    @pytest.mark.parametrize("seed", SEEDS)
+    @pytest.mark.parametrize(("task", "offset"), [("previous", -1), ("two_back", -2)])
+    def test_shaw_table_learns_the_task_offset(self, task, offset, seed):
+        offsets, biases = relpos.offset_biases(trained(task, "shaw", seed), 5)  # offsets −4 .. 0 (k = 4)
+        assert offsets[np.argmax(biases)] == offset
+
+    def test_t5_buckets_beyond_the_trained_length_keep_their_start(self):
+        """Offsets −32 .. −63 fall in buckets no training offset reached: still 0, above the trained ones."""
+        offsets, biases = relpos.offset_biases(trained("previous", "t5", 0), 64)
+        buckets = relpos.t5_bucket(offsets, T5_BUCKETS, T5_MAX_DISTANCE, bidirectional=False)
+        unseen = ~np.isin(buckets, relpos.t5_buckets_seen(16, T5_BUCKETS, T5_MAX_DISTANCE, bidirectional=False))
+        assert unseen.any() and not biases[unseen].any()
+        assert np.all(biases[~unseen & (offsets < -1)] < 0)
+
     def test_loss_falls(self):
         losses = trained("previous", "shaw", 0).losses
         assert losses[-20:].mean() < 0.1 * losses[:20].mean()
@@ -302,6 +316,37 @@ class TestTrainHead:
             relpos.train_head(call.pop("task"), call.pop("scheme"), **call)
 
 
+class TestOffsetBiases:
+    def test_alibi_is_the_fixed_penalty(self):
+        head = relpos.train_head("previous", "alibi", length=4, steps=1)
+        offsets, biases = relpos.offset_biases(head, 6)
+        np.testing.assert_array_equal(offsets, np.arange(-5, 1))
+        np.testing.assert_allclose(biases, -ALIBI_SLOPE * np.abs(offsets))
+
+    def test_shaw_is_the_mean_query_bias(self):
+        """The reported bias of offset o is the average over the vocabulary of q_v · a^K_clip(o) / sqrt(d)."""
+        head = relpos.train_head("previous", "shaw", length=6, steps=3, k=2, snapshots=2)
+        for snapshot in (0, 1):
+            params = head.snapshots[snapshot]
+            queries = params["embed"] @ params["W_q"]  # (V, d): every token's query
+            expected = [np.mean(queries @ params["A_K"][reference.clip(o, 2) + 2]) / 4.0 for o in range(-5, 1)]
+            np.testing.assert_allclose(relpos.offset_biases(head, snapshot=snapshot)[1], expected, atol=1e-12)
+
+    @pytest.mark.parametrize(
+        ("scheme", "arguments", "message"),
+        [
+            ("rope", {}, "offset_biases needs a head whose scheme adds a bias per offset"),
+            ("shaw", {"snapshot": 21}, r"snapshot must be in -21 \.\. 20"),
+            ("shaw", {"snapshot": 1.0}, "snapshot must be an integer index"),
+            ("shaw", {"length": 0}, "length must be an integer >= 1"),
+        ],
+    )
+    def test_rejects_bad_input(self, scheme, arguments, message):
+        head = relpos.train_head("previous", scheme, length=4, steps=20)
+        with pytest.raises(ValueError, match=message):
+            relpos.offset_biases(head, **arguments)
+
+
 class TestAccuracy:
     def test_counts_only_scored_positions(self):
         """ "first" at length 2 scores position 1 alone; an untrained head's hits there are the accuracy."""
@@ -313,7 +358,7 @@ class TestAccuracy:
     def test_long_sequences_in_chunks_match_one_pass(self, monkeypatch):
         head = relpos.train_head("previous", "shaw", length=4, steps=3)
         whole = relpos.accuracy(head, 20, samples=10)
-        monkeypatch.setattr(relpos.training, "_CELLS_PER_CHUNK", 20 * 20 * 3)
+        monkeypatch.setattr(relpos.training_eval, "_CELLS_PER_CHUNK", 20 * 20 * 3)
         assert relpos.accuracy(head, 20, samples=10) == whole
 
     @pytest.mark.parametrize(
