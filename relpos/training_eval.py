@@ -163,6 +163,10 @@ class LengthTable:
     accuracy: np.ndarray
     heads: tuple = ()
 
+    def __post_init__(self):
+        self.lengths.setflags(write=False)
+        self.accuracy.setflags(write=False)
+
 
 def _check_factors(factors) -> tuple[int, ...]:
     values = tuple(factors) if isinstance(factors, (list, tuple)) else (factors,)
@@ -172,7 +176,20 @@ def _check_factors(factors) -> tuple[int, ...]:
 
 
 def train_short_test_long(
-    task, *, schemes=None, length=16, factors=(1, 2, 4), samples=256, progress=None, **settings
+    task,
+    *,
+    schemes=None,
+    length=16,
+    factors=(1, 2, 4),
+    steps=400,
+    seed=0,
+    k=4,
+    vocab=16,
+    d=16,
+    lr=0.01,
+    batch=32,
+    samples=256,
+    progress=None,
 ) -> LengthTable:
     """Train every scheme at length L and measure its accuracy at ``f × L`` for each factor f.
 
@@ -185,13 +202,13 @@ def train_short_test_long(
         Training length L.
     factors : sequence of int, default (1, 2, 4)
         Test lengths as multiples of L, each at least 1.
+    steps, seed, k, vocab, d, lr, batch
+        As in :func:`relpos.train_head`, the same for every scheme; `seed` also draws
+        the test sequences (see :func:`accuracy`).
     samples : int, default 256
-        Test sequences per length (same seed as training, see :func:`accuracy`).
+        Test sequences per length.
     progress : callable, optional
         Called as ``progress(done, total, scheme)`` after each scheme, counting from 1.
-    **settings
-        Passed on to :func:`train_head` (``steps``, ``seed``, ``k``, ``vocab``, ``d``,
-        ``lr``, ``batch``).
 
     Returns
     -------
@@ -203,11 +220,13 @@ def train_short_test_long(
     >>> table.lengths, table.accuracy.shape
     (array([ 4,  8, 16]), (2, 3))
     """
-    chosen = tuple(TRAINING_SCHEMES) if schemes is None else tuple(check_scheme(s) for s in schemes)
+    if schemes is None:
+        schemes = tuple(TRAINING_SCHEMES)
+    chosen = tuple(check_scheme(s) for s in ((schemes,) if isinstance(schemes, str) else schemes))
     if not chosen:
         raise ValueError(f"schemes must name at least one of {', '.join(map(repr, TRAINING_SCHEMES))}; got none")
     lengths = np.array([check_length(task, length) * f for f in _check_factors(factors)], dtype=np.int64)
-    seed = settings.get("seed", 0)
+    settings = {"steps": steps, "seed": seed, "k": k, "vocab": vocab, "d": d, "lr": lr, "batch": batch}
     heads, rows = [], []
     for done, scheme in enumerate(chosen, start=1):
         head = train_head(task, scheme, length=length, **settings)

@@ -121,9 +121,9 @@ def numerical_gradient(params: dict, name: str, loss, step: float = 1e-6) -> np.
 
 
 def relative_error(analytic: np.ndarray, numeric: np.ndarray) -> float:
-    """‖a − n‖ / max(‖a‖, ‖n‖): 0 when both vanish."""
-    scale = max(np.linalg.norm(analytic), np.linalg.norm(numeric))
-    return 0.0 if scale == 0 else float(np.linalg.norm(analytic - numeric) / scale)
+    """‖a − n‖ / max(‖a‖, ‖n‖, 1e-9): a gradient that vanishes exactly is known only to rounding (~1e-18)."""
+    scale = max(np.linalg.norm(analytic), np.linalg.norm(numeric), 1e-9)
+    return float(np.linalg.norm(analytic - numeric) / scale)
 
 
 class TestGradients:
@@ -141,6 +141,21 @@ class TestGradients:
             numeric = numerical_gradient(params, name, loss)
             assert relative_error(grads[name], numeric) <= 1e-6, name
             assert np.linalg.norm(numeric) > 0 or name == "t5_bias", f"{name}: test exercises no gradient"
+
+    @pytest.mark.parametrize("k", [0, 1, 11, 20])
+    def test_shaw_gradient_at_every_clipping_distance(self, k):
+        """k = 0 (one shared row), k = n − 1 (no clipping) and k beyond the sequence."""
+        params = training_model.init_params("shaw", vocab=5, d=4, k=k, length=12, rng=np.random.default_rng(k))
+        tokens, targets, scored = tiny_batch(seed=k)
+        _, grads = training_model.loss_and_gradient(params, tokens, targets, scored, "shaw")
+        numeric = numerical_gradient(
+            params, "A_K", lambda p: training_model.loss_and_gradient(p, tokens, targets, scored, "shaw")[0]
+        )
+        assert relative_error(grads["A_K"], numeric) <= 1e-6
+        assert not grads["A_K"][k + 1 :].any()  # offsets after the query: masked, never trained
+        if k == 0:
+            # one row for every offset adds q_i · a_0 to a whole query row: softmax ignores it
+            np.testing.assert_allclose(grads["A_K"], 0.0, atol=1e-15)
 
     def test_shaw_table_gradient_sums_its_diagonals(self):
         """dA_r = sum over cells (i, j) with clip(j − i, k) + k = r of dL/de_ij · q_i / sqrt(d)."""
@@ -234,11 +249,22 @@ class TestTrainShortTestLong:
         assert losses[-20:].mean() < 0.1 * losses[:20].mean()
 
     def test_table_runs_every_scheme(self):
-        table = relpos.train_short_test_long("previous", length=6, steps=3, samples=4, factors=(1, 3))
+        calls = []
+        table = relpos.train_short_test_long(
+            "previous", length=6, steps=3, samples=4, factors=(1, 3), progress=lambda *args: calls.append(args)
+        )
+        assert calls == [(done, len(SCHEMES), scheme) for done, scheme in enumerate(SCHEMES, start=1)]
         assert table.schemes == SCHEMES
         np.testing.assert_array_equal(table.lengths, [6, 18])
         assert table.accuracy.shape == (len(SCHEMES), 2)
         assert np.all((table.accuracy >= 0) & (table.accuracy <= 1))
+        shaw = SCHEMES.index("shaw")
+        assert table.accuracy[shaw, 1] == relpos.accuracy(table.heads[shaw], 18, samples=4)
+
+    def test_table_of_one_scheme(self):
+        table = relpos.train_short_test_long("first", schemes="absolute", length=4, steps=2, samples=2, factors=2)
+        assert table.schemes == ("absolute",)
+        np.testing.assert_array_equal(table.lengths, [8])
 
 
 # ----------------------------------------------------------------------------- the public API
