@@ -406,6 +406,26 @@ class TestAccuracy:
             call(head)
 
 
+class TestAttentionPattern:
+    @pytest.mark.parametrize("scheme", SCHEMES)
+    def test_is_the_forward_weights_at_any_length(self, scheme):
+        head = relpos.train_head("previous", scheme, length=4, steps=2)
+        tokens = np.array([3, 1, 4, 1, 5, 9, 2, 6, 5])  # longer than trained
+        weights = relpos.attention_pattern(head, tokens)
+        assert weights.shape == (9, 9)
+        np.testing.assert_array_equal(weights, training_model.forward(head.params, tokens[None], scheme).weights[0])
+
+    def test_one_token_attends_to_itself(self):
+        head = relpos.train_head("previous", "shaw", length=4, steps=2)
+        np.testing.assert_array_equal(relpos.attention_pattern(head, [7]), [[1.0]])
+
+
+class TestPredict:
+    def test_trained_head_copies_the_previous_token(self):
+        tokens = relpos.task_sequences("previous", 48, seed=8).tokens[0]
+        np.testing.assert_array_equal(relpos.predict(trained("previous", "shaw", 0), tokens)[1:], tokens[:-1])
+
+
 class TestTaskSequences:
     @given(st.sampled_from(list(relpos.TRAINING_TASKS)), st.integers(3, 20), st.integers(0, 2**32))
     @settings(max_examples=30, deadline=None)
@@ -416,6 +436,26 @@ class TestTaskSequences:
                 source = {"previous": i - 1, "two_back": i - 2, "first": 0}[task]
                 assert 0 <= source < i and targets[i] == tokens[source]
         assert data.scored.sum() == length - (2 if task == "two_back" else 1)
+
+    def test_same_seed_same_sequences(self):
+        first, again = (relpos.task_sequences("first", 9, samples=4, vocab=3, seed=11) for _ in range(2))
+        np.testing.assert_array_equal(first.tokens, again.tokens)
+        assert first.tokens.max() <= 2
+
+    @pytest.mark.parametrize(
+        ("arguments", "message"),
+        [
+            ({"task": "last"}, "task must be one of"),
+            ({"length": 1}, "length must be an integer >= 2 for task 'previous'"),
+            ({"samples": 0}, "samples must be an integer >= 1"),
+            ({"vocab": 1}, "vocab must be an integer >= 2"),
+            ({"seed": -3}, "seed must be an integer >= 0"),
+        ],
+    )
+    def test_rejects_bad_input(self, arguments, message):
+        call = {"task": "previous", "length": 5} | arguments
+        with pytest.raises(ValueError, match=message):
+            relpos.task_sequences(call.pop("task"), call.pop("length"), **call)
 
 
 def test_importing_the_trainer_loads_no_ui_library():
