@@ -41,6 +41,17 @@ from relpos.schemes import (
     translation_changes,
 )
 from relpos.skewing import memory_footprint, naive_position_biases, skew, skewed_position_biases
+from relpos.training import TrainedHead, TrainSettings, train_head
+from relpos.training_eval import (
+    LengthTable,
+    accuracy,
+    attention_pattern,
+    offset_biases,
+    predict,
+    train_short_test_long,
+)
+from relpos.training_model import TRAINING_SCHEMES
+from relpos.training_tasks import TRAINING_TASKS, TaskBatch, task_sequences
 from relpos.value_side import (
     QueryValueTerms,
     ValueExample,
@@ -102,4 +113,20 @@ __all__ += [
     "value_parts_by_k",
     "weight_per_offset",
     "window_table",
+]
+# trained, not hand-made: a tiny attention head trained live (issue 13)
+__all__ += [
+    "TRAINING_SCHEMES",
+    "TRAINING_TASKS",
+    "LengthTable",
+    "TaskBatch",
+    "TrainSettings",
+    "TrainedHead",
+    "accuracy",
+    "attention_pattern",
+    "offset_biases",
+    "predict",
+    "task_sequences",
+    "train_head",
+    "train_short_test_long",
 ]
