@@ -13,6 +13,7 @@ from relpos.core import AttentionResult, relative_offsets
 from relpos.measures import attention_distance, diagonal_spread, mean_offset, weight_on_offsets
 
 __all__ = [
+    "SCALAR_TOGGLE_LABEL",
     "diagonal_note",
     "effects_captions",
     "effects_summary",
@@ -21,6 +22,12 @@ __all__ = [
     "offset_label",
     "subscript",
 ]
+
+#: The Explorer's switch to a query-independent bias (neither T5 nor ALiBi learns one number per offset).
+SCALAR_TOGGLE_LABEL = (
+    "Query-independent bias: one number per offset, the same for every query "
+    "(T5 learns one per bucket of offsets; ALiBi learns none, it subtracts a fixed slope × distance)"
+)
 
 #: a^K in hover labels (Plotly renders the HTML superscript).
 _HOVER_A = "a<sup>K</sup>"
@@ -299,7 +306,7 @@ def effects_summary(queries, result: AttentionResult, favoured: tuple[int, ...],
     else:
         sentences.append(
             "A random table has no preferred offset: it reshuffles the weights without a systematic pattern "
-            "(trained tables are not random; try the other presets)."
+            "(the other presets are illustrative hand-made tables with a preferred offset; try them)."
         )
     beyond = int(np.count_nonzero(np.abs(relative_offsets(n)) > k))
     if beyond:
