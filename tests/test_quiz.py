@@ -325,17 +325,17 @@ class TestCheckAnswer:
         """Every hint names a slip that really gives the typed number; the sign flip comes first."""
         expected = int(np.clip(j - i, -k, k))
         flipped = int(np.clip(i - j, -k, k))
-        for given in {flipped, expected + k, expected + k + 1, n}:
-            if given == expected:
+        for typed in {flipped, expected + k, expected + k + 1, n}:
+            if typed == expected:
                 continue
-            hints = offset_hints(expected, given, k)
+            hints = offset_hints(expected, typed, k)
             slips = {
-                "i − j": given == flipped and flipped != expected,
-                "0-based index": given == expected + k,
-                "rows from the top": given == expected + k + 1,
+                "i − j": typed == flipped and flipped != expected,
+                "0-based index": typed == expected + k,
+                "rows from the top": typed == expected + k + 1,
             }
             for words, holds in slips.items():
-                assert any(words in hint for hint in hints) == holds, (k, i, j, given, hints)
+                assert any(words in hint for hint in hints) == holds, (k, i, j, typed, hints)
             if slips["i − j"]:
                 assert "i − j" in hints[0]
 
