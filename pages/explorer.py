@@ -176,7 +176,7 @@ def explorer_body() -> None:
     value_sliders(state, _inputs(state))
     inputs = _inputs(state)  # with this run's slider values
     ui.seed_widget(W + "scalar", state["bias"] == "scalar")
-    scalar = st.toggle("Query-independent bias: one learned number per offset, as in T5 or ALiBi", key=W + "scalar")
+    scalar = st.toggle(explain.SCALAR_TOGGLE_LABEL, key=W + "scalar")
     state["bias"] = "scalar" if scalar else "shaw"
     if scalar:
         result = relpos.scalar_bias_attention(inputs.queries, inputs.keys, inputs.table[:, 0])

@@ -49,7 +49,15 @@ def setup_sidebar(state: dict) -> None:
             ui.seed_widget(W + name, state[name])
         labels = {name: label for name, (label, _) in effects.TABLE_PATTERNS.items()}
         common = {"on_change": _on_change}
-        st.selectbox("Table preset", list(labels), format_func=labels.get, key=W + "preset", args=("preset",), **common)
+        st.selectbox(
+            "Table preset (illustrative hand-made tables)",
+            list(labels),
+            format_func=labels.get,
+            key=W + "preset",
+            args=("preset",),
+            help="Hand-built, not trained: a 0/1 profile over the offsets times the queries' mean direction.",
+            **common,
+        )
         st.slider("Tokens n", 2, effects.MAX_TOKENS, key=W + "n", args=("n",), **common)
         st.slider(
             "Clipping distance k",

@@ -2,8 +2,9 @@
 
 Token embeddings ``X`` (``n × d_model``) and projections ``W_q``, ``W_k``
 (``d_model × d_k``) come from a seeded generator; the key-side table ``a^K``
-(``(2k+1) × d_k``) is either random or shaped like the patterns trained models
-learn (attend one or two tokens back, one or two forward, or a local window).
+(``(2k+1) × d_k``) is either random or an illustrative hand-made table (a 0/1
+profile over the offsets times the queries' mean direction) that favours one or two
+tokens back, one or two forward, or a local window. None of these tables was trained.
 
 Each ingredient has its own random stream, so changing ``d_k`` keeps ``X``, and
 embeddings are drawn for :data:`MAX_TOKENS` tokens and sliced, so growing ``n``

@@ -11,7 +11,17 @@ import numpy as np
 from relpos._checks import as_float_array
 from relpos.core import relative_offsets
 
-__all__ = ["attention_distance", "diagonal_spread", "mean_offset", "weight_on_offsets"]
+__all__ = [
+    "attention_distance",
+    "diagonal_spread",
+    "mean_offset",
+    "row_spread",
+    "shift_threshold",
+    "weight_on_offsets",
+]
+
+#: Values closer than this count as equal in the sentences (float noise of sums of products).
+SAME = 1e-12
 
 
 def _as_grid(matrix, name: str = "matrix") -> np.ndarray:
@@ -140,3 +150,75 @@ def weight_on_offsets(weights, offsets) -> np.ndarray:
     chosen = np.isin(relative_offsets(*grid.shape), np.asarray(list(offsets), dtype=np.int64))  # (n_q, n_k)
     # W_i = sum over the chosen offsets of alpha_ij
     return np.where(chosen, grid, 0.0).sum(axis=1)  # (n_q,)
+
+
+def row_spread(matrix, mask=None) -> np.ndarray:
+    """Largest minus smallest value of each row, over the keys a query may see.
+
+    A row of spread 0 adds one number to every score of the row: its softmax weights
+    do not move.
+
+    Parameters
+    ----------
+    matrix : array_like, shape (n_q, n_k)
+    mask : array_like of bool, shape (n_q, n_k), optional
+        Keys each query may attend to (default: all).
+
+    Returns
+    -------
+    spread : ndarray of float64, shape (n_q,)
+
+    Notes
+    -----
+    .. math:: s_i = \\max_{j} b_{ij} - \\min_{j} b_{ij}
+
+    Examples
+    --------
+    >>> row_spread([[0.5, 0.5], [0.1, -0.2]]).round(2)
+    array([0. , 0.3])
+    """
+    grid = _as_grid(matrix)  # (n_q, n_k)
+    allowed = np.ones(grid.shape, dtype=bool) if mask is None else np.asarray(mask, dtype=bool)
+    highest = np.where(allowed, grid, -np.inf).max(axis=1)  # (n_q,)
+    lowest = np.where(allowed, grid, np.inf).min(axis=1)  # (n_q,)
+    return highest - lowest
+
+
+def shift_threshold(content_weights, bias) -> np.ndarray:
+    """Each row's content-weighted (log-mean-exp) average bias ``log sum_l w_l e^(b_l)``.
+
+    Adding biases to a row's scores multiplies key ``j``'s content weight ``w_j`` by
+    ``e^(b_j - T_i)``: a key gains weight exactly when its bias is above ``T_i`` and loses
+    it exactly when below. ``T_i`` lies between the row's smallest and largest bias and
+    moves with them, so only differences within a row count.
+
+    Parameters
+    ----------
+    content_weights : array_like, shape (n_q, n_k)
+        Softmax of the content scores (masked keys 0).
+    bias : array_like, shape (n_q, n_k)
+
+    Returns
+    -------
+    threshold : ndarray of float64, shape (n_q,)
+
+    Notes
+    -----
+    .. math::
+        w'_{ij} = \\frac{w_{ij} e^{b_{ij}}}{\\sum_l w_{il} e^{b_{il}}} = w_{ij}\\, e^{b_{ij} - T_i},
+        \\qquad T_i = \\log \\sum_l w_{il} e^{b_{il}}
+
+    Examples
+    --------
+    >>> shift_threshold([[0.5, 0.5]], [[0.0, 0.0]])
+    array([0.])
+    >>> shift_threshold([[1.0, 0.0]], [[0.3, -5.0]]).round(6)
+    array([0.3])
+    """
+    w = _as_grid(content_weights, "content_weights")  # (n_q, n_k)
+    b = _as_grid(bias, "bias")  # (n_q, n_k)
+    used = w > 0
+    top = np.where(used, b, -np.inf).max(axis=1, keepdims=True)  # (n_q, 1)
+    # T_i = log sum_l w_il e^(b_il), shifted by the row's largest used bias for stability
+    total = np.where(used, w * np.exp(np.where(used, b - top, 0.0)), 0.0).sum(axis=1)  # (n_q,)
+    return top[:, 0] + np.log(total)

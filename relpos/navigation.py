@@ -50,7 +50,7 @@ PAGES: tuple[PageSpec, ...] = (
         ":material/grid_on:",
         "position_effects",
         "Explore",
-        "The chapter's experiment live: random tokens and projections, presets that mimic trained heads.",
+        "The chapter's experiment live: random tokens and projections, hand-made (not trained) preset tables.",
     ),
     PageSpec(
         "pages/efficiency.py",

@@ -28,12 +28,15 @@ __all__ = [
     "QuizSummary",
     "check_answer",
     "make_quiz",
+    "offset_hints",
     "reveal",
     "summarise",
 ]
 
 #: Numeric answers within this absolute distance of the exact value count as right.
 NUMBER_TOLERANCE = 0.01
+#: Float slack on the tolerance: 0.64 − 0.65 is 0.010000000000000009 in binary, yet exactly 0.01 away.
+_FLOAT_SLACK = 1e-9
 
 #: What each kind of answer looks like, shown under the text box.
 ANSWER_FORMATS = {
@@ -496,8 +499,26 @@ def _parse(question: Question, text):
 
 def _is_right(question: Question, given) -> bool:
     if question.answer_kind == "number":
-        return abs(given - question.expected) <= question.tolerance
+        return abs(given - question.expected) <= question.tolerance + _FLOAT_SLACK
     return given == question.expected
+
+
+def offset_hints(expected: int, given: int, k: int) -> list[str]:
+    """What a wrong offset label is, most likely slip first (the sign flip i − j).
+
+    >>> offset_hints(-1, 1, 1)[0]
+    'That is i − j (query minus key); the offset is j − i, key minus query, so the sign flips.'
+    >>> len(offset_hints(-1, 1, 1))  # +1 also counts the 3 rows from the top
+    2
+    """
+    hints = []
+    if expected != 0 and given == -expected:
+        hints.append("That is i − j (query minus key); the offset is j − i, key minus query, so the sign flips.")
+    if given == expected + k:
+        hints.append("That is the row's 0-based index in code; the question asks for its offset label.")
+    if given == expected + k + 1:
+        hints.append("That counts the rows from the top; the question asks for the row's offset label.")
+    return hints
 
 
 def _wrong_message(question: Question, given) -> str:
@@ -505,11 +526,10 @@ def _wrong_message(question: Question, given) -> str:
     if question.answer_kind == "number":
         return f"Not quite: you typed {_md(given)}, the answer is {answer} (within ±{question.tolerance} counts)."
     if question.answer_kind == "offset":
-        hint = ""
-        if given == question.expected + question.k:
-            hint = " That is the row's 0-based index in code; the question asks for its offset label."
-        elif given == question.expected + question.k + 1:
-            hint = " That counts the rows from the top; the question asks for the row's offset label."
+        hints = offset_hints(question.expected, given, question.k)
+        if len(hints) > 1:  # one typed number, several slips that give it: name them all
+            hints = [hints[0], "Or: " + hints[1][0].lower() + hints[1][1:]]
+        hint = "".join(" " + text for text in hints)
         return f"Not quite: you typed {_signed_md(given)}, the row is a^K[{answer}].{hint}"
     if question.answer_kind == "positions":
         chosen = ", ".join(str(p) for p in sorted(given))

@@ -574,8 +574,16 @@ SCHEME_SYMBOLS = {
     "none": "$q_i = x_i W^Q$, $k_j = x_j W^K$: the same tokens and projections in every row.",
     "sinusoidal": "$p_i$: sines and cosines of position $i$, added to the token before the projections.",
     "shaw": "$a^K$: a learned vector for each clipped offset $-k..k$.",
-    "t5": "$\\beta$: one learned number per bucket of offsets.",
-    "alibi": "$m$: the head's fixed slope, chosen in the sidebar.",
+    "t5": (
+        "$\\beta$: one learned number per bucket of offsets. T5 itself does not divide $q_i \\cdot k_j$ by "
+        "$\\sqrt d$ (its attention uses a scale of 1); this page divides every scheme's dot product by "
+        "$\\sqrt d$ so the schemes compare on one scale."
+    ),
+    "alibi": (
+        "$m$: the head's fixed slope, chosen in the sidebar. ALiBi is defined for causal models, "
+        "$-m\\,(i-j)$ for keys $j \\le i$; the symmetric $-m\\,\\lvert j-i \\rvert$ used here is an extension "
+        "for bidirectional attention."
+    ),
     "rope": "$R_i$ turns feature pair $(2t, 2t+1)$ by the angle $i\\,\\theta_t$, $\\theta_t = 10000^{-2t/d}$.",
 }
 

@@ -21,7 +21,7 @@ import numpy as np
 
 from relpos.core import AttentionResult
 from relpos.examples import Scenario
-from relpos.explain import offset_label, subscript
+from relpos.explain import VISIBLE_CHANGE, offset_label, subscript, weight_shift_reason
 
 __all__ = [
     "K_CHOICES",
@@ -288,8 +288,8 @@ def row_shift(result: AttentionResult, row: int) -> RowShift:
     )
 
 
-#: Weight changes smaller than this do not show at 3 decimals.
-_VISIBLE_CHANGE = 5e-4
+#: Weight changes smaller than this do not show at 3 decimals (one threshold with the Explorer).
+_VISIBLE_CHANGE = VISIBLE_CHANGE
 
 
 def _key_label(step: PairStep) -> str:
@@ -320,8 +320,8 @@ def takeaway(shift: RowShift, row_steps: tuple[PairStep, ...] | list[PairStep]) 
     >>> from relpos.examples import worked_example
     >>> example = worked_example()
     >>> steps = pair_steps(example)
-    >>> print(takeaway(row_shift(example.attention(), 0), steps[:4])[0])
-    Key 1 (offset 0) gained the most weight: 0.265 → 0.373 (+0.108); its position term is +0.1.
+    >>> print(takeaway(row_shift(example.attention(), 0), steps[:4])[0][:72])
+    Key 1 (offset 0) gained the most weight: 0.265 → 0.373 (+0.108): its pos
     """
     if len(row_steps) != len(shift.weights):
         raise ValueError(f"row_steps must hold one PairStep per key ({len(shift.weights)}); got {len(row_steps)}")
@@ -334,14 +334,17 @@ def takeaway(shift: RowShift, row_steps: tuple[PairStep, ...] | list[PairStep]) 
             ]
         return ["The position terms of this row are too small to change any weight visibly (at 3 decimals)."]
     sentences = []
+    positions = [step.position for step in row_steps]
     for index, verb in ((shift.gainer, "gained"), (shift.loser, "lost")):
-        step = row_steps[index]
-        # the change of the printed (3-decimal) weights, so the class can check it by eye
-        before, after = round(shift.content_weights[index], 3), round(shift.weights[index], 3)
+        change = float(shift.changes[index])
+        if abs(change) < _VISIBLE_CHANGE:
+            continue  # the other side of the row moved; this one does not show at 3 decimals
+        # one rounding rule with the Explorer: the true difference, rounded (not the difference of rounded weights)
+        reason = weight_shift_reason(shift.content_weights, positions, index, term="position term")
         sentences.append(
-            f"{_key_label(step)} {verb} the most weight: "
-            f"{before:.3f} → {after:.3f} ({signed(after - before, 3, fixed=True)}); "
-            f"its position term is {signed(step.position)}."
+            f"{_key_label(row_steps[index])} {verb} the most weight: "
+            f"{shift.content_weights[index]:.3f} → {shift.weights[index]:.3f} ({signed(change, 3, fixed=True)}): "
+            f"{reason}."
         )
     if shift.favourite != shift.content_favourite:
         sentences.append(

@@ -127,3 +127,34 @@ hostile_texts = st.one_of(
     st.text(max_size=40),
     st.text(min_size=1000, max_size=3000),
 )
+
+
+# --- sentences built from numbers (issue 9) ---------------------------------------------
+#: Slider-grid values (multiples of 0.05 in [-2, 2]): ties and zeros come up often.
+grid_values = st.integers(-40, 40).map(lambda t: t / 20)
+
+#: Degenerate settings every sentence must stay true in, drawn as often as the general case.
+DEGENERATE = ("none", "zero_table", "k0", "k_wide", "equal_queries", "n2", "tied_keys")
+
+
+@st.composite
+def caption_settings(draw):
+    """(Q, K, A_K, case) for the Explorer's sentences: n in 2..6, d in 1..2, k in 0..6,
+    with one degenerate case forced (zero table, k = 0, k ≥ n − 1, equal queries, n = 2, tied keys)."""
+    case = draw(st.sampled_from(DEGENERATE))
+    n = 2 if case == "n2" else draw(st.integers(2, 6))
+    d = draw(st.integers(1, 2))
+    k = 0 if case == "k0" else draw(st.integers(n - 1, 6)) if case == "k_wide" else draw(st.integers(0, 6))
+    values = hnp.arrays(np.float64, st.just(1), elements=grid_values).map(lambda a: float(a[0]))
+
+    def matrix(rows: int) -> np.ndarray:
+        return np.array([[draw(values) for _ in range(d)] for _ in range(rows)])
+
+    Q, K, A = matrix(n), matrix(n), matrix(2 * k + 1)
+    if case == "zero_table":
+        A = np.zeros_like(A)
+    if case == "equal_queries":
+        Q = np.repeat(Q[:1], n, axis=0)
+    if case == "tied_keys":
+        K = np.repeat(K[:1], n, axis=0)
+    return Q, K, A, case

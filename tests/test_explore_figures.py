@@ -201,8 +201,9 @@ class TestCaptions:
     def test_difference_explains_why_position_4_is_penalised(self):
         _, result = _example()
         caption = explain.explorer_captions(result)["difference"]
-        assert "Largest loss: query 1 → key 4, −0.081 (0.358 → 0.276)" in caption
-        assert "offset +3, clipped to +2" in caption
+        assert "Largest loss: query 1 → key 4 (offset +3, clipped to +2), −0.081 (0.358 → 0.276)" in caption
+        # the cause is the bias relative to the row's content-weighted average, not the bias alone
+        assert "its bias −0.50 is below the row's content-weighted average T = log Σₗ wₗ·e^(bₗ) = −0.2425" in caption
 
     def test_bias_caption_reports_the_query_dependence(self):
         _, result = _example()
@@ -256,9 +257,9 @@ class TestLongSequenceCaptions:
     def test_small_weights_get_a_note(self):
         _, result, _ = _explorer({"n": "128", "preset": "random"})
         captions = explain.explorer_captions(result)
-        assert "look uniform: each of 128 keys gets about 1/128" in captions["weights"]
+        assert "128 keys share each row, 1/128 = 0.008 on average) look alike" in captions["weights"]
         _, example_result = _example()
-        assert "look uniform" not in explain.explorer_captions(example_result)["weights"]
+        assert "look alike" not in explain.explorer_captions(example_result)["weights"]
 
     def test_ticks_of_long_axes_are_round_numbers(self):
         _, _, figs = _explorer({"n": "512", "k": "2"})

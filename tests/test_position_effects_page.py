@@ -38,7 +38,7 @@ class TestDefaultView:
 
     def test_every_panel_has_a_caption(self):
         captions = [caption.value for caption in effects_page().caption]
-        assert any(c.startswith("No diagonal pattern") for c in captions)
+        assert any(c.startswith("Content depends on what the tokens are") for c in captions)
         assert any("changes down the diagonal" in c for c in captions)
         assert any(c.startswith("Softmax of the combined scores. Weight on offsets −2, −1:") for c in captions)
 

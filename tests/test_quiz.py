@@ -17,7 +17,7 @@ from relpos.answers import (
     parse_seed,
 )
 from relpos.examples import Scenario
-from relpos.quiz import NUMBER_TOLERANCE, check_answer, make_quiz, reveal, summarise
+from relpos.quiz import NUMBER_TOLERANCE, check_answer, make_quiz, offset_hints, reveal, summarise
 from tests import reference
 
 MALFORMED = [
@@ -270,6 +270,25 @@ class TestCheckAnswer:
         assert feedback.status == "wrong"
         assert question.answer_text in feedback.message
 
+    @pytest.mark.parametrize("side", [-1, 1])
+    def test_exactly_one_hundredth_off_counts_on_every_seed(self, side):
+        """Issue 9.4: "± 0.01 counts as right" held for only 305 of 800 such answers (float noise)."""
+        for seed in range(200):
+            for question in make_quiz(seed):
+                if question.answer_kind != "number":
+                    continue
+                typed = round(question.expected, 2) + side * NUMBER_TOLERANCE
+                feedback = check_answer(question, f"{typed:.2f}")
+                assert feedback.status == "correct", (seed, question.kind, question.expected, feedback.message)
+
+    @pytest.mark.parametrize("side", [-1, 1])
+    def test_just_beyond_one_hundredth_is_wrong(self, side):
+        for seed in range(50):
+            for question in make_quiz(seed):
+                if question.answer_kind == "number":
+                    typed = question.expected + side * (NUMBER_TOLERANCE + 1e-6)
+                    assert check_answer(question, f"{typed:.7f}").status == "wrong"
+
     def test_unicode_minus(self):
         for seed in range(50):
             question = make_quiz(seed)[0]
@@ -288,6 +307,37 @@ class TestCheckAnswer:
         feedback = check_answer(question, str(code_index))
         assert feedback.status == "wrong"
         assert "0-based index" in feedback.message
+
+    def test_sign_flip_is_named_first(self):
+        """Issue 9.5: with expected −1 (k = 1) a typed +1 was called "counting the rows from the top"."""
+        for seed in range(500):
+            question = make_quiz(seed)[1]
+            if question.expected == -1 and question.k == 1:
+                break
+        else:
+            pytest.fail("no table-row question with answer −1 at k = 1 in 500 seeds")
+        message = check_answer(question, "+1").message
+        assert "i − j" in message
+        assert message.index("i − j") < message.index("rows from the top")
+
+    @given(st.integers(0, 6), st.integers(-20, 20), st.integers(-20, 20), st.integers(1, 30))
+    def test_offset_hints_state_only_true_slips(self, k, i, j, n):
+        """Every hint names a slip that really gives the typed number; the sign flip comes first."""
+        expected = int(np.clip(j - i, -k, k))
+        flipped = int(np.clip(i - j, -k, k))
+        for typed in {flipped, expected + k, expected + k + 1, n}:
+            if typed == expected:
+                continue
+            hints = offset_hints(expected, typed, k)
+            slips = {
+                "i − j": typed == flipped and flipped != expected,
+                "0-based index": typed == expected + k,
+                "rows from the top": typed == expected + k + 1,
+            }
+            for words, holds in slips.items():
+                assert any(words in hint for hint in hints) == holds, (k, i, j, typed, hints)
+            if slips["i − j"]:
+                assert "i − j" in hints[0]
 
     def test_cells_feedback_names_missing_and_extra(self):
         question = make_quiz(4)[4]

@@ -14,8 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import relpos
-from relpos import figures, tables
+from relpos import explain, figures, tables
 from relpos import walkthrough as wt
+from relpos.walkthrough import signed
 from tests import reference
 from tests.strategies import walkthrough_scenarios
 
@@ -151,19 +152,24 @@ class TestRowShift:
 class TestTakeaway:
     def test_textbook_row_one_is_computed_from_the_numbers(self):
         sentences = wt.takeaway(wt.row_shift(RESULT, 0), row_of(STEPS, 0))
-        assert sentences[0] == (
-            "Key 1 (offset 0) gained the most weight: 0.265 → 0.373 (+0.108); its position term is +0.1."
-        )
-        assert sentences[1] == (
-            "Key 4 (offset +3, clipped to +2) lost the most weight: 0.358 → 0.276 (−0.082); its position term is −0.5."
+        assert sentences[0].startswith("Key 1 (offset 0) gained the most weight: 0.265 → 0.373 (+0.108): ")
+        assert sentences[1].startswith(
+            "Key 4 (offset +3, clipped to +2) lost the most weight: 0.358 → 0.276 (−0.081): its position term −0.50 "
+            "is below the row's content-weighted average T = log Σₗ wₗ·e^(bₗ) = −0.2425"
         )
         assert "Content alone would attend most to key 4" in sentences[2] and "key 1 gets the most" in sentences[2]
 
-    def test_change_is_the_difference_of_the_printed_weights(self):
+    def test_change_is_the_rounded_true_difference_as_in_the_explorer(self):
+        """Issue 9.12: the takeaway said −0.082 (rounded weights subtracted), the Explorer −0.081."""
+        captions = explain.explorer_captions(RESULT)["difference"]
         for row in range(4):
-            for sentence in wt.takeaway(wt.row_shift(RESULT, row), row_of(STEPS, row))[:2]:
-                before, after, change = re.search(r"(\d\.\d{3}) → (\d\.\d{3}) \(([+−]\d\.\d{3})\)", sentence).groups()
-                assert round(float(after) - float(before), 3) == float(change.replace("−", "-"))
+            shift = wt.row_shift(RESULT, row)
+            for sentence in wt.takeaway(shift, row_of(STEPS, row))[:2]:
+                key, change = re.search(r"Key (\d).*\(([+−]\d\.\d{3})\)", sentence).groups()
+                true = shift.weights[int(key) - 1] - shift.content_weights[int(key) - 1]
+                assert change == signed(true, 3, fixed=True)
+        assert "(0.358 → 0.276): " in captions and "−0.081 (0.358 → 0.276)" in captions
+        assert "(−0.081)" in wt.takeaway(wt.row_shift(RESULT, 0), row_of(STEPS, 0))[1]
 
     def test_constant_position_term_explains_the_unchanged_weights(self):
         scenario = relpos.Scenario(TEXTBOOK.queries, TEXTBOOK.keys, (0.7,))
