@@ -1,9 +1,9 @@
-"""relpos: the Streamlit entry point. Declares the pages (listed in relpos.navigation)."""
+"""relpos: the Streamlit entry point. Declares the pages (listed in relpos.ui.navigation)."""
 
 import streamlit as st
 
-from relpos.navigation import HOME_URL_PATH, PAGES
-from relpos.routing import app_entry
+from relpos.ui.navigation import HOME_URL_PATH, PAGES
+from relpos.ui.routing import app_entry
 
 #: Session key of the st.Page objects: built once per session, not on every rerun
 #: (constructing them resolves and checks every page file: ~1.5 ms a rerun).

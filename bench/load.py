@@ -56,7 +56,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from relpos.navigation import PAGES
+from relpos.ui.navigation import PAGES
 from tests.browser import StreamlitServer, deployed_server_options
 from tests.streamlit_client import Session, Stats, first_loads
 from tests.ui_contract import EXPLORER, page_spec

@@ -23,10 +23,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from relpos import TRAINING_SCHEMES, train_head, train_short_test_long
-from relpos.timing import best_time, interleaved_best
-from relpos.training import Adam
-from relpos.training_model import backward, cross_entropy, forward, init_params
-from relpos.training_tasks import random_batch
+from relpos.core.training import Adam
+from relpos.core.training_model import backward, cross_entropy, forward, init_params
+from relpos.core.training_tasks import random_batch
+from relpos.lessons.timing import best_time, interleaved_best
 
 STEP_TARGET = 4.0
 

@@ -4,8 +4,10 @@ import numpy as np
 import streamlit as st
 
 import relpos
-from relpos import figures, skewing, ui
-from relpos.routing import require_app_entry
+from relpos.core import skewing
+from relpos.plots import figures
+from relpos.ui import common as ui
+from relpos.ui.routing import require_app_entry
 
 require_app_entry()
 

@@ -1,6 +1,6 @@
 """Explorer: content scores, position biases and weights under sliders, side by side.
 
-The whole view lives in one state dict (relpos.page_states.EXPLORER) mirrored in the
+The whole view lives in one state dict (relpos.state.schemas.EXPLORER) mirrored in the
 URL; the sidebar changes its structure (preset, n, k, d, seed), the sliders in the
 fragment change its values and redraw only the fragment.
 """
@@ -8,9 +8,14 @@ fragment change its values and redraw only the fragment.
 import streamlit as st
 
 import relpos
-from relpos import explain, export, page_states, panels, presets, ui
-from relpos.page_states import EXPLORER, SLIDER_K, SLIDER_TOKENS
-from relpos.routing import require_app_entry
+from relpos.lessons import presets
+from relpos.plots import panels
+from relpos.state import export
+from relpos.state import schemas as page_states
+from relpos.state.schemas import EXPLORER, SLIDER_K, SLIDER_TOKENS
+from relpos.text import explain
+from relpos.ui import common as ui
+from relpos.ui.routing import require_app_entry
 
 require_app_entry()
 

@@ -3,9 +3,10 @@
 import streamlit as st
 
 import relpos
-from relpos import tables, ui
-from relpos.navigation import PAGES
-from relpos.routing import require_app_entry
+from relpos.tables import frames as tables
+from relpos.ui import common as ui
+from relpos.ui.navigation import PAGES
+from relpos.ui.routing import require_app_entry
 
 require_app_entry()
 

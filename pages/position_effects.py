@@ -1,7 +1,7 @@
 """Position effects: random embeddings and projections, a shaped a^K table, four panels.
 
 The textbook's "visualizing relative position effects" experiment, live: the sidebar
-sets the experiment (state in relpos.page_states.EFFECTS, mirrored in the URL), the
+sets the experiment (state in relpos.state.schemas.EFFECTS, mirrored in the URL), the
 page draws content scores, position biases and both weight matrices, and says in
 numbers what the position term did.
 """
@@ -9,10 +9,14 @@ numbers what the position term did.
 import streamlit as st
 
 import relpos
-from relpos import effects, explain, page_states, panels, ui
-from relpos.export import effects_snippet
-from relpos.page_states import D_K_CHOICES, D_MODEL_CHOICES, EFFECTS
-from relpos.routing import require_app_entry
+from relpos.lessons import effects
+from relpos.plots import panels
+from relpos.state import schemas as page_states
+from relpos.state.export import effects_snippet
+from relpos.state.schemas import D_K_CHOICES, D_MODEL_CHOICES, EFFECTS
+from relpos.text import explain
+from relpos.ui import common as ui
+from relpos.ui.routing import require_app_entry
 
 require_app_entry()
 

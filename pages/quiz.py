@@ -2,8 +2,9 @@
 
 import streamlit as st
 
-from relpos import quiz, ui
-from relpos.routing import require_app_entry
+from relpos.lessons import quiz
+from relpos.ui import common as ui
+from relpos.ui.routing import require_app_entry
 
 require_app_entry()
 

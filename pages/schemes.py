@@ -3,8 +3,10 @@
 import streamlit as st
 
 import relpos
-from relpos import scheme_figures, tables, ui
-from relpos.routing import require_app_entry
+from relpos.plots import schemes as scheme_figures
+from relpos.tables import frames as tables
+from relpos.ui import common as ui
+from relpos.ui.routing import require_app_entry
 
 require_app_entry()
 

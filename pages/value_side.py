@@ -5,8 +5,10 @@ import dataclasses
 import streamlit as st
 
 import relpos
-from relpos import figures, tables, ui
-from relpos.routing import require_app_entry
+from relpos.plots import figures
+from relpos.tables import frames as tables
+from relpos.ui import common as ui
+from relpos.ui.routing import require_app_entry
 
 require_app_entry()
 

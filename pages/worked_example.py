@@ -2,9 +2,9 @@
 
 import streamlit as st
 
-from relpos import ui
-from relpos import ui_walkthrough as walk
-from relpos.routing import require_app_entry
+from relpos.ui import common as ui
+from relpos.ui import walkthrough as walk
+from relpos.ui.routing import require_app_entry
 
 require_app_entry()
 

@@ -1,13 +1,12 @@
 """relpos: relative position encoding in self-attention, computed exactly with NumPy.
 
-The core (this package's numpy-only modules) follows Shaw, Uszkoreit & Vaswani (2018):
+The core (``relpos.core``, NumPy only; the names below come from it) follows Shaw, Uszkoreit & Vaswani (2018):
 content scores ``q_i·k_j/√d``, position biases ``q_i·a^K_clip(j−i,k)/√d``, their sum
 and the softmax weights. Offsets are ``j − i`` (key minus query); positions are 0-based
 in code and shown 1-based on screen.
 """
 
-from relpos import walkthrough  # step logic of the classroom walkthrough (pure)
-from relpos.core import (
+from relpos.core.attention import (
     AttentionResult,
     clip_offsets,
     content_scores,
@@ -18,10 +17,10 @@ from relpos.core import (
     softmax,
     table_rows,
 )
-from relpos.examples import Scenario, worked_example
-from relpos.measures import attention_distance, diagonal_spread, mean_offset, weight_on_offsets
-from relpos.scalar_bias import scalar_bias_attention, scalar_position_biases
-from relpos.schemes import (
+from relpos.core.examples import Scenario, worked_example
+from relpos.core.measures import attention_distance, diagonal_spread, mean_offset, weight_on_offsets
+from relpos.core.scalar_bias import scalar_bias_attention, scalar_position_biases
+from relpos.core.schemes import (
     SCHEMES,
     LengthReport,
     SchemeScores,
@@ -40,9 +39,9 @@ from relpos.schemes import (
     t5_buckets_seen,
     translation_changes,
 )
-from relpos.skewing import memory_footprint, naive_position_biases, skew, skewed_position_biases
-from relpos.training import TrainedHead, TrainSettings, train_head
-from relpos.training_eval import (
+from relpos.core.skewing import memory_footprint, naive_position_biases, skew, skewed_position_biases
+from relpos.core.training import TrainedHead, TrainSettings, train_head
+from relpos.core.training_eval import (
     LengthTable,
     accuracy,
     attention_pattern,
@@ -50,9 +49,9 @@ from relpos.training_eval import (
     predict,
     train_short_test_long,
 )
-from relpos.training_model import TRAINING_SCHEMES
-from relpos.training_tasks import TRAINING_TASKS, TaskBatch, task_sequences
-from relpos.value_side import (
+from relpos.core.training_model import TRAINING_SCHEMES
+from relpos.core.training_tasks import TRAINING_TASKS, TaskBatch, task_sequences
+from relpos.core.value_side import (
     QueryValueTerms,
     ValueExample,
     ValueParts,

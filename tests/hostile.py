@@ -38,10 +38,11 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from relpos import answers, ui
-from relpos.export import FORMAT, VERSION
-from relpos.page_states import EFFECTS, EXPLORER, WALKTHROUGH
-from relpos.state import MAX_JSON_BYTES, Schema
+from relpos.lessons import answers
+from relpos.state.codec import MAX_JSON_BYTES, Schema
+from relpos.state.export import FORMAT, VERSION
+from relpos.state.schemas import EFFECTS, EXPLORER, WALKTHROUGH
+from relpos.ui import common as ui
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 
@@ -162,7 +163,7 @@ def _settings_inputs(settings) -> UrlInputs:
     by_name = {setting.name: setting for setting in settings}
 
     def accepts(name: str, text: str) -> bool:
-        if len(text) > 400:  # relpos.page_settings refuses longer values unread
+        if len(text) > 400:  # relpos.state.settings refuses longer values unread
             return False
         try:
             by_name[name].parse(text)

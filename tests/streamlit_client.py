@@ -23,7 +23,7 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from websockets.asyncio.client import connect
 from websockets.typing import Subprotocol
 
-from relpos.navigation import PAGES
+from relpos.ui.navigation import PAGES
 from tests.browser import StreamlitServer, label_matches
 
 #: The page served at "/": the browser sends no page name for it.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 import relpos
-from relpos.navigation import PAGES
+from relpos.ui.navigation import PAGES
 from tests.apptest import open_app as run_app
 
 

@@ -6,9 +6,11 @@ import numpy as np
 import pytest
 
 import relpos
-from relpos import figures, scheme_figures, tables
-from relpos.hover import Hover, render
-from relpos.page_settings import ChoiceSetting, FloatsSetting, IntSetting, encode_settings, read_settings, sanitise
+from relpos.plots import figures
+from relpos.plots import schemes as scheme_figures
+from relpos.state.settings import ChoiceSetting, FloatsSetting, IntSetting, encode_settings, read_settings, sanitise
+from relpos.tables import frames as tables
+from relpos.text.hover import Hover, render
 
 
 @pytest.fixture(scope="module")

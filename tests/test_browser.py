@@ -1,6 +1,6 @@
 """The app in a real browser: Debian's Chromium driven by Playwright (tests/browser.py).
 
-Every page declared in relpos.navigation.PAGES is loaded and photographed, so a newly
+Every page declared in relpos.ui.navigation.PAGES is loaded and photographed, so a newly
 merged page is covered without editing this file. Page-specific tests (issues 3 and 4)
 skip until their page is in PAGES; their labels live in tests/ui_contract.py.
 
@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 import relpos
-from relpos import page_states
-from relpos.navigation import PAGES
+from relpos.state import schemas as page_states
+from relpos.ui.navigation import PAGES
 from tests.browser import ROOT, SELECTORS, AppTab, StreamlitServer
 from tests.ui_contract import EXPLORER, POSITION_EFFECTS, WALKTHROUGH, contract, page_spec, url_path
 
@@ -122,7 +122,7 @@ def test_link_on_a_fresh_server_runs_through_app_py(chromium, fresh_servers, spe
     """A lesson link opened before anyone visited "/" still gets the app's navigation.
 
     (Streamlit runs pages/<page>.py alone, as a legacy pages-folder app, until app.py's
-    st.navigation has run once in the process; relpos.routing corrects that.)
+    st.navigation has run once in the process; relpos.ui.routing corrects that.)
     """
     tab = AppTab.new(chromium, fresh_servers[spec.url_path].base_url)
     try:

@@ -8,7 +8,7 @@ the failure: it appears only while the first sessions race through the first imp
 
 Before the fix, 87 of 150 first loads of ``/explorer?n=16`` failed with "ImportError:
 cannot import name 'ui' from 'relpos'": an import-time ``st.rerun`` aborted the import
-of ``relpos.ui`` half-way while other sessions were importing it.
+of ``relpos.ui.common`` half-way while other sessions were importing it.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import sys
 
 import pytest
 
-from relpos.navigation import PAGES
+from relpos.ui.navigation import PAGES
 from tests.browser import ROOT, StreamlitServer
 from tests.streamlit_client import first_loads
 from tests.ui_contract import contract

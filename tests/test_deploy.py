@@ -73,7 +73,7 @@ class TestDockerfile:
 
 class TestDockerignore:
     @pytest.mark.parametrize(
-        "path", ["app.py", "requirements.txt", "relpos/core.py", "pages/overview.py", "content/overview.md"]
+        "path", ["app.py", "requirements.txt", "relpos/core/attention.py", "pages/overview.py", "content/overview.md"]
     )
     def test_keeps_what_the_app_needs(self, path):
         assert (ROOT / path).exists()

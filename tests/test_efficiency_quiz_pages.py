@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import relpos
-from relpos.quiz import make_quiz
-from relpos.skewing import skew_labels
+from relpos.core.skewing import skew_labels
+from relpos.lessons.quiz import make_quiz
 from tests.apptest import decode_array, open_app, plotly_specs
 
 

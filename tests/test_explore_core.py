@@ -8,9 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import relpos
-from relpos import effects, presets
-from relpos.measures import attention_distance, diagonal_spread, mean_offset, weight_on_offsets
-from relpos.scalar_bias import scalar_bias_attention, scalar_position_biases
+from relpos.core.measures import attention_distance, diagonal_spread, mean_offset, weight_on_offsets
+from relpos.core.scalar_bias import scalar_bias_attention, scalar_position_biases
+from relpos.lessons import effects, presets
 from tests import reference
 from tests.strategies import attention_inputs, clip_distances, finite_values, sizes
 

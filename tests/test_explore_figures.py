@@ -10,8 +10,11 @@ import plotly.io as pio
 import pytest
 
 import relpos
-from relpos import effects, explain, figures, hover, page_states, panels
-from relpos.page_states import EXPLORER
+from relpos.lessons import effects
+from relpos.plots import figures, panels
+from relpos.state import schemas as page_states
+from relpos.state.schemas import EXPLORER
+from relpos.text import explain, hover
 from tests.apptest import decode_z
 
 

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import relpos
-from relpos import export
-from relpos.page_states import EXPLORER
+from relpos.state import export
+from relpos.state.schemas import EXPLORER
 from tests.apptest import open_app, panel_z, plotly_specs, texts
 
 SCORE_PANELS = (
@@ -193,7 +193,7 @@ class TestSizes:
     def test_d2_divides_both_terms_by_sqrt_2(self):
         at = explorer({"d": "2", "n": "5", "preset": "random"})
         state = EXPLORER.decode(at.query_params).state
-        from relpos.page_states import explorer_inputs
+        from relpos.state.schemas import explorer_inputs
 
         inputs = explorer_inputs(state)
         expected = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
@@ -256,7 +256,7 @@ class TestScenarioFiles:
 
     def test_good_file_restores_the_scenario(self):
         state = EXPLORER.decode({"n": "6", "k": "1", "preset": "ahead", "bias": "scalar"}).state
-        from relpos.page_states import apply_preset
+        from relpos.state.schemas import apply_preset
 
         state = apply_preset(state, "ahead")
         at = explorer()

@@ -24,9 +24,9 @@ import math
 
 import pytest
 
-from relpos import quiz
-from relpos import walkthrough as wt
-from relpos.navigation import PAGES
+from relpos.lessons import quiz
+from relpos.lessons import walkthrough as wt
+from relpos.ui.navigation import PAGES
 from tests.hostile import (
     ALWAYS_INVALID,
     NUMBER_CORPUS,

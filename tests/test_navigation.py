@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from relpos.navigation import PAGES
+from relpos.ui.navigation import PAGES
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -25,7 +25,7 @@ class TestPages:
 
     @pytest.mark.parametrize("spec", PAGES, ids=lambda spec: spec.url_path)
     def test_page_runs_through_app_first(self, spec):
-        """Each page's first statement after its imports is relpos.routing.require_app_entry()
+        """Each page's first statement after its imports is relpos.ui.routing.require_app_entry()
         (a fresh server's first direct link must rerun through app.py before anything is drawn)."""
         tree = ast.parse((ROOT / spec.path).read_text(encoding="utf-8"))
         body = [node for node in tree.body if not isinstance(node, ast.Import | ast.ImportFrom)]

@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 
 import relpos
-from relpos import export, page_states
-from relpos.page_states import EFFECTS
+from relpos.state import export
+from relpos.state import schemas as page_states
+from relpos.state.schemas import EFFECTS
 from tests.apptest import open_app, panel_z, plotly_specs, texts
 
 PANELS = ("content scores", "position biases", "content-only weights", "combined weights")

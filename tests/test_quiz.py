@@ -1,4 +1,4 @@
-"""The quiz core: answer parsers (relpos.answers) and questions/checking (relpos.quiz)."""
+"""The quiz core: answer parsers (relpos.lessons.answers) and questions/checking (relpos.lessons.quiz)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from relpos.answers import (
+from relpos.core.examples import Scenario
+from relpos.lessons.answers import (
     MAX_ANSWER_LENGTH,
     AnswerError,
     parse_cells,
@@ -16,8 +17,7 @@ from relpos.answers import (
     parse_positions,
     parse_seed,
 )
-from relpos.examples import Scenario
-from relpos.quiz import NUMBER_TOLERANCE, check_answer, make_quiz, offset_hints, reveal, summarise
+from relpos.lessons.quiz import NUMBER_TOLERANCE, check_answer, make_quiz, offset_hints, reveal, summarise
 from tests import reference
 
 MALFORMED = [

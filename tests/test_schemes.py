@@ -1,4 +1,4 @@
-"""relpos.schemes: T5 buckets, ALiBi slopes, RoPE, sinusoids and the translation test.
+"""relpos.core.schemes: T5 buckets, ALiBi slopes, RoPE, sinusoids and the translation test.
 
 Each function is checked against a transliteration of its authors' reference code in
 tests/reference.py, against values worked out by hand from the papers, and on the

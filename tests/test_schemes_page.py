@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import relpos
-from relpos import scheme_figures
+from relpos.plots import schemes as scheme_figures
 from tests.apptest import figures_titled, heatmap_z, open_app, plotly_specs, trace_values
 
 PAGE = "schemes"

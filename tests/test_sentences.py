@@ -15,10 +15,11 @@ import pytest
 from hypothesis import given, settings
 
 import relpos
-from relpos import effects, explain
-from relpos import walkthrough as wt
-from relpos.examples import Scenario
-from relpos.measures import attention_distance
+from relpos.core.examples import Scenario
+from relpos.core.measures import attention_distance
+from relpos.lessons import effects
+from relpos.lessons import walkthrough as wt
+from relpos.text import explain
 from tests.strategies import caption_settings
 
 #: A signed or unsigned number printed as zero with a sign ("−0.00", "+0.000") is never right.

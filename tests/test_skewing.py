@@ -1,4 +1,4 @@
-"""Skewing, the naive gather and the memory formulas (relpos.skewing) and the timing helper."""
+"""Skewing, the naive gather and the memory formulas (relpos.core.skewing) and the timing helper."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import relpos
-from relpos.skewing import (
+from relpos.core.skewing import (
     memory_footprint,
     naive_position_biases,
     skew,
@@ -16,7 +16,7 @@ from relpos.skewing import (
     skew_labels,
     skewed_position_biases,
 )
-from relpos.timing import time_bias_methods
+from relpos.lessons.timing import time_bias_methods
 from tests import reference
 from tests.strategies import attention_inputs, causal_inputs, square_logits
 

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from relpos import export, page_states
-from relpos.page_states import EFFECTS, EXPLORER
-from relpos.state import (
+from relpos.state import export
+from relpos.state import schemas as page_states
+from relpos.state.codec import (
     MAX_PARAM_CHARS,
     Schema,
     StateError,
@@ -23,6 +23,7 @@ from relpos.state import (
     read_json,
     shown,
 )
+from relpos.state.schemas import EFFECTS, EXPLORER
 from tests.strategies import hostile_texts
 
 SCHEMA = Schema(
@@ -296,7 +297,7 @@ class TestSnippets:
         inputs = page_states.explorer_inputs(state)
         result = self._run(export.explorer_snippet(state, inputs.queries, inputs.keys, inputs.table))["result"]
         if state["bias"] == "scalar":
-            from relpos.scalar_bias import scalar_bias_attention
+            from relpos.core.scalar_bias import scalar_bias_attention
 
             expected = scalar_bias_attention(inputs.queries, inputs.keys, inputs.table[:, 0])
         else:

@@ -16,8 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import relpos
-from relpos import training_model
-from relpos.training_model import ALIBI_SLOPE, T5_BUCKETS, T5_MAX_DISTANCE
+from relpos.core import training_model
+from relpos.core.training_model import ALIBI_SLOPE, T5_BUCKETS, T5_MAX_DISTANCE
 from tests import reference
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -384,7 +384,7 @@ class TestAccuracy:
     def test_long_sequences_in_chunks_match_one_pass(self, monkeypatch):
         head = relpos.train_head("previous", "shaw", length=4, steps=3)
         whole = relpos.accuracy(head, 20, samples=10)
-        monkeypatch.setattr(relpos.training_eval, "_CELLS_PER_CHUNK", 20 * 20 * 3)
+        monkeypatch.setattr(relpos.core.training_eval, "_CELLS_PER_CHUNK", 20 * 20 * 3)
         assert relpos.accuracy(head, 20, samples=10) == whole
 
     @pytest.mark.parametrize(
@@ -459,6 +459,6 @@ class TestTaskSequences:
 
 
 def test_importing_the_trainer_loads_no_ui_library():
-    code = "import sys, relpos.training; print(sorted({'pandas', 'plotly', 'streamlit'} & set(sys.modules)))"
+    code = "import sys, relpos.core.training; print(sorted({'pandas', 'plotly', 'streamlit'} & set(sys.modules)))"
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"

@@ -1,4 +1,4 @@
-"""relpos.value_side: the a^V half of Shaw et al.'s attention, and its example."""
+"""relpos.core.value_side: the a^V half of Shaw et al.'s attention, and its example."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""relpos.walkthrough (the walkthrough's step logic) and its table and figure builders.
+"""relpos.lessons.walkthrough (the walkthrough's step logic) and its table and figure builders.
 
 Pure functions: no Streamlit. The arithmetic is checked against tests/reference.py.
 """
@@ -14,9 +14,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import relpos
-from relpos import explain, figures, tables
-from relpos import walkthrough as wt
-from relpos.walkthrough import signed
+from relpos.lessons import walkthrough as wt
+from relpos.lessons.walkthrough import signed
+from relpos.plots import figures
+from relpos.tables import frames as tables
+from relpos.text import explain
 from tests import reference
 from tests.strategies import walkthrough_scenarios
 

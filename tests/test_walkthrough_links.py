@@ -17,12 +17,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import relpos
-from relpos import export
-from relpos import ui_walkthrough as walk
-from relpos import walkthrough as wt
-from relpos.examples import Scenario
-from relpos.page_states import EXPLORER, WALKTHROUGH, walkthrough_state, walkthrough_view
-from relpos.state import StateError
+from relpos.core.examples import Scenario
+from relpos.lessons import walkthrough as wt
+from relpos.state import export
+from relpos.state.codec import StateError
+from relpos.state.schemas import EXPLORER, WALKTHROUGH, walkthrough_state, walkthrough_view
+from relpos.ui import walkthrough as walk
 from tests.apptest import captured_downloads, download_bytes, open_app
 from tests.strategies import hostile_texts
 

@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 
 import relpos
-from relpos import ui_walkthrough as walk
-from relpos.navigation import PAGES
+from relpos.ui import walkthrough as walk
+from relpos.ui.navigation import PAGES
 from tests.apptest import captured_downloads, decode_z, download_bytes, open_app, plotly_specs
 
 TEXTBOOK = relpos.worked_example()

@@ -10,9 +10,12 @@ from pathlib import Path
 import numpy as np
 
 import relpos
-from relpos import effects, explain, navigation, tables
-from relpos import walkthrough as wt
-from relpos.ui import SCHEME_SYMBOLS
+from relpos.lessons import effects
+from relpos.lessons import walkthrough as wt
+from relpos.tables import frames as tables
+from relpos.text import explain
+from relpos.ui import navigation
+from relpos.ui.common import SCHEME_SYMBOLS
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -28,8 +31,8 @@ class TestHandMadePresets:
         sources = [
             read("README.md"),
             read("content/position_effects.md"),
-            read("relpos/effects.py"),
-            read("relpos/explain.py"),
+            read("relpos/lessons/effects.py"),
+            read("relpos/text/explain.py"),
             read("pages/position_effects.py"),
             " ".join(str(spec) for spec in navigation.PAGES),
         ]

@@ -2,7 +2,7 @@
 
 The one place to adjust when a page's headings, chart counts, widget labels or URL
 parameters change. Pages are keyed by their script path (``PageSpec.path``), which the
-issues fix; their URLs come from ``relpos.navigation.PAGES``.
+issues fix; their URLs come from ``relpos.ui.navigation.PAGES``.
 
 Labels are matched loosely (``tests.browser.normalise_label``: ``$q_1$``, ``q₁`` and
 ``q_{1}`` are the same; ``aᴷ₊₁`` reads as ``aK+1``), or pass a compiled regular
@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from relpos.navigation import PAGES, PageSpec
+from relpos.ui.navigation import PAGES, PageSpec
 
 
 @dataclass(frozen=True)

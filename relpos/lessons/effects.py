@@ -1,0 +1,205 @@
+"""The "position effects" experiment: random token embeddings through W_q and W_k.
+
+Token embeddings ``X`` (``n × d_model``) and projections ``W_q``, ``W_k``
+(``d_model × d_k``) come from a seeded generator; the key-side table ``a^K``
+(``(2k+1) × d_k``) is either random or an illustrative hand-made table (a 0/1
+profile over the offsets times the queries' mean direction) that favours one or two
+tokens back, one or two forward, or a local window. None of these tables was trained.
+
+Each ingredient has its own random stream, so changing ``d_k`` keeps ``X``, and
+embeddings are drawn for :data:`MAX_TOKENS` tokens and sliced, so growing ``n``
+adds tokens without reshuffling the first ones.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from relpos.core.attention import clip_offsets
+from relpos.core.checks import as_count
+
+__all__ = [
+    "MAX_TOKENS",
+    "TABLE_PATTERNS",
+    "EffectsInputs",
+    "favoured_offsets",
+    "pattern_profile",
+    "position_effects_inputs",
+]
+
+#: Longest sequence of the experiment.
+MAX_TOKENS = 64
+
+#: Pattern name -> (on-screen label, offsets j − i the table favours; None = random).
+TABLE_PATTERNS: dict[str, tuple[str, tuple[int, ...] | None]] = {
+    "back": ("Attend 1–2 back", (-2, -1)),
+    "forward": ("Attend 1–2 forward", (1, 2)),
+    "local": ("Local window (±1)", (-1, 0, 1)),
+    "random": ("Random table", None),
+}
+
+
+def favoured_offsets(pattern: str) -> tuple[int, ...]:
+    """Offsets a pattern favours (empty for "random").
+
+    >>> favoured_offsets("back")
+    (-2, -1)
+    """
+    if pattern not in TABLE_PATTERNS:
+        raise ValueError(f"pattern must be one of {sorted(TABLE_PATTERNS)}; got {pattern!r}")
+    return TABLE_PATTERNS[pattern][1] or ()
+
+
+def pattern_profile(pattern: str, k) -> np.ndarray:
+    """1 for every table row a favoured offset uses after clipping, else 0.
+
+    Parameters
+    ----------
+    pattern : str
+        A structured pattern of :data:`TABLE_PATTERNS` (not "random").
+    k : int
+        Clipping distance, at least 0.
+
+    Returns
+    -------
+    profile : ndarray of float64, shape (2k+1,)
+        Row ``r`` is offset ``r - k``.
+
+    Notes
+    -----
+    A favoured offset beyond the window marks the edge row: with ``k = 1``,
+    "two back" clips to ``-1``, and every key further back shares that row too.
+
+    Examples
+    --------
+    >>> pattern_profile("back", 3)
+    array([0., 1., 1., 0., 0., 0., 0.])
+    >>> pattern_profile("back", 1)
+    array([1., 0., 0.])
+    """
+    k = as_count(k, "k", minimum=0)
+    offsets = favoured_offsets(pattern)
+    if not offsets:
+        raise ValueError("the random pattern has no profile; it draws its table from the seed")
+    profile = np.zeros(2 * k + 1)
+    profile[clip_offsets(np.array(offsets), k) + k] = 1.0
+    return profile
+
+
+@dataclass(frozen=True)
+class EffectsInputs:
+    """Everything the experiment draws or derives.
+
+    Attributes
+    ----------
+    X : ndarray, shape (n, d_model)
+        Token embeddings.
+    W_q, W_k : ndarray, shape (d_model, d_k)
+        Query and key projections.
+    queries, keys : ndarray, shape (n, d_k)
+        ``X W_q`` and ``X W_k``.
+    table : ndarray, shape (2k+1, d_k)
+        ``a^K``; row ``r`` is offset ``r - k``.
+    direction : ndarray, shape (d_k,) or None
+        Unit vector the structured table points along (the queries' mean direction).
+    """
+
+    X: np.ndarray
+    W_q: np.ndarray
+    W_k: np.ndarray
+    queries: np.ndarray
+    keys: np.ndarray
+    table: np.ndarray
+    direction: np.ndarray | None
+
+    @property
+    def k(self) -> int:
+        return (self.table.shape[0] - 1) // 2
+
+
+def _streams(seed: int) -> list[np.random.Generator]:
+    return [np.random.default_rng(child) for child in np.random.SeedSequence(seed).spawn(5)]
+
+
+def position_effects_inputs(
+    n, k, *, d_model=16, d_k=8, seed=0, pattern="back", strength=2.0, shared=1.0
+) -> EffectsInputs:
+    """Draw the experiment's embeddings, projections and relative table.
+
+    Parameters
+    ----------
+    n : int
+        Tokens, 1 .. MAX_TOKENS.
+    k : int
+        Clipping distance, 0 .. MAX_TOKENS - 1.
+    d_model, d_k : int
+        Embedding and query/key sizes, at least 1.
+    seed : int
+        Seed of every random draw.
+    pattern : str
+        Key of :data:`TABLE_PATTERNS`.
+    strength : float
+        Structured patterns: the average bias a favoured offset adds to a query's
+        scores. Random pattern: the standard deviation of the table entries.
+    shared : float
+        Size of a direction every embedding shares (0: pure noise). Real token
+        embeddings share one; without it the queries point every which way and one
+        table cannot favour the same offset for all of them.
+
+    Returns
+    -------
+    inputs : EffectsInputs
+
+    Notes
+    -----
+    .. math::
+        X = E + s\\,\\mathbf{1}\\mu^\\top, \\quad Q = X W_q, \\quad K = X W_k, \\quad
+        a^K_o = p_o \\, g \\, \\hat u, \\quad
+        g = \\frac{\\sigma \\sqrt{d_k}}{\\lVert \\bar q \\rVert}
+
+    with :math:`E, W` standard normal (``W`` divided by :math:`\\sqrt{d_{model}}`),
+    :math:`\\hat u = \\bar q / \\lVert \\bar q \\rVert` the queries' mean direction,
+    :math:`p_o` the pattern's profile and :math:`\\sigma` the strength, so the mean
+    over queries of :math:`q_i \\cdot a^K_o / \\sqrt{d_k}` is :math:`\\sigma p_o`.
+
+    Examples
+    --------
+    >>> inputs = position_effects_inputs(6, 3, seed=0)
+    >>> inputs.X.shape, inputs.queries.shape, inputs.table.shape
+    ((6, 16), (6, 8), (7, 8))
+    >>> bias = inputs.queries @ inputs.table.T / np.sqrt(8)
+    >>> float(bias.mean(axis=0)[2].round(6))  # offset -1 is favoured: mean bias = strength
+    2.0
+    """
+    n = as_count(n, "n")
+    k = as_count(k, "k", minimum=0)
+    d_model = as_count(d_model, "d_model")
+    d_k = as_count(d_k, "d_k")
+    if n > MAX_TOKENS or k >= MAX_TOKENS:
+        raise ValueError(f"n must be at most {MAX_TOKENS} and k at most {MAX_TOKENS - 1}; got n = {n}, k = {k}")
+    for name, value in (("strength", strength), ("shared", shared)):
+        if not np.isfinite(value):
+            raise ValueError(f"{name} must be a finite number; got {value!r}")
+    favoured_offsets(pattern)  # validates the name
+    noise, mean, query_proj, key_proj, table_draw = _streams(as_count(seed, "seed", minimum=0))
+    # X = E + s mu: noise plus one direction every token shares
+    X = noise.standard_normal((MAX_TOKENS, d_model))[:n] + shared * mean.standard_normal(d_model)  # (n, d_model)
+    W_q = query_proj.standard_normal((d_model, d_k)) / np.sqrt(d_model)  # (d_model, d_k)
+    W_k = key_proj.standard_normal((d_model, d_k)) / np.sqrt(d_model)  # (d_model, d_k)
+    # q_i = x_i W_q, k_j = x_j W_k
+    queries = X @ W_q  # (n, d_k)
+    keys = X @ W_k  # (n, d_k)
+    if pattern == "random":
+        centre = MAX_TOKENS - 1
+        table = strength * table_draw.standard_normal((2 * MAX_TOKENS - 1, d_k))[centre - k : centre + k + 1]
+        return EffectsInputs(X, W_q, W_k, queries, keys, table, None)
+    mean_query = queries.mean(axis=0)  # (d_k,)
+    length = float(np.linalg.norm(mean_query))
+    direction = mean_query / length if length > 1e-12 else np.eye(d_k)[0]  # (d_k,)
+    # g so that the mean over queries of q_i · (g u) / sqrt(d_k) equals the strength
+    gain = strength * np.sqrt(d_k) / max(length, 1e-12)
+    # a^K_o = p_o g u
+    table = np.outer(pattern_profile(pattern, k), gain * direction)  # (2k+1, d_k)
+    return EffectsInputs(X, W_q, W_k, queries, keys, table, direction)

@@ -1,0 +1,655 @@
+"""Step logic of the classroom walkthrough: lesson order, per-pair arithmetic, takeaways.
+
+Pure functions over a :class:`~relpos.core.examples.Scenario` and its
+:class:`~relpos.core.attention.AttentionResult` (NumPy and the standard library only, no
+Streamlit), so every number the walkthrough page shows is computed here and tested
+without a server.
+
+The lesson visits the query rows in order. Row ``i`` has ``n`` pair stops, one per key
+``j`` (step ``j``), followed by one softmax stop (step ``n``) where the row is complete;
+so a lesson over ``n`` tokens has ``n (n + 1)`` stops. Indices are 0-based here and
+shown from 1 on screen.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from dataclasses import dataclass
+
+import numpy as np
+
+from relpos.core.attention import AttentionResult
+from relpos.core.examples import Scenario
+from relpos.text.explain import VISIBLE_CHANGE, offset_label, subscript, weight_shift_reason
+
+__all__ = [
+    "K_CHOICES",
+    "VALUE_LIMIT",
+    "PairStep",
+    "RowShift",
+    "Stop",
+    "changes_from",
+    "lesson_stops",
+    "next_stop",
+    "offset_map_note",
+    "pair_latex",
+    "pair_sentence",
+    "pair_steps",
+    "parse_value",
+    "previous_stop",
+    "reached_cells",
+    "resize_table",
+    "row_shift",
+    "safe_echo",
+    "short_number",
+    "softmax_latex",
+    "stop_index",
+    "takeaway",
+]
+
+#: Every editable number (q's, k's and a^K entries) must lie in [-VALUE_LIMIT, VALUE_LIMIT]:
+#: hand-computable values; beyond ~10 the softmax is one-hot and the lesson says nothing.
+VALUE_LIMIT = 10.0
+#: Clipping distances the walkthrough offers (k = 3 already covers every offset of 4 tokens).
+K_CHOICES = (0, 1, 2, 3)
+#: Longest text accepted in one number field.
+MAX_INPUT_CHARS = 32
+
+_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?", re.ASCII)
+
+
+# ---------------------------------------------------------------------------
+# Lesson order
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Stop:
+    """One stop of the lesson: a pair ``(row, step)`` or the softmax of a row.
+
+    Attributes
+    ----------
+    row : int
+        Query index ``i`` (0-based).
+    step : int
+        Key index ``j`` of the current pair, or ``n`` for the row's softmax stop.
+    """
+
+    row: int
+    step: int
+
+    def is_softmax(self, n: int) -> bool:
+        """True at the row's softmax stop (after its last pair)."""
+        return self.step == n
+
+
+def lesson_stops(n: int) -> tuple[Stop, ...]:
+    """Every stop of the lesson in order: each row's n pairs, then its softmax.
+
+    >>> [(s.row, s.step) for s in lesson_stops(2)]
+    [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2)]
+    """
+    return tuple(Stop(row, step) for row in range(n) for step in range(n + 1))
+
+
+def _check_stop(stop: Stop, n: int) -> None:
+    if not (0 <= stop.row < n and 0 <= stop.step <= n):
+        raise ValueError(f"stop must have row in 0..{n - 1} and step in 0..{n}; got {stop}")
+
+
+def stop_index(stop: Stop, n: int) -> int:
+    """Position of `stop` in :func:`lesson_stops` (0-based).
+
+    >>> stop_index(Stop(1, 0), 4)
+    5
+    """
+    _check_stop(stop, n)
+    return stop.row * (n + 1) + stop.step
+
+
+def next_stop(stop: Stop, n: int) -> Stop:
+    """The stop after `stop`; the last stop stays where it is.
+
+    >>> next_stop(Stop(0, 4), 4)
+    Stop(row=1, step=0)
+    """
+    stops = lesson_stops(n)
+    return stops[min(stop_index(stop, n) + 1, len(stops) - 1)]
+
+
+def previous_stop(stop: Stop, n: int) -> Stop:
+    """The stop before `stop`; the first stop stays where it is.
+
+    >>> previous_stop(Stop(1, 0), 4)
+    Stop(row=0, step=4)
+    """
+    return lesson_stops(n)[max(stop_index(stop, n) - 1, 0)]
+
+
+def reached_cells(stop: Stop, n: int) -> np.ndarray:
+    """Which score cells the class has computed on arriving at `stop`.
+
+    Returns
+    -------
+    reached : ndarray of bool, shape (n, n)
+        Every cell of earlier rows, and the current row up to the current key (the
+        whole row at its softmax stop).
+
+    >>> reached_cells(Stop(1, 0), 2).astype(int)
+    array([[1, 1],
+           [1, 0]])
+    """
+    _check_stop(stop, n)
+    rows = np.arange(n)[:, None]  # (n, 1)
+    columns = np.arange(n)[None, :]  # (1, n)
+    return (rows < stop.row) | ((rows == stop.row) & (columns <= stop.step))  # (n, n)
+
+
+# ---------------------------------------------------------------------------
+# Per-pair arithmetic
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PairStep:
+    """The whole arithmetic of one pair ``(i, j)`` of a d = 1 scenario.
+
+    The inputs (`query`, `key`, `embedding`) are the scenario's numbers; the terms and
+    weights are read from :func:`relpos.relative_attention`'s result, so the page shows
+    exactly what the core computed.
+    """
+
+    i: int  # query index (0-based)
+    j: int  # key index (0-based)
+    k: int  # clipping distance
+    query: float  # q_i
+    key: float  # k_j
+    offset: int  # j - i
+    clipped: int  # clip(j - i, k)
+    embedding: float  # a^K_{clip(j - i, k)}
+    content: float  # q_i k_j / sqrt(d)
+    position: float  # q_i a^K / sqrt(d)
+    score: float  # content + position
+    content_weight: float  # softmax of the content row, at j
+    weight: float  # softmax of the score row, at j
+
+    @property
+    def is_clipped(self) -> bool:
+        """True when ``|j - i| > k``: the pair borrows the edge embedding."""
+        return self.offset != self.clipped
+
+    @property
+    def table_row(self) -> int:
+        """Row ``clip(j - i, k) + k`` of the ``(2k+1,)`` table."""
+        return self.clipped + self.k
+
+
+def pair_steps(scenario: Scenario, result: AttentionResult | None = None) -> tuple[PairStep, ...]:
+    """The arithmetic of every pair, row by row (query 1's keys first).
+
+    Parameters
+    ----------
+    scenario : Scenario
+    result : AttentionResult, optional
+        ``scenario.attention()``; computed when not given.
+
+    Returns
+    -------
+    steps : tuple of PairStep, length n * n
+
+    Examples
+    --------
+    >>> from relpos.core.examples import worked_example
+    >>> last = pair_steps(worked_example())[3]
+    >>> (last.offset, last.clipped, last.embedding, round(last.score, 4))
+    (3, 2, -0.5, 0.7)
+    """
+    result = scenario.attention() if result is None else result
+    n, k = scenario.n, scenario.k
+    return tuple(
+        PairStep(
+            i=i,
+            j=j,
+            k=k,
+            query=float(scenario.queries[i]),
+            key=float(scenario.keys[j]),
+            offset=j - i,
+            clipped=int(result.offsets[i, j]),
+            embedding=float(scenario.table[int(result.offsets[i, j]) + k]),
+            content=float(result.content[i, j]),
+            position=float(result.bias[i, j]),
+            score=float(result.scores[i, j]),
+            content_weight=float(result.content_weights[i, j]),
+            weight=float(result.weights[i, j]),
+        )
+        for i in range(n)
+        for j in range(n)
+    )
+
+
+# ---------------------------------------------------------------------------
+# The softmax step: what the position term did to one row
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RowShift:
+    """How the position term moved one query row's softmax weights."""
+
+    row: int
+    content_weights: tuple[float, ...]  # softmax(content row)
+    weights: tuple[float, ...]  # softmax(score row)
+    gainer: int  # key whose weight rose the most
+    loser: int  # key whose weight fell the most
+    content_favourite: int  # key with the most weight from content alone
+    favourite: int  # key with the most weight once positions count
+    bias_spread: float  # max - min of the row's position terms (0: a constant shift)
+
+    @property
+    def changes(self) -> np.ndarray:
+        """Combined minus content-only weight for each key, shape (n,)."""
+        return np.subtract(self.weights, self.content_weights)
+
+    @property
+    def gain(self) -> float:
+        return float(self.changes[self.gainer])
+
+    @property
+    def loss(self) -> float:
+        return float(self.changes[self.loser])
+
+
+def row_shift(result: AttentionResult, row: int) -> RowShift:
+    """Which key gained and which lost the most weight from the position term.
+
+    Examples
+    --------
+    >>> from relpos.core.examples import worked_example
+    >>> shift = row_shift(worked_example().attention(), 0)
+    >>> shift.gainer, round(shift.gain, 3), shift.loser, round(shift.loss, 3)
+    (0, 0.108, 3, -0.081)
+    """
+    n_q = result.scores.shape[0]
+    if not 0 <= row < n_q:
+        raise ValueError(f"row must be a query index in 0..{n_q - 1}; got {row}")
+    content_weights = result.content_weights[row]  # (n_k,)
+    weights = result.weights[row]  # (n_k,)
+    changes = weights - content_weights  # (n_k,)
+    return RowShift(
+        row=row,
+        content_weights=tuple(float(w) for w in content_weights),
+        weights=tuple(float(w) for w in weights),
+        gainer=int(np.argmax(changes)),
+        loser=int(np.argmin(changes)),
+        content_favourite=int(np.argmax(content_weights)),
+        favourite=int(np.argmax(weights)),
+        bias_spread=float(np.ptp(result.bias[row])),
+    )
+
+
+#: Weight changes smaller than this do not show at 3 decimals (one threshold with the Explorer).
+_VISIBLE_CHANGE = VISIBLE_CHANGE
+
+
+def _key_label(step: PairStep) -> str:
+    """``Key 4 (offset +3, clipped to +2)`` in plain text."""
+    where = f"offset {signed(step.offset, 0)}"
+    if step.is_clipped:
+        where += f", clipped to {signed(step.clipped, 0)}"
+    return f"Key {step.j + 1} ({where})"
+
+
+def takeaway(shift: RowShift, row_steps: tuple[PairStep, ...] | list[PairStep]) -> list[str]:
+    """The softmax step's conclusions for one row, as plain sentences built from the numbers.
+
+    Parameters
+    ----------
+    shift : RowShift
+        From :func:`row_shift`.
+    row_steps : sequence of PairStep, length n
+        The row's pairs (key order), for offsets and position terms.
+
+    Returns
+    -------
+    sentences : list of str
+        Markdown-safe text (numbers and fixed words only).
+
+    Examples
+    --------
+    >>> from relpos.core.examples import worked_example
+    >>> example = worked_example()
+    >>> steps = pair_steps(example)
+    >>> print(takeaway(row_shift(example.attention(), 0), steps[:4])[0][:72])
+    Key 1 (offset 0) gained the most weight: 0.265 → 0.373 (+0.108): its pos
+    """
+    if len(row_steps) != len(shift.weights):
+        raise ValueError(f"row_steps must hold one PairStep per key ({len(shift.weights)}); got {len(row_steps)}")
+    if np.max(np.abs(shift.changes)) < _VISIBLE_CHANGE:
+        if shift.bias_spread < 1e-12:
+            return [
+                f"No weight changed: every key of this row got the same position term "
+                f"({signed(row_steps[0].position)}), and adding one number to a whole row leaves "
+                "the softmax unchanged. Only differences between the position terms of a row matter."
+            ]
+        return ["The position terms of this row are too small to change any weight visibly (at 3 decimals)."]
+    sentences = []
+    positions = [step.position for step in row_steps]
+    for index, verb in ((shift.gainer, "gained"), (shift.loser, "lost")):
+        change = float(shift.changes[index])
+        if abs(change) < _VISIBLE_CHANGE:
+            continue  # the other side of the row moved; this one does not show at 3 decimals
+        # one rounding rule with the Explorer: the true difference, rounded (not the difference of rounded weights)
+        reason = weight_shift_reason(shift.content_weights, positions, index, term="position term")
+        sentences.append(
+            f"{_key_label(row_steps[index])} {verb} the most weight: "
+            f"{shift.content_weights[index]:.3f} → {shift.weights[index]:.3f} ({signed(change, 3, fixed=True)}): "
+            f"{reason}."
+        )
+    if shift.favourite != shift.content_favourite:
+        sentences.append(
+            f"Content alone would attend most to key {shift.content_favourite + 1}; "
+            f"with the position term, key {shift.favourite + 1} gets the most weight."
+        )
+    else:
+        sentences.append(f"Key {shift.favourite + 1} gets the most weight with and without the position term.")
+    return sentences
+
+
+# ---------------------------------------------------------------------------
+# Numbers as text and LaTeX
+# ---------------------------------------------------------------------------
+
+
+def short_number(value: float, decimals: int = 4) -> str:
+    """Round to `decimals`, drop trailing zeros but keep one decimal; ASCII minus.
+
+    >>> [short_number(v) for v in (1.0, -0.1, 0.32000000000000006, -0.0, 0.2515)]
+    ['1.0', '-0.1', '0.32', '0.0', '0.2515']
+    """
+    rounded = round(float(value), decimals) + 0.0  # + 0.0 turns -0.0 into 0.0
+    text = f"{rounded:.{decimals}f}".rstrip("0")
+    return text + "0" if text.endswith(".") else text
+
+
+def signed(value: float, decimals: int = 4, *, fixed: bool = False) -> str:
+    """A number with an explicit sign and a true minus, ``0`` unsigned: ``+0.1``, ``−0.5``.
+
+    >>> signed(-0.5), signed(3, 0), signed(0.0), signed(0.10789, 3, fixed=True)
+    ('−0.5', '+3', '0', '+0.108')
+    """
+    rounded = round(float(value), decimals) + 0.0
+    if rounded == 0:
+        return "0"
+    magnitude = abs(rounded)
+    if decimals == 0:
+        text = str(int(magnitude))
+    elif fixed:
+        text = f"{magnitude:.{decimals}f}"
+    else:
+        text = short_number(magnitude, decimals)
+    return ("+" if rounded > 0 else "−") + text
+
+
+def _factor(value: float) -> str:
+    """A LaTeX factor: negative numbers in parentheses."""
+    text = short_number(value)
+    return f"({text})" if text.startswith("-") else text
+
+
+def _offset_tex(offset: int) -> str:
+    return f"{offset:+d}" if offset else "0"
+
+
+def pair_latex(step: PairStep) -> str:
+    """The pair's arithmetic, one line per stage, with the numbers substituted.
+
+    offset j − i → clipped offset → table row and entry → content term → position
+    term → score.
+
+    >>> from relpos.core.examples import worked_example
+    >>> "= 1.2 + (-0.5) = 0.7" in pair_latex(pair_steps(worked_example())[3])
+    True
+    """
+    i, j = step.i + 1, step.j + 1
+    entry = f"a^K_{{{_offset_tex(step.clipped)}}}"
+    distance = abs(step.offset)
+    if step.is_clipped:
+        clip_note = rf"&\quad\text{{since }} \lvert j - i \rvert = {distance} > k = {step.k}\text{{: clipped}}"
+    else:
+        clip_note = rf"&\quad\text{{since }} \lvert j - i \rvert = {distance} \le k = {step.k}\text{{: kept}}"
+    lines = [
+        rf"\text{{offset}} &= j - i = {j} - {i} = {_offset_tex(step.offset)}",
+        rf"\text{{clipped offset}} &= \operatorname{{clip}}({_offset_tex(step.offset)},\, {step.k})"
+        rf" = {_offset_tex(step.clipped)}",
+        clip_note,
+        rf"\text{{table row}} &= \text{{clipped}} + k = {_offset_tex(step.clipped)} + {step.k} = {step.table_row}",
+        rf"\text{{table entry}} &= {entry} = {short_number(step.embedding)}",
+        rf"\text{{content term}} &= q_{{{i}}} \cdot k_{{{j}}} = {_factor(step.query)} \times {_factor(step.key)}"
+        rf" = {short_number(step.content)}",
+        rf"\text{{position term}} &= q_{{{i}}} \cdot {entry} = {_factor(step.query)} \times {_factor(step.embedding)}"
+        rf" = {short_number(step.position)}",
+        rf"\text{{score}}\; e_{{{i},{j}}} &= {short_number(step.content)} + {_factor(step.position)}"
+        rf" = {short_number(step.score)}",
+    ]
+    return r"\begin{aligned}" + r" \\ ".join(lines) + r"\end{aligned}"
+
+
+def pair_sentence(step: PairStep) -> str:
+    """One plain sentence on where the key sits and which table entry it reads.
+
+    >>> from relpos.core.examples import worked_example
+    >>> print(pair_sentence(pair_steps(worked_example())[3]))
+    Key 4 is 3 positions after query 1, farther than k = 2, so it reuses the entry of offset +2.
+    """
+    i, j, distance = step.i + 1, step.j + 1, abs(step.offset)
+    if step.offset == 0:
+        return f"Key {j} is at offset 0 from query {i}, so it reads the entry of offset 0."
+    side = "after" if step.offset > 0 else "before"
+    where = f"Key {j} is {distance} position{'s' if distance > 1 else ''} {side} query {i}"
+    entry = signed(step.clipped, 0)
+    if step.is_clipped:
+        return f"{where}, farther than k = {step.k}, so it reuses the entry of offset {entry}."
+    return f"{where}, so it reads the entry of offset {entry}."
+
+
+def offset_map_note(steps: tuple[PairStep, ...] | list[PairStep]) -> str:
+    """What to read in the offset map, with this scenario's k and clipped cells (Markdown).
+
+    >>> from relpos.core.examples import worked_example
+    >>> print(offset_map_note(pair_steps(worked_example())))  # doctest: +ELLIPSIS
+    Each **diagonal** ... The 2 cells marked ✕ are more than k = 2 apart ... such as +3→+2 ...
+    """
+    if not steps:
+        raise ValueError("steps must hold at least one PairStep; got none")
+    k, n = steps[0].k, max(s.i for s in steps) + 1
+    note = (
+        "Each **diagonal** of the offset map (top left to bottom right) is one offset j − i and reads one table entry."
+    )
+    clipped = [s for s in steps if s.is_clipped]
+    if not clipped:
+        return f"{note} With k = {k} no two of these {n} tokens are more than k apart, so nothing is clipped."
+    farthest = max(clipped, key=lambda s: (s.offset, -s.i))
+    label = f"{signed(farthest.offset, 0)}→{signed(farthest.clipped, 0)}".replace("−", "-")
+    return (
+        f"{note} The {len(clipped)} cells marked ✕ are more than k = {k} apart and reuse the edge entry; "
+        f"a label such as {label} shows the true and the clipped offset. The entry is shared along a "
+        r"diagonal, but the position term $q_i \cdot a^K$ is not: each row multiplies it by its own query."
+    )
+
+
+def softmax_latex(row_steps: tuple[PairStep, ...] | list[PairStep]) -> str:
+    """Both softmaxes of one row with the numbers substituted (weights to 3 decimals).
+
+    >>> from relpos.core.examples import worked_example
+    >>> r"\\operatorname{softmax}(1.0,\\ 0.5,\\ -0.1,\\ 0.7)" in softmax_latex(pair_steps(worked_example())[:4])
+    True
+    """
+    if not row_steps:
+        raise ValueError("row_steps must hold the pairs of one query row; got none")
+    i = row_steps[0].i + 1
+
+    def vector(values, formatter):
+        return r",\ ".join(formatter(v) for v in values)
+
+    def weights(values):
+        return vector(values, lambda w: f"{w:.3f}")
+
+    content = vector((s.content for s in row_steps), short_number)
+    scores = vector((s.score for s in row_steps), short_number)
+    lines = [
+        rf"\alpha_{{{i},j}} &= \frac{{\exp(e_{{{i},j}})}}{{\sum_{{j'}} \exp(e_{{{i},j'}})}}",
+        rf"\text{{content only:}}\quad &\operatorname{{softmax}}({content})",
+        rf"&= ({weights(s.content_weight for s in row_steps)})",
+        rf"\text{{combined:}}\quad &\operatorname{{softmax}}({scores})",
+        rf"&= ({weights(s.weight for s in row_steps)})",
+    ]
+    return r"\begin{aligned}" + r" \\ ".join(lines) + r"\end{aligned}"
+
+
+# ---------------------------------------------------------------------------
+# Editing the example
+# ---------------------------------------------------------------------------
+
+
+def safe_echo(text: str, limit: int = 20) -> str:
+    """User text made safe to quote inside Markdown: printable, short, punctuation escaped.
+
+    >>> safe_echo("*1*<b>")
+    '\\\\*1\\\\*\\\\<b\\\\>'
+    """
+    printable = "".join(ch if ch.isprintable() else "?" for ch in str(text))
+    short = printable if len(printable) <= limit else printable[:limit] + "…"
+    return "".join("\\" + ch if ch in string.punctuation else ch for ch in short)
+
+
+def parse_value(text, *, name: str, limit: float = VALUE_LIMIT) -> tuple[float | None, str | None]:
+    """Read one typed number; return ``(value, None)`` or ``(None, message)``.
+
+    Accepts plain decimals with an optional sign and exponent (``-0.5``, ``+2``,
+    ``.3``, ``1e-1``); a true minus ``−`` and a single decimal comma are read too.
+
+    Parameters
+    ----------
+    text : str
+        What was typed.
+    name : str
+        The value's on-screen name, used in the message (e.g. ``q₁``).
+    limit : float
+        Allowed range ``[-limit, limit]``.
+
+    Examples
+    --------
+    >>> parse_value(" −0,5 ", name="q₁")
+    (-0.5, None)
+    >>> parse_value("abc", name="q₁")[1]
+    'q₁: “abc” is not a number. Type a number from −10 to 10, such as 0.5 or −1.2.'
+    >>> parse_value("12", name="k₂")[1]
+    'k₂: 12.0 is outside the allowed range. Type a number from −10 to 10.'
+    """
+    allowed = f"from −{short_number(limit).removesuffix('.0')} to {short_number(limit).removesuffix('.0')}"
+    raw = "" if text is None else str(text)
+    cleaned = raw.strip().replace("\u2212", "-").replace("\u2013", "-")
+    if cleaned.count(",") == 1 and "." not in cleaned:
+        cleaned = cleaned.replace(",", ".")
+    if not cleaned:
+        return None, f"{name} is empty. Type a number {allowed}."
+    if len(cleaned) > MAX_INPUT_CHARS or not _NUMBER.fullmatch(cleaned):
+        return (
+            None,
+            f"{name}: “{safe_echo(raw.strip())}” is not a number. Type a number {allowed}, such as 0.5 or −1.2.",
+        )
+    value = float(cleaned)
+    if not -limit <= value <= limit:
+        shown = short_number(value) if abs(value) < 1e6 else f"{value:.3g}"
+        return None, f"{name}: {shown.replace('-', '−')} is outside the allowed range. Type a number {allowed}."
+    return value + 0.0, None
+
+
+def changes_from(scenario: Scenario, original: Scenario) -> tuple[str, ...]:
+    """What an edited `scenario` changed in `original`, in words for the reader.
+
+    The table is compared only at the offsets both clipping distances share, so a new k
+    alone reports the new k, not a changed table.
+
+    Examples
+    --------
+    >>> from relpos.core.examples import worked_example
+    >>> textbook = worked_example()
+    >>> changes_from(textbook, textbook)
+    ()
+    >>> edited = Scenario(queries=(1.0, 0.5, 0.8, -0.1), keys=textbook.keys, table=textbook.table[1:-1])
+    >>> changes_from(edited, textbook)
+    ('k = 1 instead of 2', 'q₄ = −0.1 instead of 0.3')
+    """
+    changes = []
+    if scenario.k != original.k:
+        changes.append(f"k = {scenario.k} instead of {original.k}")
+    for name, new, old in (("q", scenario.queries, original.queries), ("k", scenario.keys, original.keys)):
+        changes.extend(_changed_values(name, dict(enumerate(new, 1)), dict(enumerate(old, 1))))
+    new_table = dict(zip(range(-scenario.k, scenario.k + 1), scenario.table, strict=True))
+    old_table = dict(zip(range(-original.k, original.k + 1), original.table, strict=True))
+    changes.extend(_changed_values("a^K", new_table, old_table, signed_keys=True))
+    return tuple(changes)
+
+
+def _changed_values(name: str, new: dict, old: dict, *, signed_keys: bool = False) -> list[str]:
+    """``name₂ = 0.1 instead of 0.3`` for each shared key whose value differs."""
+    changed = []
+    for key in sorted(new.keys() & old.keys()):
+        if new[key] != old[key]:
+            where = f"{name}[{offset_label(key)}]" if signed_keys else f"{name}{subscript(key)}"
+            changed.append(f"{where} = {_plain(new[key])} instead of {_plain(old[key])}")
+    return changed
+
+
+def _plain(value: float) -> str:
+    return short_number(value).replace("-", "−")
+
+
+def resize_table(table, k: int, remembered: dict[int, float] | None = None) -> tuple[float, ...]:
+    """The a^K table for a new clipping distance `k`.
+
+    Entries whose offset survives keep their value. A new offset takes its
+    `remembered` value when there is one, otherwise a copy of the nearest old edge
+    entry: with those copies the scores do not change, since a pair that used to be
+    clipped to the edge now reads the same number from its own row.
+
+    Parameters
+    ----------
+    table : sequence of float, length 2k_old + 1
+    k : int
+        New clipping distance, at least 0.
+    remembered : dict of int to float, optional
+        Values seen earlier for offsets, e.g. before `k` was lowered.
+
+    Returns
+    -------
+    table : tuple of float, length 2k + 1
+
+    Examples
+    --------
+    >>> resize_table((-0.3, 0.4, 0.1, -0.2, -0.5), 1)
+    (0.4, 0.1, -0.2)
+    >>> resize_table((0.4, 0.1, -0.2), 2)
+    (0.4, 0.4, 0.1, -0.2, -0.2)
+    >>> resize_table((0.4, 0.1, -0.2), 2, {-2: -0.3, 2: -0.5})
+    (-0.3, 0.4, 0.1, -0.2, -0.5)
+    """
+    old = [float(v) for v in table]
+    if len(old) % 2 == 0:
+        raise ValueError(f"table must have an odd number of entries 2k+1; got {len(old)}")
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 0:
+        raise ValueError(f"k must be an integer >= 0; got {k!r}")
+    old_k = (len(old) - 1) // 2
+    remembered = remembered or {}
+    by_offset = {offset: old[offset + old_k] for offset in range(-old_k, old_k + 1)}
+    new = []
+    for offset in range(-k, k + 1):
+        if offset in by_offset:
+            new.append(by_offset[offset])
+        elif offset in remembered:
+            new.append(float(remembered[offset]))
+        else:
+            new.append(by_offset[max(-old_k, min(old_k, offset))])
+    return tuple(new)

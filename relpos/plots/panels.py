@@ -1,0 +1,245 @@
+"""The sets of heatmap panels the Explore pages show side by side (no Streamlit).
+
+Every panel of a set has the same height and margins, the score panels share one
+diverging colour range computed from the data, and the level of detail follows the
+size: numbers in the cells up to :data:`TEXT_MAX_N` tokens, per-cell arithmetic on
+hover up to :data:`HOVER_MAX_N`, float32 data above that.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from relpos.core.attention import AttentionResult
+from relpos.plots import figures
+from relpos.text import hover
+
+__all__ = [
+    "EFFECTS_PANELS",
+    "EXPLORER_PANELS",
+    "HOVER_MAX_N",
+    "TEXT_MAX_N",
+    "effects_panels",
+    "explorer_panels",
+    "offset_map",
+    "panel_height",
+    "panel_matrices",
+    "plain_title",
+]
+
+#: Numbers are printed in the cells up to this many tokens.
+TEXT_MAX_N = 12
+#: Hover labels show each cell's arithmetic up to this many tokens.
+HOVER_MAX_N = 64
+
+#: Explorer panel key -> title (Plotly titles accept <sub>).
+EXPLORER_PANELS = {
+    "content": "content  q<sub>i</sub>·k<sub>j</sub>",
+    "bias": "position bias  q<sub>i</sub>·a<sup>K</sup><sub>clip(j−i)</sub>",
+    "scores": "combined score",
+    "content_weights": "content-only weights",
+    "weights": "combined weights",
+    "difference": "weight change: combined − content-only",
+    "offsets": "offset map: table row used",
+}
+#: Position-effects panel key -> title.
+EFFECTS_PANELS = {
+    "content": "content scores  q<sub>i</sub>·k<sub>j</sub>/√d<sub>k</sub>",
+    "bias": "position biases  q<sub>i</sub>·a<sup>K</sup><sub>clip(j−i)</sub>/√d<sub>k</sub>",
+    "content_weights": "content-only weights",
+    "weights": "combined weights",
+}
+
+
+def plain_title(name: str) -> str:
+    """A panel's title without HTML (for tables and screen readers).
+
+    >>> plain_title("content")
+    'content  q_i·k_j'
+    """
+    title = EXPLORER_PANELS.get(name) or EFFECTS_PANELS[name]
+    for tag, plain in (("<sub>", "_"), ("</sub>", ""), ("<sup>", "^"), ("</sup>", "")):
+        title = title.replace(tag, plain)
+    return title
+
+
+def panel_matrices(result: AttentionResult) -> dict[str, np.ndarray]:
+    """The matrix behind each Explorer panel (``offsets`` are the clipped offsets)."""
+    return {
+        "content": result.content,
+        "bias": result.bias,
+        "scores": result.scores,
+        "content_weights": result.content_weights,
+        "weights": result.weights,
+        "difference": result.weights - result.content_weights,
+        "offsets": result.offsets,
+    }
+
+
+def panel_height(n: int) -> int:
+    """Height (px) of a panel for n tokens: taller when there are more cells to read.
+
+    >>> panel_height(4), panel_height(12)
+    (440, 460)
+    """
+    return 440 if n <= 6 else 460
+
+
+def _detail(n: int) -> dict:
+    return {
+        "text": n <= TEXT_MAX_N,
+        "text_size": None,  # fitted to the cells by Plotly, whatever the column width
+        # signed scores with two decimals ("-0.25") no longer fit 9 to 12 cells a row;
+        # weights ("0.08") and weight changes keep two, or they would all read 0.0 or 0.1
+        "score_format": ".2f" if n <= 8 else ".1f",
+        "hover": n <= HOVER_MAX_N,
+        # float32 halves what large panels send; small ones keep every digit
+        "dtype": np.float32 if n > HOVER_MAX_N else np.float64,
+    }
+
+
+def _hover_args(hover_data) -> dict:
+    return {} if hover_data is None else hover_data.trace_args()
+
+
+def explorer_panels(
+    queries,
+    keys,
+    table,
+    result: AttentionResult,
+    *,
+    scalar: bool = False,
+    height: int = 400,
+    offsets: bool = True,
+) -> dict[str, go.Figure]:
+    """The Explorer's seven panels, keyed as :data:`EXPLORER_PANELS`.
+
+    Parameters
+    ----------
+    queries, keys : array_like, shape (n, d)
+    table : array_like, shape (2k+1, d)
+        ``a^K`` (its first column holds the scalars when ``scalar``).
+    result : AttentionResult
+        Computed from these inputs.
+    scalar : bool
+        The bias is query-independent (one scalar per offset).
+    height : int
+        Height of every panel in pixels.
+    offsets : bool
+        Include the offset map (pages that cache it per size pass False and use
+        :func:`offset_map`).
+
+    Examples
+    --------
+    >>> import relpos
+    >>> example = relpos.worked_example()
+    >>> panels = explorer_panels(example.queries, example.keys, example.table, example.attention())
+    >>> list(panels) == list(EXPLORER_PANELS)
+    True
+    >>> panels["content"].data[0].zmax == panels["bias"].data[0].zmax  # one shared score range
+    True
+    """
+    n_q, n_k = result.scores.shape
+    detail = _detail(max(n_q, n_k))
+    matrices = panel_matrices(result)
+    if detail["hover"]:
+        score_hover = hover.score_hover(queries, keys, table, result, scalar=scalar)
+        content_hover, weight_hover, change_hover = hover.weight_hovers(result)
+    else:
+        score_hover = content_hover = weight_hover = change_hover = None
+    limit = figures.symmetric_range(result.content, result.bias, result.scores)
+    d = np.shape(queries)[1] if np.ndim(queries) == 2 else 1
+    titles = dict(EXPLORER_PANELS)
+    if d > 1:
+        titles["content"] += f"/√{d}"
+        titles["bias"] += f"/√{d}"
+    if scalar:
+        titles["bias"] = "position bias  b<sub>clip(j−i)</sub>  (query-independent)"
+    common = {"text": detail["text"], "text_size": detail["text_size"], "panel_height": height, "validate": False}
+    k = result.k
+    clipped = k < max(n_q, n_k) - 1
+    panels = {
+        name: figures.score_heatmap(
+            matrices[name].astype(detail["dtype"]),
+            titles[name],
+            limit=limit,
+            cell_format=detail["score_format"],
+            outline_k=k if name == "bias" and clipped else None,
+            **_hover_args(score_hover),
+            **common,
+        )
+        for name in ("content", "bias", "scores")
+    }
+    for name, hover_data in (("content_weights", content_hover), ("weights", weight_hover)):
+        panels[name] = figures.weight_heatmap(
+            matrices[name].astype(detail["dtype"]),
+            titles[name],
+            cell_format=".2f",
+            **_hover_args(hover_data),
+            **common,
+        )
+    panels["difference"] = figures.score_heatmap(
+        matrices["difference"].astype(detail["dtype"]),
+        titles["difference"],
+        limit=figures.symmetric_range(matrices["difference"]),
+        cell_format=".2f",
+        **_hover_args(change_hover),
+        **common,
+    )
+    if offsets:
+        panels["offsets"] = offset_map(n_q, n_k, k, height)
+    return panels
+
+
+def offset_map(n_q: int, n_k: int, k: int, height: int) -> go.Figure:
+    """The Explorer's offset-map panel (it depends only on the sizes, so pages may cache it)."""
+    return figures.offset_map_figure(
+        n_q,
+        n_k,
+        k,
+        title=f"{EXPLORER_PANELS['offsets']} (k = {k})",
+        outline=True,
+        text_size=None,
+        panel_height=height,
+        validate=False,
+    )
+
+
+def effects_panels(result: AttentionResult, *, height: int = 420) -> dict[str, go.Figure]:
+    """The Position effects page's four panels, keyed as :data:`EFFECTS_PANELS`.
+
+    Examples
+    --------
+    >>> import relpos
+    >>> panels = effects_panels(relpos.worked_example().attention())
+    >>> sorted(panels) == sorted(EFFECTS_PANELS)
+    True
+    """
+    n_q, n_k = result.scores.shape
+    detail = _detail(max(n_q, n_k))
+    score_hover, weight_hover = hover.effects_hover(result) if detail["hover"] else (None, None)
+    limit = figures.symmetric_range(result.content, result.bias)
+    common = {"text": detail["text"], "text_size": detail["text_size"], "panel_height": height, "validate": False}
+    clipped = result.k < max(n_q, n_k) - 1
+    panels = {
+        name: figures.score_heatmap(
+            getattr(result, name).astype(detail["dtype"]),
+            EFFECTS_PANELS[name],
+            limit=limit,
+            cell_format=detail["score_format"],
+            outline_k=result.k if name == "bias" and clipped else None,
+            **_hover_args(score_hover),
+            **common,
+        )
+        for name in ("content", "bias")
+    }
+    for name in ("content_weights", "weights"):
+        panels[name] = figures.weight_heatmap(
+            getattr(result, name).astype(detail["dtype"]),
+            EFFECTS_PANELS[name],
+            cell_format=".2f",
+            **_hover_args(weight_hover),
+            **common,
+        )
+    return panels

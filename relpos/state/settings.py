@@ -1,0 +1,175 @@
+"""Page settings that travel in the URL (lesson links), parsed and checked without Streamlit.
+
+A page declares its settings once (an integer in a range, one of a few choices, or a
+fixed-length list of numbers); :func:`read_settings` turns query parameters into
+values, replacing anything malformed by the default with a message that says what was
+expected. The messages never repeat more than a short, sanitised excerpt of the
+offending text, so they are safe to show as Markdown.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from relpos.state.codec import unknown_message
+
+__all__ = ["ChoiceSetting", "FloatsSetting", "IntSetting", "encode_settings", "read_settings", "sanitise"]
+
+_MAX_PARAMETER_LENGTH = 400  # longer values are rejected before parsing
+
+
+def sanitise(text: str, limit: int = 24) -> str:
+    """A short, harmless excerpt of user text for an error message.
+
+    Keeps letters, digits and ``.,+-_ ``; everything else becomes ``?``.
+
+    >>> sanitise("<script>alert(1)</script>")
+    '?script?alert?1???scrip…'
+    """
+    cleaned = re.sub(r"[^0-9A-Za-z.,+\-_ ]", "?", str(text))
+    return cleaned if len(cleaned) <= limit else cleaned[: limit - 1] + "…"
+
+
+@dataclass(frozen=True)
+class IntSetting:
+    """An integer from `low` to `high` (inclusive)."""
+
+    name: str
+    label: str
+    default: int
+    low: int
+    high: int
+
+    def parse(self, text: str) -> int:
+        """The integer in `text`, or ValueError saying what was expected.
+
+        >>> IntSetting("k", "clipping distance k", 2, 0, 3).parse("3")
+        3
+        """
+        expected = f"{self.label} must be a whole number from {self.low} to {self.high}"
+        try:
+            value = int(text.strip())
+        except ValueError:
+            raise ValueError(f"{expected}; got “{sanitise(text)}”") from None
+        if not self.low <= value <= self.high:
+            raise ValueError(f"{expected}; got {sanitise(str(value))}")
+        return value
+
+    def encode(self, value: int) -> str:
+        return str(int(value))
+
+
+@dataclass(frozen=True)
+class ChoiceSetting:
+    """One of a few fixed strings."""
+
+    name: str
+    label: str
+    default: str
+    choices: tuple[str, ...]
+
+    def parse(self, text: str) -> str:
+        """`text` if it is one of the choices.
+
+        >>> ChoiceSetting("mode", "mode", "a", ("a", "b")).parse("b")
+        'b'
+        """
+        if text not in self.choices:
+            raise ValueError(f"{self.label} must be one of {', '.join(self.choices)}; got “{sanitise(text)}”")
+        return text
+
+    def encode(self, value: str) -> str:
+        return value
+
+
+@dataclass(frozen=True)
+class FloatsSetting:
+    """A comma-separated list of exactly ``len(default)`` finite numbers in [low, high]."""
+
+    name: str
+    label: str
+    default: tuple[float, ...]
+    low: float
+    high: float
+
+    def parse(self, text: str) -> tuple[float, ...]:
+        """The numbers in `text`.
+
+        >>> FloatsSetting("v", "values v", (0.0, 0.0), -2, 2).parse("0.5,-1")
+        (0.5, -1.0)
+        """
+        count = len(self.default)
+        expected = f"{self.label} must be {count} numbers from {self.low:g} to {self.high:g}, separated by commas"
+        parts = text.split(",")
+        if len(parts) != count:
+            raise ValueError(f"{expected}; got {len(parts)} entr{'y' if len(parts) == 1 else 'ies'}")
+        values = []
+        for part in parts:
+            try:
+                value = float(part.strip())
+            except ValueError:
+                raise ValueError(f"{expected}; “{sanitise(part)}” is not a number") from None
+            if not math.isfinite(value) or not self.low <= value <= self.high:
+                raise ValueError(f"{expected}; got {sanitise(part.strip())}")
+            values.append(value + 0.0)  # −0 becomes 0
+        return tuple(values)
+
+    def encode(self, value: Sequence[float]) -> str:
+        return ",".join(f"{float(v):g}" for v in value)
+
+
+Setting = IntSetting | ChoiceSetting | FloatsSetting
+
+
+def read_settings(settings: Sequence[Setting], params: Mapping[str, str]) -> tuple[dict, list[str]]:
+    """Values for `settings` from query parameters, defaults where missing or malformed.
+
+    Parameters
+    ----------
+    settings : sequence of settings
+    params : mapping of str to str
+        The URL's query parameters; keys that name no setting are ignored (and reported).
+
+    Returns
+    -------
+    values : dict
+        Setting name to value.
+    problems : list of str
+        One message per malformed parameter (its default was used instead), and one
+        naming the unknown parameters, if any.
+
+    Examples
+    --------
+    >>> values, problems = read_settings([IntSetting("n", "n", 8, 2, 16)], {"n": "99"})
+    >>> values, problems
+    ({'n': 8}, ['n must be a whole number from 2 to 16; got 99 (kept 8)'])
+    """
+    values, problems = {}, []
+    unknown = [name for name in params if name not in {setting.name for setting in settings}]
+    for setting in settings:
+        values[setting.name] = setting.default
+        if setting.name not in params:
+            continue
+        text = str(params[setting.name])
+        try:
+            if len(text) > _MAX_PARAMETER_LENGTH:
+                raise ValueError(f"{setting.label} is too long ({len(text)} characters)")
+            values[setting.name] = setting.parse(text)
+        except ValueError as error:
+            default = setting.encode(setting.default)
+            problems.append(f"{error} (kept {default})")
+    if unknown:  # sanitised: these messages are shown as Markdown unescaped
+        problems.append(unknown_message(unknown, quote=lambda name: f"“{sanitise(name)}”"))
+    return values, problems
+
+
+def encode_settings(settings: Sequence[Setting], values: Mapping) -> dict[str, str]:
+    """Query parameters for `values`.
+
+    >>> encode_settings([FloatsSetting("v", "v", (0.0,), -1, 1)], {"v": (0.25,)})
+    {'v': '0.25'}
+    """
+    return {setting.name: setting.encode(values[setting.name]) for setting in settings}
