@@ -78,7 +78,7 @@ class TestQueryIndependentWording:
     def test_toggle_and_background(self):
         label = explain.SCALAR_TOGGLE_LABEL
         assert "as in T5 or ALiBi" not in label and "per bucket" in label and "ALiBi learns none" in label
-        assert "SCALAR_TOGGLE_LABEL" in read("pages/explorer.py")
+        assert "SCALAR_TOGGLE_LABEL" in read("relpos/plots/live.py")  # the live panel's toggle
         background = read("content/walkthrough_background.md")
         assert "T5's learned scalar\nper offset" not in background and "per *bucket*" in background
         assert "ALiBi learns\nnothing" in background

@@ -22,6 +22,7 @@ __all__ = [
     "TEXT_MAX_N",
     "effects_panels",
     "explorer_panels",
+    "explorer_titles",
     "offset_map",
     "panel_height",
     "panel_matrices",
@@ -62,6 +63,23 @@ def plain_title(name: str) -> str:
     for tag, plain in (("<sub>", "_"), ("</sub>", ""), ("<sup>", "^"), ("</sup>", "")):
         title = title.replace(tag, plain)
     return title
+
+
+def explorer_titles(d: int, *, scalar: bool = False) -> dict[str, str]:
+    """The Explorer panels' titles for vectors of size d (the bias title names the bias used).
+
+    >>> explorer_titles(2)["content"]
+    'content  q<sub>i</sub>·k<sub>j</sub>/√2'
+    >>> explorer_titles(1, scalar=True)["bias"]
+    'position bias  b<sub>clip(j−i)</sub>  (query-independent)'
+    """
+    titles = dict(EXPLORER_PANELS)
+    if d > 1:
+        titles["content"] += f"/√{d}"
+        titles["bias"] += f"/√{d}"
+    if scalar:
+        titles["bias"] = "position bias  b<sub>clip(j−i)</sub>  (query-independent)"
+    return titles
 
 
 def panel_matrices(result: AttentionResult) -> dict[str, np.ndarray]:
@@ -150,12 +168,7 @@ def explorer_panels(
         score_hover = content_hover = weight_hover = change_hover = None
     limit = figures.symmetric_range(result.content, result.bias, result.scores)
     d = np.shape(queries)[1] if np.ndim(queries) == 2 else 1
-    titles = dict(EXPLORER_PANELS)
-    if d > 1:
-        titles["content"] += f"/√{d}"
-        titles["bias"] += f"/√{d}"
-    if scalar:
-        titles["bias"] = "position bias  b<sub>clip(j−i)</sub>  (query-independent)"
+    titles = explorer_titles(d, scalar=scalar)
     common = {"text": detail["text"], "text_size": detail["text_size"], "panel_height": height, "validate": False}
     k = result.k
     clipped = k < max(n_q, n_k) - 1

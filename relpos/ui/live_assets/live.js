@@ -1,0 +1,333 @@
+// The Explorer's live panel (a Streamlit custom component, v2).
+//
+// Python sends a spec (relpos.plots.live.live_spec): the inputs, the slider groups and the
+// seven figures as Plotly JSON. Here the sliders drive the figures directly: every input
+// event marks the panels it changes, one animation frame later attention.js recomputes
+// the numbers and Plotly.restyle swaps z, the cell text and the hover data of exactly
+// those panels (colour ranges stay as Python fitted them). On release the values go back
+// to Python as component state ("values"), which rebuilds captions, tables, URL and the
+// figures, and sends a new spec.
+import { attend, formatFixed } from "./attention.js";
+
+// Which panels a change can touch: an a^K slider never changes the content panel.
+const AFFECTS = {
+  a: ["bias", "scores", "weights", "difference"],
+  q: ["content", "bias", "scores", "content_weights", "weights", "difference"],
+  keys: ["content", "scores", "content_weights", "weights", "difference"],
+  bias: ["bias", "scores", "weights", "difference"],
+};
+const MATRIX = { a: "table", q: "queries", keys: "keys" };
+const HOVER_TEXT_MAX_N = 12; // relpos.text.hover.TEXT_CELLS = 144 cells: true minus signs
+const SEND_DELAY_MS = 120; // a burst of key presses is sent once
+const PLOT_CONFIG = { displayModeBar: false, responsive: true };
+
+const stats = (window.__relposLive = window.__relposLive || { panels: [], paints: [], painted: 0 });
+
+let plotlyPromise = null;
+function loadPlotly() {
+  if (window.Plotly) return Promise.resolve(window.Plotly);
+  if (!plotlyPromise) {
+    plotlyPromise = new Promise((resolve, reject) => {
+      const script = document.createElement("script");
+      script.src = new URL("./vendor/plotly.min.js", import.meta.url).href; // served by Streamlit, never a CDN
+      script.onload = () => resolve(window.Plotly);
+      script.onerror = () => reject(new Error("plotly.js could not be loaded"));
+      document.head.appendChild(script);
+    });
+  }
+  return plotlyPromise;
+}
+
+function element(tag, attributes = {}, text = "") {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
+  if (text) node.textContent = text; // never innerHTML: labels are data
+  return node;
+}
+
+// The property moves the thumb; the attribute lets page tools (and tests) read the value.
+function setValue(input, value) {
+  input.value = value;
+  input.setAttribute("value", input.value);
+}
+
+function structureOf(spec) {
+  return JSON.stringify([spec.n, spec.k, spec.d, spec.live, spec.groups.map((g) => g.labels.length)]);
+}
+
+class LivePanel {
+  constructor(root) {
+    this.root = root;
+    this.el = element("div", { class: "relpos-live" });
+    root.appendChild(this.el);
+    this.structure = null;
+    this.figureText = {};
+    this.plots = {};
+    this.dirty = new Set();
+    this.pendingInputs = [];
+    this.frame = 0;
+    this.sentSeq = -1;
+    this.tab = "a";
+    this.queue = loadPlotly();
+    stats.panels.push(this);
+  }
+
+  // --- data from Python -----------------------------------------------------------
+  load(spec, setStateValue) {
+    if (setStateValue) this.setStateValue = setStateValue;
+    this.queue = this.queue.then(() => this.apply(spec)).catch((error) => this.fail(error));
+    return this.queue;
+  }
+
+  async apply(spec) {
+    const structure = structureOf(spec);
+    if (structure === this.structure && spec.seq < this.sentSeq) return; // older than the last release
+    this.sentSeq = Math.max(this.sentSeq, spec.seq);
+    this.spec = spec;
+    this.values = Object.fromEntries(spec.groups.map((g) => [g.name, g.values.slice()]));
+    this.scalar = spec.scalar;
+    if (structure !== this.structure) {
+      this.structure = structure;
+      this.figureText = {};
+      this.build(spec);
+    } else {
+      this.syncControls();
+    }
+    await this.drawFigures(spec);
+    this.setStale(false);
+  }
+
+  async drawFigures(spec) {
+    for (const name of Object.keys(spec.figures)) {
+      const text = JSON.stringify(spec.figures[name]);
+      if (this.figureText[name] === text) continue; // unchanged since the last spec
+      this.figureText[name] = text;
+      const figure = JSON.parse(text);
+      await window.Plotly.react(this.plots[name], figure.data, figure.layout, PLOT_CONFIG);
+    }
+    this.liveHover = {};
+  }
+
+  fail(error) {
+    this.el.replaceChildren(element("p", { class: "rl-error", role: "alert" }, `Live panel failed: ${error}`));
+  }
+
+  // --- the DOM ------------------------------------------------------------------------
+  build(spec) {
+    this.el.replaceChildren();
+    this.el.appendChild(this.buildControls(spec));
+    const grid = element("div", { class: "rl-grid" });
+    for (const name of Object.keys(spec.figures)) {
+      const figure = element("figure", { class: `rl-panel rl-${name}` });
+      const plot = element("div", { class: "rl-plot", role: "img", "aria-label": `Heatmap: ${spec.titles[name]}` });
+      const caption = element("figcaption", { class: "rl-caption" }, spec.captions[name]);
+      figure.append(plot, caption);
+      grid.appendChild(figure);
+      this.plots[name] = plot;
+    }
+    this.el.appendChild(grid);
+  }
+
+  buildControls(spec) {
+    const controls = element("div", { class: "rl-controls", role: "group", "aria-label": "Values" });
+    const tabs = element("div", { class: "rl-tabs", role: "tablist", "aria-label": "Which values the sliders set" });
+    this.tabButtons = {};
+    this.groupPanels = {};
+    this.sliders = {};
+    for (const group of spec.groups) {
+      const button = element("button", { type: "button", role: "tab", class: "rl-tab", "data-group": group.name });
+      button.textContent = group.title;
+      button.addEventListener("click", () => this.openTab(group.name));
+      button.addEventListener("keydown", (event) => this.tabKey(event, group.name));
+      this.tabButtons[group.name] = button;
+      tabs.appendChild(button);
+      this.groupPanels[group.name] = this.buildGroup(group, spec);
+    }
+    controls.append(tabs, this.buildToggle(spec), ...Object.values(this.groupPanels));
+    this.status = element("p", { class: "rl-status", role: "status", "aria-live": "polite" });
+    controls.appendChild(this.status);
+    this.openTab(this.tab in this.tabButtons ? this.tab : "a", false);
+    return controls;
+  }
+
+  buildToggle(spec) {
+    const label = element("label", { class: "rl-toggle" });
+    this.toggle = element("input", { type: "checkbox", role: "switch" });
+    this.toggle.checked = spec.scalar;
+    this.toggle.addEventListener("change", (event) => {
+      this.scalar = this.toggle.checked;
+      this.changed("bias", event);
+      this.release();
+    });
+    label.append(this.toggle, element("span", {}, spec.toggle));
+    return label;
+  }
+
+  buildGroup(group, spec) {
+    const panel = element("div", { role: "tabpanel", class: "rl-group", "data-group": group.name });
+    panel.setAttribute("aria-label", group.title);
+    if (group.note) panel.appendChild(element("p", { class: "rl-note" }, group.note));
+    const grid = element("div", { class: "rl-sliders" });
+    this.sliders[group.name] = group.labels.map((label, index) => {
+      const row = element("label", { class: "rl-slider" });
+      const input = element("input", {
+        type: "range",
+        min: spec.low,
+        max: spec.high,
+        step: spec.step,
+        "aria-label": label,
+      });
+      setValue(input, group.values[index]);
+      const output = element("output", {}, formatFixed(group.values[index], 2));
+      input.addEventListener("input", (event) => this.slide(group.name, index, input, output, event));
+      input.addEventListener("change", () => this.release());
+      row.append(element("span", { class: "rl-label" }, label), input, output);
+      grid.appendChild(row);
+      return { input, output };
+    });
+    panel.appendChild(grid);
+    return panel;
+  }
+
+  openTab(name, focus = true) {
+    this.tab = name;
+    for (const [group, button] of Object.entries(this.tabButtons)) {
+      const open = group === name;
+      button.setAttribute("aria-selected", String(open));
+      button.tabIndex = open ? 0 : -1;
+      this.groupPanels[group].hidden = !open;
+    }
+    if (focus) this.tabButtons[name].focus();
+  }
+
+  tabKey(event, name) {
+    const names = Object.keys(this.tabButtons);
+    const step = { ArrowRight: 1, ArrowLeft: -1 }[event.key];
+    if (!step) return;
+    event.preventDefault();
+    this.openTab(names[(names.indexOf(name) + step + names.length) % names.length]);
+  }
+
+  syncControls() {
+    for (const [name, sliders] of Object.entries(this.sliders)) {
+      sliders.forEach(({ input, output }, index) => {
+        setValue(input, this.values[name][index]);
+        output.textContent = formatFixed(this.values[name][index], 2);
+      });
+    }
+    this.toggle.checked = this.scalar;
+    const figures = this.el.querySelectorAll(".rl-caption");
+    Object.keys(this.spec.figures).forEach((name, index) => {
+      figures[index].textContent = this.spec.captions[name];
+    });
+  }
+
+  setStale(stale) {
+    this.el.classList.toggle("rl-stale", stale);
+    this.status.textContent = stale ? "Captions, tables and the link update when you let go." : "";
+  }
+
+  // --- input: mark, coalesce, paint -----------------------------------------------
+  slide(group, index, input, output, event) {
+    const value = Number(input.value);
+    input.setAttribute("value", input.value);
+    this.values[group][index] = value;
+    output.textContent = formatFixed(value, 2);
+    this.changed(group, event);
+  }
+
+  changed(kind, event) {
+    this.setStale(true);
+    if (!this.spec.live) return; // beyond LIVE_MAX_N tokens the panels repaint on release
+    for (const name of AFFECTS[kind]) this.dirty.add(name);
+    this.pendingInputs.push(event ? event.timeStamp : performance.now());
+    if (!this.frame) this.frame = requestAnimationFrame((time) => this.paint(time));
+  }
+
+  inputs() {
+    const column = (name) => {
+      const base = this.spec[MATRIX[name]];
+      const values = this.values[name];
+      return values.length ? base.map((row, r) => [values[r], ...row.slice(1)]) : base; // sliders set column 0
+    };
+    return { queries: column("q"), keys: column("keys"), table: column("a") };
+  }
+
+  paint(frameTime) {
+    this.frame = 0;
+    const inputs = this.pendingInputs;
+    this.pendingInputs = [];
+    const names = [...this.dirty];
+    this.dirty.clear();
+    const { queries, keys, table } = this.inputs();
+    const result = attend(queries, keys, table, this.scalar);
+    this.lastResult = result;
+    for (const name of names) window.Plotly.restyle(this.plots[name], this.traceUpdate(name, result[name]), [0]);
+    if (names.includes("bias")) {
+      const title = this.spec.bias_titles[this.scalar ? "scalar" : "shaw"];
+      window.Plotly.relayout(this.plots.bias, { "title.text": title });
+    }
+    const drawnAt = performance.now();
+    stats.painted += 1;
+    requestAnimationFrame(() => {
+      const presentedAt = performance.now(); // the next frame: the new data has been painted
+      stats.paints.push({ inputs, frameTime, drawnAt, presentedAt, panels: names.length });
+      if (stats.paints.length > 5000) stats.paints.splice(0, 1000);
+    });
+  }
+
+  traceUpdate(name, matrix) {
+    const update = { z: [matrix] };
+    const decimals = this.spec.decimals[name];
+    if (decimals !== null && decimals !== undefined) {
+      update.text = [matrix.map((row) => row.map((v) => formatFixed(v, decimals)))];
+    }
+    // The arithmetic in the hover labels is rebuilt by Python on release; meanwhile a
+    // label shows the cell's new value (true minus signs up to 12 tokens, as before).
+    const small = this.spec.n <= HOVER_TEXT_MAX_N;
+    if (small) update.customdata = [matrix.map((row) => row.map((v) => [formatFixed(v, 4)]))];
+    if (!this.liveHover[name]) {
+      this.liveHover[name] = true;
+      const value = small ? "%{customdata[0]}" : "%{z:.4f}";
+      update.hovertemplate = `query i = %{y}, key j = %{x}<br>${value}<br>(arithmetic when you let go)<extra></extra>`;
+    }
+    return update;
+  }
+
+  // --- release: hand the values to Python ------------------------------------------
+  release() {
+    clearTimeout(this.sendTimer);
+    this.sendTimer = setTimeout(() => this.send(), SEND_DELAY_MS);
+  }
+
+  send() {
+    this.sentSeq += 1;
+    const message = { seq: this.sentSeq, bias: this.scalar ? "scalar" : "shaw" };
+    for (const [name, values] of Object.entries(this.values)) if (values.length) message[name] = values.slice();
+    if (this.setStateValue) this.setStateValue("values", message);
+  }
+
+  destroy() {
+    cancelAnimationFrame(this.frame);
+    clearTimeout(this.sendTimer);
+    for (const plot of Object.values(this.plots)) if (window.Plotly) window.Plotly.purge(plot);
+    this.el.remove();
+    stats.panels = stats.panels.filter((panel) => panel !== this);
+  }
+}
+
+const mounted = new WeakMap();
+
+export default function (component) {
+  const { parentElement, data, setStateValue } = component;
+  let panel = mounted.get(parentElement);
+  if (!panel) {
+    panel = new LivePanel(parentElement);
+    mounted.set(parentElement, panel);
+  }
+  panel.load(data, setStateValue);
+  return () => {
+    mounted.delete(parentElement);
+    panel.destroy();
+  };
+}
