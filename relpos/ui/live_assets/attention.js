@@ -88,9 +88,26 @@ export function attend(queries, keys, table, scalar) {
   };
 }
 
-// relpos.text.hover.format_cells for ".Nf": a true minus sign, and a value that rounds to
-// zero prints unsigned ("0.00", never "−0.00")
+// relpos.text.hover.format_cells for ".Nf": Python's rounding (the exact binary value,
+// ties to even: 0.125 -> "0.12", where toFixed says "0.13"), a true minus sign, and a
+// value that rounds to zero prints unsigned ("0.00", never "−0.00").
 export function formatFixed(value, decimals) {
-  const text = value.toFixed(decimals);
+  const scaled = Math.abs(value) * 10 ** decimals;
+  const tie = Math.abs(scaled - Math.floor(scaled) - 0.5) < 1e-6; // maybe exactly halfway
+  const text = tie ? roundHalfEven(value, decimals) : value.toFixed(decimals);
   return /^-0\.?0*$/.test(text) ? text.slice(1) : text.replace("-", "−");
+}
+
+// A possible tie: round the exact decimal expansion of the double (toFixed(100) is exact
+// for the magnitudes shown here) half to even, as Python's format() does.
+function roundHalfEven(value, decimals) {
+  const exact = Math.abs(value).toFixed(100);
+  const point = exact.indexOf(".");
+  const kept = exact.slice(0, point) + exact.slice(point + 1, point + 1 + decimals); // digits kept
+  const rest = exact.slice(point + 1 + decimals); // digits dropped
+  const odd = Number(kept[kept.length - 1]) % 2 === 1;
+  const up = rest[0] > "5" || (rest[0] === "5" && (/[1-9]/.test(rest.slice(1)) || odd));
+  const digits = (BigInt(kept) + (up ? 1n : 0n)).toString().padStart(decimals + 1, "0");
+  const text = decimals ? `${digits.slice(0, -decimals)}.${digits.slice(-decimals)}` : digits;
+  return value < 0 ? `-${text}` : text;
 }

@@ -21,7 +21,9 @@ const HOVER_TEXT_MAX_N = 12; // relpos.text.hover.TEXT_CELLS = 144 cells: true m
 const SEND_DELAY_MS = 120; // a burst of key presses is sent once
 const PLOT_CONFIG = { displayModeBar: false, responsive: true };
 
-const stats = (window.__relposLive = window.__relposLive || { panels: [], paints: [], painted: 0 });
+// Measurements for tests and bench/drag.py: every paint (input times, frame, drawn,
+// presented) and the time of every hand-back to Python.
+const stats = (window.__relposLive = window.__relposLive || { panels: [], paints: [], painted: 0, sends: [] });
 
 let plotlyPromise = null;
 function loadPlotly() {
@@ -73,15 +75,17 @@ class LivePanel {
   }
 
   // --- data from Python -----------------------------------------------------------
-  load(spec, setStateValue) {
+  load(spec, setStateValue, force = false) {
     if (setStateValue) this.setStateValue = setStateValue;
+    if (force) this.unsent = false; // tests: draw this spec even over values never handed back
     this.queue = this.queue.then(() => this.apply(spec)).catch((error) => this.fail(error));
     return this.queue;
   }
 
   async apply(spec) {
     const structure = structureOf(spec);
-    if (structure === this.structure && spec.seq < this.sentSeq) return; // older than the last release
+    // Older than the last hand-back, or the learner has moved on since: keep what is shown.
+    if (structure === this.structure && (this.unsent || spec.seq < this.sentSeq)) return;
     this.sentSeq = Math.max(this.sentSeq, spec.seq);
     this.spec = spec;
     this.values = Object.fromEntries(spec.groups.map((g) => [g.name, g.values.slice()]));
@@ -237,6 +241,7 @@ class LivePanel {
   }
 
   changed(kind, event) {
+    this.unsent = true;
     this.setStale(true);
     if (!this.spec.live) return; // beyond LIVE_MAX_N tokens the panels repaint on release
     for (const name of AFFECTS[kind]) this.dirty.add(name);
@@ -301,9 +306,11 @@ class LivePanel {
   }
 
   send() {
+    this.unsent = false;
     this.sentSeq += 1;
     const message = { seq: this.sentSeq, bias: this.scalar ? "scalar" : "shaw" };
     for (const [name, values] of Object.entries(this.values)) if (values.length) message[name] = values.slice();
+    stats.sends.push(performance.now());
     if (this.setStateValue) this.setStateValue("values", message);
   }
 

@@ -1,0 +1,246 @@
+"""The Explorer's live panel in a real browser (issue 11): the heatmaps follow the sliders.
+
+The browser's numbers are checked against the core (relpos.relative_attention and
+relpos.scalar_bias_attention) on random states loaded through the component; drags,
+touch drags and key presses repaint before anything reaches the server; a release writes
+the URL, and that URL opens the same numbers in a fresh tab.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs, urlparse
+
+import numpy as np
+import pytest
+
+import relpos
+from relpos.plots import live, panels
+from relpos.state import schemas as page_states
+from relpos.text import explain
+from relpos.text.hover import format_cells
+from tests.browser import AppTab
+from tests.test_browser import assert_clean, open_explorer
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
+
+LIVE_PLOTS = "() => document.querySelectorAll('.relpos-live .js-plotly-plot').length === 7"
+# Set every slider of the live panel to new values with input events only (no change
+# event: nothing is handed to the server), wait for the paint, return what is drawn.
+SET_AND_READ_JS = """
+async (values) => {
+  const live = window.__relposLive;
+  const panel = live.panels[0];
+  const before = live.painted;
+  for (const [group, list] of Object.entries(values)) {
+    panel.sliders[group].forEach(({ input }, index) => {
+      input.value = list[index];
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+  }
+  await new Promise((done) => {
+    const check = () => (live.painted > before ? requestAnimationFrame(done) : requestAnimationFrame(check));
+    check();
+  });
+  const drawn = {};
+  for (const [name, plot] of Object.entries(panel.plots)) {
+    const trace = plot._fullData[0];
+    drawn[name] = {
+      z: Array.from(trace.z, (row) => Array.from(row)),
+      text: Array.isArray(plot.data[0].text) ? plot.data[0].text : null,
+    };
+  }
+  return { drawn, values: panel.values };
+}
+"""
+STATS_JS = "() => ({ painted: window.__relposLive.painted, sends: window.__relposLive.sends.length })"
+
+
+def live_stats(tab: AppTab) -> dict:
+    return tab.page.evaluate(STATS_JS)
+
+
+def random_state(rng: np.random.Generator, scalar: bool) -> dict:
+    n = int(rng.integers(2, 17))
+    query = {
+        "preset": "random",
+        "n": str(n),
+        "k": str(int(rng.integers(0, n))),
+        "d": str(int(rng.choice([1, 2]))),
+        "seed": str(int(rng.integers(0, 1000))),
+        "bias": "scalar" if scalar else "shaw",
+    }
+    return page_states.EXPLORER.decode(query).state
+
+
+def spec_of(state: dict) -> dict:
+    """The spec the page would send for `state`, built by the Python side of the component."""
+    inputs = page_states.explorer_inputs(state)
+    result = attention(inputs.queries, inputs.keys, inputs.table, state["bias"] == "scalar")
+    figures = panels.explorer_panels(
+        inputs.queries, inputs.keys, inputs.table, result, scalar=state["bias"] == "scalar"
+    )
+    captions = explain.explorer_captions(result, scalar=state["bias"] == "scalar")
+    return live.live_spec(state, inputs, figures, captions, seq=1_000_000)
+
+
+def attention(queries, keys, table, scalar: bool):
+    if scalar:
+        return relpos.scalar_bias_attention(queries, keys, table[:, 0])
+    return relpos.relative_attention(queries, keys, A_K=table)
+
+
+def with_first_column(matrix: np.ndarray, values: list[float]) -> np.ndarray:
+    new = np.array(matrix, dtype=float)
+    new[:, 0] = values
+    return new
+
+
+def test_live_numbers_equal_the_core_on_random_states(app_tab):
+    """60 random states (n 2–16, k 0..n−1, both biases, d = 1 and 2): every drawn number.
+
+    30 random structures are loaded through the component as the page would send them;
+    in each, every slider is moved twice to random values and the browser's repaint is
+    compared with the core.
+    """
+    open_explorer(app_tab)
+    app_tab.page.wait_for_function(LIVE_PLOTS)
+    rng = np.random.default_rng(11)
+    checked, seen = 0, set()
+    for number in range(30):
+        state = random_state(rng, scalar=number % 2 == 1)
+        spec = spec_of(state)
+        app_tab.page.evaluate("(spec) => window.__relposLive.panels[0].load(spec, null, true)", spec)
+        for _ in range(2):
+            values = {
+                g["name"]: [round(int(v) * 0.05, 2) for v in rng.integers(-40, 41, len(g["values"]))]
+                for g in spec["groups"]
+            }
+            answer = app_tab.page.evaluate(SET_AND_READ_JS, values)
+            assert answer["values"] == values
+            assert_drawn_equals_core(answer["drawn"], state, values, spec["decimals"])
+            checked += 1
+        seen.add((state["d"], state["bias"], state["k"] == state["n"] - 1, state["k"] == 0))
+    assert checked >= 50 and {(d, bias) for d, bias, *_ in seen} == {(d, b) for d in (1, 2) for b in ("shaw", "scalar")}
+    assert_clean(app_tab)
+
+
+def assert_drawn_equals_core(drawn: dict, state: dict, values: dict, decimals: dict) -> None:
+    """Every drawn z within 1e-12 of the core's, every cell text as Python formats it."""
+    inputs = page_states.explorer_inputs(state)
+    result = attention(
+        with_first_column(inputs.queries, values["q"]),
+        with_first_column(inputs.keys, values["keys"]),
+        with_first_column(inputs.table, values["a"]),
+        state["bias"] == "scalar",
+    )
+    for name, expected in panels.panel_matrices(result).items():
+        z = np.array(drawn[name]["z"], dtype=float)
+        assert z.shape == expected.shape and np.abs(z - expected).max() <= 1e-12, (name, state)
+        if drawn[name]["text"] is not None and name != "offsets":
+            assert drawn[name]["text"] == format_cells(expected, f".{decimals[name]}f").tolist(), (name, state)
+
+
+def thumb_x(box: dict, value: float) -> float:
+    """Where a native range input (−2 to 2) draws its thumb for `value` (thumb ≈ 16 px wide)."""
+    return box["x"] + 8 + (box["width"] - 16) * (value + 2) / 4
+
+
+def test_mouse_drag_repaints_before_release_and_the_link_keeps_it(chromium, app_tab):
+    open_explorer(app_tab)
+    app_tab.page.wait_for_function(LIVE_PLOTS)
+    slider = app_tab.slider("aᴷ₊₂")
+    slider.scroll_into_view_if_needed()
+    box = slider.bounding_box()
+    y = box["y"] + box["height"] / 2
+    start, runs, stats = thumb_x(box, -0.5), app_tab.finished_runs(), live_stats(app_tab)
+    app_tab.page.mouse.move(start, y)
+    app_tab.page.mouse.down()
+    for step in range(1, 21):
+        app_tab.page.mouse.move(start + step * (thumb_x(box, 1.0) - start) / 20, y)
+        app_tab.page.wait_for_timeout(40)
+    app_tab.page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    during = live_stats(app_tab)
+    assert during["painted"] - stats["painted"] >= 5, "the panels must repaint many times while dragging"
+    assert during["sends"] == stats["sends"] and app_tab.finished_runs() == runs, "nothing goes to the server"
+    app_tab.interact(app_tab.page.mouse.up)  # release: the values go to Python, which reruns
+
+    value = app_tab.slider_value("aᴷ₊₂")
+    assert value > 0.5
+    link = app_tab.page.url
+    assert parse_qs(urlparse(link).query)["a"][0].split(",")[-1] == f"{value:g}"
+    figures = app_tab.figures()
+    table = np.array([-0.3, 0.4, 0.1, -0.2, value])[:, None]
+    example = relpos.worked_example()
+    expected = relpos.relative_attention(example.queries, example.keys, A_K=table)
+    np.testing.assert_allclose(app_tab.figure("combined weights").z, expected.weights, rtol=0, atol=1e-12)
+
+    fresh = AppTab.new(chromium, app_tab.base_url)
+    try:
+        fresh.goto(link)
+        fresh.page.wait_for_function(LIVE_PLOTS)
+        assert fresh.slider_value("aᴷ₊₂") == value
+        for old, new in zip(figures, fresh.figures(), strict=True):
+            assert new.title == old.title
+            np.testing.assert_array_equal(new.z, old.z)
+        assert_clean(fresh)
+    finally:
+        fresh.close()
+    assert_clean(app_tab)
+
+
+def test_keyboard_steps_repaint_before_the_server_hears_of_them(app_tab):
+    open_explorer(app_tab)
+    app_tab.page.wait_for_function(LIVE_PLOTS)
+    app_tab.open_tab("Queries qᵢ")
+    slider = app_tab.slider("q₁")
+    slider.focus()
+    example = relpos.worked_example()
+    for step in range(1, 4):
+        before = live_stats(app_tab)
+        app_tab.page.keyboard.press("ArrowRight")
+        app_tab.page.wait_for_function("(n) => window.__relposLive.painted > n", arg=before["painted"])
+        timing = app_tab.page.evaluate(
+            "() => ({ painted: window.__relposLive.paints.at(-1), sends: window.__relposLive.sends })"
+        )
+        later_sends = timing["sends"][before["sends"] :]
+        assert not later_sends or timing["painted"]["drawnAt"] < later_sends[0], "painted before any hand-back"
+        queries = np.array(example.queries, dtype=float)
+        queries[0] += 0.05 * step
+        content = app_tab.figure("content").z
+        np.testing.assert_allclose(content[0], queries[0] * np.array(example.keys), rtol=0, atol=1e-12)
+    assert app_tab.page.evaluate("() => document.activeElement.getAttribute('aria-label')") == "q₁"
+    app_tab.wait_idle()
+    assert parse_qs(urlparse(app_tab.page.url).query)["q"][0].startswith("1.15,")
+    assert_clean(app_tab)
+
+
+def test_touch_drag_on_a_phone(chromium, app_server):
+    tab = AppTab.new(chromium, app_server.base_url, viewport=(390, 844), touch=True)
+    try:
+        tab.open("explorer")
+        tab.page.wait_for_function(LIVE_PLOTS)
+        slider = tab.slider("aᴷ₊₂")
+        slider.scroll_into_view_if_needed()
+        box = slider.bounding_box()
+        y = box["y"] + box["height"] / 2
+        cdp = tab.page.context.new_cdp_session(tab.page)
+        start, stats = thumb_x(box, -0.5), live_stats(tab)
+
+        def touch(kind: str, x: float) -> None:
+            points = [] if kind == "touchEnd" else [{"x": x, "y": y}]
+            cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+        touch("touchStart", start)
+        for step in range(1, 13):
+            touch("touchMove", start + step * (thumb_x(box, 1.5) - start) / 12)
+            tab.page.wait_for_timeout(40)
+        tab.page.wait_for_timeout(100)
+        assert live_stats(tab)["painted"] - stats["painted"] >= 3, "a finger drag repaints the panels"
+        before = tab.finished_runs()
+        touch("touchEnd", 0)
+        tab.wait_idle(after=before)
+        assert float(parse_qs(urlparse(tab.page.url).query)["a"][0].split(",")[-1]) > 0.5
+        tab.screenshot("live_touch_390")
+        assert_clean(tab)
+    finally:
+        tab.close()
