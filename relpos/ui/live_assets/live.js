@@ -22,8 +22,8 @@ const SEND_DELAY_MS = 120; // a burst of key presses is sent once
 const PLOT_CONFIG = { displayModeBar: false, responsive: true };
 
 // Measurements for tests and bench/drag.py: every paint (input times, frame, drawn,
-// presented) and the time of every hand-back to Python.
-const stats = (window.__relposLive = window.__relposLive || { panels: [], paints: [], painted: 0, sends: [] });
+// presented), every hand-back to Python and every spec from Python drawn.
+const stats = (window.__relposLive = window.__relposLive || { panels: [], paints: [], painted: 0, sends: [], specs: [] });
 
 let plotlyPromise = null;
 function loadPlotly() {
@@ -102,14 +102,17 @@ class LivePanel {
   }
 
   async drawFigures(spec) {
+    let drawn = 0;
     for (const name of Object.keys(spec.figures)) {
       const text = JSON.stringify(spec.figures[name]);
       if (this.figureText[name] === text) continue; // unchanged since the last spec
       this.figureText[name] = text;
       const figure = JSON.parse(text);
       await window.Plotly.react(this.plots[name], figure.data, figure.layout, PLOT_CONFIG);
+      drawn += 1;
     }
     this.liveHover = {};
+    requestAnimationFrame(() => stats.specs.push({ seq: spec.seq, drawn, presentedAt: performance.now() }));
   }
 
   fail(error) {
@@ -268,9 +271,9 @@ class LivePanel {
     const result = attend(queries, keys, table, this.scalar);
     this.lastResult = result;
     for (const name of names) window.Plotly.restyle(this.plots[name], this.traceUpdate(name, result[name]), [0]);
-    if (names.includes("bias")) {
-      const title = this.spec.bias_titles[this.scalar ? "scalar" : "shaw"];
-      window.Plotly.relayout(this.plots.bias, { "title.text": title });
+    const title = this.spec.bias_titles[this.scalar ? "scalar" : "shaw"];
+    if (names.includes("bias") && this.plots.bias.layout.title.text !== title) {
+      window.Plotly.relayout(this.plots.bias, { "title.text": title }); // only when the toggle flips
     }
     const drawnAt = performance.now();
     stats.painted += 1;
