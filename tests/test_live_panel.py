@@ -47,6 +47,8 @@ async (values) => {
     drawn[name] = {
       z: Array.from(trace.z, (row) => Array.from(row)),
       text: Array.isArray(plot.data[0].text) ? plot.data[0].text : null,
+      customdata: plot.data[0].customdata || null,
+      hovertemplate: plot.data[0].hovertemplate || null,
     };
   }
   return { drawn, values: panel.values };
@@ -76,11 +78,11 @@ def spec_of(state: dict) -> dict:
     """The spec the page would send for `state`, built by the Python side of the component."""
     inputs = page_states.explorer_inputs(state)
     result = attention(inputs.queries, inputs.keys, inputs.table, state["bias"] == "scalar")
-    figures = panels.explorer_panels(
-        inputs.queries, inputs.keys, inputs.table, result, scalar=state["bias"] == "scalar"
-    )
-    captions = explain.explorer_captions(result, scalar=state["bias"] == "scalar")
-    return live.live_spec(state, inputs, figures, captions, seq=1_000_000)
+    scalar = state["bias"] == "scalar"
+    hovers = panels.explorer_hovers(inputs.queries, inputs.keys, inputs.table, result, scalar=scalar)
+    figures = panels.explorer_panels(inputs.queries, inputs.keys, inputs.table, result, scalar=scalar, hovers=hovers)
+    captions = explain.explorer_captions(result, scalar=scalar)
+    return live.live_spec(state, inputs, figures, captions, result=result, hovers=hovers, seq=1_000_000)
 
 
 def attention(queries, keys, table, scalar: bool):
@@ -125,14 +127,20 @@ def test_live_numbers_equal_the_core_on_random_states(app_tab):
 
 
 def assert_drawn_equals_core(drawn: dict, state: dict, values: dict, decimals: dict) -> None:
-    """Every drawn z within 1e-12 of the core's, every cell text as Python formats it."""
+    """Every drawn z within 1e-12 of the core's; cell text and hover data as Python makes them."""
     inputs = page_states.explorer_inputs(state)
-    result = attention(
-        with_first_column(inputs.queries, values["q"]),
-        with_first_column(inputs.keys, values["keys"]),
-        with_first_column(inputs.table, values["a"]),
-        state["bias"] == "scalar",
+    queries, keys, table = (
+        with_first_column(matrix, values[name])
+        for matrix, name in ((inputs.queries, "q"), (inputs.keys, "keys"), (inputs.table, "a"))
     )
+    scalar = state["bias"] == "scalar"
+    result = attention(queries, keys, table, scalar)
+    for name, expected in panels.explorer_hovers(queries, keys, table, result, scalar=scalar).items():
+        assert drawn[name]["hovertemplate"] == expected.template, (name, state)
+        if expected.as_text:  # the hover numbers as Python formats them, true minus signs
+            assert drawn[name]["customdata"] == expected.customdata.tolist(), (name, state)
+        else:  # float32 in Python
+            np.testing.assert_allclose(np.array(drawn[name]["customdata"]), expected.customdata, rtol=1e-6, atol=1e-6)
     for name, expected in panels.panel_matrices(result).items():
         z = np.array(drawn[name]["z"], dtype=float)
         assert z.shape == expected.shape and np.abs(z - expected).max() <= 1e-12, (name, state)
@@ -211,6 +219,18 @@ def test_keyboard_steps_repaint_before_the_server_hears_of_them(app_tab):
     assert app_tab.page.evaluate("() => document.activeElement.getAttribute('aria-label')") == "q₁"
     app_tab.wait_idle()
     assert parse_qs(urlparse(app_tab.page.url).query)["q"][0].startswith("1.15,")
+
+    # the query-independent toggle is live too: one number per diagonal, and its hover says so
+    painted = live_stats(app_tab)["painted"]
+    app_tab.page.locator(".relpos-live .rl-toggle input").check()
+    app_tab.page.wait_for_function("(n) => window.__relposLive.painted > n", arg=painted)
+    bias = app_tab.figure("position bias").z
+    _, spread = relpos.diagonal_spread(bias)
+    assert not spread.any()
+    template = app_tab.page.evaluate("() => window.__relposLive.panels[0].plots.bias.data[0].hovertemplate")
+    assert "(the same for every query)" in template
+    app_tab.wait_idle()
+    assert parse_qs(urlparse(app_tab.page.url).query)["bias"] == ["scalar"]
     assert_clean(app_tab)
 
 

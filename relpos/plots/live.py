@@ -16,10 +16,11 @@ import json
 import numpy as np
 import plotly.graph_objects as go
 
+from relpos.core.attention import AttentionResult
 from relpos.lessons import presets
 from relpos.plots import panels
 from relpos.state.schemas import SLIDER_K, SLIDER_TOKENS
-from relpos.text import explain
+from relpos.text import explain, hover
 
 __all__ = ["GROUPS", "LIVE_MAX_N", "PANEL_ORDER", "figure_json", "live_spec", "value_labels"]
 
@@ -91,12 +92,30 @@ def _cell_decimals(figure: dict) -> int | None:
     return len(sample.split(".")[1]) if "." in sample and template == "%{text}" else 0
 
 
+def _hover_recipes(state: dict, inputs: presets.ExplorerInputs, result: AttentionResult, hovers: dict) -> dict:
+    """What the browser needs to rebuild each panel's hover data: the fields behind the template.
+
+    The score panels' template depends on the bias; both are sent so the toggle stays live.
+    """
+    if not hovers:
+        return {"fields": {}, "scores": {}}
+    scalar = state["bias"] == "scalar"
+    toggled = hover.score_hover(inputs.queries, inputs.keys, inputs.table, result, scalar=not scalar)
+    modes = {state["bias"]: hovers["scores"], BIAS_MODES[not scalar]: toggled}  # BIAS_MODES[True] == "scalar"
+    return {
+        "fields": {name: {"fields": [list(f) for f in h.fields], "text": h.as_text} for name, h in hovers.items()},
+        "scores": {mode: {"template": h.template, "fields": [list(f) for f in h.fields]} for mode, h in modes.items()},
+    }
+
+
 def live_spec(
     state: dict,
     inputs: presets.ExplorerInputs,
     figures: dict[str, go.Figure],
     captions: dict[str, str],
     *,
+    result: AttentionResult | None = None,
+    hovers: dict[str, hover.Hover] | None = None,
     seq: int = 0,
 ) -> dict:
     """Everything the live panel draws, as JSON-ready data.
@@ -111,6 +130,9 @@ def live_spec(
         The seven panels keyed as :data:`PANEL_ORDER`.
     captions : dict of str to str
         One "what to notice" sentence per panel.
+    result, hovers : AttentionResult and dict, optional
+        The result the figures show and their :func:`relpos.plots.panels.explorer_hovers`:
+        with both, the browser keeps the hover arithmetic live too.
     seq : int
         The number of the last release the page has applied (the browser ignores
         figures older than its last release).
@@ -150,5 +172,6 @@ def live_spec(
         # the bias panel's title follows the query-independent toggle while it is live
         "bias_titles": {mode: panels.explorer_titles(d, scalar=mode == "scalar")["bias"] for mode in BIAS_MODES},
         "captions": {name: captions.get(name, "") for name in PANEL_ORDER},
+        "hover": _hover_recipes(state, inputs, result, hovers) if result is not None and hovers else {},
         "seq": seq,
     }

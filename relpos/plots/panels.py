@@ -21,6 +21,7 @@ __all__ = [
     "HOVER_MAX_N",
     "TEXT_MAX_N",
     "effects_panels",
+    "explorer_hovers",
     "explorer_panels",
     "explorer_titles",
     "offset_map",
@@ -130,6 +131,7 @@ def explorer_panels(
     scalar: bool = False,
     height: int = 400,
     offsets: bool = True,
+    hovers: dict[str, hover.Hover] | None = None,
 ) -> dict[str, go.Figure]:
     """The Explorer's seven panels, keyed as :data:`EXPLORER_PANELS`.
 
@@ -147,6 +149,8 @@ def explorer_panels(
     offsets : bool
         Include the offset map (pages that cache it per size pass False and use
         :func:`offset_map`).
+    hovers : dict, optional
+        :func:`explorer_hovers` of these inputs, when the caller has them already.
 
     Examples
     --------
@@ -161,11 +165,11 @@ def explorer_panels(
     n_q, n_k = result.scores.shape
     detail = _detail(max(n_q, n_k))
     matrices = panel_matrices(result)
-    if detail["hover"]:
-        score_hover = hover.score_hover(queries, keys, table, result, scalar=scalar)
-        content_hover, weight_hover, change_hover = hover.weight_hovers(result)
-    else:
-        score_hover = content_hover = weight_hover = change_hover = None
+    if hovers is None:
+        hovers = explorer_hovers(queries, keys, table, result, scalar=scalar)
+    score_hover, content_hover, weight_hover, change_hover = (
+        hovers.get(name) for name in ("scores", "content_weights", "weights", "difference")
+    )
     limit = figures.symmetric_range(result.content, result.bias, result.scores)
     d = np.shape(queries)[1] if np.ndim(queries) == 2 else 1
     titles = explorer_titles(d, scalar=scalar)
@@ -203,6 +207,31 @@ def explorer_panels(
     if offsets:
         panels["offsets"] = offset_map(n_q, n_k, k, height)
     return panels
+
+
+def explorer_hovers(queries, keys, table, result: AttentionResult, *, scalar: bool = False) -> dict[str, hover.Hover]:
+    """The hover arithmetic of the six data panels, keyed by panel (empty above :data:`HOVER_MAX_N`).
+
+    The three score panels share one hover: each cell's content term, position term and sum.
+
+    >>> import relpos
+    >>> example = relpos.worked_example()
+    >>> hovers = explorer_hovers(example.queries, example.keys, example.table, example.attention())
+    >>> hovers["content"] is hovers["scores"], hovers["weights"].fields[:2]
+    (True, (('logit', '.2f'), ('exp', '.3f')))
+    """
+    if not _detail(max(result.scores.shape))["hover"]:
+        return {}
+    score_hover = hover.score_hover(queries, keys, table, result, scalar=scalar)
+    content_hover, weight_hover, change_hover = hover.weight_hovers(result)
+    return {
+        "content": score_hover,
+        "bias": score_hover,
+        "scores": score_hover,
+        "content_weights": content_hover,
+        "weights": weight_hover,
+        "difference": change_hover,
+    }
 
 
 def offset_map(n_q: int, n_k: int, k: int, height: int) -> go.Figure:

@@ -166,12 +166,14 @@ def explorer_body() -> None:
     scalar = state["bias"] == "scalar"
     result = _attention(inputs, scalar)
     height = panels.panel_height(state["n"])
+    hovers = panels.explorer_hovers(inputs.queries, inputs.keys, inputs.table, result, scalar=scalar)
     figures = panels.explorer_panels(
-        inputs.queries, inputs.keys, inputs.table, result, scalar=scalar, height=height, offsets=False
+        inputs.queries, inputs.keys, inputs.table, result, scalar=scalar, height=height, offsets=False, hovers=hovers
     )
     figures["offsets"] = _offset_map(state["n"], state["k"], height)
     captions = explain.explorer_captions(result, scalar=scalar)
-    spec = live.live_spec(state, inputs, figures, captions, seq=st.session_state.get(SEQ, 0))
+    seq = st.session_state.get(SEQ, 0)
+    spec = live.live_spec(state, inputs, figures, captions, result=result, hovers=hovers, seq=seq)
     live_ui.live_panel(spec, key=LIVE, on_release=_on_release)
     st.info(explain.diagonal_note(inputs.queries, inputs.table, result, scalar=scalar), icon="🔎")
     ui.markdown("explorer_offsets")

@@ -88,6 +88,52 @@ export function attend(queries, keys, table, scalar) {
   };
 }
 
+// relpos.text.hover: the per-cell fields behind a panel's hover template (the template
+// itself stays Python's). `fields` lists [name, format] in customdata order; `logits` are
+// the panel's softmax inputs (content for the content-only weights, scores for the
+// combined ones), `z` the panel's own matrix. As text (up to 12 × 12) the fields are
+// formatted here with true minus signs; larger panels send numbers Plotly formats.
+export function hoverData(fields, asText, { queries, keys, table, result, logits, z }) {
+  const k = (table.length - 1) / 2;
+  const stable = fields.some(([name]) => name === "max"); // Python chose exp(e - max): scores above 50
+  const top = logits && logits.map((row) => Math.max(...row)); // m_i
+  const exps = logits && logits.map((row, i) => row.map((e) => Math.exp(e - (stable ? top[i] : 0))));
+  const totals = exps && exps.map((row) => row.reduce((sum, value) => sum + value, 0));
+  const cell = {
+    offset: (i, j) => j - i,
+    clipped: (i, j) => clip(j - i, k),
+    content: (i, j) => result.content[i][j],
+    bias: (i, j) => result.bias[i][j],
+    scores: (i, j) => result.scores[i][j],
+    logit: (i, j) => logits[i][j],
+    max: (i) => top[i],
+    exp: (i, j) => exps[i][j],
+    total: (i) => totals[i],
+    content_weight: (i, j) => result.content_weights[i][j],
+    weight: (i, j) => result.weights[i][j],
+    z: (i, j) => z[i][j],
+  };
+  const getters = fields.map(([name, format]) => {
+    const vector = /^([qka])(\d+)$/.exec(name); // q_i, k_j or the table row a^K_clip(j-i), feature c
+    const get = vector ? vectorField(vector[1], Number(vector[2]), queries, keys, table, k) : cell[name];
+    return asText ? (i, j) => formatField(get(i, j), format) : get;
+  });
+  return queries.map((_, i) => keys.map((_, j) => getters.map((get) => get(i, j)))); // (n_q, n_k, fields)
+}
+
+function vectorField(letter, c, queries, keys, table, k) {
+  if (letter === "q") return (i) => queries[i][c];
+  if (letter === "k") return (i, j) => keys[j][c];
+  return (i, j) => table[clip(j - i, k) + k][c];
+}
+
+// relpos.text.hover._number: "+d" signs offsets (0 unsigned), ".Nf" as formatFixed.
+function formatField(value, format) {
+  if (format === "+d") return value > 0 ? `+${value}` : value < 0 ? `−${-value}` : "0";
+  const fixed = /^\.(\d+)f$/.exec(format);
+  return fixed ? formatFixed(value, Number(fixed[1])) : String(value).replace("-", "−");
+}
+
 // relpos.text.hover.format_cells for ".Nf": Python's rounding (the exact binary value,
 // ties to even: 0.125 -> "0.12", where toFixed says "0.13"), a true minus sign, and a
 // value that rounds to zero prints unsigned ("0.00", never "−0.00").

@@ -7,17 +7,18 @@
 // those panels (colour ranges stay as Python fitted them). On release the values go back
 // to Python as component state ("values"), which rebuilds captions, tables, URL and the
 // figures, and sends a new spec.
-import { attend, formatFixed } from "./attention.js";
+import { attend, formatFixed, hoverData } from "./attention.js";
 
 // Which panels a change can touch: an a^K slider never changes the content panel.
 const AFFECTS = {
   a: ["bias", "scores", "weights", "difference"],
   q: ["content", "bias", "scores", "content_weights", "weights", "difference"],
   keys: ["content", "scores", "content_weights", "weights", "difference"],
-  bias: ["bias", "scores", "weights", "difference"],
+  bias: ["content", "bias", "scores", "weights", "difference"], // content: its hover names the bias
 };
+const SCORE_PANELS = ["content", "bias", "scores"]; // one hover template, which follows the bias
+const LOGITS = { content_weights: "content", weights: "scores" }; // the softmax behind a weight panel
 const MATRIX = { a: "table", q: "queries", keys: "keys" };
-const HOVER_TEXT_MAX_N = 12; // relpos.text.hover.TEXT_CELLS = 144 cells: true minus signs
 const SEND_DELAY_MS = 120; // a burst of key presses is sent once
 const PLOT_CONFIG = { displayModeBar: false, responsive: true };
 
@@ -111,7 +112,6 @@ class LivePanel {
       await window.Plotly.react(this.plots[name], figure.data, figure.layout, PLOT_CONFIG);
       drawn += 1;
     }
-    this.liveHover = {};
     requestAnimationFrame(() => stats.specs.push({ seq: spec.seq, drawn, presentedAt: performance.now() }));
   }
 
@@ -166,7 +166,7 @@ class LivePanel {
       this.changed("bias", event);
       this.release();
     });
-    label.append(this.toggle, element("span", {}, spec.toggle));
+    label.append(this.toggle, element("span", { title: spec.toggle }, spec.toggle)); // cut short on phones
     return label;
   }
 
@@ -269,8 +269,8 @@ class LivePanel {
     this.dirty.clear();
     const { queries, keys, table } = this.inputs();
     const result = attend(queries, keys, table, this.scalar);
-    this.lastResult = result;
-    for (const name of names) window.Plotly.restyle(this.plots[name], this.traceUpdate(name, result[name]), [0]);
+    const live = { queries, keys, table, result };
+    for (const name of names) window.Plotly.restyle(this.plots[name], this.traceUpdate(name, live), [0]);
     const title = this.spec.bias_titles[this.scalar ? "scalar" : "shaw"];
     if (names.includes("bias") && this.plots.bias.layout.title.text !== title) {
       window.Plotly.relayout(this.plots.bias, { "title.text": title }); // only when the toggle flips
@@ -284,22 +284,31 @@ class LivePanel {
     });
   }
 
-  traceUpdate(name, matrix) {
+  traceUpdate(name, live) {
+    const matrix = live.result[name];
     const update = { z: [matrix] };
     const decimals = this.spec.decimals[name];
     if (decimals !== null && decimals !== undefined) {
       update.text = [matrix.map((row) => row.map((v) => formatFixed(v, decimals)))];
     }
-    // The arithmetic in the hover labels is rebuilt by Python on release; meanwhile a
-    // label shows the cell's new value (true minus signs up to 12 tokens, as before).
-    const small = this.spec.n <= HOVER_TEXT_MAX_N;
-    if (small) update.customdata = [matrix.map((row) => row.map((v) => [formatFixed(v, 4)]))];
-    if (!this.liveHover[name]) {
-      this.liveHover[name] = true;
-      const value = small ? "%{customdata[0]}" : "%{z:.4f}";
-      update.hovertemplate = `query i = %{y}, key j = %{x}<br>${value}<br>(arithmetic when you let go)<extra></extra>`;
+    const recipe = this.hoverRecipe(name);
+    if (recipe) {
+      const logits = live.result[LOGITS[name]];
+      update.customdata = [hoverData(recipe.fields, recipe.text, { ...live, logits, z: matrix })];
+      if (recipe.template && this.plots[name].data[0].hovertemplate !== recipe.template) {
+        update.hovertemplate = recipe.template; // the toggle flipped: the other bias's arithmetic
+      }
     }
     return update;
+  }
+
+  // Python's fields for a panel's hover; the score panels' follow the bias toggle.
+  hoverRecipe(name) {
+    const hover = this.spec.hover || {};
+    const recipe = hover.fields && hover.fields[name];
+    if (!recipe || !SCORE_PANELS.includes(name)) return recipe || null;
+    const mode = hover.scores[this.scalar ? "scalar" : "shaw"];
+    return { fields: mode.fields, text: recipe.text, template: mode.template };
   }
 
   // --- release: hand the values to Python ------------------------------------------
@@ -309,6 +318,10 @@ class LivePanel {
   }
 
   send() {
+    if (this.frame) {
+      this.release(); // a repaint is still due: the learner sees it before the server hears of it
+      return;
+    }
     this.unsent = false;
     this.sentSeq += 1;
     const message = { seq: this.sentSeq, bias: this.scalar ? "scalar" : "shaw" };
