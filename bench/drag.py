@@ -12,6 +12,8 @@ app.py`` with the deployment's options, this measures:
 * **server**: today's path, release → the page's rerun → the figures Python rebuilt are
   drawn (p50 of ``--releases`` key presses each waiting for its rerun; includes the
   panel's 120 ms wait for more keys before it hands the values back);
+* per paint, the median time spent computing the numbers and formatting cell text and
+  hover data, and the time Plotly.restyle takes to draw them;
 * two floors in the same browser: the animation-frame interval, and **bare Plotly**:
   ``Plotly.react`` of the same seven figures (the specs Python sent) with new ``z`` in a
   page holding nothing else — the repaint time and the rate it allows.
@@ -52,6 +54,8 @@ TARGETS = {"small": (0.8, 2.0), "large": (0.5, 3.0)}  # (rate ratio ≥, p95 rat
 LIVE_READY = "() => document.querySelectorAll('.relpos-live .js-plotly-plot').length === 7"
 NOW_JS = "() => performance.now()"
 STATS_JS = "() => window.__relposLive"
+PAINTED_JS = "(n) => window.__relposLive.painted > n"
+FOCUSED_JS = "() => [document.activeElement.tagName, document.activeElement.outerHTML.slice(0, 200)]"
 
 # Median interval between animation frames over `frames` frames.
 FRAME_INTERVAL_JS = """
@@ -147,6 +151,9 @@ def drag(tab: AppTab, seconds: float) -> dict:
     painted = [paint for paint in stats["paints"] if since <= paint["presentedAt"] <= until]
     return {
         "rate": len(painted) / ((until - since) / 1000),
+        # per paint: recomputing + formatting cell text and hover data, then Plotly.restyle
+        "compute": float(np.median([paint["computeMs"] for paint in painted] or [np.nan])),
+        "draw": float(np.median([paint["drawMs"] for paint in painted] or [np.nan])),
         "latency": percentiles(latencies(stats["paints"], since, until + 100)),
         "moves": moves,
         "sends": sum(since <= sent <= until for sent in stats["sends"]),
@@ -164,12 +171,19 @@ def server_drawn(tab: AppTab, since: float) -> float:
 def keys(tab: AppTab, steps: int) -> tuple[float, float]:
     """Arrow-key steps, each waiting for its paint: latency p50/p95 (ms)."""
     page = tab.page
-    tab.slider(SLIDER).focus()
+    slider = tab.slider(SLIDER)
+    slider.focus()
     since = page.evaluate(NOW_JS)
     for step in range(steps):
         painted = page.evaluate("() => window.__relposLive.painted")
-        page.keyboard.press("ArrowRight" if step % 8 < 4 else "ArrowLeft")
-        page.wait_for_function("(n) => window.__relposLive.painted > n", arg=painted, polling="raf")
+        value = float(slider.input_value())
+        right = value < -1.5 or (value <= 1.5 and step % 8 < 4)  # never press into an end of the range
+        page.keyboard.press("ArrowRight" if right else "ArrowLeft")
+        try:
+            page.wait_for_function(PAINTED_JS, arg=painted, polling="raf", timeout=10_000)
+        except Exception as error:  # say where the keyboard was: a lost focus is the usual cause
+            focused = page.evaluate(FOCUSED_JS)
+            raise RuntimeError(f"no paint after key {step} (value {value}, focus {focused}, {tab.errors})") from error
     page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
     return percentiles(latencies(page.evaluate(STATS_JS)["paints"], since, page.evaluate(NOW_JS)))
 
@@ -231,6 +245,7 @@ def report(n: int, result: dict) -> tuple[str, bool]:
         f"{dragged['sends']} sent to the server) = {rate_ratio:.2f}× floor rate (≥ {least_rate}) | "
         f"input→paint p50 {dragged['latency'][0]:.0f} ms, p95 {dragged['latency'][1]:.0f} ms "
         f"= {p95_ratio:.2f}× floor repaint (≤ {most_p95}) | "
+        f"per paint: math+text+hover {dragged['compute']:.1f} ms, Plotly.restyle {dragged['draw']:.0f} ms | "
         f"keys p50 {result['keys'][0]:.0f} ms, p95 {result['keys'][1]:.0f} ms | "
         f"floors: frame {result['frame']:.1f} ms, bare Plotly.react ×7 {floor:.0f} ms ({floor_rate:.1f}/s) | "
         f"server path: release→repaint {dragged['release']:.0f} ms, key→repaint p50 {result['server']:.0f} ms "

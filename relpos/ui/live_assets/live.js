@@ -59,10 +59,12 @@ function structureOf(spec) {
 }
 
 class LivePanel {
-  constructor(root) {
-    this.root = root;
+  constructor() {
     this.el = element("div", { class: "relpos-live" });
-    root.appendChild(this.el);
+    // Where the keyboard was, so a remount (Streamlit re-creates the component's container
+    // now and then while reruns overlap) gives it back instead of dropping it on <body>.
+    this.el.addEventListener("focusin", (event) => (this.lastFocused = event.target));
+    this.el.addEventListener("focusout", (event) => event.relatedTarget && (this.lastFocused = null));
     this.structure = null;
     this.figureText = {};
     this.plots = {};
@@ -73,6 +75,24 @@ class LivePanel {
     this.tab = "a";
     this.queue = loadPlotly();
     stats.panels.push(this);
+    stats.mounts = (stats.mounts || 0) + 1;
+  }
+
+  // --- the container Streamlit gives us (the same panel survives a remount) --------
+  attach(root) {
+    if (this.el.parentNode === root) return;
+    root.appendChild(this.el); // moves the sliders and the drawn plots: nothing is rebuilt
+    const active = document.activeElement;
+    if (this.lastFocused && this.el.contains(this.lastFocused) && (!active || active === document.body)) {
+      this.lastFocused.focus({ preventScroll: true });
+    }
+    for (const plot of Object.values(this.plots)) {
+      if (plot._fullLayout && plot.clientWidth !== plot._fullLayout.width) window.Plotly.Plots.resize(plot);
+    }
+  }
+
+  detach(root) {
+    if (this.el.parentNode === root) root.removeChild(this.el);
   }
 
   // --- data from Python -----------------------------------------------------------
@@ -267,10 +287,13 @@ class LivePanel {
     this.pendingInputs = [];
     const names = [...this.dirty];
     this.dirty.clear();
+    const started = performance.now();
     const { queries, keys, table } = this.inputs();
     const result = attend(queries, keys, table, this.scalar);
     const live = { queries, keys, table, result };
-    for (const name of names) window.Plotly.restyle(this.plots[name], this.traceUpdate(name, live), [0]);
+    const updates = names.map((name) => this.traceUpdate(name, live)); // numbers, cell text, hover data
+    const built = performance.now();
+    names.forEach((name, index) => window.Plotly.restyle(this.plots[name], updates[index], [0]));
     const title = this.spec.bias_titles[this.scalar ? "scalar" : "shaw"];
     if (names.includes("bias") && this.plots.bias.layout.title.text !== title) {
       window.Plotly.relayout(this.plots.bias, { "title.text": title }); // only when the toggle flips
@@ -279,7 +302,8 @@ class LivePanel {
     stats.painted += 1;
     requestAnimationFrame(() => {
       const presentedAt = performance.now(); // the next frame: the new data has been painted
-      stats.paints.push({ inputs, frameTime, drawnAt, presentedAt, panels: names.length });
+      const timing = { computeMs: built - started, drawMs: drawnAt - built };
+      stats.paints.push({ inputs, frameTime, drawnAt, presentedAt, panels: names.length, ...timing });
       if (stats.paints.length > 5000) stats.paints.splice(0, 1000);
     });
   }
@@ -329,28 +353,20 @@ class LivePanel {
     stats.sends.push(performance.now());
     if (this.setStateValue) this.setStateValue("values", message);
   }
-
-  destroy() {
-    cancelAnimationFrame(this.frame);
-    clearTimeout(this.sendTimer);
-    for (const plot of Object.values(this.plots)) if (window.Plotly) window.Plotly.purge(plot);
-    this.el.remove();
-    stats.panels = stats.panels.filter((panel) => panel !== this);
-  }
 }
 
-const mounted = new WeakMap();
+// One panel per component key: a remount re-attaches it (values, plots, focus and all).
+const panels = (stats.byKey = stats.byKey || new Map()); // on window: survives a re-imported module
 
 export default function (component) {
   const { parentElement, data, setStateValue } = component;
-  let panel = mounted.get(parentElement);
+  const id = component.key || component.name || "relpos.live";
+  let panel = panels.get(id);
   if (!panel) {
-    panel = new LivePanel(parentElement);
-    mounted.set(parentElement, panel);
+    panel = new LivePanel();
+    panels.set(id, panel);
   }
+  panel.attach(parentElement);
   panel.load(data, setStateValue);
-  return () => {
-    mounted.delete(parentElement);
-    panel.destroy();
-  };
+  return () => panel.detach(parentElement);
 }
