@@ -13,7 +13,7 @@ app.py`` with the deployment's options, this measures:
   drawn (p50 of ``--releases`` key presses each waiting for its rerun; includes the
   panel's 120 ms wait for more keys before it hands the values back);
 * per paint, the median time spent computing the numbers and formatting cell text and
-  hover data, and the time Plotly.restyle takes to draw them;
+  hover data, and the time redrawing the changed panels' cells takes;
 * two floors in the same browser: the animation-frame interval, and **bare Plotly**:
   ``Plotly.react`` of the same seven figures (the specs Python sent) with new ``z`` in a
   page holding nothing else — the repaint time and the rate it allows.
@@ -151,7 +151,7 @@ def drag(tab: AppTab, seconds: float) -> dict:
     painted = [paint for paint in stats["paints"] if since <= paint["presentedAt"] <= until]
     return {
         "rate": len(painted) / ((until - since) / 1000),
-        # per paint: recomputing + formatting cell text and hover data, then Plotly.restyle
+        # per paint: recomputing + formatting cell text and hover data, then redrawing the cells
         "compute": float(np.median([paint["computeMs"] for paint in painted] or [np.nan])),
         "draw": float(np.median([paint["drawMs"] for paint in painted] or [np.nan])),
         "latency": percentiles(latencies(stats["paints"], since, until + 100)),
@@ -245,7 +245,7 @@ def report(n: int, result: dict) -> tuple[str, bool]:
         f"{dragged['sends']} sent to the server) = {rate_ratio:.2f}× floor rate (≥ {least_rate}) | "
         f"input→paint p50 {dragged['latency'][0]:.0f} ms, p95 {dragged['latency'][1]:.0f} ms "
         f"= {p95_ratio:.2f}× floor repaint (≤ {most_p95}) | "
-        f"per paint: math+text+hover {dragged['compute']:.1f} ms, Plotly.restyle {dragged['draw']:.0f} ms | "
+        f"per paint: math+text+hover {dragged['compute']:.1f} ms, redraw {dragged['draw']:.0f} ms | "
         f"keys p50 {result['keys'][0]:.0f} ms, p95 {result['keys'][1]:.0f} ms | "
         f"floors: frame {result['frame']:.1f} ms, bare Plotly.react ×7 {floor:.0f} ms ({floor_rate:.1f}/s) | "
         f"server path: release→repaint {dragged['release']:.0f} ms, key→repaint p50 {result['server']:.0f} ms "

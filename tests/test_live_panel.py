@@ -47,11 +47,13 @@ async (values) => {
     drawn[name] = {
       z: Array.from(trace.z, (row) => Array.from(row)),
       text: Array.isArray(plot.data[0].text) ? plot.data[0].text : null,
+      // the cell labels in the SVG, row by row: what the learner reads
+      labels: Array.from(plot.querySelectorAll('g.heatmap-label text'), (label) => label.textContent),
       customdata: plot.data[0].customdata || null,
       hovertemplate: plot.data[0].hovertemplate || null,
     };
   }
-  return { drawn, values: panel.values };
+  return { drawn, values: panel.values, restyled: live.restyled };
 }
 """
 STATS_JS = "() => ({ painted: window.__relposLive.painted, sends: window.__relposLive.sends.length })"
@@ -108,6 +110,7 @@ def test_live_numbers_equal_the_core_on_random_states(app_tab):
     app_tab.page.wait_for_function(LIVE_PLOTS)
     rng = np.random.default_rng(11)
     checked, seen = 0, set()
+    restyled = app_tab.page.evaluate("() => window.__relposLive.restyled")
     for number in range(30):
         state = random_state(rng, scalar=number % 2 == 1)
         spec = spec_of(state)
@@ -119,6 +122,7 @@ def test_live_numbers_equal_the_core_on_random_states(app_tab):
             }
             answer = app_tab.page.evaluate(SET_AND_READ_JS, values)
             assert answer["values"] == values
+            assert answer["restyled"] == restyled, "a slider's paint redraws the cells, not the whole figure"
             assert_drawn_equals_core(answer["drawn"], state, values, spec["decimals"])
             checked += 1
         seen.add((state["d"], state["bias"], state["k"] == state["n"] - 1, state["k"] == 0))
@@ -145,7 +149,10 @@ def assert_drawn_equals_core(drawn: dict, state: dict, values: dict, decimals: d
         z = np.array(drawn[name]["z"], dtype=float)
         assert z.shape == expected.shape and np.abs(z - expected).max() <= 1e-12, (name, state)
         if drawn[name]["text"] is not None and name != "offsets":
-            assert drawn[name]["text"] == format_cells(expected, f".{decimals[name]}f").tolist(), (name, state)
+            text = format_cells(expected, f".{decimals[name]}f").tolist()
+            assert drawn[name]["text"] == text, (name, state)
+            # drawn in matrix orientation: the SVG holds the rows in order
+            assert drawn[name]["labels"] == [cell for row in text for cell in row], (name, state)
 
 
 def thumb_x(box: dict, value: float) -> float:
@@ -264,3 +271,45 @@ def test_touch_drag_on_a_phone(chromium, app_server):
         assert_clean(tab)
     finally:
         tab.close()
+
+
+def test_hover_arithmetic_follows_a_move_before_release(app_tab):
+    """The issue's hover example after aᴷ₊₂ moved to 0.5 in the browser only (nothing handed back)."""
+    open_explorer(app_tab)
+    app_tab.page.wait_for_function(LIVE_PLOTS)
+    stats = live_stats(app_tab)
+    app_tab.page.evaluate(SET_AND_READ_JS, {"a": [-0.3, 0.4, 0.1, -0.2, 0.5]})
+    label = app_tab.hover_cell("combined score", 0, 3, 4)
+    assert "1.00·(0.50) = 0.50" in label and "score 1.20 + (0.50) = 1.70" in label  # as Python writes it
+    assert live_stats(app_tab)["sends"] == stats["sends"], "an input event alone is never handed back"
+    assert_clean(app_tab)
+
+
+COLOUR_RANGES_JS = """
+() => Object.fromEntries(Object.entries(window.__relposLive.panels[0].plots).map(
+  ([name, plot]) => [name, [plot._fullData[0].zmin, plot._fullData[0].zmax]]))
+"""
+
+
+def test_colours_hold_still_while_dragging_and_refit_on_release(app_tab):
+    """During a move the colour ranges stay and the content panel is untouched; release re-fits."""
+    open_explorer(app_tab)
+    app_tab.page.wait_for_function(LIVE_PLOTS)
+    ranges = app_tab.page.evaluate(COLOUR_RANGES_JS)
+    content = app_tab.figure("content").z
+    table = [-0.3, 0.4, 0.1, -0.2, 2.0]  # aᴷ₊₂ to the top: biases beyond today's range
+    app_tab.page.evaluate(SET_AND_READ_JS, {"a": table})
+    assert app_tab.page.evaluate(COLOUR_RANGES_JS) == ranges, "no colour range moves while a slider moves"
+    np.testing.assert_array_equal(app_tab.figure("content").z, content)
+
+    slider = app_tab.slider("aᴷ₊₂")
+    app_tab.interact(lambda: slider.dispatch_event("change"))  # let go: Python rebuilds the figures
+    example = relpos.worked_example()
+    result = relpos.relative_attention(example.queries, example.keys, A_K=np.array(table)[:, None])
+    limit = max(np.abs(matrix).max() for matrix in (result.content, result.bias, result.scores))  # one shared range
+    refitted = app_tab.page.evaluate(COLOUR_RANGES_JS)
+    assert limit > ranges["content"][1]
+    for name in ("content", "bias", "scores"):
+        assert refitted[name] == pytest.approx([-limit, limit])
+    assert refitted["weights"] == ranges["weights"] == [0, 1]
+    assert_clean(app_tab)

@@ -3,8 +3,9 @@
 // Python sends a spec (relpos.plots.live.live_spec): the inputs, the slider groups and the
 // seven figures as Plotly JSON. Here the sliders drive the figures directly: every input
 // event marks the panels it changes, one animation frame later attention.js recomputes
-// the numbers and Plotly.restyle swaps z, the cell text and the hover data of exactly
-// those panels (colour ranges stay as Python fitted them). On release the values go back
+// the numbers and redrawCells swaps z, the cell text and the hover data of exactly
+// those panels (colour ranges stay as Python fitted them: colours hold still while a
+// slider moves, and Python re-fits them on release). On release the values go back
 // to Python as component state ("values"), which rebuilds captions, tables, URL and the
 // figures, and sends a new spec.
 import { attend, formatFixed, hoverData } from "./attention.js";
@@ -21,10 +22,12 @@ const LOGITS = { content_weights: "content", weights: "scores" }; // the softmax
 const MATRIX = { a: "table", q: "queries", keys: "keys" };
 const SEND_DELAY_MS = 120; // a burst of key presses is sent once
 const PLOT_CONFIG = { displayModeBar: false, responsive: true };
+const CELL_KEYS = new Set(["z", "text", "customdata"]); // what a redraw of the cells may change
 
 // Measurements for tests and bench/drag.py: every paint (input times, frame, drawn,
-// presented), every hand-back to Python and every spec from Python drawn.
-const stats = (window.__relposLive = window.__relposLive || { panels: [], paints: [], painted: 0, sends: [], specs: [] });
+// presented), panels that needed a full Plotly.restyle, every hand-back to Python and
+// every spec from Python drawn.
+const stats = (window.__relposLive = window.__relposLive || { panels: [], paints: [], painted: 0, restyled: 0, sends: [], specs: [] });
 
 let plotlyPromise = null;
 function loadPlotly() {
@@ -52,6 +55,34 @@ function element(tag, attributes = {}, text = "") {
 function setValue(input, value) {
   input.value = value;
   input.setAttribute("value", input.value);
+}
+
+// Draw new cells into a one-heatmap figure. Plotly.restyle re-runs the whole figure
+// (defaults, margins, both axes, the colour bar: ~20 ms a panel on this machine) although
+// only the cells changed; the colour range is fixed (Python set zmin/zmax) and the axes
+// stay, so recomputing the trace and redrawing its layer is enough (~2 ms a panel). That
+// reaches into plotly.js (the trace module's calc and plot, gd.calcdata), so anything
+// but the plain case (one heatmap, fixed colour range, only cell data changing) goes
+// through Plotly.restyle instead, and so does a plotly.js without these internals.
+function redrawCells(plot, update) {
+  const full = plot._fullData && plot._fullData.length === 1 && plot._fullData[0];
+  const module = full && full._module;
+  const info = plot._fullLayout && plot._fullLayout._plots && plot._fullLayout._plots.xy;
+  const layer = info && info.plot && info.plot.select("g.heatmaplayer");
+  const plain = module && module.name === "heatmap" && !full.zauto && plot.calcdata && layer && !layer.empty();
+  if (!plain || !Object.keys(update).every((key) => CELL_KEYS.has(key))) {
+    stats.restyled = (stats.restyled || 0) + 1; // counted: tests check that a slider's paint never needs this
+    window.Plotly.restyle(plot, update, [0]);
+    return;
+  }
+  for (const [key, [value]] of Object.entries(update)) {
+    plot.data[0][key] = value; // what Plotly.react diffs against when Python's figures arrive
+    full[key] = value; // what calc, plot and the hover labels read
+  }
+  const calcdata = module.calc(plot, full); // [cell data] for this trace
+  calcdata[0].trace = full;
+  plot.calcdata[0] = calcdata;
+  module.plot(plot, info, [calcdata], layer);
 }
 
 function structureOf(spec) {
@@ -293,7 +324,7 @@ class LivePanel {
     const live = { queries, keys, table, result };
     const updates = names.map((name) => this.traceUpdate(name, live)); // numbers, cell text, hover data
     const built = performance.now();
-    names.forEach((name, index) => window.Plotly.restyle(this.plots[name], updates[index], [0]));
+    names.forEach((name, index) => redrawCells(this.plots[name], updates[index]));
     const title = this.spec.bias_titles[this.scalar ? "scalar" : "shaw"];
     if (names.includes("bias") && this.plots.bias.layout.title.text !== title) {
       window.Plotly.relayout(this.plots.bias, { "title.text": title }); // only when the toggle flips
