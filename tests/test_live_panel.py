@@ -313,3 +313,43 @@ def test_colours_hold_still_while_dragging_and_refit_on_release(app_tab):
         assert refitted[name] == pytest.approx([-limit, limit])
     assert refitted["weights"] == ranges["weights"] == [0, 1]
     assert_clean(app_tab)
+
+
+# Scroll Streamlit's page (it scrolls an inner container) until `selector` ends at the
+# bottom of the window; return whether what is drawn at the centre of each of `probes`
+# is that element itself (not the header or the page scrolled over it).
+SCROLL_AND_PROBE_JS = """
+([selector, probes]) => {
+  const target = document.querySelector(selector);
+  const scroller = [...document.querySelectorAll('[data-testid=stMain], [data-testid=stAppViewContainer]')]
+    .find((el) => el.scrollHeight > el.clientHeight + 5) || document.scrollingElement;
+  scroller.scrollTop += target.getBoundingClientRect().bottom - window.innerHeight + 4;
+  const box = target.getBoundingClientRect();
+  const seen = (el) => {
+    const rect = el.getBoundingClientRect();
+    const hit = document.elementFromPoint(rect.x + rect.width / 2, rect.y + rect.height / 2);
+    return hit === el || el.contains(hit);
+  };
+  return { targetOnScreen: box.top >= 0 && box.bottom <= window.innerHeight,
+           probes: probes.map((probe) => seen(document.querySelector(probe))) };
+}
+"""
+
+
+def test_sliders_and_the_panel_they_drive_share_one_screen(chromium, app_server):
+    """Cause next to effect at 1440×900: scrolled to the weight-change panel, aᴷ₊₂ is still in reach."""
+    tab = AppTab.new(chromium, app_server.base_url, viewport=(1440, 900))
+    try:
+        tab.open("explorer")
+        tab.page.wait_for_function(LIVE_PLOTS)
+        probes = [".relpos-live [role=tab]", ".relpos-live .rl-slider:nth-child(5) input"]  # aᴷ₊₂
+        seen = tab.page.evaluate(SCROLL_AND_PROBE_JS, [".relpos-live .rl-difference", probes])
+        assert seen == {"targetOnScreen": True, "probes": [True, True]}
+        tab.screenshot("live_cause_effect_1440", full_page=False)
+        before = live_stats(tab)["painted"]
+        tab.page.locator(probes[1]).focus()  # and it drives the panel on screen
+        tab.page.keyboard.press("ArrowRight")
+        tab.page.wait_for_function("(n) => window.__relposLive.painted > n", arg=before)
+        assert_clean(tab)
+    finally:
+        tab.close()
