@@ -10,7 +10,8 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from relpos.core.schemes import SCHEMES, LengthReport, SchemeScores
+from relpos.core.scheme_comparison import LengthReport, SchemeScores
+from relpos.core.schemes import SCHEMES
 from relpos.plots.figures import _AXIS_FONT, score_heatmap, symmetric_range, weight_heatmap
 from relpos.plots.panels import TEXT_MAX_N
 from relpos.text.hover import scheme_score_hover, scheme_weight_hover, translation_hover

@@ -663,7 +663,7 @@ def _check_scheme_link(page: str) -> None:
 
 @st.cache_data(show_spinner=False, max_entries=64)
 def cached_scheme_setup(n: int, seed: int, k: int, buckets: int, max_distance: int, slope: float):
-    from relpos.core.schemes import random_scheme_setup
+    from relpos.core.scheme_comparison import random_scheme_setup
 
     return random_scheme_setup(n, k=k, num_buckets=buckets, max_distance=max_distance, alibi_slope=slope, seed=seed)
 
