@@ -94,7 +94,7 @@ def test_corpus_size():
     """The fixed corpus: ≥ 200 cases in all (each parameter, field or file with each value)."""
     url = sum(len(inputs.params) for inputs in URL_PAGES.values()) * len(TEXT_CORPUS) + len(URL_SPECIAL_CASES)
     text = sum(TEXT_PAGES.values()) * len(TEXT_CORPUS)
-    numbers = 7 * len(NUMBER_CORPUS)  # the number fields of explorer, position_effects, schemes, efficiency
+    numbers = 8 * len(NUMBER_CORPUS)  # the number fields of explorer, position_effects, schemes, efficiency, training
     uploads = sum(len(upload_corpus(page, inputs.schema)) for page, inputs in UPLOAD_PAGES.items())
     total = url + text + numbers + uploads
     print(f"fuzz corpus: {url} URL, {text} text-field, {numbers} number-field, {uploads} upload cases = {total}")
@@ -245,7 +245,7 @@ def _looks_numeric(text: str) -> bool:
 # Number fields
 
 
-@pytest.mark.parametrize("path", ["explorer", "position_effects", "schemes", "efficiency"])
+@pytest.mark.parametrize("path", ["explorer", "position_effects", "schemes", "efficiency", "training"])
 def test_number_fields_hold_only_values_in_range(first_loads, path):
     """Out-of-range values (a hand-made WebSocket message; a browser cannot send them) are
     reset by Streamlit to the field's default before the page runs, so the page never

@@ -21,6 +21,7 @@ from relpos.lessons import walkthrough as wt
 from relpos.state.codec import Field, Schema, bool_field, choice_field, float_field, floats_field, int_field
 
 __all__ = [
+    "ALL_SCHEMES",
     "EFFECTS",
     "EXPLORER",
     "SLIDER_K",
