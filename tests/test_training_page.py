@@ -65,7 +65,7 @@ class TestTrain:
         assert len(bars) == 1
         assert bars[0].proto.value == 100
         final = head().losses[-1]
-        assert bars[0].proto.text == f"Trained Shaw relative (clip k): 60 steps, final loss {final:.3f}"
+        assert bars[0].proto.text == f"Trained Shaw relative (clip k): 60 steps, final loss {final:.4f}"
 
     def test_loss_curve_is_the_training_loss(self):
         at = trained()

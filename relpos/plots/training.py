@@ -39,8 +39,11 @@ SCHEME_COLOURS = {
 #: Bars: the largest bias, the others, the offsets beyond −k that share the edge row.
 WINNER, OTHER = "#D55E00", "#0072B2"
 CLIPPED_OPACITY = 0.45
-#: Heatmaps print their numbers up to this many rows.
+#: Heatmaps print their numbers up to this many rows, and separate cells up to this many.
 TEXT_MAX_N = 12
+GAPS_MAX_N = 16
+#: The dashed L × L square on a longer attention pattern (Okabe–Ito orange: visible on Viridis).
+SQUARE = "#E69F00"
 
 
 def _layout(fig: go.Figure, title: str, x_title: str, y_title: str, height: int) -> go.Figure:
@@ -164,10 +167,12 @@ def attention_figure(weights, *, title: str, trained_length: int | None = None, 
     matrix = np.asarray(weights, dtype=float)  # (n, n)
     n = matrix.shape[0]
     fig = weight_heatmap(matrix, title, text=n <= TEXT_MAX_N, height=height, text_size=11)
+    if n > GAPS_MAX_N:  # cell gaps would be most of the picture
+        fig.update_traces(xgap=0, ygap=0)
     if trained_length is not None and trained_length < n:
         edge = trained_length - 0.5
         fig.add_shape(
-            type="rect", x0=-0.5, y0=-0.5, x1=edge, y1=edge, line={"color": "white", "width": 2, "dash": "dash"}
+            type="rect", x0=-0.5, y0=-0.5, x1=edge, y1=edge, line={"color": SQUARE, "width": 3, "dash": "dash"}
         )
     return fig
 

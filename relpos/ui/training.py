@@ -136,7 +136,7 @@ def train_one(task: str, scheme: str, length: int, k: int, steps: int, seed: int
     head = relpos.train_head(
         task, scheme, length=length, k=k, steps=steps, seed=seed, vocab=VOCAB, progress=_bar_callback(bar, name)
     )
-    bar.progress(1.0, text=f"Trained {name}: {steps} steps, final loss {head.losses[-1]:.3f}")
+    bar.progress(1.0, text=f"Trained {name}: {steps} steps, final loss {head.losses[-1]:.4f}")
     return head
 
 
@@ -169,7 +169,7 @@ def trained_heads(state: dict) -> dict[str, TrainedHead]:
 
 def train_controls(state: dict) -> dict[str, TrainedHead] | None:
     """The Train button; the trained heads once Train was pressed for these settings, else None."""
-    label = "Train all schemes" if state["scheme"] == ALL_SCHEMES else f"Train ({_scheme_name(state['scheme'])})"
+    label = "Train all schemes" if state["scheme"] == ALL_SCHEMES else f"Train: {_scheme_name(state['scheme'])}"
     if st.button(label, type="primary", key=W + "train", icon=":material/model_training:"):
         st.session_state[RUN] = run_key(state)
     if st.session_state.get(RUN) == run_key(state):
