@@ -271,6 +271,7 @@ def position_section(head: TrainedHead) -> None:
         r" \frac{\partial \mathcal{L}}{\partial e_{ij}}\;\frac{q_i}{\sqrt{d}}"
     )
     ui.markdown("training_gradient_after")
+    st.page_link("pages/efficiency.py", label="The placement, forward: Efficient computation", icon=":material/speed:")
 
 
 def attention_section(head: TrainedHead) -> None:
