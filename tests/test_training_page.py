@@ -97,6 +97,21 @@ class TestTrain:
         assert long["layout"]["yaxis"]["autorange"] == "reversed"  # matrix orientation
         assert (long["data"][0]["zmin"], long["data"][0]["zmax"]) == (0.0, 1.0)
 
+    def test_numbers_as_tables_for_screen_readers(self):
+        at = trained()
+        assert not at.table  # built only when an expander is open
+        at.session_state["training.tables.bias"] = True
+        at.session_state["training.tables.attention"] = True
+        at.run()
+        expected = head()
+        offsets, biases = relpos.offset_biases(expected)
+        bias_table = at.table[0].value
+        assert list(bias_table["offset j − i"]) == [f"{o:+d}" if o else "0" for o in offsets]
+        np.testing.assert_allclose(bias_table["bias"], biases.round(4))
+        tokens = relpos.task_sequences("previous", 64, seed=0).tokens[0]
+        weights = relpos.attention_pattern(expected, tokens)
+        np.testing.assert_allclose(at.table[1].value.to_numpy(dtype=float), weights[:16, :16].round(4))
+
     def test_the_gradient_of_a_shared_row_is_explained(self):
         at = trained()
         assert "sum over its diagonal" in texts(at)
@@ -139,13 +154,13 @@ class TestTrain:
 
 class TestTrainShortTestLong:
     def test_table_is_computed_on_demand(self):
-        at = training_page(FAST)
+        at = training_page({**FAST, "L": "8"})
         assert not at.dataframe
         at.button(key="training.table").click().run()
         assert not at.exception
-        expected = relpos.train_short_test_long("previous", steps=60)
+        expected = relpos.train_short_test_long("previous", length=8, steps=60)
         np.testing.assert_allclose(at.dataframe[0].value.to_numpy(), 100 * expected.accuracy, atol=0.05)
-        assert list(at.dataframe[0].value.columns) == ["L = 16", "2L = 32", "4L = 64"]
+        assert list(at.dataframe[0].value.columns) == ["L = 8", "2L = 16", "4L = 32"]
         names = [relpos.TRAINING_SCHEMES[s] for s in expected.schemes]
         for sentence in text.length_summary(names, expected.lengths, expected.accuracy, vocab=16):
             assert sentence in texts(at)

@@ -14,7 +14,7 @@ from relpos.core.training_model import TRAINING_SCHEMES
 from relpos.tables.frames import format_offset
 from relpos.text.training import length_label
 
-__all__ = ["accuracy_frame", "loss_frame", "position_frame"]
+__all__ = ["accuracy_frame", "loss_frame", "offset_bias_frame", "position_frame"]
 
 
 def loss_frame(heads: dict[str, TrainedHead]) -> pd.DataFrame:
@@ -88,3 +88,16 @@ def accuracy_frame(schemes, lengths, accuracy) -> pd.DataFrame:
         columns=[length_label(n, lengths[0]) for n in lengths],
     )
     return frame.round(1)
+
+
+def offset_bias_frame(offsets, biases) -> pd.DataFrame:
+    """The bias per offset as a two-column table (offsets with their sign).
+
+    >>> offset_bias_frame([-1, 0], [0.5, -0.25])
+      offset j − i  bias
+    0           -1  0.50
+    1            0 -0.25
+    """
+    return pd.DataFrame(
+        {"offset j − i": [format_offset(int(o)) for o in offsets], "bias": np.asarray(biases, dtype=float)}
+    )

@@ -128,7 +128,11 @@ def _bar_callback(bar, label: str):
     return progress
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
+#: Shown while a run computes, or while a session waits for the same run another one started.
+WAITING = "Training, or waiting for the same run that another session started…"
+
+
+@st.cache_data(show_spinner=WAITING, max_entries=64)
 def train_one(task: str, scheme: str, length: int, k: int, steps: int, seed: int) -> TrainedHead:
     """One trained head (cached; the progress bar is drawn inside, so a hit replays it finished)."""
     name = relpos.TRAINING_SCHEMES[scheme]
@@ -140,7 +144,7 @@ def train_one(task: str, scheme: str, length: int, k: int, steps: int, seed: int
     return head
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
+@st.cache_data(show_spinner=WAITING, max_entries=32)
 def length_table(task: str, length: int, k: int, steps: int, seed: int) -> LengthTable:
     """Every scheme trained at L and tested at L, 2L, 4L (cached, with its own progress bar)."""
     total = len(relpos.TRAINING_SCHEMES)
@@ -205,6 +209,17 @@ def loss_section(heads: dict[str, TrainedHead]) -> None:
         st.caption(f"Final loss: {final}.")
 
 
+def _tables_expander(frames: dict, *, key: str, decimals: int = 4) -> None:
+    """Labelled frames as real HTML tables, in an expander that renders only when open."""
+    expander = st.expander("Numbers as tables (screen-reader friendly)", key=key, on_change="rerun")
+    if not expander.open:
+        return
+    with expander:
+        for title, frame in frames.items():
+            st.markdown(f"**{title}**")
+            st.table(frame.round(decimals))
+
+
 def _snapshot_slider(head: TrainedHead, key: str) -> int:
     """Pick a snapshot by the number of updates done (default: the trained head); its index."""
     steps = [int(s) for s in head.snapshot_steps]
@@ -239,6 +254,9 @@ def _offset_bars(head: TrainedHead, scheme: str) -> None:
         edge = offset_label(-k)
         note += f" Orange: the largest. Pale bars: offsets below {edge}, which all read the row of {edge}."
     st.caption(note)
+    _tables_expander(
+        {f"Bias per offset, step {step}": tables.offset_bias_frame(offsets, biases)}, key=f"{W}tables.bias"
+    )
 
 
 def _position_vectors(head: TrainedHead) -> None:
@@ -293,6 +311,7 @@ def attention_section(head: TrainedHead) -> None:
             ui.plotly(fig, key=f"{W}fig.attention.{label}")
     st.caption(text.attention_summary(patterns, settings.task))
     ui.markdown("training_attention")
+    ui.matrix_tables({f"Weights at {label}": matrix for label, matrix in patterns.items()}, key=f"{W}tables.attention")
 
 
 def length_section(state: dict) -> None:
