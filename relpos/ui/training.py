@@ -199,7 +199,7 @@ def detail_scheme(heads: dict[str, TrainedHead]) -> str:
 
 
 def loss_section(heads: dict[str, TrainedHead]) -> None:
-    st.header("1 · The loss falls")
+    st.header("1 · The training loss")
     losses = {scheme: head.losses for scheme, head in heads.items()}
     ui.plotly(figures.loss_figure(losses, vocab=VOCAB), key=W + "fig.loss")
     if len(heads) == 1:
