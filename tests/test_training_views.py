@@ -120,6 +120,16 @@ class TestLossSummary:
     def test_no_steps(self):
         assert text.loss_summary([]) == "No training steps yet."
 
+    def test_a_lowest_value_that_looks_like_the_last_is_not_mentioned(self):
+        assert "lowest" not in text.loss_summary([2.0, 0.00041, 0.00044])
+        assert "its lowest was 0.50 at step 2" in text.loss_summary([2.0, 0.5, 0.9])
+
+    def test_a_rising_loss_is_reported_as_it_is(self):
+        assert (
+            text.loss_summary([1.0, 2.0])
+            == "The loss went from 1.00 at step 1 to 2.00 at step 2; its lowest was 1.00 at step 1."
+        )
+
     def test_minus_signs_never_appear(self):
         assert "-" not in text.loss_summary([0.0, 0.0], vocab=2)
 

@@ -140,6 +140,8 @@ def loss_summary(losses, *, vocab: int | None = None) -> str:
     'One step: the loss was 1.00.'
     >>> loss_summary([2.0, 0.5, 0.9])
     'The loss went from 2.00 at step 1 to 0.90 at step 3; its lowest was 0.50 at step 2.'
+    >>> loss_summary([2.0, 0.00041, 0.00044])
+    'The loss went from 2.00 at step 1 to 0.0004 at step 3.'
     """
     values = np.asarray(losses, dtype=float)  # (steps,)
     if values.size == 0:
@@ -151,7 +153,7 @@ def loss_summary(losses, *, vocab: int | None = None) -> str:
         return f"One step: the loss was {number(values[0])}{reference}."
     text = f"The loss went from {number(values[0])} at step 1 to {number(values[-1])} at step {values.size}"
     lowest = int(values.argmin())
-    if lowest != values.size - 1 and values[lowest] < values[-1]:
+    if number(values[lowest]) != number(values[-1]):  # only a difference the shown numbers show
         text += f"; its lowest was {number(values[lowest])} at step {lowest + 1}"
     return text + reference + "."
 
