@@ -127,6 +127,22 @@ class TestTrain:
         at = trained({"scheme": scheme})
         assert page.FIXED_POSITIONS[scheme] in [info.value for info in at.info]
 
+    def test_the_bar_moves_about_fifty_times_and_ends_at_the_last_step(self):
+        class Bar:
+            def __init__(self):
+                self.updates = []
+
+            def progress(self, value, text):
+                self.updates.append((value, text))
+
+        bar = Bar()
+        callback = page._bar_callback(bar, "Shaw")
+        for step in range(1, 401):
+            callback(step, 400, 0.5)
+        assert len(bar.updates) == 50
+        assert bar.updates[-1] == (1.0, "Shaw: step 400 of 400, loss 0.500")
+        assert all(a[0] < b[0] for a, b in zip(bar.updates, bar.updates[1:], strict=False))
+
     def test_changed_settings_ask_for_a_new_run(self):
         at = trained()
         at.slider(key="training.L").set_value(8).run()

@@ -252,7 +252,10 @@ def _offset_bars(head: TrainedHead, scheme: str) -> None:
     note = text.bias_summary(offsets, biases, step=step)
     if scheme == "shaw":
         edge = offset_label(-k)
-        note += f" Orange: the largest. Pale bars: offsets below {edge}, which all read the row of {edge}."
+        note += (
+            f" q̄ is the query averaged over the {VOCAB} tokens: one token's query gives bars that vary around these."
+            f" Orange: the largest. Pale bars: offsets below {edge}, which all read the row of {edge}."
+        )
     st.caption(note)
     _tables_expander(
         {f"Bias per offset, step {step}": tables.offset_bias_frame(offsets, biases)}, key=f"{W}tables.bias"
