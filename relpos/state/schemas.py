@@ -1,4 +1,5 @@
-"""State schemas of the pages with lesson links (Explorer, Position effects, Walkthrough).
+"""State schemas of the pages with lesson links (Explorer, Position effects, Walkthrough,
+Train a tiny head).
 
 Each page's whole view is one flat dict, described by a :class:`relpos.state.codec.Schema`
 so it can travel in a lesson link or a scenario file. This module also holds the pure
@@ -13,15 +14,20 @@ from typing import NamedTuple
 import numpy as np
 
 from relpos.core.examples import Scenario, worked_example
+from relpos.core.training_model import TRAINING_SCHEMES
+from relpos.core.training_tasks import TRAINING_TASKS
 from relpos.lessons import effects, presets
 from relpos.lessons import walkthrough as wt
 from relpos.state.codec import Field, Schema, bool_field, choice_field, float_field, floats_field, int_field
 
 __all__ = [
+    "ALL_SCHEMES",
     "EFFECTS",
     "EXPLORER",
     "SLIDER_K",
     "SLIDER_TOKENS",
+    "TRAINING",
+    "TRAINING_STEP_CHOICES",
     "WALKTHROUGH",
     "WalkthroughView",
     "apply_preset",
@@ -323,3 +329,24 @@ def walkthrough_state(scenario: Scenario, stop: wt.Stop, presenter: bool) -> dic
         "keys": [float(v) for v in scenario.keys],
         "a": [float(v) for v in scenario.table],
     }
+
+
+# --- Train a tiny head ---------------------------------------------------------------
+#: Training steps offered on the page (any 50..1000 is accepted from a link).
+TRAINING_STEP_CHOICES = (50, 100, 200, 400, 600, 800, 1000)
+#: "all" trains every scheme at once (the same runs as the "train short, test long" table).
+ALL_SCHEMES = "all"
+
+#: The training page's settings: task, scheme (or all), training length L, Shaw's k,
+#: steps and seed. Ranges keep the largest "train short, test long" table (7 schemes,
+#: 1000 steps at L = 32, tests up to 4L = 128) within a few tens of seconds.
+TRAINING = Schema(
+    {
+        "task": choice_field("previous", TRAINING_TASKS),
+        "scheme": choice_field("shaw", (*TRAINING_SCHEMES, ALL_SCHEMES)),
+        "L": int_field(16, 4, 32),
+        "k": int_field(4, 0, 16),
+        "steps": int_field(400, min(TRAINING_STEP_CHOICES), max(TRAINING_STEP_CHOICES)),
+        "seed": int_field(0, 0, _SEEDS),
+    }
+)

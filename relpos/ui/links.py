@@ -22,7 +22,7 @@ from streamlit.runtime.state.query_params import (
 #: the parameters the guard writes (nothing else from the oversized link survives)
 MARKER, FIELDS, CHARS = "oversized_link", "fields", "chars"
 
-_GUARD = f"""<script>
+GUARD_HTML = f"""<script>
 (() => {{
   const entry = performance.getEntriesByType("navigation")[0];
   if (!entry) return;
@@ -39,7 +39,7 @@ _GUARD = f"""<script>
 def guard_oversized_links() -> None:
     """Add the browser-side check of the link the page was opened with (no visible output)."""
     with st.sidebar:
-        st.html(_GUARD, unsafe_allow_javascript=True)
+        st.html(GUARD_HTML, unsafe_allow_javascript=True)
 
 
 def _count(name: str) -> int | None:

@@ -84,4 +84,12 @@ PAGES: tuple[PageSpec, ...] = (
         "Go further",
         "The same tokens through no positions, sinusoidal, Shaw, T5, ALiBi and RoPE; shift and length tests.",
     ),
+    PageSpec(
+        "pages/training.py",
+        "Train a tiny head",
+        ":material/model_training:",
+        "training",
+        "Go further",
+        "Train one attention head live: watch a^K learn offset −1, then test it on sequences 4× longer.",
+    ),
 )
