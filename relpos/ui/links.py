@@ -36,8 +36,19 @@ GUARD_HTML = f"""<script>
 </script>"""
 
 
+#: Session key: the guard has been sent to this browser tab.
+_GUARDED = "links:guarded"
+
+
 def guard_oversized_links() -> None:
-    """Add the browser-side check of the link the page was opened with (no visible output)."""
+    """Send the browser-side check of the link the page was opened with (no visible output).
+
+    Only in a session's first run: the check reads the link the tab was opened with,
+    which a later run cannot change, and each rerun's messages stay small.
+    """
+    if st.session_state.get(_GUARDED):
+        return
+    st.session_state[_GUARDED] = True
     with st.sidebar:
         st.html(GUARD_HTML, unsafe_allow_javascript=True)
 
