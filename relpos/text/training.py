@@ -277,7 +277,7 @@ def trained_preset_note(
     >>> note = trained_preset_note("previous token", length=16, steps=400, seed=0, d=16,
     ...     biases=[-1.0, 5.0, -2.0], accuracy=1.0, k=2, strength=2.0, flat=False)
     >>> note[1]
-    'Its learned mean bias per offset, q̄·a^K/√d: −2: −1.00, −1: +5.00, 0: −2.00 (largest at offset −1).'
+    'Its learned mean bias per offset, q̄·a^K/√d: −2: −1.00, −1: 5.00, 0: −2.00 (largest at offset −1).'
     """
     values = np.asarray(biases, dtype=float)  # (k_t+1,)
     k_trained = values.size - 1
@@ -287,7 +287,7 @@ def trained_preset_note(
         f"a^K (k = {k_trained}, d = {d}), trained on the {task_name} task with L = {length}, {steps} steps, "
         f"seed {seed}. Its next-token accuracy on fresh sequences of length {length} is {percent(accuracy)}."
     ]
-    shown = format_cells(values, "+.2f")  # (k_t+1,)
+    shown = format_cells(values, ".2f")  # (k_t+1,)
     listing = ", ".join(f"{offset_label(int(o))}: {b}" for o, b in zip(offsets, shown, strict=True))
     if flat:
         single = "With k = 0 the head has one row, a^K₀, for every offset, so its" if k_trained == 0 else "Its"
