@@ -56,24 +56,29 @@ def _preset_labels() -> dict[str, str]:
     return {name: hand_made.get(name, label) for name, label in effects.PRESET_LABELS.items()}
 
 
+def _preset_selector() -> None:
+    """The table preset: hand-made ones, the random table, then the trained ones."""
+    labels = _preset_labels()
+    st.selectbox(
+        "Table preset (illustrative hand-made tables, or trained live)",
+        list(labels),
+        format_func=labels.get,
+        key=W + "preset",
+        args=("preset",),
+        help="Hand-made: built by hand, not trained, a 0/1 profile over the offsets times the queries' mean "
+        "direction. Trained: the mean bias per offset that a tiny Shaw head learned on this server "
+        "(a copying task, seed 0), times the same direction.",
+        on_change=_on_change,
+    )
+
+
 def setup_sidebar(state: dict) -> None:
     with st.sidebar:
         st.subheader("Experiment")
         for name in EFFECTS.fields:
             ui.seed_widget(W + name, state[name])
-        labels = _preset_labels()
         common = {"on_change": _on_change}
-        st.selectbox(
-            "Table preset (illustrative hand-made tables, or trained live)",
-            list(labels),
-            format_func=labels.get,
-            key=W + "preset",
-            args=("preset",),
-            help="Hand-made: built by hand, not trained, a 0/1 profile over the offsets times the queries' mean "
-            "direction. Trained: the mean bias per offset that a tiny Shaw head learned on this server "
-            "(a copying task, seed 0), times the same direction.",
-            **common,
-        )
+        _preset_selector()
         st.slider("Tokens n", 2, effects.MAX_TOKENS, key=W + "n", args=("n",), **common)
         st.slider(
             "Clipping distance k",
