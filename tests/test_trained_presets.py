@@ -43,6 +43,18 @@ class TestTrainPresetHead:
         assert (settings.task, settings.scheme, settings.k) == ("previous", "shaw", 3)
         assert (settings.length, settings.steps, settings.seed, settings.d) == (16, 400, 0, 16)
 
+    def test_is_the_training_pages_head_with_the_pages_k(self):
+        """content/position_effects.md: "the head of the Train a tiny head page, with its default settings"."""
+        from relpos.state.schemas import TRAINING
+        from relpos.ui import training as training_page
+
+        state = TRAINING.decode({"k": "3"}).state
+        page_head = relpos.train_head(
+            state["task"], state["scheme"], length=state["L"], k=state["k"], steps=state["steps"],
+            seed=state["seed"], vocab=training_page.VOCAB,
+        )  # fmt: skip
+        np.testing.assert_array_equal(page_head.params["A_K"], head("trained_previous", 3).params["A_K"])
+
     def test_k_is_capped_at_the_farthest_trained_offset(self):
         assert trained.training_k(40) == trained.TRAINING_LENGTH - 1 == 15
         assert trained.training_k(0) == 0
