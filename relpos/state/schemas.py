@@ -202,7 +202,7 @@ D_MODEL_CHOICES = (8, 16, 32, 64)
 #: The Position effects page's state.
 EFFECTS = Schema(
     {
-        "preset": choice_field("back", effects.TABLE_PATTERNS),
+        "preset": choice_field("back", effects.PRESET_LABELS),
         "n": int_field(6, 2, effects.MAX_TOKENS),
         "k": int_field(EFFECTS_DEFAULT_K, 0, effects.MAX_TOKENS - 1),
         "dk": int_field(8, 1, 64),
@@ -215,8 +215,11 @@ EFFECTS = Schema(
 )
 
 
-def effects_inputs(state: dict) -> effects.EffectsInputs:
+def effects_inputs(state: dict, profile=None) -> effects.EffectsInputs:
     """Draw the experiment for a Position effects state.
+
+    A trained preset needs its learned `profile` (shape (2k+1,), from
+    :func:`relpos.lessons.trained_presets.preset_profile`); the UI caches the training.
 
     >>> effects_inputs(EFFECTS.decode({}).state).table.shape
     (7, 8)
@@ -230,6 +233,7 @@ def effects_inputs(state: dict) -> effects.EffectsInputs:
         pattern=state["preset"],
         strength=state["strength"],
         shared=state["shared"],
+        profile=profile,
     )
 
 

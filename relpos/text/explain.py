@@ -408,7 +408,9 @@ def effects_captions(result: AttentionResult, favoured: tuple[int, ...]) -> dict
     return {name: captions[name] for name in ("content", "bias", "content_weights", "weights")}
 
 
-def effects_summary(queries, result: AttentionResult, favoured: tuple[int, ...], direction=None) -> list[str]:
+def effects_summary(
+    queries, result: AttentionResult, favoured: tuple[int, ...], direction=None, *, trained: bool = False
+) -> list[str]:
     """Sentences on what the position term did in the position_effects experiment.
 
     Parameters
@@ -419,6 +421,9 @@ def effects_summary(queries, result: AttentionResult, favoured: tuple[int, ...],
         Offsets the table favours (empty for a random table).
     direction : array_like, shape (d_k,), optional
         Unit vector the structured table points along.
+    trained : bool, default False
+        The table is a trained preset: its favoured offsets come from a head trained with
+        the page's k, so the clipping note gives no "raise k" advice (a new k trains a new head).
 
     Returns
     -------
@@ -430,11 +435,11 @@ def effects_summary(queries, result: AttentionResult, favoured: tuple[int, ...],
     if kind in ("zero", "row_constant"):
         sentences.append(_no_effect_sentence(result, kind))
     elif favoured:
-        sentences += _favoured_sentences(queries, result, favoured, direction)
+        sentences += _favoured_sentences(queries, result, favoured, direction, trained)
     else:
         sentences.append(
             "A random table has no preferred offset: it reshuffles the weights without a systematic pattern "
-            "(the other presets are illustrative hand-made tables with a preferred offset; try them)."
+            "(the other presets are built to favour particular offsets; try them)."
         )
     beyond = int(np.count_nonzero(np.abs(relative_offsets(n)) > k))
     if beyond:
@@ -480,7 +485,7 @@ def _no_effect_sentence(result: AttentionResult, kind: str) -> str:
     )
 
 
-def _favoured_sentences(queries, result: AttentionResult, favoured, direction) -> list[str]:
+def _favoured_sentences(queries, result: AttentionResult, favoured, direction, trained: bool) -> list[str]:
     """Weight on the favoured offsets, who is pushed toward them, and what clipping adds."""
     n, k = result.scores.shape[0], result.k
     names = ", ".join(offset_label(o) for o in favoured)
@@ -499,9 +504,13 @@ def _favoured_sentences(queries, result: AttentionResult, favoured, direction) -
     edge = [o for o in favoured if abs(o) >= k and abs(o) < n - 1 and o != 0]
     if edge:
         reach = max(abs(o) for o in favoured)
+        advice = (
+            "A new k trains a new head, which may favour other offsets."
+            if trained
+            else f"Raise k to {reach + 1} to keep it to the favoured offsets."
+        )
         sentences.append(
             f"Clipping: with k = {k}, every offset beyond ±{k} reuses the edge rows, so the bonus for "
-            f"{', '.join(offset_label(o) for o in edge)} also reaches every farther key on that side. "
-            f"Raise k to {reach + 1} to keep it to the favoured offsets."
+            f"{', '.join(offset_label(o) for o in edge)} also reaches every farther key on that side. {advice}"
         )
     return sentences

@@ -50,7 +50,8 @@ PAGES: tuple[PageSpec, ...] = (
         ":material/grid_on:",
         "position_effects",
         "Explore",
-        "The chapter's experiment live: random tokens and projections, hand-made (not trained) preset tables.",
+        "The chapter's experiment live: random tokens and projections, hand-made (not trained) preset tables "
+        "and presets learned by a head trained live.",
     ),
     PageSpec(
         "pages/efficiency.py",
