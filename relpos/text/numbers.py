@@ -1,0 +1,124 @@
+"""The one number formatter: every number the app prints as text goes through here.
+
+Rules, for captions, hovers, tables, cell text and figure labels alike:
+
+* a negative number carries a true minus sign ``−`` (U+2212), never a hyphen;
+* a value that rounds to zero prints unsigned: never ``−0``, ``−0.0`` or ``−0.00``;
+* explicit-sign mode prints ``+0.50`` and ``−0.20``, and zero still unsigned (``0.00``);
+* offsets ``j − i`` print ``+2``, ``0``, ``−1`` (:func:`offset`), as subscripts ``₊₂``,
+  ``₀``, ``₋₁`` (:func:`offset_subscript`).
+
+LaTeX source is the one exception: :func:`tex_number` writes the same digits with an
+ASCII ``-``, which LaTeX typesets as a minus (and which is also what a learner types
+into an editable number field).
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "MINUS",
+    "number",
+    "offset",
+    "offset_subscript",
+    "subscript",
+    "tex_number",
+    "tex_offset",
+]
+
+#: The true minus sign (U+2212).
+MINUS = "\N{MINUS SIGN}"
+
+_SUBSCRIPTS = str.maketrans("0123456789+-" + MINUS, "₀₁₂₃₄₅₆₇₈₉₊₋₋")
+
+
+def _format(value: float, decimals: int, sign: bool, trim: int | None, minus: str) -> str:
+    """`value` rounded to `decimals`, trailing zeros trimmed down to `trim` decimals."""
+    if decimals < 0:
+        raise ValueError(f"decimals must be >= 0; got {decimals}")
+    text = f"{float(value):.{decimals}f}"  # rounds half to even on the exact binary value
+    digits = text.removeprefix("-")
+    if trim is not None and "." in digits:
+        whole, _, fraction = digits.partition(".")
+        fraction = fraction.rstrip("0").ljust(max(trim, 0), "0")
+        digits = f"{whole}.{fraction}" if fraction else whole
+    zero = digits.strip("0.") == ""  # rounds to zero: unsigned
+    if text.startswith("-") and not zero:
+        return minus + digits
+    return ("+" if sign and not zero else "") + digits
+
+
+def number(value: float, decimals: int = 2, *, sign: bool = False, trim: int | None = None) -> str:
+    """`value` as text: `decimals` places, a true minus sign, never a signed zero.
+
+    Parameters
+    ----------
+    value : float
+        The number (NumPy scalars and ints too).
+    decimals : int
+        Places after the decimal point (rounded half to even, as Python's ``round``).
+    sign : bool
+        Explicit-sign mode: positive numbers get ``+``; zero stays unsigned.
+    trim : int, optional
+        Drop trailing zeros, keeping at least `trim` decimals (0 drops the point too).
+        ``None`` keeps all `decimals` (fixed mode).
+
+    Returns
+    -------
+    text : str
+        Parsing it back (``−`` read as ``-``) gives ``round(value, decimals)``.
+
+    Examples
+    --------
+    >>> number(0.5), number(-0.2), number(-0.001), number(-0.004, 3)
+    ('0.50', '−0.20', '0.00', '−0.004')
+    >>> number(0.5, sign=True), number(-0.2, sign=True), number(-0.001, sign=True)
+    ('+0.50', '−0.20', '0.00')
+    >>> number(0.25, 4, trim=2), number(1 / 3, 4, trim=2), number(3.0, 4, trim=1), number(-0.0, 4, trim=0)
+    ('0.25', '0.3333', '3.0', '0')
+    """
+    return _format(value, decimals, sign, trim, MINUS)
+
+
+def tex_number(value: float, decimals: int = 2, *, sign: bool = False, trim: int | None = None) -> str:
+    """:func:`number` with an ASCII ``-``: for LaTeX source and editable number fields.
+
+    >>> tex_number(-0.25), tex_number(-0.001), tex_number(0.1, 4, trim=1)
+    ('-0.25', '0.00', '0.1')
+    """
+    return _format(value, decimals, sign, trim, "-")
+
+
+def offset(value: int) -> str:
+    """An offset ``j − i`` (or any signed count): ``+2``, ``0``, ``−1``.
+
+    >>> [offset(o) for o in (-2, 0, 1)]
+    ['−2', '0', '+1']
+    """
+    return number(value, 0, sign=True)
+
+
+def tex_offset(value: int) -> str:
+    """:func:`offset` for LaTeX source: ``+2``, ``0``, ``-1``.
+
+    >>> [tex_offset(o) for o in (-2, 0, 1)]
+    ['-2', '0', '+1']
+    """
+    return tex_number(value, 0, sign=True)
+
+
+def subscript(text: object) -> str:
+    """Unicode subscript of digits and signs: ``subscript(12) == '₁₂'``.
+
+    >>> subscript("+1") + subscript(-2) + subscript("−3")
+    '₊₁₋₂₋₃'
+    """
+    return str(text).translate(_SUBSCRIPTS)
+
+
+def offset_subscript(value: int) -> str:
+    """An offset as a subscript: ``₊₂``, ``₀``, ``₋₁``.
+
+    >>> offset_subscript(2), offset_subscript(0), offset_subscript(-1)
+    ('₊₂', '₀', '₋₁')
+    """
+    return subscript(offset(value))
