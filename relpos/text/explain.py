@@ -19,7 +19,9 @@ from relpos.core.measures import (
     shift_threshold,
     weight_on_offsets,
 )
+from relpos.text import numbers
 from relpos.text.hover import format_cells
+from relpos.text.numbers import subscript
 
 __all__ = [
     "SCALAR_TOGGLE_LABEL",
@@ -41,27 +43,14 @@ SCALAR_TOGGLE_LABEL = (
     "(T5 learns one per bucket of offsets; ALiBi learns none, it subtracts a fixed slope × distance)"
 )
 
-#: a^K in hover labels (Plotly renders the HTML superscript).
-_HOVER_A = "a<sup>K</sup>"
-_SUBSCRIPTS = str.maketrans("0123456789+-", "₀₁₂₃₄₅₆₇₈₉₊₋")
-
-
-def subscript(text: object) -> str:
-    """Unicode subscript of digits and signs: ``subscript(12) == '₁₂'``.
-
-    >>> subscript("+1") + subscript(-2)
-    '₊₁₋₂'
-    """
-    return str(text).translate(_SUBSCRIPTS)
-
 
 def offset_label(offset: int) -> str:
-    """Signed offset with a true minus: ``+1``, ``0``, ``−2``.
+    """Signed offset with a true minus: ``+1``, ``0``, ``−2`` (:func:`relpos.text.numbers.offset`).
 
     >>> [offset_label(o) for o in (-2, 0, 1)]
     ['−2', '0', '+1']
     """
-    return f"{offset:+d}".replace("-", "−") if offset else "0"
+    return numbers.offset(offset)
 
 
 def number(value: float, *, paren: bool = False) -> str:
@@ -69,18 +58,11 @@ def number(value: float, *, paren: bool = False) -> str:
 
     ``paren`` wraps negative numbers in parentheses, for the right side of a product.
 
-    >>> number(0.5), number(-0.2, paren=True), number(0.0025), number(1 / 3)
-    ('0.50', '(−0.20)', '0.0025', '0.3333')
+    >>> number(0.5), number(-0.2, paren=True), number(0.0025), number(1 / 3), number(-0.00001)
+    ('0.50', '(−0.20)', '0.0025', '0.3333', '0.00')
     """
-    text = f"{value:.4f}"
-    whole, _, decimals = text.partition(".")
-    decimals = decimals.rstrip("0").ljust(2, "0")
-    text = f"{whole}.{decimals}"
-    if text.lstrip("-").strip("0.") == "":
-        text = text.lstrip("-")  # no "−0.00"
-    negative = text.startswith("-")
-    text = text.replace("-", "−")
-    return f"({text})" if paren and negative else text
+    text = numbers.number(value, 4, trim=2)
+    return f"({text})" if paren and text.startswith(numbers.MINUS) else text
 
 
 def _columns(values) -> np.ndarray:
