@@ -20,6 +20,7 @@ __all__ = [
     "number",
     "offset",
     "offset_subscript",
+    "scientific",
     "subscript",
     "tex_number",
     "tex_offset",
@@ -86,6 +87,22 @@ def tex_number(value: float, decimals: int = 2, *, sign: bool = False, trim: int
     ('-0.25', '0.00', '0.1')
     """
     return _format(value, decimals, sign, trim, "-")
+
+
+def scientific(value: float, digits: int = 2) -> str:
+    """`value` in E notation with `digits` significant digits and true minus signs.
+
+    A value that rounds to zero prints ``0``; the exponent has no ``+`` and no leading zeros.
+
+    >>> scientific(2.2e-16), scientific(-12345678.0, 3), scientific(0.0), scientific(-0.0)
+    ('2.2e−16', '−1.23e7', '0', '0')
+    """
+    if digits < 1:
+        raise ValueError(f"digits must be >= 1; got {digits}")
+    mantissa, _, exponent = f"{float(value):.{digits - 1}e}".partition("e")
+    if float(mantissa) == 0 or not exponent:  # zero, or inf / nan (no exponent)
+        return number(float(mantissa), 0) if float(mantissa) == 0 else number(value)
+    return f"{number(float(mantissa), digits - 1)}e{number(int(exponent), 0)}"
 
 
 def offset(value: int) -> str:
