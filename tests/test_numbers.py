@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import string
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -16,6 +17,7 @@ from relpos.text.numbers import MINUS, number, offset, offset_subscript, subscri
 floats = st.floats(allow_nan=False, allow_infinity=False)
 decimals = st.integers(min_value=0, max_value=8)
 trims = st.none() | st.integers(min_value=0, max_value=8)
+ROOT = Path(__file__).resolve().parent.parent
 SIGNED_ZERO = re.compile(r"[−+-]0(\.0*)?$")
 
 
@@ -140,3 +142,30 @@ class TestEscapeMarkdown:
     def test_limit_cuts_with_an_ellipsis(self):
         assert escape_markdown("x" * 30, limit=5) == "xxxxx…"
         assert escape_markdown("a\nb*$") == r"a\?b\*\$"
+
+
+class TestOneFormatterOneEscaper:
+    """No module formats or escapes on its own."""
+
+    SOURCES = sorted([*ROOT.joinpath("relpos").rglob("*.py"), *ROOT.joinpath("pages").glob("*.py"), ROOT / "app.py"])
+
+    def test_no_hand_made_minus_signs(self):
+        pattern = re.compile(r"""\.replace\(\s*['"]-['"]\s*,\s*['"](−|\\u2212|\\N\{MINUS SIGN\})['"]""")
+        found = [f"{p.relative_to(ROOT)}:{n}" for p in self.SOURCES for n, line in _lines(p) if pattern.search(line)]
+        assert found == []
+
+    def test_no_second_escaper(self):
+        pattern = re.compile(r"_MARKDOWN_SPECIAL|def (plain|safe_echo|escape_markdown)\(")
+        escaper = ROOT / "relpos" / "text" / "escape.py"
+        found = [
+            f"{p.relative_to(ROOT)}:{n}"
+            for p in self.SOURCES
+            if p != escaper
+            for n, line in _lines(p)
+            if pattern.search(line)
+        ]
+        assert found == []
+
+
+def _lines(path: Path):
+    return enumerate(path.read_text(encoding="utf-8").splitlines(), 1)

@@ -14,6 +14,7 @@ from relpos.core.schemes import SCHEMES, LengthReport, SchemeScores
 from relpos.plots.figures import _AXIS_FONT, score_heatmap, symmetric_range, weight_heatmap
 from relpos.plots.panels import TEXT_MAX_N
 from relpos.text.hover import scheme_score_hover, scheme_weight_hover, translation_hover
+from relpos.text.numbers import number
 
 __all__ = [
     "TRAINED_FILL",
@@ -143,7 +144,7 @@ def translation_bar_figure(changes: dict[str, np.ndarray], shift: int, *, height
     names = list(changes)
     largest = [float(np.max(np.abs(changes[name]))) for name in names]
     changed = [value >= ROUNDING for value in largest]
-    labels = [f"{value:.3f}" if moved else "0 (unchanged)" for value, moved in zip(largest, changed, strict=True)]
+    labels = [number(value, 3) if moved else "0 (unchanged)" for value, moved in zip(largest, changed, strict=True)]
     fig = go.Figure(
         go.Bar(
             x=[value if moved else 0.0 for value, moved in zip(largest, changed, strict=True)],
