@@ -20,7 +20,6 @@ from relpos.core.measures import (
     weight_on_offsets,
 )
 from relpos.text import numbers
-from relpos.text.hover import format_cells
 from relpos.text.numbers import subscript
 
 __all__ = [
@@ -144,11 +143,11 @@ def _keys(indices) -> str:
 
 def _weight(value: float) -> str:
     """A weight or weight change at 3 decimals, true minus, never "−0.000"."""
-    return str(format_cells(value, ".3f"))
+    return numbers.number(value, 3)
 
 
 def _change(value: float) -> str:
-    return str(format_cells(value, "+.3f"))
+    return numbers.number(value, 3, sign=True)
 
 
 def bias_kind(result: AttentionResult) -> str:
@@ -436,13 +435,13 @@ def _distance_sentences(result: AttentionResult, kind: str) -> list[str]:
     elif abs(shift) < 0.005:  # prints as ±0.00
         effect = "the position term moved it by less than 0.005"
     else:
-        effect = f"the position term moved it by {format_cells(shift, '+.2f')} "
+        effect = f"the position term moved it by {numbers.number(shift, sign=True)} "
         effect += "(more local)" if shift < 0 else "(more spread out)"
     return [
-        f"Average attention distance Σⱼ αᵢⱼ |j − i|: {before:.2f} with content only, {after:.2f} with positions — "
-        f"{effect}.",
-        f"Average offset Σⱼ αᵢⱼ (j − i): {format_cells(drift_before, '+.2f')} → {format_cells(drift_after, '+.2f')} "
-        "(negative means looking back).",
+        f"Average attention distance Σⱼ αᵢⱼ |j − i|: {numbers.number(before)} with content only, "
+        f"{numbers.number(after)} with positions — {effect}.",
+        f"Average offset Σⱼ αᵢⱼ (j − i): {numbers.number(drift_before, sign=True)} → "
+        f"{numbers.number(drift_after, sign=True)} (negative means looking back).",
     ]
 
 
