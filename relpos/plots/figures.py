@@ -446,6 +446,29 @@ def add_window_outline(fig: go.Figure, n_q: int, n_k: int, k: int, *, color: str
     return fig
 
 
+def _offset_panel_text(offsets: np.ndarray, clipped: np.ndarray) -> dict:
+    """Cell text and hover of the offset map as a panel.
+
+    Up to :data:`TEXT_CELLS` cells the offsets travel as our own strings (``+2``, ``0``,
+    ``−1``); larger panels send one small int array that the browser formats.
+    """
+    where = "query i = %{y}, key j = %{x}<br>offset j − i = "
+    if offsets.size <= TEXT_CELLS:
+        offset_text, clipped_text = format_cells(offsets, "+d"), format_cells(clipped, "+d")
+        return {
+            "text": clipped_text,
+            "texttemplate": "%{text}",
+            "customdata": np.stack([offset_text, clipped_text], axis=-1),
+            "hovertemplate": where + "%{customdata[0]} → table row a<sup>K</sup><sub>%{customdata[1]}</sub>"
+            "<extra></extra>",
+        }
+    return {
+        "texttemplate": "%{z}" if offsets.size <= 256 else None,
+        "customdata": offsets[..., None].astype(np.int16),
+        "hovertemplate": where + "%{customdata[0]:+d} → table row a<sup>K</sup><sub>%{z:+d}</sub><extra></extra>",
+    }
+
+
 def offset_map_figure(
     n_q: int,
     n_k: int,
@@ -510,16 +533,7 @@ def offset_map_figure(
             "ticktext": [num.offset(t) for t in ticks],
         }
     elif panel_height:
-        # as a panel: numbers and arithmetic formatted by the browser from one small
-        # int array, instead of two strings per cell
-        trace.update(
-            texttemplate="%{z}" if n_q * n_k <= 256 else None,
-            customdata=offsets[..., None].astype(np.int16),
-            hovertemplate=(
-                "query i = %{y}, key j = %{x}<br>offset j − i = %{customdata[0]:+d}"
-                " → table row a<sup>K</sup><sub>%{z:+d}</sub><extra></extra>"
-            ),
-        )
+        trace.update(_offset_panel_text(offsets, clipped))
         if text_size:
             trace["textfont"] = {"size": text_size}
     else:
