@@ -147,7 +147,7 @@ class TestPageSettings:
             ({"n": "-3"}, "got -3"),
             ({"mode": "c"}, "mode must be one of a, b"),
             ({"v": "1"}, "values must be 2 numbers"),
-            ({"v": "1,inf"}, "values must be 2 numbers from -2 to 2"),
+            ({"v": "1,inf"}, "values must be 2 numbers from −2 to 2"),
             ({"v": "1,nan"}, "values must be 2 numbers"),
             ({"v": "1,3"}, "got 3"),
             ({"v": "1,x"}, "“x” is not a number"),

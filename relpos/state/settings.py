@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from relpos.state.codec import unknown_message
 from relpos.text.escape import printable
+from relpos.text.numbers import number
 
 __all__ = ["ChoiceSetting", "FloatsSetting", "IntSetting", "encode_settings", "read_settings", "sanitise"]
 
@@ -102,7 +103,8 @@ class FloatsSetting:
         (0.5, -1.0)
         """
         count = len(self.default)
-        expected = f"{self.label} must be {count} numbers from {self.low:g} to {self.high:g}, separated by commas"
+        low, high = (number(bound, 6, trim=0) for bound in (self.low, self.high))
+        expected = f"{self.label} must be {count} numbers from {low} to {high}, separated by commas"
         parts = text.split(",")
         if len(parts) != count:
             raise ValueError(f"{expected}; got {len(parts)} entr{'y' if len(parts) == 1 else 'ies'}")

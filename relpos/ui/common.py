@@ -44,9 +44,14 @@ def caption(name: str) -> None:
     st.caption(_read_content(name))
 
 
+def _number_cells(decimals: int):
+    """A Styler formatter: floats by the one number formatter, anything else as it is."""
+    return lambda value: num.number(value, decimals) if isinstance(value, (float, np.floating)) else str(value)
+
+
 def matrix_table(frame: pd.DataFrame, *, decimals: int = 4, caption: str | None = None) -> None:
     """Show a labelled matrix with a fixed number of decimals and true minus signs."""
-    st.dataframe(frame.style.format(lambda value: num.number(value, decimals)), width="content")
+    st.dataframe(frame.style.format(_number_cells(decimals)), width="content")
     if caption:
         st.caption(caption)
 
@@ -420,7 +425,8 @@ def labelled_table(
     frame: pd.DataFrame, *, decimals: int = 4, caption: str | None = None, stretch: bool = False
 ) -> None:
     """Show a table mixing text and number columns; numbers get `decimals` places, gaps show a dash."""
-    st.dataframe(frame.style.format(precision=decimals, na_rep="—"), width="stretch" if stretch else "content")
+    styled = frame.style.format(_number_cells(decimals), na_rep="—")
+    st.dataframe(styled, width="stretch" if stretch else "content")
     if caption:
         st.caption(caption)
 
@@ -875,7 +881,7 @@ def matrix_tables(matrices: dict[str, object], *, key: str, limit: int = 16, dec
             )
             st.markdown(f"**{title}**{note}")
             frame = tables.matrix_frame(corner)
-            st.table(frame if frame.dtypes.iloc[0].kind in "iu" else frame.round(decimals))
+            st.table(frame.style.format(_number_cells(decimals)))
 
 
 # --- Export and import ------------------------------------------------------------------
