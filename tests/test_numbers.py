@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from relpos.text.escape import escape_markdown, printable
-from relpos.text.numbers import MINUS, number, offset, offset_subscript, subscript, tex_number, tex_offset
+from relpos.text.numbers import MINUS, number, offset, offset_subscript, scientific, subscript, tex_number, tex_offset
 
 #: Any finite float, from subnormal to huge, the zeros of both signs included.
 floats = st.floats(allow_nan=False, allow_infinity=False)
@@ -83,6 +83,17 @@ class TestNumber:
     def test_rejects_negative_decimals(self):
         with pytest.raises(ValueError, match="decimals must be >= 0"):
             number(1.0, -1)
+
+
+class TestScientific:
+    @given(floats, st.integers(min_value=1, max_value=6))
+    def test_true_minus_no_signed_zero_and_round_trip(self, value, digits):
+        text = scientific(value, digits)
+        assert "-" not in text and not SIGNED_ZERO.match(text)
+        assert _parsed(text) == float(f"{value:.{digits - 1}e}")
+
+    def test_examples(self):
+        assert [scientific(v) for v in (2.2e-16, -1.5e7, 0.0, -0.0)] == ["2.2e−16", "−1.5e7", "0", "0"]
 
 
 class TestTexNumber:
