@@ -14,7 +14,7 @@ from relpos.core.schemes import SCHEMES, LengthReport, SchemeScores
 from relpos.plots.figures import _AXIS_FONT, score_heatmap, symmetric_range, weight_heatmap
 from relpos.plots.panels import TEXT_MAX_N
 from relpos.text.hover import scheme_score_hover, scheme_weight_hover, translation_hover
-from relpos.text.numbers import number
+from relpos.text.numbers import number, offset
 
 __all__ = [
     "TRAINED_FILL",
@@ -241,7 +241,7 @@ def shaw_curve_figure(report: LengthReport, k: int, *, height: int = 340) -> go.
 
 def t5_curve_figure(report: LengthReport, *, height: int = 340) -> go.Figure:
     """T5 bias at every offset: steps of log-spaced buckets, unseen buckets marked."""
-    hover = [f"j − i = {o}: bucket {b}" for o, b in zip(report.offsets, report.t5_buckets, strict=True)]
+    hover = [f"j − i = {offset(o)}: bucket {b}" for o, b in zip(report.offsets, report.t5_buckets, strict=True)]
     traces = [
         go.Scatter(
             x=report.offsets,

@@ -344,10 +344,8 @@ def _score_hover(lesson: Lesson) -> list[list[str]]:
     reached = wt.reached_cells(lesson.stop, n)
     for step in lesson.steps:
         if reached[step.i, step.j]:
-            hover[step.i][step.j] = (
-                f"e({step.i + 1},{step.j + 1}) = content {wt.short_number(step.content)}"
-                f" + position {wt.short_number(step.position)} = {wt.short_number(step.score)}"
-            )
+            content, position, score = (num.number(v, 4, trim=1) for v in (step.content, step.position, step.score))
+            hover[step.i][step.j] = f"e({step.i + 1},{step.j + 1}) = content {content} + position {position} = {score}"
     return hover
 
 
