@@ -11,6 +11,7 @@ from relpos.plots import schemes as scheme_figures
 from relpos.state.settings import ChoiceSetting, FloatsSetting, IntSetting, encode_settings, read_settings, sanitise
 from relpos.tables import frames as tables
 from relpos.text.hover import Hover, render
+from relpos.text.numbers import number
 
 
 @pytest.fixture(scope="module")
@@ -105,6 +106,29 @@ class TestSchemeFigures:
         shaw = scheme_figures.shaw_curve_figure(report, 2)
         clipped = next(trace for trace in shaw.data if "clipped" in trace.name)
         assert np.all(np.abs(np.asarray(clipped.x)) > 2)
+
+    def test_curve_hovers_use_the_one_formatter(self, setup):
+        """Every curve's hover is our text: offsets +2 / 0 / −1 and true minus signs, never Plotly's hyphen."""
+        report = relpos.length_generalization(setup, 8, relpos.alibi_slopes(4))
+        figs = [
+            scheme_figures.shaw_curve_figure(report, 2),
+            scheme_figures.t5_curve_figure(report),
+            scheme_figures.alibi_curve_figure(report, 1),
+            scheme_figures.rope_curve_figure(report),
+            scheme_figures.sinusoid_figure(report),
+        ]
+        for fig in figs:
+            for trace in fig.data:
+                if trace.type != "scatter" or trace.x is None or not len(trace.x):
+                    continue
+                assert trace.hoverinfo == "text" and trace.hovertemplate is None, trace.name
+                labels = list(trace.hovertext)
+                assert len(labels) == len(trace.x) and not any("-" in label for label in labels), labels[:3]
+                for label, y in zip(labels, trace.y, strict=True):
+                    assert label.endswith(number(y, 3)) or f"bias {number(y, 3)}" in label, (label, y)
+        shaw = figs[0].data[0]
+        assert shaw.hovertext[list(shaw.x).index(-1)].startswith("j − i = −1: ")
+        assert shaw.hovertext[list(shaw.x).index(0)].startswith("j − i = 0: ")
 
     def test_translation_maps_zero_out_rounding(self, setup):
         changes = relpos.translation_changes(setup, 5)

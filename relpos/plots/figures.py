@@ -273,6 +273,10 @@ def _heatmap(
         # per-cell (i, j) labels would double the payload; a panel's coordinates are the positions
         where = "query i = %{y}, key j = %{x}<br>" if panel_height else ""
         trace.update(hovertemplate=where + "%{z:.3f}<extra></extra>")
+    elif matrix.size <= TEXT_CELLS:  # few cells: our own numbers, with a true minus sign
+        values = format_cells(matrix, ".4f")
+        hover = [[f"query i={i + 1}, key j={j + 1}<br>{values[i, j]}" for j in range(n_k)] for i in range(n_q)]
+        trace.update(hovertext=hover, hoverinfo="text")
     else:
         trace.update(
             hovertemplate="query i=%{customdata[0]}, key j=%{customdata[1]}<br>%{z:.4f}<extra></extra>",
@@ -1166,7 +1170,8 @@ def value_parts_by_k_figure(parts, query: int, *, current_k: int | None = None, 
                 mode="lines+markers",
                 line={"color": colour, "dash": dash, "width": 3 if name.startswith("output") else 2},
                 marker={"symbol": symbol, "size": 9},
-                hovertemplate=f"{name}<br>k = %{{x}}: %{{y:.4f}}<extra></extra>",
+                hovertext=[f"{name}<br>k = {k}: {num.number(value, 4)}" for k, value in zip(ks, values, strict=True)],
+                hoverinfo="text",
             )
             for name, values, colour, dash, symbol in series
         ]
