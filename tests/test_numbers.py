@@ -11,7 +11,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from relpos.text.escape import escape_markdown, printable
-from relpos.text.numbers import MINUS, number, offset, offset_subscript, scientific, subscript, tex_number, tex_offset
+from relpos.text.numbers import (
+    MINUS,
+    number,
+    offset,
+    offset_range,
+    offset_subscript,
+    scientific,
+    subscript,
+    tex_number,
+    tex_offset,
+)
 
 #: Any finite float, from subnormal to huge, the zeros of both signs included.
 floats = st.floats(allow_nan=False, allow_infinity=False)
@@ -111,6 +121,10 @@ class TestOffset:
         assert text == ("0" if value == 0 else ("+" if value > 0 else MINUS) + str(abs(value)))
         assert tex_offset(value) == text.replace(MINUS, "-")
         assert subscript(text) == offset_subscript(value)
+
+    @given(st.integers(min_value=0, max_value=10**4))
+    def test_offset_range_spans_minus_k_to_plus_k(self, k):
+        assert offset_range(k) == (f"{offset(-k)}..{offset(k)}" if k else "0")
 
     def test_subscripts(self):
         assert [offset_subscript(o) for o in (-2, 0, 1, 12)] == ["₋₂", "₀", "₊₁", "₊₁₂"]

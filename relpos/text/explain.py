@@ -293,7 +293,7 @@ def _offsets_caption(result: AttentionResult, n: int) -> str:
             "What IS constant along a diagonal: the table row. Each colour is one row of a^K. "
             f"No pair is further apart than k = {k}, so nothing is clipped; lower k to see clipping."
         )
-    edges = f"a^K{subscript(-k)} or a^K{subscript(f'+{k}')}" if k else "a^K₀, the only row"
+    edges = f"a^K{numbers.offset_subscript(-k)} or a^K{numbers.offset_subscript(k)}" if k else "a^K₀, the only row"
     return (
         "What IS constant along a diagonal: the table row. Each colour is one row of a^K; "
         f"the {beyond} cells beyond the dashed lines are further apart than k = {k} and reuse {edges}."

@@ -19,6 +19,7 @@ __all__ = [
     "MINUS",
     "number",
     "offset",
+    "offset_range",
     "offset_subscript",
     "scientific",
     "subscript",
@@ -112,6 +113,15 @@ def offset(value: int) -> str:
     ['−2', '0', '+1']
     """
     return number(value, 0, sign=True)
+
+
+def offset_range(k: int, separator: str = "..") -> str:
+    """The offsets ``−k`` to ``+k`` of a clipping distance: ``−2..+2``, or ``0`` when k = 0.
+
+    >>> offset_range(2), offset_range(1, " … "), offset_range(0)
+    ('−2..+2', '−1 … +1', '0')
+    """
+    return f"{offset(-k)}{separator}{offset(k)}" if k else offset(0)
 
 
 def tex_offset(value: int) -> str:

@@ -439,7 +439,7 @@ VALUE_VARIANTS = ("a^K and a^V", "a^K only", "a^V only", "neither")
 
 def offset_window(k: int) -> str:
     """The offsets a clipping distance keeps apart, in words: "offset 0" or "offsets −2..+2"."""
-    return "offset 0" if k == 0 else f"offsets −{k}..+{k}"
+    return "offset 0" if k == 0 else f"offsets {num.offset_range(k)}"
 
 
 def latex_names(text: str) -> str:
@@ -531,7 +531,7 @@ def value_side_controls():
     st.markdown("**Values $v_j$** (one number per token, d = 1)")
     number_sliders(page, by_name["v"], [f"$v_{j + 1}$" for j in range(n)])
     st.markdown(
-        f"**Value-side table $a^V$** (offsets −{n - 1}..+{n - 1}; at k = {k} only {offset_window(k)} "
+        f"**Value-side table $a^V$** (offsets {num.offset_range(n - 1)}; at k = {k} only {offset_window(k)} "
         f"{'is' if k == 0 else 'are'} used, "
         "the others are greyed out)"
     )

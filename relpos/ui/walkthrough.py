@@ -516,7 +516,7 @@ def editor(lesson: Lesson) -> None:
     st.segmented_control("Clipping distance k", list(wt.K_CHOICES), key=K, required=True, on_change=_change_k)
     offsets = [int(o) for o in scenario.table_offsets()]
     _number_fields(
-        f"Table $a^K$ (offsets −{scenario.k} … +{scenario.k})" if scenario.k else "Table $a^K$ (offset 0 only)",
+        f"Table $a^K$ (offsets {num.offset_range(scenario.k, ' … ')})" if scenario.k else "Table $a^K$ (offset 0 only)",
         [(input_key("a", o), f"$a^K_{{{num.tex_offset(o)}}}$") for o in offsets],
         problems,
     )
