@@ -6,6 +6,7 @@ import streamlit as st
 import relpos
 from relpos.core import skewing
 from relpos.plots import figures
+from relpos.text import numbers
 from relpos.ui import common as ui
 from relpos.ui.routing import require_app_entry
 
@@ -37,7 +38,7 @@ with right:
 naive = skewing.naive_position_biases(example.queries, example.table)
 st.caption(
     "Check: the placed matrix equals the naive gather's and relpos.position_biases' "
-    f"(largest difference {np.max(np.abs(naive - example.attention().bias)):.1e})."
+    f"(largest difference {numbers.scientific(np.max(np.abs(naive - example.attention().bias)))})."
 )
 
 st.header("3 · Skewing (Music Transformer)")
@@ -59,7 +60,7 @@ causal = np.tril(np.ones((example.n, example.n), dtype=bool))
 difference = float(np.max(np.abs(skewed - example.attention().bias)[causal]))
 st.success(
     f"Skewed = relpos.position_biases on all {int(causal.sum())} cells with j ≤ i "
-    f"(largest difference {difference:.1e})."
+    f"(largest difference {numbers.scientific(difference)})."
 )
 
 st.header("4 · Time it")

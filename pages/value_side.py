@@ -7,6 +7,7 @@ import streamlit as st
 import relpos
 from relpos.plots import figures
 from relpos.tables import frames as tables
+from relpos.text import numbers
 from relpos.ui import common as ui
 from relpos.ui.routing import require_app_entry
 
@@ -40,9 +41,10 @@ with left:
     st.plotly_chart(figures.value_split_figure(terms), width="stretch")
 with right:
     st.latex(
-        rf"z_{{{query + 1}}} = \underbrace{{{terms.content_part[0]:.4f}}}_{{\sum_j \alpha_{{{query + 1}j}} v_j}}"
-        rf" + \underbrace{{{terms.position_part[0]:.4f}}}_{{\sum_j \alpha_{{{query + 1}j}} a^V}}"
-        rf" = {terms.output[0]:.4f}"
+        rf"z_{{{query + 1}}} = \underbrace{{{numbers.tex_number(terms.content_part[0], 4)}}}"
+        rf"_{{\sum_j \alpha_{{{query + 1}j}} v_j}}"
+        rf" + \underbrace{{{numbers.tex_number(terms.position_part[0], 4)}}}_{{\sum_j \alpha_{{{query + 1}j}} a^V}}"
+        rf" = {numbers.tex_number(terms.output[0], 4)}"
     )
     mass = relpos.weight_per_offset(result.weights, k)[query]
     st.markdown(ui.offset_mass_sentence(mass, A_V[:, 0], k))
@@ -59,8 +61,9 @@ with left:
 with right:
     ui.markdown("value_side_k")
     st.caption(
-        f"Computed here: at k = 0 the position part of query {query + 1} is {parts.position[0, query, 0]:.4f}, "
-        f"and $a^V_0$ = {example.value_table[len(example.values) - 1]:.4f}."
+        f"Computed here: at k = 0 the position part of query {query + 1} is "
+        f"{numbers.number(parts.position[0, query, 0], 4)}, "
+        f"and $a^V_0$ = {numbers.number(example.value_table[len(example.values) - 1], 4)}."
     )
 
 st.plotly_chart(figures.value_outputs_figure(result), width="stretch")

@@ -11,6 +11,7 @@ from relpos.plots import schemes as scheme_figures
 from relpos.state.settings import ChoiceSetting, FloatsSetting, IntSetting, encode_settings, read_settings, sanitise
 from relpos.tables import frames as tables
 from relpos.text.hover import Hover, render
+from relpos.text.numbers import number
 
 
 @pytest.fixture(scope="module")
@@ -106,6 +107,29 @@ class TestSchemeFigures:
         clipped = next(trace for trace in shaw.data if "clipped" in trace.name)
         assert np.all(np.abs(np.asarray(clipped.x)) > 2)
 
+    def test_curve_hovers_use_the_one_formatter(self, setup):
+        """Every curve's hover is our text: offsets +2 / 0 / −1 and true minus signs, never Plotly's hyphen."""
+        report = relpos.length_generalization(setup, 8, relpos.alibi_slopes(4))
+        figs = [
+            scheme_figures.shaw_curve_figure(report, 2),
+            scheme_figures.t5_curve_figure(report),
+            scheme_figures.alibi_curve_figure(report, 1),
+            scheme_figures.rope_curve_figure(report),
+            scheme_figures.sinusoid_figure(report),
+        ]
+        for fig in figs:
+            for trace in fig.data:
+                if trace.type != "scatter" or trace.x is None or not len(trace.x):
+                    continue
+                assert trace.hoverinfo == "text" and trace.hovertemplate is None, trace.name
+                labels = list(trace.hovertext)
+                assert len(labels) == len(trace.x) and not any("-" in label for label in labels), labels[:3]
+                for label, y in zip(labels, trace.y, strict=True):
+                    assert label.endswith(number(y, 3)) or f"bias {number(y, 3)}" in label, (label, y)
+        shaw = figs[0].data[0]
+        assert shaw.hovertext[list(shaw.x).index(-1)].startswith("j − i = −1: ")
+        assert shaw.hovertext[list(shaw.x).index(0)].startswith("j − i = 0: ")
+
     def test_translation_maps_zero_out_rounding(self, setup):
         changes = relpos.translation_changes(setup, 5)
         maps = scheme_figures.translation_heatmaps(changes, before=relpos.scheme_scores(setup), shift=5)
@@ -147,7 +171,7 @@ class TestPageSettings:
             ({"n": "-3"}, "got -3"),
             ({"mode": "c"}, "mode must be one of a, b"),
             ({"v": "1"}, "values must be 2 numbers"),
-            ({"v": "1,inf"}, "values must be 2 numbers from -2 to 2"),
+            ({"v": "1,inf"}, "values must be 2 numbers from −2 to 2"),
             ({"v": "1,nan"}, "values must be 2 numbers"),
             ({"v": "1,3"}, "got 3"),
             ({"v": "1,x"}, "“x” is not a number"),
@@ -170,12 +194,13 @@ class TestPageSettings:
     def test_unknown_keys_are_named_and_ignored(self):
         values, problems = read_settings(self.SETTINGS, {"n": "12", "nn": "3", "<b>x": "1"})
         assert values == {"n": 12, "mode": "a", "v": (0.0, 0.0)}
-        assert problems == ["Unknown parameters ignored: “nn”, “?b?x”."]
+        assert problems == ["Unknown parameters ignored: “nn”, “<b>x”."]  # plain text: the page escapes it
 
     def test_many_unknown_keys_are_counted(self):
         _, (problem,) = read_settings(self.SETTINGS, {f"x{i}": "1" for i in range(12)})
         assert problem.endswith("“x5” and 6 more.")
 
-    def test_sanitise_keeps_messages_plain(self):
-        assert sanitise("![x](http://e.vil/a.png)") == "??x??http???e.vil?a.png?"
-        assert len(sanitise("1" * 1000)) == 24
+    def test_sanitise_keeps_messages_short_and_printable(self):
+        assert sanitise("a\x00b\nc") == "a?b?c"
+        assert len(sanitise("1" * 1000)) == 24 and sanitise("1" * 1000).endswith("…")
+        assert sanitise("1" * 24) == "1" * 24

@@ -134,6 +134,27 @@ class TestOffsetMap:
         fig = figures.offset_map_figure(4, 4, 2)
         assert fig.data[0].text[0][3] == "+3→+2"
 
+    def test_default_hover_prints_numbers_with_a_true_minus(self):
+        trace = figures.score_heatmap([[-0.25, 0.0001], [-0.00001, 1.5]], "t").data[0]
+        assert trace.hovertemplate is None and trace.hoverinfo == "text"
+        assert [list(row) for row in trace.hovertext] == [
+            ["query i=1, key j=1<br>−0.2500", "query i=1, key j=2<br>0.0001"],
+            ["query i=2, key j=1<br>0.0000", "query i=2, key j=2<br>1.5000"],
+        ]
+
+    def test_small_panel_offsets_follow_the_one_offset_rule(self):
+        """Cells and hover read +1, 0, −1 (true minus, no "+0"), formatted by relpos.text.numbers."""
+        trace = panels.offset_map(4, 4, 1, 300).data[0]
+        assert [list(row) for row in trace.text] == [
+            ["0", "+1", "+1", "+1"],
+            ["−1", "0", "+1", "+1"],
+            ["−1", "−1", "0", "+1"],
+            ["−1", "−1", "−1", "0"],
+        ]
+        assert trace.customdata[0][3].tolist() == ["+3", "+1"]  # true offset, clipped offset
+        label = hover.render(hover.Hover(np.asarray(trace.customdata), trace.hovertemplate), 0, 3, 1, html=False)
+        assert "offset j − i = +3 → table row a^K_+1" in label, label
+
 
 class TestHover:
     def test_textbook_cell_arithmetic(self):

@@ -20,6 +20,7 @@ from relpos.core.measures import attention_distance
 from relpos.lessons import effects
 from relpos.lessons import walkthrough as wt
 from relpos.text import explain
+from relpos.text.numbers import number
 from tests.strategies import caption_settings
 
 #: A signed or unsigned number printed as zero with a sign ("−0.00", "+0.000") is never right.
@@ -175,7 +176,7 @@ class TestEffectsSummary:
             assert "pushed toward" not in text and "reshuffles" not in text and "bonus" not in text
         if match := re.search(r"moved it by ([+−]\d\.\d\d) \((more local|more spread out)\)", text):
             shift = attention_distance(result.weights).mean() - attention_distance(result.content_weights).mean()
-            assert match[1] == str(explain.format_cells(shift, "+.2f"))
+            assert match[1] == number(shift, sign=True)
             assert bool(shift < 0) == (match[2] == "more local")
 
     def test_k_zero_says_nothing_moved(self):

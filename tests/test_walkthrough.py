@@ -306,12 +306,6 @@ class TestParseValue:
         assert "](" not in message and r"\[x\]\(http" in message
 
 
-class TestSafeEcho:
-    def test_escapes_markdown_and_control_characters(self):
-        assert wt.safe_echo("a\nb*$") == r"a\?b\*\$"
-        assert wt.safe_echo("x" * 30, limit=5) == "xxxxx…"
-
-
 class TestResizeTable:
     def test_shrinks_to_the_inner_entries(self):
         assert wt.resize_table(TEXTBOOK.table, 1) == (0.4, 0.1, -0.2)

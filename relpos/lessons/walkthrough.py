@@ -14,14 +14,15 @@ shown from 1 on screen.
 from __future__ import annotations
 
 import re
-import string
 from dataclasses import dataclass
 
 import numpy as np
 
 from relpos.core.attention import AttentionResult
 from relpos.core.examples import Scenario
-from relpos.text.explain import VISIBLE_CHANGE, offset_label, subscript, weight_shift_reason
+from relpos.text import numbers
+from relpos.text.escape import escape_markdown
+from relpos.text.explain import VISIBLE_CHANGE, weight_shift_reason
 
 __all__ = [
     "K_CHOICES",
@@ -41,7 +42,6 @@ __all__ = [
     "reached_cells",
     "resize_table",
     "row_shift",
-    "safe_echo",
     "short_number",
     "softmax_latex",
     "stop_index",
@@ -343,7 +343,8 @@ def takeaway(shift: RowShift, row_steps: tuple[PairStep, ...] | list[PairStep]) 
         reason = weight_shift_reason(shift.content_weights, positions, index, term="position term")
         sentences.append(
             f"{_key_label(row_steps[index])} {verb} the most weight: "
-            f"{shift.content_weights[index]:.3f} → {shift.weights[index]:.3f} ({signed(change, 3, fixed=True)}): "
+            f"{numbers.number(shift.content_weights[index], 3)} → {numbers.number(shift.weights[index], 3)} "
+            f"({signed(change, 3, fixed=True)}): "
             f"{reason}."
         )
     if shift.favourite != shift.content_favourite:
@@ -367,9 +368,7 @@ def short_number(value: float, decimals: int = 4) -> str:
     >>> [short_number(v) for v in (1.0, -0.1, 0.32000000000000006, -0.0, 0.2515)]
     ['1.0', '-0.1', '0.32', '0.0', '0.2515']
     """
-    rounded = round(float(value), decimals) + 0.0  # + 0.0 turns -0.0 into 0.0
-    text = f"{rounded:.{decimals}f}".rstrip("0")
-    return text + "0" if text.endswith(".") else text
+    return numbers.tex_number(value, decimals, trim=1)
 
 
 def signed(value: float, decimals: int = 4, *, fixed: bool = False) -> str:
@@ -378,17 +377,7 @@ def signed(value: float, decimals: int = 4, *, fixed: bool = False) -> str:
     >>> signed(-0.5), signed(3, 0), signed(0.0), signed(0.10789, 3, fixed=True)
     ('−0.5', '+3', '0', '+0.108')
     """
-    rounded = round(float(value), decimals) + 0.0
-    if rounded == 0:
-        return "0"
-    magnitude = abs(rounded)
-    if decimals == 0:
-        text = str(int(magnitude))
-    elif fixed:
-        text = f"{magnitude:.{decimals}f}"
-    else:
-        text = short_number(magnitude, decimals)
-    return ("+" if rounded > 0 else "−") + text
+    return numbers.number(value, decimals, sign=True, trim=None if fixed else 0)
 
 
 def _factor(value: float) -> str:
@@ -397,8 +386,7 @@ def _factor(value: float) -> str:
     return f"({text})" if text.startswith("-") else text
 
 
-def _offset_tex(offset: int) -> str:
-    return f"{offset:+d}" if offset else "0"
+_offset_tex = numbers.tex_offset
 
 
 def pair_latex(step: PairStep) -> str:
@@ -470,7 +458,7 @@ def offset_map_note(steps: tuple[PairStep, ...] | list[PairStep]) -> str:
     if not clipped:
         return f"{note} With k = {k} no two of these {n} tokens are more than k apart, so nothing is clipped."
     farthest = max(clipped, key=lambda s: (s.offset, -s.i))
-    label = f"{signed(farthest.offset, 0)}→{signed(farthest.clipped, 0)}".replace("−", "-")
+    label = f"{numbers.offset(farthest.offset)}→{numbers.offset(farthest.clipped)}"
     return (
         f"{note} The {len(clipped)} cells marked ✕ are more than k = {k} apart and reuse the edge entry; "
         f"a label such as {label} shows the true and the clipped offset. The entry is shared along a "
@@ -493,7 +481,7 @@ def softmax_latex(row_steps: tuple[PairStep, ...] | list[PairStep]) -> str:
         return r",\ ".join(formatter(v) for v in values)
 
     def weights(values):
-        return vector(values, lambda w: f"{w:.3f}")
+        return vector(values, lambda w: numbers.tex_number(w, 3))
 
     content = vector((s.content for s in row_steps), short_number)
     scores = vector((s.score for s in row_steps), short_number)
@@ -510,17 +498,6 @@ def softmax_latex(row_steps: tuple[PairStep, ...] | list[PairStep]) -> str:
 # ---------------------------------------------------------------------------
 # Editing the example
 # ---------------------------------------------------------------------------
-
-
-def safe_echo(text: str, limit: int = 20) -> str:
-    """User text made safe to quote inside Markdown: printable, short, punctuation escaped.
-
-    >>> safe_echo("*1*<b>")
-    '\\\\*1\\\\*\\\\<b\\\\>'
-    """
-    printable = "".join(ch if ch.isprintable() else "?" for ch in str(text))
-    short = printable if len(printable) <= limit else printable[:limit] + "…"
-    return "".join("\\" + ch if ch in string.punctuation else ch for ch in short)
 
 
 def parse_value(text, *, name: str, limit: float = VALUE_LIMIT) -> tuple[float | None, str | None]:
@@ -547,7 +524,7 @@ def parse_value(text, *, name: str, limit: float = VALUE_LIMIT) -> tuple[float |
     >>> parse_value("12", name="k₂")[1]
     'k₂: 12.0 is outside the allowed range. Type a number from −10 to 10.'
     """
-    allowed = f"from −{short_number(limit).removesuffix('.0')} to {short_number(limit).removesuffix('.0')}"
+    allowed = f"from {numbers.number(-limit, 4, trim=0)} to {numbers.number(limit, 4, trim=0)}"
     raw = "" if text is None else str(text)
     cleaned = raw.strip().replace("\u2212", "-").replace("\u2013", "-")
     if cleaned.count(",") == 1 and "." not in cleaned:
@@ -557,12 +534,13 @@ def parse_value(text, *, name: str, limit: float = VALUE_LIMIT) -> tuple[float |
     if len(cleaned) > MAX_INPUT_CHARS or not _NUMBER.fullmatch(cleaned):
         return (
             None,
-            f"{name}: “{safe_echo(raw.strip())}” is not a number. Type a number {allowed}, such as 0.5 or −1.2.",
+            f"{name}: “{escape_markdown(raw.strip(), limit=20)}” is not a number. "
+            f"Type a number {allowed}, such as 0.5 or −1.2.",
         )
     value = float(cleaned)
     if not -limit <= value <= limit:
-        shown = short_number(value) if abs(value) < 1e6 else f"{value:.3g}"
-        return None, f"{name}: {shown.replace('-', '−')} is outside the allowed range. Type a number {allowed}."
+        shown = numbers.number(value, 4, trim=1) if abs(value) < 1e6 else numbers.scientific(value, 3)
+        return None, f"{name}: {shown} is outside the allowed range. Type a number {allowed}."
     return value + 0.0, None
 
 
@@ -598,13 +576,11 @@ def _changed_values(name: str, new: dict, old: dict, *, signed_keys: bool = Fals
     changed = []
     for key in sorted(new.keys() & old.keys()):
         if new[key] != old[key]:
-            where = f"{name}[{offset_label(key)}]" if signed_keys else f"{name}{subscript(key)}"
-            changed.append(f"{where} = {_plain(new[key])} instead of {_plain(old[key])}")
+            where = f"{name}[{numbers.offset(key)}]" if signed_keys else f"{name}{numbers.subscript(key)}"
+            changed.append(
+                f"{where} = {numbers.number(new[key], 4, trim=1)} instead of {numbers.number(old[key], 4, trim=1)}"
+            )
     return changed
-
-
-def _plain(value: float) -> str:
-    return short_number(value).replace("-", "−")
 
 
 def resize_table(table, k: int, remembered: dict[int, float] | None = None) -> tuple[float, ...]:

@@ -20,7 +20,7 @@ import plotly.graph_objects as go
 
 from relpos.core.attention import place_relative, relative_offsets, table_rows
 from relpos.core.skewing import skew, skew_array, skew_labels
-from relpos.tables.frames import format_offset
+from relpos.text import numbers as num
 from relpos.text.hover import TEXT_CELLS, format_cells
 
 __all__ = [
@@ -273,6 +273,10 @@ def _heatmap(
         # per-cell (i, j) labels would double the payload; a panel's coordinates are the positions
         where = "query i = %{y}, key j = %{x}<br>" if panel_height else ""
         trace.update(hovertemplate=where + "%{z:.3f}<extra></extra>")
+    elif matrix.size <= TEXT_CELLS:  # few cells: our own numbers, with a true minus sign
+        values = format_cells(matrix, ".4f")
+        hover = [[f"query i={i + 1}, key j={j + 1}<br>{values[i, j]}" for j in range(n_k)] for i in range(n_q)]
+        trace.update(hovertext=hover, hoverinfo="text")
     else:
         trace.update(
             hovertemplate="query i=%{customdata[0]}, key j=%{customdata[1]}<br>%{z:.4f}<extra></extra>",
@@ -446,6 +450,29 @@ def add_window_outline(fig: go.Figure, n_q: int, n_k: int, k: int, *, color: str
     return fig
 
 
+def _offset_panel_text(offsets: np.ndarray, clipped: np.ndarray) -> dict:
+    """Cell text and hover of the offset map as a panel.
+
+    Up to :data:`TEXT_CELLS` cells the offsets travel as our own strings (``+2``, ``0``,
+    ``−1``); larger panels send one small int array that the browser formats.
+    """
+    where = "query i = %{y}, key j = %{x}<br>offset j − i = "
+    if offsets.size <= TEXT_CELLS:
+        offset_text, clipped_text = format_cells(offsets, "+d"), format_cells(clipped, "+d")
+        return {
+            "text": clipped_text,
+            "texttemplate": "%{text}",
+            "customdata": np.stack([offset_text, clipped_text], axis=-1),
+            "hovertemplate": where + "%{customdata[0]} → table row a<sup>K</sup><sub>%{customdata[1]}</sub>"
+            "<extra></extra>",
+        }
+    return {
+        "texttemplate": "%{z}" if offsets.size <= 256 else None,
+        "customdata": offsets[..., None].astype(np.int16),
+        "hovertemplate": where + "%{customdata[0]:+d} → table row a<sup>K</sup><sub>%{z:+d}</sub><extra></extra>",
+    }
+
+
 def offset_map_figure(
     n_q: int,
     n_k: int,
@@ -507,19 +534,10 @@ def offset_map_figure(
         trace["colorbar"] = {
             **colorbar,
             "tickvals": [t + k for t in ticks],
-            "ticktext": [format_offset(t) for t in ticks],
+            "ticktext": [num.offset(t) for t in ticks],
         }
     elif panel_height:
-        # as a panel: numbers and arithmetic formatted by the browser from one small
-        # int array, instead of two strings per cell
-        trace.update(
-            texttemplate="%{z}" if n_q * n_k <= 256 else None,
-            customdata=offsets[..., None].astype(np.int16),
-            hovertemplate=(
-                "query i = %{y}, key j = %{x}<br>offset j − i = %{customdata[0]:+d}"
-                " → table row a<sup>K</sup><sub>%{z:+d}</sub><extra></extra>"
-            ),
-        )
+        trace.update(_offset_panel_text(offsets, clipped))
         if text_size:
             trace["textfont"] = {"size": text_size}
     else:
@@ -527,15 +545,15 @@ def offset_map_figure(
         arrows = not panel_height or n_q * n_k <= 36
         labels = [
             [
-                format_offset(c) if o == c or not arrows else f"{format_offset(o)}→{format_offset(c)}"
+                num.offset(c) if o == c or not arrows else f"{num.offset(o)}→{num.offset(c)}"
                 for o, c in zip(offset_row, clipped_row, strict=True)
             ]
             for offset_row, clipped_row in zip(offsets, clipped, strict=True)
         ]
         hover = [
             [
-                f"query i={i + 1}, key j={j + 1}<br>offset j−i = {offsets[i, j]:+d}"
-                f"<br>clipped to {clipped[i, j]:+d} → table row a^K[{clipped[i, j]:+d}]"
+                f"query i={i + 1}, key j={j + 1}<br>offset j−i = {num.offset(offsets[i, j])}"
+                f"<br>clipped to {num.offset(clipped[i, j])} → table row a^K[{num.offset(clipped[i, j])}]"
                 + (" (clipped)" if offsets[i, j] != clipped[i, j] else "")
                 for j in range(n_k)
             ]
@@ -878,22 +896,18 @@ def memory_growth_figure(lengths, footprints, *, mark=None, height: int = 380) -
     return fig
 
 
-def _minus(text: str) -> str:
-    return text.replace("-", "−")
-
-
 def _offset_names(offsets) -> list[str]:
-    return [_minus(format_offset(int(o))) for o in offsets]
+    return [num.offset(int(o)) for o in offsets]
 
 
 def _skew_cell_labels(length: int, values, decimals: int):
     """Cell labels for each skew step: symbols (two lines) or the numbers of `values`."""
     if values is None:
-        symbols = skew_labels(length).relative_logits
+        symbols = skew_labels(length, offset_name=num.offset).relative_logits
         cells = np.vectorize(lambda text: text.replace("·", "·<br>"), otypes=[object])(symbols)
     else:
         numbers = skew(values).relative_logits
-        cells = np.vectorize(lambda value: _minus(f"{value:.{decimals}f}"), otypes=[object])(numbers)
+        cells = np.vectorize(lambda value: num.number(value, decimals), otypes=[object])(numbers)
     return skew_array(cells, "0")
 
 
@@ -979,7 +993,7 @@ def skew_memory_strip(length: int) -> go.Figure:
     """The padded matrix of step ② laid out as memory, cut into rows of L+1 and of L."""
     n = int(length)
     column_offsets = np.arange(n) - (n - 1)
-    labels = skew_labels(n).padded.ravel()
+    labels = skew_labels(n, offset_name=num.offset).padded.ravel()
     colours = skew_array(np.broadcast_to(column_offsets, (n, n)).astype(float), np.nan).padded.ravel()
     useful = skew_array(column_offsets[None, :] >= -np.arange(n)[:, None], False).padded.ravel()
     return memory_strip_figure(
@@ -1006,7 +1020,7 @@ def placement_figures(scenario, *, decimals: int = 2) -> list[go.Figure]:
     n, k = len(q), scenario.k
     logits = np.outer(q, table)  # (n, 2k+1): q_i · a^K_r (d = 1)
     offsets = np.arange(-k, k + 1)
-    labels = np.array([[f"q{i + 1}·a({_minus(format_offset(o))})" for o in offsets] for i in range(n)], dtype=object)
+    labels = np.array([[f"q{i + 1}·a({num.offset(o)})" for o in offsets] for i in range(n)], dtype=object)
     rows = table_rows(n, n, k)  # (n, n): which logit each cell takes
     placed_labels = np.take_along_axis(labels, rows, axis=1)
     placed = place_relative(logits, n)  # (n, n)
@@ -1014,7 +1028,7 @@ def placement_figures(scenario, *, decimals: int = 2) -> list[go.Figure]:
     def with_values(names, numbers):
         return np.array(
             [
-                [f"{name}<br>{_minus(f'{value:.{decimals}f}')}" for name, value in zip(r, v, strict=True)]
+                [f"{name}<br>{num.number(value, decimals)}" for name, value in zip(r, v, strict=True)]
                 for r, v in zip(names, numbers, strict=True)
             ],
             dtype=object,
@@ -1027,7 +1041,7 @@ def placement_figures(scenario, *, decimals: int = 2) -> list[go.Figure]:
             np.broadcast_to(offsets, (n, 2 * k + 1)),
             f"Q A_Kᵀ: {n} × {2 * k + 1} logits",
             row_labels=queries,
-            column_labels=[f"a({_minus(format_offset(o))})" for o in offsets],
+            column_labels=[f"a({num.offset(o)})" for o in offsets],
             row_title="query i",
             column_title="table row (offset)",
             limit=k,
@@ -1053,11 +1067,6 @@ POSITION_COLOUR = "#E69F00"
 OUTPUT_COLOUR = "#222222"
 
 
-def _signed(value: float, decimals: int = 2) -> str:
-    """A number with a true minus sign, for labels."""
-    return f"{value:.{decimals}f}".replace("-", "−")
-
-
 def value_split_figure(terms, *, title: str | None = None, height: int = 380) -> go.Figure:
     """One query's output key by key: ``α_ij v_j`` next to ``α_ij a^V`` (d = 1).
 
@@ -1072,18 +1081,19 @@ def value_split_figure(terms, *, title: str | None = None, height: int = 380) ->
     content = np.asarray(terms.content_terms)[:, 0]  # (n_k,)
     position = np.asarray(terms.position_terms)[:, 0]  # (n_k,)
     n_k = len(content)
-    labels = [f"key {j + 1}<br>j − i = {format_offset(int(o))}" for j, o in enumerate(terms.offsets)] + ["sum"]
+    labels = [f"key {j + 1}<br>j − i = {num.offset(int(o))}" for j, o in enumerate(terms.offsets)] + ["sum"]
     content_y = [*content, float(terms.content_part[0])]
     position_y = [*position, float(terms.position_part[0])]
     content_hover = [
-        f"α = {terms.weights[j]:.3f}, v = {_signed(terms.values[j, 0])}<br>α·v = {_signed(content[j], 3)}"
+        f"α = {num.number(terms.weights[j], 3)}, v = {num.number(terms.values[j, 0])}"
+        f"<br>α·v = {num.number(content[j], 3)}"
         for j in range(n_k)
-    ] + [f"content part Σ α·v = {_signed(content_y[-1], 3)}"]
+    ] + [f"content part Σ α·v = {num.number(content_y[-1], 3)}"]
     position_hover = [
-        f"α = {terms.weights[j]:.3f}, a<sup>V</sup><sub>{format_offset(int(terms.clipped[j]))}</sub> = "
-        f"{_signed(terms.value_embeddings[j, 0])}<br>α·a<sup>V</sup> = {_signed(position[j], 3)}"
+        f"α = {num.number(terms.weights[j], 3)}, a<sup>V</sup><sub>{num.offset(int(terms.clipped[j]))}</sub> = "
+        f"{num.number(terms.value_embeddings[j, 0])}<br>α·a<sup>V</sup> = {num.number(position[j], 3)}"
         for j in range(n_k)
-    ] + [f"position part Σ α·a<sup>V</sup> = {_signed(position_y[-1], 3)}"]
+    ] + [f"position part Σ α·a<sup>V</sup> = {num.number(position_y[-1], 3)}"]
     fig = go.Figure(
         [
             go.Bar(
@@ -1091,7 +1101,7 @@ def value_split_figure(terms, *, title: str | None = None, height: int = 380) ->
                 x=labels,
                 y=content_y,
                 marker_color=CONTENT_COLOUR,
-                text=[_signed(v) for v in content_y],
+                text=[num.number(v) for v in content_y],
                 textposition="outside",
                 hovertext=content_hover,
                 hoverinfo="text",
@@ -1102,7 +1112,7 @@ def value_split_figure(terms, *, title: str | None = None, height: int = 380) ->
                 y=position_y,
                 marker_color=POSITION_COLOUR,
                 marker_pattern_shape="/",
-                text=[_signed(v) for v in position_y],
+                text=[num.number(v) for v in position_y],
                 textposition="outside",
                 hovertext=position_hover,
                 hoverinfo="text",
@@ -1113,7 +1123,7 @@ def value_split_figure(terms, *, title: str | None = None, height: int = 380) ->
                 y=[float(terms.output[0])],
                 mode="markers+text",
                 marker={"symbol": "diamond", "size": 14, "color": OUTPUT_COLOUR},
-                text=[f"z = {_signed(float(terms.output[0]))}"],
+                text=[f"z = {num.number(float(terms.output[0]))}"],
                 textposition="top center",
                 hoverinfo="skip",
             ),
@@ -1160,7 +1170,8 @@ def value_parts_by_k_figure(parts, query: int, *, current_k: int | None = None, 
                 mode="lines+markers",
                 line={"color": colour, "dash": dash, "width": 3 if name.startswith("output") else 2},
                 marker={"symbol": symbol, "size": 9},
-                hovertemplate=f"{name}<br>k = %{{x}}: %{{y:.4f}}<extra></extra>",
+                hovertext=[f"{name}<br>k = {k}: {num.number(value, 4)}" for k, value in zip(ks, values, strict=True)],
+                hoverinfo="text",
             )
             for name, values, colour, dash, symbol in series
         ]
@@ -1196,7 +1207,7 @@ def value_outputs_figure(result, *, height: int = 340) -> go.Figure:
                 y=output,
                 mode="markers+text",
                 marker={"symbol": "diamond", "size": 13, "color": OUTPUT_COLOUR},
-                text=[_signed(v) for v in output],
+                text=[num.number(v) for v in output],
                 textposition="middle right",
             ),
         ]
@@ -1324,7 +1335,7 @@ def weight_bars_figure(content_weights, weights, title: str, *, labels=None, hei
                 y=values,
                 name=name,
                 marker={"color": colour},
-                text=[f"{value:.3f}" for value in values],
+                text=[num.number(value, 3) for value in values],
                 textposition="outside",
                 textfont={"size": 14, "color": "#222222"},
                 cliponaxis=False,
@@ -1380,7 +1391,7 @@ def table_strip_figure(table, title: str, *, used=(), height: int | None = None)
     fig.update_traces(
         hovertemplate=None,
         hovertext=[
-            [f"offset {format_offset(o)}: a^K = {v:.4f}" for o, v in zip(range(-k, k + 1), values, strict=True)]
+            [f"offset {num.offset(o)}: a^K = {num.number(v, 4)}" for o, v in zip(range(-k, k + 1), values, strict=True)]
         ],
         hoverinfo="text",
         colorbar={"thickness": 10, "len": 1.0},
@@ -1388,7 +1399,7 @@ def table_strip_figure(table, title: str, *, used=(), height: int | None = None)
     )
     fig.update_xaxes(
         title=None,
-        ticktext=[f"offset {format_offset(o).replace('-', '−')}<br>row {o + k}" for o in range(-k, k + 1)],
+        ticktext=[f"offset {num.offset(o)}<br>row {o + k}" for o in range(-k, k + 1)],
     )
     fig.update_yaxes(showticklabels=False, title=None)
     fig.update_layout(margin={"l": 20, "r": 20, "t": 50, "b": 50})

@@ -15,6 +15,7 @@ from relpos.core.schemes import SCHEMES
 from relpos.plots.figures import _AXIS_FONT, score_heatmap, symmetric_range, weight_heatmap
 from relpos.plots.panels import TEXT_MAX_N
 from relpos.text.hover import scheme_score_hover, scheme_weight_hover, translation_hover
+from relpos.text.numbers import number, offset
 
 __all__ = [
     "TRAINED_FILL",
@@ -144,7 +145,7 @@ def translation_bar_figure(changes: dict[str, np.ndarray], shift: int, *, height
     names = list(changes)
     largest = [float(np.max(np.abs(changes[name]))) for name in names]
     changed = [value >= ROUNDING for value in largest]
-    labels = [f"{value:.3f}" if moved else "0 (unchanged)" for value, moved in zip(largest, changed, strict=True)]
+    labels = [number(value, 3) if moved else "0 (unchanged)" for value, moved in zip(largest, changed, strict=True)]
     fig = go.Figure(
         go.Bar(
             x=[value if moved else 0.0 for value, moved in zip(largest, changed, strict=True)],
@@ -200,6 +201,11 @@ def _offset_axes(fig: go.Figure, report: LengthReport, title: str, y_title: str,
     return fig
 
 
+def _hover(xs, ys, where=lambda x: f"j − i = {offset(int(x))}", prefix: str = "") -> list[str]:
+    """One hover label per point, numbers by the one formatter (Plotly's own formats print a hyphen-minus)."""
+    return [f"{prefix}{where(x)}: {number(y, 3)}" for x, y in zip(xs, ys, strict=True)]
+
+
 def _flagged(report: LengthReport, values: np.ndarray, flag: np.ndarray, name: str, colour: str, symbol: str):
     """Markers on the offsets where `flag` holds (None when there are none)."""
     if not np.any(flag):
@@ -210,7 +216,8 @@ def _flagged(report: LengthReport, values: np.ndarray, flag: np.ndarray, name: s
         mode="markers",
         name=name,
         marker={"color": colour, "symbol": symbol, "size": 8},
-        hovertemplate=f"{name}<br>j − i = %{{x}}: %{{y:.3f}}<extra></extra>",
+        hovertext=_hover(report.offsets[flag], values[flag], prefix=f"{name}<br>"),
+        hoverinfo="text",
     )
 
 
@@ -223,7 +230,8 @@ def shaw_curve_figure(report: LengthReport, k: int, *, height: int = 340) -> go.
             mode="lines",
             name="q<sub>1</sub>·a<sup>K</sup><sub>clip(j−i, k)</sub>/√d",
             line={"color": CURVE, "width": 2},
-            hovertemplate="j − i = %{x}: %{y:.3f}<extra></extra>",
+            hovertext=_hover(report.offsets, report.shaw),
+            hoverinfo="text",
         ),
         _flagged(
             report,
@@ -241,7 +249,10 @@ def shaw_curve_figure(report: LengthReport, k: int, *, height: int = 340) -> go.
 
 def t5_curve_figure(report: LengthReport, *, height: int = 340) -> go.Figure:
     """T5 bias at every offset: steps of log-spaced buckets, unseen buckets marked."""
-    hover = [f"j − i = {o}: bucket {b}" for o, b in zip(report.offsets, report.t5_buckets, strict=True)]
+    hover = [
+        f"j − i = {offset(o)}: bucket {b}, bias {number(y, 3)}"
+        for o, b, y in zip(report.offsets, report.t5_buckets, report.t5, strict=True)
+    ]
     traces = [
         go.Scatter(
             x=report.offsets,
@@ -250,7 +261,7 @@ def t5_curve_figure(report: LengthReport, *, height: int = 340) -> go.Figure:
             line={"color": CURVE, "width": 2, "shape": "hvh"},
             name="β[bucket(j − i)]",
             hovertext=hover,
-            hoverinfo="text+y",
+            hoverinfo="text",
         ),
         _flagged(report, report.t5, report.t5_untrained, "bucket never trained", UNTRAINED, "x"),
     ]
@@ -270,7 +281,8 @@ def alibi_curve_figure(report: LengthReport, head: int, *, height: int = 340) ->
                 name=f"head {h + 1}",
                 showlegend=False,
                 line={"color": "#b9c6d3", "width": 1},
-                hovertemplate=f"head {h + 1}<br>j − i = %{{x}}: %{{y:.3f}}<extra></extra>",
+                hovertext=_hover(report.offsets, report.alibi[h], prefix=f"head {h + 1}<br>"),
+                hoverinfo="text",
             )
             for h in range(n_heads)
             if h != head
@@ -282,7 +294,8 @@ def alibi_curve_figure(report: LengthReport, head: int, *, height: int = 340) ->
                 mode="lines",
                 name=f"head {head + 1} (others in grey)" if n_heads > 1 else "the head",
                 line={"color": CURVE, "width": 3},
-                hovertemplate=f"head {head + 1}<br>j − i = %{{x}}: %{{y:.3f}}<extra></extra>",
+                hovertext=_hover(report.offsets, report.alibi[head], prefix=f"head {head + 1}<br>"),
+                hoverinfo="text",
             )
         ]
     )
@@ -299,7 +312,8 @@ def rope_curve_figure(report: LengthReport, *, height: int = 340) -> go.Figure:
             marker={"size": 4},
             line={"color": CURVE, "width": 2},
             name="(R<sub>0</sub>q<sub>1</sub>)·(R<sub>j−i</sub>k<sub>2</sub>)/√d: query 1, key 2",
-            hovertemplate="j − i = %{x}: %{y:.3f}<extra></extra>",
+            hovertext=_hover(report.offsets, report.rope),
+            hoverinfo="text",
         )
     )
     return _offset_axes(fig, report, "RoPE: the same pair at every offset", "score of query 1 with key 2", height)
@@ -318,7 +332,10 @@ def sinusoid_figure(report: LengthReport, *, height: int = 340, max_columns: int
                 mode="lines",
                 name=f"{'sin' if column % 2 == 0 else 'cos'} column {column + 1}",
                 line={"color": palette[column % len(palette)], "width": 2},
-                hovertemplate=f"column {column + 1}<br>position %{{x}}: %{{y:.3f}}<extra></extra>",
+                hovertext=_hover(
+                    positions, encodings[:, column], lambda x: f"position {x}", prefix=f"column {column + 1}<br>"
+                ),
+                hoverinfo="text",
             )
             for column in range(min(max_columns, encodings.shape[1]))
         ]

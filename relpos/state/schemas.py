@@ -19,6 +19,7 @@ from relpos.core.training_tasks import TRAINING_TASKS
 from relpos.lessons import effects, presets
 from relpos.lessons import walkthrough as wt
 from relpos.state.codec import Field, Schema, bool_field, choice_field, float_field, floats_field, int_field
+from relpos.text.numbers import offset_range
 
 __all__ = [
     "ALL_SCHEMES",
@@ -269,7 +270,7 @@ def _reconcile_walkthrough(state: dict) -> tuple[dict, list[str]]:
         return state, []
     if len(table) == 2 * k + 1:
         return state, []
-    offsets = f"offsets −{k}..+{k}" if k else "offset 0 only"
+    offsets = f"offsets {offset_range(k)}" if k else "offset 0 only"
     count = f"{2 * k + 1} value{'s' if k else ''}"
     problem = f"a: expected {count} for k = {k} ({offsets}); got {len(table)}. Using the textbook's values."
     state["a"] = _walkthrough_table(k)

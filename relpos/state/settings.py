@@ -3,18 +3,19 @@
 A page declares its settings once (an integer in a range, one of a few choices, or a
 fixed-length list of numbers); :func:`read_settings` turns query parameters into
 values, replacing anything malformed by the default with a message that says what was
-expected. The messages never repeat more than a short, sanitised excerpt of the
-offending text, so they are safe to show as Markdown.
+expected. The messages are plain text that repeats at most a short, printable excerpt
+of the offending text; the page escapes them before showing them as Markdown.
 """
 
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from relpos.state.codec import unknown_message
+from relpos.text.escape import printable
+from relpos.text.numbers import number
 
 __all__ = ["ChoiceSetting", "FloatsSetting", "IntSetting", "encode_settings", "read_settings", "sanitise"]
 
@@ -22,15 +23,15 @@ _MAX_PARAMETER_LENGTH = 400  # longer values are rejected before parsing
 
 
 def sanitise(text: str, limit: int = 24) -> str:
-    """A short, harmless excerpt of user text for an error message.
+    """A short, printable excerpt of user text for an error message: at most `limit` characters.
 
-    Keeps letters, digits and ``.,+-_ ``; everything else becomes ``?``.
+    Messages are plain text; the page escapes them (``relpos.text.escape``) when it shows them.
 
-    >>> sanitise("<script>alert(1)</script>")
-    '?script?alert?1???scrip…'
+    >>> sanitise("<script>alert(1)</script>"), sanitise("a\\x00b")
+    ('<script>alert(1)</scrip…', 'a?b')
     """
-    cleaned = re.sub(r"[^0-9A-Za-z.,+\-_ ]", "?", str(text))
-    return cleaned if len(cleaned) <= limit else cleaned[: limit - 1] + "…"
+    text = str(text)
+    return printable(text, limit if len(text) <= limit else limit - 1)
 
 
 @dataclass(frozen=True)
@@ -102,7 +103,8 @@ class FloatsSetting:
         (0.5, -1.0)
         """
         count = len(self.default)
-        expected = f"{self.label} must be {count} numbers from {self.low:g} to {self.high:g}, separated by commas"
+        low, high = (number(bound, 6, trim=0) for bound in (self.low, self.high))
+        expected = f"{self.label} must be {count} numbers from {low} to {high}, separated by commas"
         parts = text.split(",")
         if len(parts) != count:
             raise ValueError(f"{expected}; got {len(parts)} entr{'y' if len(parts) == 1 else 'ies'}")
@@ -161,7 +163,7 @@ def read_settings(settings: Sequence[Setting], params: Mapping[str, str]) -> tup
         except ValueError as error:
             default = setting.encode(setting.default)
             problems.append(f"{error} (kept {default})")
-    if unknown:  # sanitised: these messages are shown as Markdown unescaped
+    if unknown:
         problems.append(unknown_message(unknown, quote=lambda name: f"“{sanitise(name)}”"))
     return values, problems
 

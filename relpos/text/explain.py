@@ -19,7 +19,8 @@ from relpos.core.measures import (
     shift_threshold,
     weight_on_offsets,
 )
-from relpos.text.hover import format_cells
+from relpos.text import numbers
+from relpos.text.numbers import subscript
 
 __all__ = [
     "SCALAR_TOGGLE_LABEL",
@@ -41,27 +42,14 @@ SCALAR_TOGGLE_LABEL = (
     "(T5 learns one per bucket of offsets; ALiBi learns none, it subtracts a fixed slope × distance)"
 )
 
-#: a^K in hover labels (Plotly renders the HTML superscript).
-_HOVER_A = "a<sup>K</sup>"
-_SUBSCRIPTS = str.maketrans("0123456789+-", "₀₁₂₃₄₅₆₇₈₉₊₋")
-
-
-def subscript(text: object) -> str:
-    """Unicode subscript of digits and signs: ``subscript(12) == '₁₂'``.
-
-    >>> subscript("+1") + subscript(-2)
-    '₊₁₋₂'
-    """
-    return str(text).translate(_SUBSCRIPTS)
-
 
 def offset_label(offset: int) -> str:
-    """Signed offset with a true minus: ``+1``, ``0``, ``−2``.
+    """Signed offset with a true minus: ``+1``, ``0``, ``−2`` (:func:`relpos.text.numbers.offset`).
 
     >>> [offset_label(o) for o in (-2, 0, 1)]
     ['−2', '0', '+1']
     """
-    return f"{offset:+d}".replace("-", "−") if offset else "0"
+    return numbers.offset(offset)
 
 
 def number(value: float, *, paren: bool = False) -> str:
@@ -69,18 +57,11 @@ def number(value: float, *, paren: bool = False) -> str:
 
     ``paren`` wraps negative numbers in parentheses, for the right side of a product.
 
-    >>> number(0.5), number(-0.2, paren=True), number(0.0025), number(1 / 3)
-    ('0.50', '(−0.20)', '0.0025', '0.3333')
+    >>> number(0.5), number(-0.2, paren=True), number(0.0025), number(1 / 3), number(-0.00001)
+    ('0.50', '(−0.20)', '0.0025', '0.3333', '0.00')
     """
-    text = f"{value:.4f}"
-    whole, _, decimals = text.partition(".")
-    decimals = decimals.rstrip("0").ljust(2, "0")
-    text = f"{whole}.{decimals}"
-    if text.lstrip("-").strip("0.") == "":
-        text = text.lstrip("-")  # no "−0.00"
-    negative = text.startswith("-")
-    text = text.replace("-", "−")
-    return f"({text})" if paren and negative else text
+    text = numbers.number(value, 4, trim=2)
+    return f"({text})" if paren and text.startswith(numbers.MINUS) else text
 
 
 def _columns(values) -> np.ndarray:
@@ -162,11 +143,11 @@ def _keys(indices) -> str:
 
 def _weight(value: float) -> str:
     """A weight or weight change at 3 decimals, true minus, never "−0.000"."""
-    return str(format_cells(value, ".3f"))
+    return numbers.number(value, 3)
 
 
 def _change(value: float) -> str:
-    return str(format_cells(value, "+.3f"))
+    return numbers.number(value, 3, sign=True)
 
 
 def bias_kind(result: AttentionResult) -> str:
@@ -312,7 +293,7 @@ def _offsets_caption(result: AttentionResult, n: int) -> str:
             "What IS constant along a diagonal: the table row. Each colour is one row of a^K. "
             f"No pair is further apart than k = {k}, so nothing is clipped; lower k to see clipping."
         )
-    edges = f"a^K{subscript(-k)} or a^K{subscript(f'+{k}')}" if k else "a^K₀, the only row"
+    edges = f"a^K{numbers.offset_subscript(-k)} or a^K{numbers.offset_subscript(k)}" if k else "a^K₀, the only row"
     return (
         "What IS constant along a diagonal: the table row. Each colour is one row of a^K; "
         f"the {beyond} cells beyond the dashed lines are further apart than k = {k} and reuse {edges}."
@@ -459,13 +440,13 @@ def _distance_sentences(result: AttentionResult, kind: str) -> list[str]:
     elif abs(shift) < 0.005:  # prints as ±0.00
         effect = "the position term moved it by less than 0.005"
     else:
-        effect = f"the position term moved it by {format_cells(shift, '+.2f')} "
+        effect = f"the position term moved it by {numbers.number(shift, sign=True)} "
         effect += "(more local)" if shift < 0 else "(more spread out)"
     return [
-        f"Average attention distance Σⱼ αᵢⱼ |j − i|: {before:.2f} with content only, {after:.2f} with positions — "
-        f"{effect}.",
-        f"Average offset Σⱼ αᵢⱼ (j − i): {format_cells(drift_before, '+.2f')} → {format_cells(drift_after, '+.2f')} "
-        "(negative means looking back).",
+        f"Average attention distance Σⱼ αᵢⱼ |j − i|: {numbers.number(before)} with content only, "
+        f"{numbers.number(after)} with positions — {effect}.",
+        f"Average offset Σⱼ αᵢⱼ (j − i): {numbers.number(drift_before, sign=True)} → "
+        f"{numbers.number(drift_after, sign=True)} (negative means looking back).",
     ]
 
 

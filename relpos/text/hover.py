@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from relpos.core.attention import AttentionResult, relative_offsets
+from relpos.text import numbers
 
 __all__ = [
     "TEXT_CELLS",
@@ -93,29 +94,36 @@ def format_cells(values, fmt: str) -> np.ndarray:
     """`values` as strings, as Plotly would format them but with a true minus sign.
 
     For the formats the templates and cell numbers use (``.2f``, ``+.4f``, ``+d``, none).
-    A value that rounds to zero is unsigned: ``0.00``, and ``0`` for an offset.
+    A value that rounds to zero is unsigned: ``0.00``, and ``0`` for an offset
+    (:func:`relpos.text.numbers.number` does the formatting).
 
     >>> format_cells([[-0.2, -0.001], [3.0, 0.5]], ".2f").tolist()
     [['−0.20', '0.00'], ['3.00', '0.50']]
     >>> format_cells([-2, 0, 1], "+d").tolist()
     ['−2', '0', '+1']
+    >>> format_cells([0.5, -0.0001], "+.2f").tolist()
+    ['+0.50', '0.00']
     """
     values = np.asarray(values, dtype=float)
     texts = [_number(value, fmt) for value in values.ravel().tolist()]  # Python floats format faster
     return np.array(texts, dtype=object).reshape(values.shape)
 
 
-_FIXED = re.compile(r"[+]?\.(\d+)f")
+#: The d3 formats the templates use: an optional ``+``, optional ``.N``, then ``f`` or ``d``.
+_FORMAT = re.compile(r"(?P<sign>\+)?(?:\.(?P<decimals>\d+))?(?P<kind>[fd]?)")
 
 
 def _number(value: float, fmt: str) -> str:
-    if fmt.endswith("d") or (not fmt and value.is_integer()):
-        value = round(value)
-        if value == 0:
-            return "0"  # an offset of 0 has no sign
-    elif fixed := _FIXED.fullmatch(fmt):
-        value = round(value, int(fixed[1])) + 0.0  # + 0.0 turns −0.0 into 0.0
-    return format(value, fmt).replace("-", "−")
+    """One cell as :func:`relpos.text.numbers.number` writes it, for a d3 format `fmt`."""
+    spec = _FORMAT.fullmatch(fmt)
+    if spec is None:
+        raise ValueError(f"format must look like '.2f', '+.4f', '+d' or ''; got {fmt!r}")
+    sign = bool(spec["sign"])
+    if spec["kind"] == "d" or (not fmt and value.is_integer()):
+        return numbers.number(value, 0, sign=sign)
+    if spec["kind"] == "f":
+        return numbers.number(value, int(spec["decimals"] or 6), sign=sign)
+    return numbers.number(value, 12, sign=sign, trim=0)  # no format: the shortest text of the value
 
 
 class _PanelFields(_Fields):

@@ -8,7 +8,6 @@ the core.
 from __future__ import annotations
 
 import math
-import re
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +23,8 @@ from relpos.plots import figures
 from relpos.state.codec import Schema, StateError
 from relpos.state.export import load_scenario, scenario_json
 from relpos.tables import frames as tables
+from relpos.text import numbers as num
+from relpos.text.escape import escape_markdown
 
 CONTENT_DIR = Path(__file__).resolve().parents[2] / "content"
 
@@ -43,9 +44,14 @@ def caption(name: str) -> None:
     st.caption(_read_content(name))
 
 
+def _number_cells(decimals: int):
+    """A Styler formatter: floats by the one number formatter, anything else as it is."""
+    return lambda value: num.number(value, decimals) if isinstance(value, (float, np.floating)) else str(value)
+
+
 def matrix_table(frame: pd.DataFrame, *, decimals: int = 4, caption: str | None = None) -> None:
     """Show a labelled matrix with a fixed number of decimals and true minus signs."""
-    st.dataframe(frame.style.format(lambda value: f"{value:.{decimals}f}".replace("-", "−")), width="content")
+    st.dataframe(frame.style.format(_number_cells(decimals)), width="content")
     if caption:
         st.caption(caption)
 
@@ -65,14 +71,6 @@ def page_links(pages, *, columns: int = 2) -> None:
 def plotly(fig, *, key: str | None = None) -> None:
     """Show a Plotly figure at the container's width (Plotly's JS ships with Streamlit: no CDN)."""
     st.plotly_chart(fig, width="stretch", config={"displaylogo": False}, key=key)
-
-
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$&])")
-
-
-def plain(text: str) -> str:
-    """Escape Markdown (and KaTeX ``$``) so text that quotes a learner's input shows literally."""
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
 
 
 # ---------------------------------------------------------------- efficiency page
@@ -200,7 +198,9 @@ def quiz_seed() -> int:
         try:
             seed = answers.parse_seed(raw)
         except answers.AnswerError as error:
-            st.warning(plain(f"The seed in the address could not be used ({error}), so here are new questions."))
+            st.warning(
+                escape_markdown(f"The seed in the address could not be used ({error}), so here are new questions.")
+            )
         else:
             st.session_state[_QUIZ_SEED_KEY] = seed
             return seed
@@ -277,18 +277,18 @@ def quiz_question(number: int, question, seed: int) -> None:
                     args=(question, seed, number, True),
                 )
         if feedback is not None:  # an unreadable answer: say why, keep the question open
-            st.warning(plain(feedback.message))
+            st.warning(escape_markdown(feedback.message))
         return
     if feedback.status == "correct":
-        st.success(plain(f"✓ {feedback.message}"))
+        st.success(escape_markdown(f"✓ {feedback.message}"))
         with st.expander("Worked solution"):
             _worked_solution(question)
         return
     if feedback.status == "wrong":
         st.text(f"Your answer: {outcome['text'].strip()}")
-        st.error(plain(f"✗ {feedback.message}"))
+        st.error(escape_markdown(f"✗ {feedback.message}"))
     else:
-        st.info(plain(feedback.message))
+        st.info(escape_markdown(feedback.message))
     st.markdown("**Worked solution**")
     _worked_solution(question)
 
@@ -392,8 +392,8 @@ def show_setting_problems(page: str) -> None:
     """Warn (once) about URL parameters that were malformed and replaced by defaults."""
     problems = st.session_state.pop(f"{page}._problems", [])
     if problems:
-        # the messages quote at most a sanitised excerpt of the parameter (see page_settings.sanitise)
-        st.warning("Some settings in the link were not usable:\n\n" + "\n".join(f"- {p}" for p in problems))
+        lines = "\n".join(f"- {escape_markdown(problem)}" for problem in problems)
+        st.warning(f"Some settings in the link were not usable:\n\n{lines}")
 
 
 def save_settings(page: str, settings) -> dict:
@@ -425,7 +425,8 @@ def labelled_table(
     frame: pd.DataFrame, *, decimals: int = 4, caption: str | None = None, stretch: bool = False
 ) -> None:
     """Show a table mixing text and number columns; numbers get `decimals` places, gaps show a dash."""
-    st.dataframe(frame.style.format(precision=decimals, na_rep="—"), width="stretch" if stretch else "content")
+    styled = frame.style.format(_number_cells(decimals), na_rep="—")
+    st.dataframe(styled, width="stretch" if stretch else "content")
     if caption:
         st.caption(caption)
 
@@ -438,7 +439,7 @@ VALUE_VARIANTS = ("a^K and a^V", "a^K only", "a^V only", "neither")
 
 def offset_window(k: int) -> str:
     """The offsets a clipping distance keeps apart, in words: "offset 0" or "offsets −2..+2"."""
-    return "offset 0" if k == 0 else f"offsets −{k}..+{k}"
+    return "offset 0" if k == 0 else f"offsets {num.offset_range(k)}"
 
 
 def latex_names(text: str) -> str:
@@ -456,19 +457,19 @@ def offset_mass_sentence(mass, table, k: int) -> str:
     table : array_like, shape (2k+1,)
         The a^V rows for offsets −k..+k (d = 1).
     """
-    terms = [f"{w:.3f}·({a:+.2f})".replace("-", "−") for w, a in zip(mass, table, strict=True) if w > 0]
+    terms = [f"{num.number(w, 3)}·({num.number(a, sign=True)})" for w, a in zip(mass, table, strict=True) if w > 0]
     total = float(np.dot(mass, table))
     return (
         "Grouped by offset, the position part is each $a^V$ row times the attention that lands on that "
         f"offset ({offset_window(k)}, zero-weight rows left out): "
         + " + ".join(terms)
-        + f" = **{total:.4f}**".replace("-", "−")
+        + f" = **{num.number(total, 4)}**"
     )
 
 
 def _table_label(side: str, offset: int) -> str:
     """Slider label of one table entry, e.g. $a^V_{-2}$ (Streamlit renders the LaTeX)."""
-    return f"$a^{side}_{{{offset:+d}}}$" if offset else f"$a^{side}_{{0}}$"
+    return f"$a^{side}_{{{num.tex_offset(offset)}}}$"
 
 
 def value_side_settings():
@@ -530,7 +531,7 @@ def value_side_controls():
     st.markdown("**Values $v_j$** (one number per token, d = 1)")
     number_sliders(page, by_name["v"], [f"$v_{j + 1}$" for j in range(n)])
     st.markdown(
-        f"**Value-side table $a^V$** (offsets −{n - 1}..+{n - 1}; at k = {k} only {offset_window(k)} "
+        f"**Value-side table $a^V$** (offsets {num.offset_range(n - 1)}; at k = {k} only {offset_window(k)} "
         f"{'is' if k == 0 else 'are'} used, "
         "the others are greyed out)"
     )
@@ -633,7 +634,8 @@ def scheme_sidebar():
         clamp_setting(page, "head", 1, heads)
         head = st.slider("ALiBi: head shown", 1, heads, key=setting_key(page, "head")) if heads > 1 else 1
         slopes = alibi_slopes(heads)
-        st.caption(f"slope m of head {head}: {slopes[head - 1]:.4g} = 2^{math.log2(slopes[head - 1]):.3g}")
+        exponent = num.number(math.log2(slopes[head - 1]), 3, trim=0)
+        st.caption(f"slope m of head {head}: {slopes[head - 1]:.4g} = 2^{exponent}")
     setup = cached_scheme_setup(n, int(seed), k, int(buckets), int(max_distance), float(slopes[head - 1]))
     return setup, slopes, head - 1
 
@@ -787,17 +789,6 @@ def download_csv(frame: pd.DataFrame, filename: str, *, label: str, key: str) ->
 # and replaced by defaults); afterwards widgets change the dict and write_url() mirrors
 # it into the address bar, so the URL is always a link to exactly this view.
 
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~<>$:&=\"'^%@/])")
-
-
-def escape_markdown(text: str) -> str:
-    """Backslash-escape Markdown, LaTeX (``$``) and directive (``:``) syntax in untrusted text.
-
-    >>> escape_markdown("[x](http://e) $1$ :red[a]")
-    '\\\\[x\\\\]\\\\(http\\\\:\\\\/\\\\/e\\\\) \\\\$1\\\\$ \\\\:red\\\\[a\\\\]'
-    """
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
-
 
 def page_state(name: str, schema: Schema) -> dict:
     """The page's state dict, decoded from the URL on the page's first run in this session.
@@ -890,7 +881,7 @@ def matrix_tables(matrices: dict[str, object], *, key: str, limit: int = 16, dec
             )
             st.markdown(f"**{title}**{note}")
             frame = tables.matrix_frame(corner)
-            st.table(frame if frame.dtypes.iloc[0].kind in "iu" else frame.round(decimals))
+            st.table(frame.style.format(_number_cells(decimals)))
 
 
 # --- Export and import ------------------------------------------------------------------

@@ -29,7 +29,8 @@ from relpos.state import export
 from relpos.state import schemas as page_states
 from relpos.state.schemas import WALKTHROUGH
 from relpos.tables import frames as tables
-from relpos.text.explain import subscript
+from relpos.text import numbers as num
+from relpos.text.numbers import subscript
 from relpos.ui import common as ui
 
 SCENARIO = "wt_scenario"  # last good Scenario
@@ -155,7 +156,7 @@ def _read_edits() -> tuple[tuple[str, str], ...]:
             continue
         value, message = wt.parse_value(text, name=name)
         if message:
-            problems.append((key, f"{message} Still using {wt.short_number(old).replace('-', '−')}."))
+            problems.append((key, f"{message} Still using {num.number(old, 4, trim=1)}."))
         values.append(old if value is None else value)
     n, width = good.n, len(good.table)
     state[SCENARIO] = Scenario(
@@ -343,10 +344,8 @@ def _score_hover(lesson: Lesson) -> list[list[str]]:
     reached = wt.reached_cells(lesson.stop, n)
     for step in lesson.steps:
         if reached[step.i, step.j]:
-            hover[step.i][step.j] = (
-                f"e({step.i + 1},{step.j + 1}) = content {wt.short_number(step.content)}"
-                f" + position {wt.short_number(step.position)} = {wt.short_number(step.score)}"
-            )
+            content, position, score = (num.number(v, 4, trim=1) for v in (step.content, step.position, step.score))
+            hover[step.i][step.j] = f"e({step.i + 1},{step.j + 1}) = content {content} + position {position} = {score}"
     return hover
 
 
@@ -442,9 +441,9 @@ def step_table(lesson: Lesson) -> None:
     frame = tables.step_frame(lesson.steps)
     st.subheader(f"All {len(frame)} pairs at once")
     integer_columns = ["i", "j", "offset j−i", "clipped offset"]
-    styled = frame.style.format("{:.4f}", subset=[c for c in frame.columns if c not in integer_columns]).apply(
-        _highlight_current(frame, lesson), axis=1
-    )
+    styled = frame.style.format(
+        lambda value: num.number(value, 4), subset=[c for c in frame.columns if c not in integer_columns]
+    ).apply(_highlight_current(frame, lesson), axis=1)
     st.dataframe(styled, hide_index=True, height="content", key="wt_step_table")
     st.caption("The highlighted rows are the current stop. Weights are per query row (each row of 4 sums to 1).")
 
@@ -517,8 +516,8 @@ def editor(lesson: Lesson) -> None:
     st.segmented_control("Clipping distance k", list(wt.K_CHOICES), key=K, required=True, on_change=_change_k)
     offsets = [int(o) for o in scenario.table_offsets()]
     _number_fields(
-        f"Table $a^K$ (offsets −{scenario.k} … +{scenario.k})" if scenario.k else "Table $a^K$ (offset 0 only)",
-        [(input_key("a", o), f"$a^K_{{{o:+d}}}$" if o else "$a^K_{0}$") for o in offsets],
+        f"Table $a^K$ (offsets {num.offset_range(scenario.k, ' … ')})" if scenario.k else "Table $a^K$ (offset 0 only)",
+        [(input_key("a", o), f"$a^K_{{{num.tex_offset(o)}}}$") for o in offsets],
         problems,
     )
     st.button("Reset to the textbook example", key=RESET, on_click=_reset, icon=":material/restart_alt:")
