@@ -41,7 +41,7 @@ from streamlit.testing.v1 import AppTest
 from relpos.lessons import answers
 from relpos.state.codec import MAX_JSON_BYTES, Schema
 from relpos.state.export import FORMAT, VERSION
-from relpos.state.schemas import EFFECTS, EXPLORER, TRAINING, WALKTHROUGH
+from relpos.state.schemas import EFFECTS, EXPLORER, TRAINING, WALKTHROUGH, read_quiz_seed
 from relpos.ui import common as ui
 from relpos.ui.links import GUARD_HTML
 
@@ -177,8 +177,8 @@ def _settings_inputs(settings) -> UrlInputs:
 
 def _seed_accepts(name: str, text: str) -> bool:
     try:
-        answers.parse_seed(text)
-    except answers.AnswerError:
+        read_quiz_seed(text)
+    except ValueError:
         return False
     return True
 

@@ -162,6 +162,22 @@ class TestPageSettings:
         FloatsSetting("v", "values", (0.0, 0.0), -2.0, 2.0),
     )
 
+    @pytest.mark.parametrize("text", ["1_000", "1000", " 12 ", "+5", "1e3", "0x10", "12.0", "−3", "nan", "inf"])
+    def test_one_codec_reads_every_pages_numbers_alike(self, text):
+        """/schemes?seed=1_000 used to open seed 1000 while /explorer?seed=1_000 refused it."""
+        from relpos.state.codec import floats_field, int_field
+
+        def outcome(parse):
+            try:
+                return parse(text)
+            except ValueError:
+                return None
+
+        assert outcome(IntSetting("seed", "seed", 0, -9999, 9999).parse) == outcome(int_field(0, -9999, 9999).parse)
+        floats = FloatsSetting("v", "values", (0.0,), -5000.0, 5000.0).parse
+        as_tuple = outcome(floats_field([0.0], -5000.0, 5000.0, 1).parse)
+        assert outcome(floats) == (tuple(as_tuple) if as_tuple is not None else None)
+
     @pytest.mark.parametrize(
         ("params", "message"),
         [

@@ -192,10 +192,12 @@ class Field:
                 raise ValueError
             return word in _TRUE
         if self.kind == "choice":
-            word = text.strip().lower()
-            if word not in self.choices:
+            word = text.strip()
+            if word in self.choices:
+                return word
+            if word.lower() not in self.choices:
                 raise ValueError
-            return word
+            return word.lower()
         items = text.split(",")
         if not self.min_items <= len(items) <= self.max_items:
             raise ValueError

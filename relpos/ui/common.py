@@ -18,10 +18,11 @@ import pandas as pd
 import streamlit as st
 
 from relpos.core import skewing
-from relpos.lessons import answers, quiz, timing
+from relpos.lessons import quiz, timing
 from relpos.plots import figures
 from relpos.state.codec import Schema, StateError
 from relpos.state.export import load_scenario, scenario_json
+from relpos.state.schemas import read_quiz_seed
 from relpos.tables import frames as tables
 from relpos.text import numbers as num
 from relpos.text.escape import escape_markdown
@@ -196,8 +197,8 @@ def quiz_seed() -> int:
     raw = st.query_params.get("seed")
     if raw is not None:
         try:
-            seed = answers.parse_seed(raw)
-        except answers.AnswerError as error:
+            seed = read_quiz_seed(raw)
+        except ValueError as error:
             st.warning(
                 escape_markdown(f"The seed in the address could not be used ({error}), so here are new questions.")
             )
