@@ -14,6 +14,7 @@ from relpos.lessons import effects
 from relpos.plots import figures, panels
 from relpos.state import schemas as page_states
 from relpos.state.schemas import EXPLORER
+from relpos.text import effects as effects_text
 from relpos.text import explain, hover
 from tests.apptest import decode_z
 
@@ -256,14 +257,14 @@ class TestCaptions:
     def test_effects_summary(self, k):
         inputs = effects.position_effects_inputs(8, k, seed=0, pattern="back")
         result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
-        text = " ".join(explain.effects_summary(inputs.queries, result, (-2, -1), inputs.direction))
+        text = " ".join(effects_text.effects_summary(inputs.queries, result, (-2, -1), inputs.direction))
         assert "the position term moved it by" in text and "Weight on offsets −2, −1:" in text
         assert ("Raise k to 3" in text) is (k == 1)  # with k = 1, "two back" leaks to every earlier key
 
     def test_effects_summary_for_a_random_table(self):
         inputs = effects.position_effects_inputs(6, 2, seed=0, pattern="random")
         result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
-        assert "no preferred offset" in " ".join(explain.effects_summary(inputs.queries, result, ()))
+        assert "no preferred offset" in " ".join(effects_text.effects_summary(inputs.queries, result, ()))
 
 
 class TestEffectsPanels:

@@ -19,6 +19,7 @@ from relpos.core.examples import Scenario
 from relpos.core.measures import attention_distance
 from relpos.lessons import effects
 from relpos.lessons import walkthrough as wt
+from relpos.text import effects as effects_text
 from relpos.text import explain
 from relpos.text.numbers import number
 from tests.strategies import caption_settings
@@ -167,7 +168,7 @@ class TestEffectsSummary:
         inputs = effects.position_effects_inputs(n, k, seed=3, pattern=pattern, strength=strength)
         result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
         favoured = effects.favoured_offsets(pattern)
-        text = " ".join(explain.effects_summary(inputs.queries, result, favoured, inputs.direction))
+        text = " ".join(effects_text.effects_summary(inputs.queries, result, favoured, inputs.direction))
         unchanged = bool(np.abs(result.weights - result.content_weights).max() <= 1e-12)
         assert ("moved nothing" in text) is unchanged
         assert not SIGNED_ZERO.search(text), text
@@ -183,7 +184,7 @@ class TestEffectsSummary:
         """Issue 9.10: "moved it by +0.00 (more spread out)" when nothing changed."""
         inputs = effects.position_effects_inputs(8, 0, seed=0, pattern="back")
         result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
-        text = " ".join(explain.effects_summary(inputs.queries, result, (-2, -1), inputs.direction))
+        text = " ".join(effects_text.effects_summary(inputs.queries, result, (-2, -1), inputs.direction))
         assert "+0.00" not in text and "moved nothing" in text and "with k = 0 every pair reads" in text
 
 
