@@ -19,6 +19,7 @@ from relpos.core.examples import Scenario
 from relpos.core.measures import attention_distance
 from relpos.lessons import effects
 from relpos.lessons import walkthrough as wt
+from relpos.lessons import walkthrough_text as wt_text
 from relpos.text import effects as effects_text
 from relpos.text import explain
 from relpos.text.numbers import number
@@ -199,12 +200,12 @@ class TestTakeawayProperty:
         n = len(scenario.queries)
         for row in range(n):
             shift = wt.row_shift(result, row)
-            text = " ".join(wt.takeaway(shift, steps[row * n : (row + 1) * n]))
+            text = " ".join(wt_text.takeaway(shift, steps[row * n : (row + 1) * n]))
             assert not SIGNED_ZERO.search(text), text
             claims = re.findall(r"Key (\d+) .*?\(([+−]\d\.\d{3})\): its position term \S+ is (\w+)", text)
             for key, moved, side in claims:
                 j = int(key) - 1
-                assert moved == wt.signed(shift.changes[j], 3, fixed=True)
+                assert moved == wt_text.signed(shift.changes[j], 3, fixed=True)
                 T = _threshold(shift.content_weights, result.bias[row].tolist())
                 assert bool(result.bias[row, j] > T) is (side == "above")
             if "No weight changed" in text:

@@ -24,6 +24,7 @@ import streamlit as st
 from relpos.core.attention import AttentionResult
 from relpos.core.examples import Scenario, worked_example
 from relpos.lessons import walkthrough as wt
+from relpos.lessons import walkthrough_text as wt_text
 from relpos.plots import figures
 from relpos.state import export
 from relpos.state import schemas as page_states
@@ -66,7 +67,7 @@ def _fields(scenario: Scenario):
     for j, value in enumerate(scenario.keys):
         yield input_key("k", j), f"k{subscript(j + 1)}", value
     for offset, value in zip(scenario.table_offsets(), scenario.table, strict=True):
-        yield input_key("a", int(offset)), f"a^K at offset {wt.signed(offset, 0)}", value
+        yield input_key("a", int(offset)), f"a^K at offset {wt_text.signed(offset, 0)}", value
 
 
 @dataclass(frozen=True)
@@ -117,7 +118,7 @@ class Lesson:
 
 def _set_fields(scenario: Scenario) -> None:
     for key, _, value in _fields(scenario):
-        st.session_state[key] = wt.short_number(value)
+        st.session_state[key] = wt_text.short_number(value)
 
 
 def _restore(link: dict) -> None:
@@ -139,7 +140,7 @@ def _init_state() -> None:
     scenario = state[SCENARIO]
     for key, _, value in _fields(scenario):
         if key not in state:  # first visit, or the widget was dropped on a page switch
-            state[key] = wt.short_number(value)
+            state[key] = wt_text.short_number(value)
     if state.get(K) not in wt.K_CHOICES:
         state[K] = scenario.k
 
@@ -151,7 +152,7 @@ def _read_edits() -> tuple[tuple[str, str], ...]:
     problems, values = [], []
     for key, name, old in _fields(good):
         text = state.get(key, "")
-        if text == wt.short_number(old):  # untouched: keep the exact value (a link may carry more digits)
+        if text == wt_text.short_number(old):  # untouched: keep the exact value (a link may carry more digits)
             values.append(old)
             continue
         value, message = wt.parse_value(text, name=name)
@@ -366,8 +367,8 @@ def _score_matrix(lesson: Lesson) -> None:
 def _pair_stage(lesson: Lesson) -> None:
     step = lesson.steps[lesson.stop.row * lesson.n + lesson.stop.step]
     st.subheader(f"Query i = {step.i + 1}, key j = {step.j + 1}")
-    st.latex(wt.pair_latex(step))
-    st.markdown(wt.pair_sentence(step))
+    st.latex(wt_text.pair_latex(step))
+    st.markdown(wt_text.pair_sentence(step))
     st.caption("With d = 1 the scale 1/√d is 1, so both terms are plain products.")
 
 
@@ -375,16 +376,16 @@ def _softmax_stage(lesson: Lesson) -> None:
     """Both softmaxes of the row with the numbers, and the takeaway computed from them."""
     row_steps = lesson.row_steps
     st.subheader(f"Softmax of row i = {lesson.stop.row + 1}")
-    st.latex(wt.softmax_latex(row_steps))
+    st.latex(wt_text.softmax_latex(row_steps))
     shift = wt.row_shift(lesson.result, lesson.stop.row)
-    st.markdown("\n".join(f"- {sentence}" for sentence in wt.takeaway(shift, row_steps)))
+    st.markdown("\n".join(f"- {sentence}" for sentence in wt_text.takeaway(shift, row_steps)))
 
 
 def _weight_bars(lesson: Lesson) -> None:
     """Content-only next to combined weight for each key of the row, values printed."""
     row_steps, i = lesson.row_steps, lesson.stop.row
     shift = wt.row_shift(lesson.result, i)
-    labels = [f"key {s.j + 1}<br>offset {wt.signed(s.offset, 0)}" for s in row_steps]
+    labels = [f"key {s.j + 1}<br>offset {wt_text.signed(s.offset, 0)}" for s in row_steps]
     fig = figures.weight_bars_figure(
         shift.content_weights,
         shift.weights,
@@ -423,7 +424,7 @@ def offset_section(lesson: Lesson) -> None:
             lesson.scenario.table, f"The table a<sup>K</sup>: 2k + 1 = {2 * k + 1} entries", used=used, height=190
         )
         lesson.figure(strip, "wt_table")
-        st.markdown(wt.offset_map_note(lesson.steps))
+        st.markdown(wt_text.offset_map_note(lesson.steps))
 
 
 def _highlight_current(frame, lesson: Lesson):
