@@ -5,7 +5,7 @@ import streamlit as st
 
 import relpos
 from relpos.core import skewing
-from relpos.plots import figures
+from relpos.plots import efficiency as figures
 from relpos.text import numbers
 from relpos.ui import common as ui
 from relpos.ui import efficiency as efficiency_ui

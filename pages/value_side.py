@@ -5,7 +5,7 @@ import dataclasses
 import streamlit as st
 
 import relpos
-from relpos.plots import figures
+from relpos.plots import value_side as figures
 from relpos.tables import frames as tables
 from relpos.text import numbers
 from relpos.ui import common as ui

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 import relpos
-from relpos.plots import figures
 from relpos.plots import schemes as scheme_figures
+from relpos.plots import value_side as figures
 from relpos.state.settings import ChoiceSetting, FloatsSetting, IntSetting, encode_settings, read_settings, sanitise
 from relpos.tables import frames as tables
 from relpos.text.hover import Hover, render

@@ -11,7 +11,8 @@ import pytest
 
 import relpos
 from relpos.lessons import effects
-from relpos.plots import figures, panels
+from relpos.plots import heatmaps, panels
+from relpos.plots.offset_map import offset_map_figure
 from relpos.state import schemas as page_states
 from relpos.state.schemas import EXPLORER
 from relpos.text import effects as effects_text
@@ -126,17 +127,17 @@ class TestOffsetMap:
         assert len(markers.x) == np.count_nonzero(np.abs(relpos.relative_offsets(4)) > 1)
 
     def test_staircase_separates_the_window(self):
-        assert figures.window_staircases(4, 4, 3) == []
-        upper, lower = figures.window_staircases(4, 4, 1)
+        assert heatmaps.window_staircases(4, 4, 3) == []
+        upper, lower = heatmaps.window_staircases(4, 4, 1)
         assert upper[0] == (1.5, -0.5) and lower[0] == (-0.5, 1.5)
 
     def test_shared_builder_still_labels_arrows(self):
         """Outside a panel the foundation's labels (+3→+2) and markers are kept."""
-        fig = figures.offset_map_figure(4, 4, 2)
+        fig = offset_map_figure(4, 4, 2)
         assert fig.data[0].text[0][3] == "+3→+2"
 
     def test_default_hover_prints_numbers_with_a_true_minus(self):
-        trace = figures.score_heatmap([[-0.25, 0.0001], [-0.00001, 1.5]], "t").data[0]
+        trace = heatmaps.score_heatmap([[-0.25, 0.0001], [-0.00001, 1.5]], "t").data[0]
         assert trace.hovertemplate is None and trace.hoverinfo == "text"
         assert [list(row) for row in trace.hovertext] == [
             ["query i=1, key j=1<br>−0.2500", "query i=1, key j=2<br>0.0001"],

@@ -17,7 +17,9 @@ import relpos
 from relpos.lessons import walkthrough as wt
 from relpos.lessons import walkthrough_text as wt_text
 from relpos.lessons.walkthrough_text import signed
-from relpos.plots import figures
+from relpos.plots import heatmaps, style
+from relpos.plots import walkthrough as walkthrough_figures
+from relpos.plots.offset_map import offset_map_figure
 from relpos.tables import frames as tables
 from relpos.text import explain
 from tests import reference
@@ -384,27 +386,27 @@ class TestStepFrame:
 class TestPartialScoreHeatmap:
     def test_unreached_cells_are_blank(self):
         reached = wt.reached_cells(wt.Stop(0, 1), 4)
-        fig = figures.partial_score_heatmap(RESULT.scores, reached, "t", current=[(0, 1)])
+        fig = walkthrough_figures.partial_score_heatmap(RESULT.scores, reached, "t", current=[(0, 1)])
         z = np.array(fig.data[0].z, dtype=float)
         assert np.isnan(z).sum() == 14
         np.testing.assert_allclose(z[0, :2], [1.0, 0.5])
         assert fig.data[0].text[0][:3] == ["1.00", "0.50", ""]
-        assert fig.layout.plot_bgcolor == figures.BLANK_CELL
+        assert fig.layout.plot_bgcolor == style.BLANK_CELL
         assert {(s.x0, s.y0) for s in fig.layout.shapes} == {(0.5, -0.5)}
 
     def test_colour_range_is_fixed_by_the_caller(self):
-        fig = figures.partial_score_heatmap(RESULT.scores, np.eye(4, dtype=bool), "t", limit=2.0)
+        fig = walkthrough_figures.partial_score_heatmap(RESULT.scores, np.eye(4, dtype=bool), "t", limit=2.0)
         assert (fig.data[0].zmin, fig.data[0].zmax, fig.data[0].zmid) == (-2.0, 2.0, 0.0)
 
     def test_rejects_mismatched_shapes(self):
         with pytest.raises(ValueError, match="reached must have the shape"):
-            figures.partial_score_heatmap(RESULT.scores, np.ones((3, 4), dtype=bool), "t")
+            walkthrough_figures.partial_score_heatmap(RESULT.scores, np.ones((3, 4), dtype=bool), "t")
 
 
 class TestWeightBarsFigure:
     def test_grouped_bars_with_printed_values(self):
         shift = wt.row_shift(RESULT, 0)
-        fig = figures.weight_bars_figure(shift.content_weights, shift.weights, "t")
+        fig = walkthrough_figures.weight_bars_figure(shift.content_weights, shift.weights, "t")
         assert fig.layout.barmode == "group"
         assert fig.data[0].text == ("0.265", "0.217", "0.161", "0.358")
         assert fig.data[1].text == ("0.373", "0.226", "0.124", "0.276")
@@ -412,23 +414,23 @@ class TestWeightBarsFigure:
 
     def test_rejects_mismatched_rows(self):
         with pytest.raises(ValueError, match="1-D of one length"):
-            figures.weight_bars_figure([0.5, 0.5], [1.0], "t")
+            walkthrough_figures.weight_bars_figure([0.5, 0.5], [1.0], "t")
 
 
 class TestTableStripFigure:
     def test_one_cell_per_offset_with_the_used_one_outlined(self):
-        fig = figures.table_strip_figure(TEXTBOOK.table, "t", used=[2])
+        fig = walkthrough_figures.table_strip_figure(TEXTBOOK.table, "t", used=[2])
         np.testing.assert_allclose(np.asarray(fig.data[0].z, dtype=float), [list(TEXTBOOK.table)])
         assert {s.x0 for s in fig.layout.shapes} == {3.5}
 
     def test_rejects_an_even_table(self):
         with pytest.raises(ValueError, match="odd number"):
-            figures.table_strip_figure([1.0, 2.0], "t")
+            walkthrough_figures.table_strip_figure([1.0, 2.0], "t")
 
 
 class TestOffsetMapMarkers:
     def test_clipped_cells_are_marked_in_their_corner(self):
-        fig = figures.offset_map_figure(4, 4, 1, title="t")
+        fig = offset_map_figure(4, 4, 1, title="t")
         markers = fig.data[1]
         cells = {(round(y + 0.3), round(x - 0.32)) for x, y in zip(markers.x, markers.y, strict=True)}
         assert cells == {(0, 2), (0, 3), (1, 3), (2, 0), (3, 0), (3, 1)}
@@ -436,8 +438,10 @@ class TestOffsetMapMarkers:
 
 class TestEnlarge:
     def test_scales_fonts_height_and_outlines(self):
-        fig = figures.highlight_cells(figures.score_heatmap([[1.0]], "t", height=300), [(0, 0)])
-        figures.enlarge(fig, 2.0)
+        fig = walkthrough_figures.highlight_cells(
+            heatmaps.score_heatmap([[1.0]], "t", look=style.HeatmapStyle(height=300)), [(0, 0)]
+        )
+        walkthrough_figures.enlarge(fig, 2.0)
         assert fig.layout.height == 600 and fig.layout.font.size == 28
         assert fig.data[0].textfont.size == 28
         assert [s.line.width for s in fig.layout.shapes] == [15.0, 6.0]

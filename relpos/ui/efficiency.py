@@ -9,7 +9,7 @@ import streamlit as st
 
 from relpos.core import skewing
 from relpos.lessons import timing
-from relpos.plots import figures
+from relpos.plots import efficiency as figures
 from relpos.tables import frames as tables
 from relpos.ui.common import plotly
 

@@ -2,7 +2,7 @@
 
 Session state, the sidebar editor, the step controls and the drawing of each stage.
 Every number comes from :mod:`relpos.lessons.walkthrough` (which reads the core's
-:class:`~relpos.core.attention.AttentionResult`); figures come from :mod:`relpos.plots.figures`,
+:class:`~relpos.core.attention.AttentionResult`); figures come from :mod:`relpos.plots`,
 tables from :mod:`relpos.tables.frames`. Part of the UI layer, like :mod:`relpos.ui.common`.
 
 State lives in ``st.session_state`` under ``wt_*`` keys: the last good scenario and the
@@ -25,7 +25,9 @@ from relpos.core.attention import AttentionResult
 from relpos.core.examples import Scenario, worked_example
 from relpos.lessons import walkthrough as wt
 from relpos.lessons import walkthrough_text as wt_text
-from relpos.plots import figures
+from relpos.plots import heatmaps
+from relpos.plots import walkthrough as walkthrough_figures
+from relpos.plots.offset_map import offset_map_figure
 from relpos.state import export
 from relpos.state import schemas as page_states
 from relpos.state.schemas import WALKTHROUGH
@@ -107,7 +109,7 @@ class Lesson:
     def figure(self, fig, key: str) -> None:
         """Draw a Plotly figure, enlarged in presenter mode."""
         if self.presenter:
-            figures.enlarge(fig, _PRESENTER_FIGURES)
+            walkthrough_figures.enlarge(fig, _PRESENTER_FIGURES)
         st.plotly_chart(fig, key=key, config={"displayModeBar": False})
 
 
@@ -351,13 +353,13 @@ def _score_hover(lesson: Lesson) -> list[list[str]]:
 
 
 def _score_matrix(lesson: Lesson) -> None:
-    fig = figures.partial_score_heatmap(
+    fig = walkthrough_figures.partial_score_heatmap(
         lesson.result.scores,
         wt.reached_cells(lesson.stop, lesson.n),
         "Scores e<sub>ij</sub> computed so far",
-        limit=figures.symmetric_range(lesson.result.scores),
+        limit=heatmaps.symmetric_range(lesson.result.scores),
         current=lesson.current_cells,
-        hovertext=_score_hover(lesson),
+        hover=_score_hover(lesson),
         height=420,
     )
     lesson.figure(fig, "wt_scores")
@@ -386,7 +388,7 @@ def _weight_bars(lesson: Lesson) -> None:
     row_steps, i = lesson.row_steps, lesson.stop.row
     shift = wt.row_shift(lesson.result, i)
     labels = [f"key {s.j + 1}<br>offset {wt_text.signed(s.offset, 0)}" for s in row_steps]
-    fig = figures.weight_bars_figure(
+    fig = walkthrough_figures.weight_bars_figure(
         shift.content_weights,
         shift.weights,
         f"Weights of query {i + 1}: content only vs combined",
@@ -414,13 +416,13 @@ def offset_section(lesson: Lesson) -> None:
     st.subheader("Which table entry does each pair read?")
     left, right = st.columns([1.15, 1], gap="large")
     with left:
-        fig = figures.offset_map_figure(n, n, k, title=f"Offset map: clipped offset j − i (k = {k})", height=420)
-        lesson.figure(figures.highlight_cells(fig, lesson.current_cells), "wt_offsets")
+        fig = offset_map_figure(n, n, k, title=f"Offset map: clipped offset j − i (k = {k})", height=420)
+        lesson.figure(walkthrough_figures.highlight_cells(fig, lesson.current_cells), "wt_offsets")
     with right:
         used = sorted(
             {s.clipped for s in lesson.row_steps} if lesson.at_softmax else {lesson.row_steps[lesson.stop.step].clipped}
         )
-        strip = figures.table_strip_figure(
+        strip = walkthrough_figures.table_strip_figure(
             lesson.scenario.table, f"The table a<sup>K</sup>: 2k + 1 = {2 * k + 1} entries", used=used, height=190
         )
         lesson.figure(strip, "wt_table")
