@@ -10,7 +10,6 @@ from relpos.plots import schemes as scheme_figures
 from relpos.plots import value_side as figures
 from relpos.state.settings import ChoiceSetting, FloatsSetting, IntSetting, encode_settings, read_settings, sanitise
 from relpos.tables import frames as tables
-from relpos.text.hover import Hover, render
 from relpos.text.numbers import number
 
 
@@ -53,10 +52,9 @@ def minus(text: str) -> str:
     return text.replace("-", "−")
 
 
-def hover_of(fig, i: int, j: int) -> str:
-    """The hover label of cell (i, j) (0-based) of a heatmap figure, as Plotly fills it in."""
-    trace = fig.data[0]
-    return render(Hover(np.asarray(trace.customdata), trace.hovertemplate), i, j, trace.z[i][j], html=False)
+def hover_of(plotly_hover, fig, i: int, j: int) -> str:
+    """The hover label of cell (i, j) (0-based) of a heatmap figure, as plotly.js draws it."""
+    return plotly_hover.label(fig, i, j)
 
 
 class TestSchemeHeatmaps:
@@ -69,29 +67,31 @@ class TestSchemeHeatmaps:
                 for fig in maps.values():
                     assert bool(fig.data[0].texttemplate) == shown, (n, fig.data[0].name)
 
-    def test_position_hover_shows_the_subtraction(self, setup):
+    def test_position_hover_shows_the_subtraction(self, setup, plotly_hover):
         results = relpos.scheme_scores(setup)
         shaw = results["shaw"]
-        label = hover_of(scheme_figures.position_heatmaps(results)["shaw"], 1, 4)
+        label = hover_of(plotly_hover, scheme_figures.position_heatmaps(results)["shaw"], 1, 4)
         assert label.startswith("query i = 2, key j = 5 (offset j − i = +3)")
         assert minus(f"score {shaw.scores[1, 4]:.4f} − without positions ({shaw.content[1, 4]:.4f})") in label
         assert label.endswith(minus(f"= {shaw.position[1, 4]:.4f}"))
-        none = hover_of(scheme_figures.position_heatmaps(results)["none"], 0, 0)
+        none = hover_of(plotly_hover, scheme_figures.position_heatmaps(results)["none"], 0, 0)
         assert none.endswith(minus(f"q_i·k_j/√d = {results['none'].content[0, 0]:.4f}"))
 
-    def test_weight_hover_shows_the_softmax(self, setup):
+    def test_weight_hover_shows_the_softmax(self, setup, plotly_hover):
         results = relpos.scheme_scores(setup)
         alibi = results["alibi"]
-        label = hover_of(scheme_figures.weight_heatmaps(results)["alibi"], 2, 0)
+        label = hover_of(plotly_hover, scheme_figures.weight_heatmaps(results)["alibi"], 2, 0)
         exps = np.exp(alibi.scores[2])
         assert minus(f"exp({alibi.scores[2, 0]:.2f})") in label
         assert f"{exps[0]:.3f} / {exps.sum():.3f} = {alibi.weights[2, 0]:.4f}" in label
 
-    def test_translation_hover_shows_after_minus_before(self, setup):
+    def test_translation_hover_shows_after_minus_before(self, setup, plotly_hover):
         before = relpos.scheme_scores(setup)
         after = relpos.scheme_scores(setup, shift=4)
         changes = relpos.translation_changes(setup, 4)
-        label = hover_of(scheme_figures.translation_heatmaps(changes, before=before, shift=4)["sinusoidal"], 0, 1)
+        label = hover_of(
+            plotly_hover, scheme_figures.translation_heatmaps(changes, before=before, shift=4)["sinusoidal"], 0, 1
+        )
         old, new = before["sinusoidal"].scores[0, 1], after["sinusoidal"].scores[0, 1]
         assert minus(f"moved 4 places: {new:.4f} − before ({old:.4f}) = {new - old:.4f}") in label
 
