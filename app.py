@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from relpos.ui.links import guard_oversized_links, oversized_link_notice
 from relpos.ui.navigation import HOME_URL_PATH, PAGES
 from relpos.ui.routing import app_entry
 
@@ -36,5 +37,7 @@ st.set_page_config(page_title="relpos: relative position encoding", page_icon="â
 if SECTIONS not in st.session_state:
     st.session_state[SECTIONS] = declare_sections()
 page = st.navigation(st.session_state[SECTIONS])
+guard_oversized_links()
+oversized_link_notice()
 with app_entry():
     page.run()

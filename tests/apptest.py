@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from contextlib import contextmanager
 from pathlib import Path
 from unittest.mock import patch
@@ -156,3 +157,11 @@ def texts(at: AppTest) -> str:
     for spec in live_specs(at):
         parts += [*spec["captions"].values(), *(group["note"] for group in spec["groups"])]
     return "\n".join(parts)
+
+
+def shown_text(markdown: str) -> str:
+    """What a reader sees of `markdown` as far as escapes go: every backslash escape read as its character.
+
+    The pages escape user text (relpos.text.escape), so a message's raw Markdown holds ``\\,`` for ``,``.
+    """
+    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", markdown)

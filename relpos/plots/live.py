@@ -20,7 +20,7 @@ from relpos.core.attention import AttentionResult
 from relpos.lessons import presets
 from relpos.plots import panels
 from relpos.state.schemas import SLIDER_K, SLIDER_TOKENS
-from relpos.text import explain, hover
+from relpos.text import explain, hover, numbers
 
 __all__ = ["GROUPS", "LIVE_MAX_N", "PANEL_ORDER", "figure_json", "live_spec", "value_labels"]
 
@@ -42,9 +42,9 @@ def value_labels(name: str, n: int, k: int) -> list[str]:
     (['aᴷ₋₁', 'aᴷ₀', 'aᴷ₊₁'], ['q₁', 'q₂'])
     """
     if name == "a":
-        return [f"aᴷ{explain.subscript(f'{o:+d}' if o else 0)}" for o in range(-k, k + 1)]
+        return [f"aᴷ{numbers.offset_subscript(o)}" for o in range(-k, k + 1)]
     symbol = "q" if name == "q" else "k"
-    return [f"{symbol}{explain.subscript(i + 1)}" for i in range(n)]
+    return [f"{symbol}{numbers.subscript(i + 1)}" for i in range(n)]
 
 
 def figure_json(figure: go.Figure) -> dict:
