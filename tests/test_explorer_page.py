@@ -10,6 +10,7 @@ import pytest
 import relpos
 from relpos.state import export
 from relpos.state.schemas import EXPLORER
+from relpos.text import explain
 from tests.apptest import live_release, live_specs, open_app, panel_z, plotly_specs, texts
 
 SCORE_PANELS = (
@@ -319,6 +320,29 @@ class TestAccessibilityAndExport:
         content = at.table[0].value
         np.testing.assert_allclose(content.to_numpy(dtype=float), relpos.worked_example().attention().content)
         assert list(content.index) == ["i = 1", "i = 2", "i = 3", "i = 4"]
+
+    def test_everything_shown_on_release_follows_the_live_values(self):
+        """Tables, captions, the diagonal note and the export link follow a release of aᴷ₀."""
+        at = explorer()
+        at.session_state["explorer.tables"] = True
+        at.session_state["explorer.export"] = True
+        at.run()
+        (before,) = live_specs(at)
+        note = at.info[0].value
+        live_release(at, a={2: 1.5})
+        assert not at.exception, at.exception
+        example = relpos.worked_example()
+        expected = relpos.relative_attention(example.queries, example.keys, A_K=np.array([-0.3, 0.4, 1.5, -0.2, -0.5]))
+        tables = {table.value.to_numpy(dtype=float).shape: table.value for table in at.table}  # all 4 × 4
+        assert len(at.table) == 7 and list(tables) == [(4, 4)]
+        np.testing.assert_allclose(at.table[1].value.to_numpy(dtype=float), expected.bias, atol=5e-5)
+        np.testing.assert_allclose(at.table[4].value.to_numpy(dtype=float), expected.weights, atol=5e-5)
+        (after,) = live_specs(at)
+        assert after["captions"]["weights"] != before["captions"]["weights"]
+        assert after["captions"] == explain.explorer_captions(expected)
+        assert "a^K₀ = 0.10" in note and "a^K₀ = 1.50" in at.info[0].value
+        link = at.code[0].value
+        assert link.endswith("&a=-0.3,0.4,1.5,-0.2,-0.5") and dict(at.query_params)["a"] == "-0.3,0.4,1.5,-0.2,-0.5"
 
     def test_export_section(self):
         at = explorer()

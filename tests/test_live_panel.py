@@ -353,3 +353,80 @@ def test_sliders_and_the_panel_they_drive_share_one_screen(chromium, app_server)
         assert_clean(tab)
     finally:
         tab.close()
+
+
+# Move the last aᴷ slider with an input event only (nothing handed back) and wait two frames.
+NUDGE_JS = """
+async (value) => {
+  const panel = window.__relposLive.panels[0];
+  const { input } = panel.sliders.a.at(-1);
+  input.value = value;
+  input.dispatchEvent(new Event('input', { bubbles: true }));
+  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+  return { painted: window.__relposLive.painted, stale: panel.el.classList.contains('rl-stale'),
+           status: panel.status.textContent };
+}
+"""
+
+
+@pytest.mark.parametrize(("n", "live_drawn"), [(64, True), (96, False)])
+def test_live_up_to_64_tokens_then_on_release(app_tab, n, live_drawn):
+    """n = 64 repaints on input; beyond 64 the panels wait for the release, then show Python's numbers."""
+    app_tab.open("explorer", {"preset": "random", "n": n, "k": 3, "seed": 1}, timeout=120)
+    app_tab.page.wait_for_function(LIVE_PLOTS, timeout=120_000)
+    app_tab.wait_idle()
+    bias = app_tab.figure("position bias").z
+    painted = live_stats(app_tab)["painted"]
+    moved = app_tab.page.evaluate(NUDGE_JS, 1.9)
+    assert moved["stale"] and "when you let go" in moved["status"]
+    assert (moved["painted"] > painted) == live_drawn
+    assert (not np.array_equal(app_tab.figure("position bias").z, bias)) == live_drawn
+
+    slider = app_tab.slider("aᴷ₊₃")
+    app_tab.interact(lambda: slider.dispatch_event("change"))
+    app_tab.page.wait_for_function("() => !document.querySelector('.relpos-live.rl-stale')")
+    assert parse_qs(urlparse(app_tab.page.url).query)["a"][0].endswith(",1.9")
+    state = page_states.EXPLORER.decode(
+        {key: values[0] for key, values in parse_qs(urlparse(app_tab.page.url).query).items()}
+    ).state
+    inputs = page_states.explorer_inputs(state)
+    expected = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table).bias
+    np.testing.assert_allclose(app_tab.figure("position bias").z, expected, rtol=0, atol=1e-6)  # float32 above 64
+    assert_clean(app_tab)
+
+
+A11Y_JS = """
+() => {
+  const live = document.querySelector('.relpos-live');
+  const sliders = [...live.querySelectorAll('input[type=range]')];
+  return {
+    labels: sliders.map((input) => [
+      input.getAttribute('aria-label'), input.closest('label').querySelector('.rl-label').textContent]),
+    tabs: [...live.querySelectorAll('[role=tablist] [role=tab]')].map((tab) => tab.textContent),
+    status: live.querySelector('[role=status]').getAttribute('aria-live'),
+    plots: [...live.querySelectorAll('.rl-plot[role=img]')].map((plot) => plot.getAttribute('aria-label')),
+  };
+}
+"""
+
+
+def test_keyboard_and_screen_reader_use(app_tab):
+    """Named sliders, tabs and pictures, a polite status line, a visible focus ring, Tab order."""
+    open_explorer(app_tab)
+    app_tab.page.wait_for_function(LIVE_PLOTS)
+    seen = app_tab.page.evaluate(A11Y_JS)
+    names = [label for group in live.GROUPS for label in live.value_labels(group, 4, 2)]  # aᴷ₋₂ … k₄
+    assert seen["labels"] == [[label, label] for label in names] and names[0] == "aᴷ₋₂"
+    assert seen["tabs"] == list(live.GROUPS.values()) and seen["status"] == "polite"
+    assert seen["plots"] == [f"Heatmap: {panels.plain_title(name)}" for name in live.PANEL_ORDER]
+    app_tab.page.locator(".relpos-live .rl-toggle input").focus()
+    app_tab.page.keyboard.press("Tab")  # from the toggle to the first slider of the open tab
+    focused = app_tab.page.evaluate(
+        "() => [document.activeElement.getAttribute('aria-label'),"
+        " getComputedStyle(document.activeElement).outlineStyle]"
+    )
+    assert focused == ["aᴷ₋₂", "solid"]
+    app_tab.page.keyboard.press("ArrowLeft")
+    app_tab.wait_idle()
+    assert parse_qs(urlparse(app_tab.page.url).query)["a"][0].startswith("-0.35,")
+    assert_clean(app_tab)
