@@ -127,15 +127,17 @@ function vectorField(letter, c, queries, keys, table, k) {
   return (i, j) => table[clip(j - i, k) + k][c];
 }
 
-// relpos.text.hover._number: "+d" signs offsets (0 unsigned), ".Nf" as formatFixed.
+// relpos.text.hover._number (which writes with relpos.text.numbers.number): "+d" signs
+// offsets (0 unsigned), ".Nf" as formatFixed.
 function formatField(value, format) {
   if (format === "+d") return value > 0 ? `+${value}` : value < 0 ? `−${-value}` : "0";
   const fixed = /^\.(\d+)f$/.exec(format);
   return fixed ? formatFixed(value, Number(fixed[1])) : String(value).replace("-", "−");
 }
 
-// relpos.text.hover.format_cells for ".Nf": Python's rounding (the exact binary value,
-// ties to even: 0.125 -> "0.12", where toFixed says "0.13"), a true minus sign, and a
+// relpos.text.numbers.number(value, N), as relpos.text.hover.format_cells uses it for
+// ".Nf": Python's rounding (the exact binary value, ties to even: 0.125 -> "0.12", where
+// toFixed says "0.13"), a true minus sign, and a
 // value that rounds to zero prints unsigned ("0.00", never "−0.00").
 export function formatFixed(value, decimals) {
   const scaled = Math.abs(value) * 10 ** decimals;
