@@ -135,6 +135,7 @@ def drag(tab: AppTab, seconds: float) -> dict:
     start = tab.slider_value(SLIDER)
     page.mouse.move(thumb_x(box, start), y)
     page.mouse.down()
+    restyled = page.evaluate("() => window.__relposLive.restyled || 0")
     since, started, moves = page.evaluate(NOW_JS), time.perf_counter(), 0
     while (elapsed := time.perf_counter() - started) < seconds:
         phase = elapsed % 2.0  # one sweep a second, there and back
@@ -157,6 +158,7 @@ def drag(tab: AppTab, seconds: float) -> dict:
         "latency": percentiles(latencies(stats["paints"], since, until + 100)),
         "moves": moves,
         "sends": sum(since <= sent <= until for sent in stats["sends"]),
+        "restyled": (stats.get("restyled") or 0) - restyled,  # panels that needed a full Plotly.restyle
         "release": server_drawn(tab, released),
     }
 
@@ -245,7 +247,8 @@ def report(n: int, result: dict) -> tuple[str, bool]:
         f"{dragged['sends']} sent to the server) = {rate_ratio:.2f}× floor rate (≥ {least_rate}) | "
         f"input→paint p50 {dragged['latency'][0]:.0f} ms, p95 {dragged['latency'][1]:.0f} ms "
         f"= {p95_ratio:.2f}× floor repaint (≤ {most_p95}) | "
-        f"per paint: math+text+hover {dragged['compute']:.1f} ms, redraw {dragged['draw']:.0f} ms | "
+        f"per paint: math+text+hover {dragged['compute']:.1f} ms, redraw {dragged['draw']:.0f} ms "
+        f"({dragged['restyled']} full restyles) | "
         f"keys p50 {result['keys'][0]:.0f} ms, p95 {result['keys'][1]:.0f} ms | "
         f"floors: frame {result['frame']:.1f} ms, bare Plotly.react ×7 {floor:.0f} ms ({floor_rate:.1f}/s) | "
         f"server path: release→repaint {dragged['release']:.0f} ms, key→repaint p50 {result['server']:.0f} ms "
