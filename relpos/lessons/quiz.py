@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from relpos.core.attention import table_rows
 from relpos.core.examples import Scenario
+from relpos.core.offsets import table_rows
 from relpos.lessons.answers import AnswerError, parse_cells, parse_number, parse_offset, parse_positions
 from relpos.text import numbers
 
