@@ -11,6 +11,7 @@ from relpos.plots import schemes as scheme_figures
 from relpos.tables import frames as tables
 from relpos.text import numbers as num
 from relpos.ui import common as ui
+from relpos.ui.keys import state_key
 from relpos.ui.page_settings import clamp_setting, init_settings, save_settings, setting_key, show_setting_problems
 
 # --------------------------------------------------------------------------- scheme comparison page (issue 5)
@@ -102,10 +103,10 @@ def _check_scheme_link(page: str) -> None:
     sliders then clamp them (see :func:`clamp_setting`), and the learner is told why.
     Runs only on the page's first run in a session, when the link was just read.
     """
-    problems = st.session_state.get(f"{page}._problems")
+    problems = st.session_state.get(state_key(page, "problems"))
     if problems is None:
         return
-    saved = st.session_state[f"{page}._saved"]
+    saved = st.session_state[state_key(page, "saved")]
     if saved["k"] > saved["n"] - 1:
         problems.append(
             f"Shaw clipping distance k must be at most n − 1 = {saved['n'] - 1} for n = {saved['n']}; "
