@@ -1,6 +1,12 @@
 """Settings that travel in the URL, kept in widget state (the schemes and value-side pages).
 
-The settings are declared in :mod:`relpos.state.settings` and parsed by the one codec."""
+The settings are declared in :mod:`relpos.state.settings` and parsed by the one codec.
+
+Why not Streamlit's ``bind="query-params"``: a bound widget names its URL parameter after
+its key (``?schemes.shift=3`` instead of the lesson links' ``?shift=3``), and it drops an
+invalid value from the URL without a word, where a bad link must get a message saying
+which parameter was wrong and what is allowed (and list settings such as ``v=0.1,0.2``
+are one parameter for many sliders)."""
 
 from __future__ import annotations
 
