@@ -20,15 +20,16 @@ from relpos.state.schemas import EXPLORER, SLIDER_TOKENS
 from relpos.text import explain
 from relpos.ui import common as ui
 from relpos.ui import live as live_ui
+from relpos.ui.keys import state_key, widget_key
 
 __all__ = ["render"]
 
 PAGE = "explorer"  # url_path
 STATE = "explorer"  # st.session_state key of the state dict
-W = "explorer."  # prefix of this page's widget keys (forgotten when the state is replaced)
-LIVE = W + "live"  # the live panel (component) key
-SEQ = "explorer:live_seq"  # number of the last release applied (survives preset changes)
-LIVE_PROBLEMS = "explorer:live_problems"
+W = widget_key(PAGE, "")  # "explorer.": this page's widget keys (forgotten when the state is replaced)
+LIVE = widget_key(PAGE, "live")  # the live panel (component)
+SEQ = state_key(PAGE, "live_seq")  # number of the last release applied (survives preset changes)
+LIVE_PROBLEMS = state_key(PAGE, "live_problems")
 
 
 def _state() -> dict:
