@@ -7,7 +7,7 @@
 // Arrays are plain row-major Arrays of float64 numbers: queries (n, d), keys (n, d),
 // table (2k+1, d).
 
-// relpos.core.attention.relative_offsets + clip_offsets:
+// relpos.core.offsets.relative_offsets + clip_offsets:
 // clip(j - i, k) = max(-k, min(k, j - i))
 export function clip(offset, k) {
   return Math.max(-k, Math.min(k, offset));
