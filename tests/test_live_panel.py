@@ -291,15 +291,20 @@ COLOUR_RANGES_JS = """
 """
 
 
+PANELS_TOP_JS = "() => document.querySelector('.relpos-live .rl-grid').getBoundingClientRect().top"
+
+
 def test_colours_hold_still_while_dragging_and_refit_on_release(app_tab):
     """During a move the colour ranges stay and the content panel is untouched; release re-fits."""
     open_explorer(app_tab)
     app_tab.page.wait_for_function(LIVE_PLOTS)
     ranges = app_tab.page.evaluate(COLOUR_RANGES_JS)
     content = app_tab.figure("content").z
+    panels_at = app_tab.page.evaluate(PANELS_TOP_JS)
     table = [-0.3, 0.4, 0.1, -0.2, 2.0]  # aᴷ₊₂ to the top: biases beyond today's range
     app_tab.page.evaluate(SET_AND_READ_JS, {"a": table})
     assert app_tab.page.evaluate(COLOUR_RANGES_JS) == ranges, "no colour range moves while a slider moves"
+    assert app_tab.page.evaluate(PANELS_TOP_JS) == panels_at, "nor do the panels (the status line floats)"
     np.testing.assert_array_equal(app_tab.figure("content").z, content)
 
     slider = app_tab.slider("aᴷ₊₂")
