@@ -59,6 +59,16 @@ async (values) => {
 STATS_JS = "() => ({ painted: window.__relposLive.painted, sends: window.__relposLive.sends.length })"
 
 
+def wait_for_link(tab: AppTab, name: str, start: str) -> None:
+    """Wait until the page's URL has `name` starting with `start` (a release's rerun writes it)."""
+    tab.page.wait_for_function(
+        "([name, start]) => (new URLSearchParams(location.search).get(name) || '').startsWith(start)",
+        arg=[name, start],
+        timeout=30_000,
+    )
+    tab.wait_idle()
+
+
 def live_stats(tab: AppTab) -> dict:
     return tab.page.evaluate(STATS_JS)
 
@@ -224,8 +234,7 @@ def test_keyboard_steps_repaint_before_the_server_hears_of_them(app_tab):
         content = app_tab.figure("content").z
         np.testing.assert_allclose(content[0], queries[0] * np.array(example.keys), rtol=0, atol=1e-12)
     assert app_tab.page.evaluate("() => document.activeElement.getAttribute('aria-label')") == "q₁"
-    app_tab.wait_idle()
-    assert parse_qs(urlparse(app_tab.page.url).query)["q"][0].startswith("1.15,")
+    wait_for_link(app_tab, "q", "1.15,")  # the hand-back's rerun writes the URL
 
     # the query-independent toggle is live too: one number per diagonal, and its hover says so
     painted = live_stats(app_tab)["painted"]
@@ -236,7 +245,7 @@ def test_keyboard_steps_repaint_before_the_server_hears_of_them(app_tab):
     assert not spread.any()
     template = app_tab.page.evaluate("() => window.__relposLive.panels[0].plots.bias.data[0].hovertemplate")
     assert "(the same for every query)" in template
-    app_tab.wait_idle()
+    wait_for_link(app_tab, "bias", "scalar")
     assert parse_qs(urlparse(app_tab.page.url).query)["bias"] == ["scalar"]
     assert_clean(app_tab)
 
@@ -431,8 +440,7 @@ def test_keyboard_and_screen_reader_use(app_tab):
         " getComputedStyle(document.activeElement).outlineStyle]"
     )
     assert focused == ["aᴷ₋₂", "solid"]
-    app_tab.page.keyboard.press("ArrowLeft")
-    app_tab.wait_idle()
+    app_tab.interact(lambda: app_tab.page.keyboard.press("ArrowLeft"))  # waits for the hand-back's rerun
     assert parse_qs(urlparse(app_tab.page.url).query)["a"][0].startswith("-0.35,")
     assert_clean(app_tab)
 
