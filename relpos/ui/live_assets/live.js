@@ -70,19 +70,29 @@ function redrawCells(plot, update) {
   const info = plot._fullLayout && plot._fullLayout._plots && plot._fullLayout._plots.xy;
   const layer = info && info.plot && info.plot.select("g.heatmaplayer");
   const plain = module && module.name === "heatmap" && !full.zauto && plot.calcdata && layer && !layer.empty();
-  if (!plain || !Object.keys(update).every((key) => CELL_KEYS.has(key))) {
+  if (!plain || !Object.keys(update).every((key) => CELL_KEYS.has(key)) || !drawLayer(plot, update, info, layer)) {
     stats.restyled = (stats.restyled || 0) + 1; // counted: tests check that a slider's paint never needs this
     window.Plotly.restyle(plot, update, [0]);
-    return;
   }
+}
+
+// The trace's new cells through its own calc and plot; false if plotly.js refused them.
+function drawLayer(plot, update, info, layer) {
+  const full = plot._fullData[0];
   for (const [key, [value]] of Object.entries(update)) {
     plot.data[0][key] = value; // what Plotly.react diffs against when Python's figures arrive
     full[key] = value; // what calc, plot and the hover labels read
   }
-  const calcdata = module.calc(plot, full); // [cell data] for this trace
-  calcdata[0].trace = full;
-  plot.calcdata[0] = calcdata;
-  module.plot(plot, info, [calcdata], layer);
+  try {
+    const calcdata = full._module.calc(plot, full); // [cell data] for this trace
+    calcdata[0].trace = full;
+    plot.calcdata[0] = calcdata;
+    full._module.plot(plot, info, [calcdata], layer);
+    return true;
+  } catch (error) {
+    console.warn("relpos live panel: redrawing the cells failed, using Plotly.restyle", error);
+    return false;
+  }
 }
 
 function structureOf(spec) {
