@@ -133,9 +133,11 @@ def _on_release() -> None:
     st.session_state[LIVE_PROBLEMS] = problems
 
 
-@st.cache_resource(max_entries=64, show_spinner=False)
+@st.cache_data(max_entries=64, show_spinner=False)
 def _offset_map(n: int, k: int, height: int):
-    """The offset map depends on n and k only: build it once per size (never mutated)."""
+    """The offset map depends on n and k only: build it once per size. ``st.cache_data``
+    hands every caller its own copy (a figure is mutable; a resource cache would share
+    one object between all sessions)."""
     return panels.offset_map(n, n, k, height)
 
 
