@@ -1,5 +1,5 @@
 """The only Streamlit code. Shared page helpers (common), settings kept in the URL
-(page_settings), one module per page's widgets (efficiency, explorer, quiz, schemes,
+(page_settings), one module per page's widgets (efficiency, explorer, position_effects, quiz, schemes,
 value_side, training, walkthrough; live is the Explorer's live panel, a custom component;
 effects_presets caches the Position effects page's trained presets), the page list
 (navigation), the routing that sends every page through app.py (routing), the guard for
