@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from relpos.ui.backpressure import wait_for_client
 from relpos.ui.navigation import HOME_URL_PATH, PAGES
 from relpos.ui.reconnect import rerun_on_reconnect
 from relpos.ui.routing import app_entry
@@ -33,6 +34,7 @@ def declare_sections() -> dict[str, list]:
     return sections
 
 
+wait_for_client()  # a client that does not read its answers gets no new run meanwhile
 st.set_page_config(page_title="relpos: relative position encoding", page_icon="↔", layout="wide")
 if SECTIONS not in st.session_state:
     st.session_state[SECTIONS] = declare_sections()

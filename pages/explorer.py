@@ -15,6 +15,7 @@ from relpos.state import schemas as page_states
 from relpos.state.schemas import EXPLORER, SLIDER_K, SLIDER_TOKENS
 from relpos.text import explain
 from relpos.ui import common as ui
+from relpos.ui.backpressure import wait_for_client
 from relpos.ui.routing import require_app_entry
 
 require_app_entry()
@@ -177,6 +178,7 @@ def _inputs(state: dict) -> presets.ExplorerInputs:
 @st.fragment
 def explorer_body() -> None:
     """Value sliders and everything they change: a slider move reruns only this."""
+    wait_for_client()  # fragment runs skip app.py: the same back-pressure here
     state = _state()
     value_sliders(state, _inputs(state))
     inputs = _inputs(state)  # with this run's slider values
