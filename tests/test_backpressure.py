@@ -19,9 +19,8 @@ class TestPendingMessages:
         from streamlit.web.server.starlette.starlette_websocket import StarletteSessionClient
 
         class Socket:
-            headers: dict = {}
-            cookies: dict = {}
-            client = None
+            def __init__(self):
+                self.headers, self.cookies, self.client = {}, {}, None
 
             async def send_bytes(self, payload):  # never called: nothing is sent here
                 await asyncio.sleep(3600)

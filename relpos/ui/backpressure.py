@@ -27,6 +27,7 @@ upgrade, so it cannot go unnoticed. Nothing is patched.
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 import streamlit as st
@@ -61,7 +62,7 @@ def _session():
 def pending_messages(client) -> int | None:
     """Messages the client has not been sent yet, or None if the server cannot say."""
     queue = getattr(client, "_send_queue", None)
-    return None if queue is None else queue.qsize()
+    return queue.qsize() if isinstance(queue, asyncio.Queue) else None  # AppTest's client is a mock
 
 
 def wait_for_client() -> None:
