@@ -14,6 +14,7 @@ headless Chromium renderers on a 2-core machine would measure the client, not th
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import random
 import time
 from dataclasses import dataclass, field
@@ -28,6 +29,14 @@ from tests.browser import StreamlitServer, label_matches
 
 #: The page served at "/": the browser sends no page name for it.
 DEFAULT_PAGE = PAGES[0].url_path
+
+
+def run_in_own_loop(coroutine):
+    """asyncio.run in a thread of its own: Playwright's sync API may hold this thread's loop
+    (a test run after any browser test would otherwise fail with "cannot be called from a
+    running event loop")."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 @dataclass

@@ -9,6 +9,7 @@ import time
 
 from relpos.ui import backpressure
 from tests.apptest import ROOT
+from tests.streamlit_client import run_in_own_loop
 
 MIB = 2**20
 
@@ -34,7 +35,7 @@ class TestPendingMessages:
             await client.aclose()
             return pending
 
-        assert asyncio.run(scenario()) == 3
+        assert run_in_own_loop(scenario()) == 3
 
     def test_unknown_client_says_nothing(self):
         assert backpressure.pending_messages(object()) is None
@@ -69,5 +70,5 @@ def test_a_stalled_client_cannot_grow_the_servers_memory():
             await asyncio.sleep(1.0)
             return loaded, server.rss_bytes()
 
-        loaded, after = asyncio.run(stall())
+        loaded, after = run_in_own_loop(stall())
     assert (after - loaded) / MIB < 5, f"the stalled client grew the server by {(after - loaded) / MIB:.1f} MiB"

@@ -1,10 +1,12 @@
 """A server restart under open pages loses nothing (issue 14, part 1; relpos.ui.reconnect).
 
-One server of its own: four browser tabs in the middle of a lesson (the Explorer after
+One server of its own: five browser tabs in the middle of a lesson (the Explorer after
 slider moves, the Explorer just opened, the walkthrough two steps in, Position effects
-after a sidebar change) see their server stopped (SIGTERM, then SIGKILL) and started
-again on the same port. Each tab must reconnect by itself with the same view, without a
-page reload, and its very next interaction must be drawn.
+after a sidebar change, the Explorer with its "Load a scenario file" section open) see
+their server stopped (SIGTERM, then SIGKILL) and started again on the same port. Each
+tab must reconnect by itself with the same view, without a page reload, and its very
+next interaction must be drawn; for the last tab that interaction is a scenario upload,
+whose ``on_change`` callback a session that had never run the page could not call.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
+from relpos.state import export
+from relpos.state.schemas import EXPLORER, apply_preset
 from tests.browser import ARTIFACTS, AppTab, StreamlitServer
 
 pytestmark = pytest.mark.browser
@@ -66,8 +70,21 @@ def _effects_move(tab: AppTab) -> None:
     assert tab.figure("position bias").z.shape[0] == int(n_before) + 1, "the panels must be redrawn at the new n"
 
 
+def _upload(tab: AppTab, n: int, restart: str) -> None:
+    """Load a scenario file at n tokens: the view must switch to it."""
+    state = apply_preset(EXPLORER.decode({"n": str(n), "preset": "ahead"}).state, "ahead")
+    path = ARTIFACTS / f"restart-scenario-{restart}.json"
+    path.write_text(export.scenario_json("explorer", EXPLORER, state), encoding="utf-8")
+    field = tab.page.locator("[data-testid=stSidebar] input[type=file]")
+    _applied(tab, lambda: field.set_input_files(str(path)), "the first scenario upload")
+    assert _query(tab)["n"] == str(n), "the uploaded scenario must be in the URL"
+    assert tab.figure("position bias").z.shape[0] == n, "the panels must be redrawn at the uploaded n"
+    assert "Scenario loaded" in tab.page.locator("[data-testid=stSidebar]").inner_text()
+
+
 def _open_tabs(chromium, server: StreamlitServer) -> dict[str, AppTab]:
-    tabs = {name: AppTab.new(chromium, server.base_url) for name in ("moved", "fresh", "walk", "effects")}
+    names = ("moved", "fresh", "walk", "effects", "upload")
+    tabs = {name: AppTab.new(chromium, server.base_url) for name in names}
     tabs["moved"].open("explorer", {"n": 8})
     tabs["moved"].wait_plots(7)
     tabs["moved"].press_slider("aᴷ₊₁", "ArrowRight", 2)
@@ -78,6 +95,10 @@ def _open_tabs(chromium, server: StreamlitServer) -> dict[str, AppTab]:
     tabs["walk"].click("Next")
     tabs["effects"].open("position_effects")
     tabs["effects"].press_slider("Tokens n")
+    tabs["upload"].open("explorer", {"n": 8})
+    tabs["upload"].wait_plots(7)
+    section = tabs["upload"].page.locator("[data-testid=stSidebar] summary").filter(has_text="Load a scenario file")
+    tabs["upload"].interact(section.click)  # the section is built on the server only while open
     return tabs
 
 
@@ -108,6 +129,7 @@ def test_next_interaction_after_a_restart_is_drawn(chromium):
             _explorer_move(tabs["fresh"])
             _walkthrough_next(tabs["walk"])
             _effects_move(tabs["effects"])
+            _upload(tabs["upload"], {signal.SIGTERM: 6, signal.SIGKILL: 5}[how], how.name)
             for name, tab in tabs.items():
                 assert not tab.exceptions(), f"{name}: {tab.exceptions()}"
                 assert tab.page.evaluate(_SAME_PAGE), f"{name}: the page was reloaded"
