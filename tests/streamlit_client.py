@@ -86,6 +86,9 @@ class Session:
         self.buttons: dict[str, str] = {}  # button label -> widget id
         self.charts: list[str] = []  # every Plotly figure drawn, as its JSON
         self.triggers: list[str] = []  # ids of buttons the next message clicks
+        # run_every fragments the server registered: with any, the browser asks for a full
+        # run with its widget values whenever its WebSocket connects again
+        self.auto_rerun_fragments: set[str] = set()
 
     def rerun_message(self, fragment_id: str = "") -> bytes:
         message = BackMsg()
@@ -120,6 +123,8 @@ class Session:
                     self.read_delta(message.delta)
                 elif kind == "navigation" and message.navigation.page_script_hash:
                     self.page_script_hash = message.navigation.page_script_hash
+                elif kind == "auto_rerun":
+                    self.auto_rerun_fragments.add(message.auto_rerun.fragment_id)
                 elif kind == "page_not_found":
                     raise RunError(f"page not found: {self.page!r}")
                 elif kind == "script_finished":

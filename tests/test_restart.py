@@ -18,18 +18,12 @@ import pytest
 
 from relpos.state import export
 from relpos.state.schemas import EXPLORER, apply_preset
-from tests.browser import ARTIFACTS, AppTab, StreamlitServer
+from tests.browser import ARTIFACTS, CONNECTED_JS, NO_RELOAD_MARK_JS, SAME_PAGE_JS, AppTab, StreamlitServer
 
 pytestmark = pytest.mark.browser
 
 #: Seconds to wait for an interaction's rerun; without the fix none ever comes.
 APPLIED_WITHIN = 15
-
-_NO_RELOAD_MARK = "() => { window.__relposSamePage = true; }"
-_SAME_PAGE = "() => window.__relposSamePage === true"
-_CONNECTED = (
-    "() => document.querySelector('[data-testid=stApp]')?.getAttribute('data-test-connection-state') === 'CONNECTED'"
-)
 
 
 def _query(tab: AppTab) -> dict[str, str]:
@@ -106,15 +100,15 @@ def _restart(server: StreamlitServer, how: signal.Signals, tabs: dict[str, AppTa
     """Stop the server with a signal, start a new one on the same port, wait for every tab."""
     views = {name: (tab.page.url, tab.fingerprint()) for name, tab in tabs.items()}
     for tab in tabs.values():
-        tab.page.evaluate(_NO_RELOAD_MARK)
+        tab.page.evaluate(NO_RELOAD_MARK_JS)
     server.process.send_signal(how)
     server.process.wait(timeout=20)
     log = ARTIFACTS / f"streamlit-restart-{how.name}.log"
     server = StreamlitServer(server.script, port=server.port, options=server.options, log_path=log).start()
     for name, tab in tabs.items():
-        tab.page.wait_for_function(_CONNECTED, timeout=30_000)
+        tab.page.wait_for_function(CONNECTED_JS, timeout=30_000)
         tab.wait_idle(timeout=30)
-        assert tab.page.evaluate(_SAME_PAGE), f"{name}: the page was reloaded"
+        assert tab.page.evaluate(SAME_PAGE_JS), f"{name}: the page was reloaded"
         assert (tab.page.url, tab.fingerprint()) == views[name], f"{name}: the view changed on reconnect"
     return server
 
@@ -132,7 +126,7 @@ def test_next_interaction_after_a_restart_is_drawn(chromium):
             _upload(tabs["upload"], {signal.SIGTERM: 6, signal.SIGKILL: 5}[how], how.name)
             for name, tab in tabs.items():
                 assert not tab.exceptions(), f"{name}: {tab.exceptions()}"
-                assert tab.page.evaluate(_SAME_PAGE), f"{name}: the page was reloaded"
+                assert tab.page.evaluate(SAME_PAGE_JS), f"{name}: the page was reloaded"
     finally:
         for tab in tabs.values():
             tab.close()
