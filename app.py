@@ -3,6 +3,7 @@
 import streamlit as st
 
 from relpos.ui.backpressure import wait_for_client
+from relpos.ui.links import guard_oversized_links, oversized_link_notice
 from relpos.ui.navigation import HOME_URL_PATH, PAGES
 from relpos.ui.reconnect import rerun_on_reconnect
 from relpos.ui.routing import app_entry
@@ -39,6 +40,8 @@ st.set_page_config(page_title="relpos: relative position encoding", page_icon="â
 if SECTIONS not in st.session_state:
     st.session_state[SECTIONS] = declare_sections()
 page = st.navigation(st.session_state[SECTIONS])
+guard_oversized_links()
+oversized_link_notice()
 rerun_on_reconnect()  # a restarted server or another replica runs the page before the next click
 with app_entry():
     page.run()

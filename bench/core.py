@@ -13,7 +13,6 @@ Run: python bench/core.py   (from the repository root)
 from __future__ import annotations
 
 import sys
-import time
 import tracemalloc
 from pathlib import Path
 
@@ -22,25 +21,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from relpos import position_biases
-
-
-def best_time(function, repeats: int) -> float:
-    """Best wall time of `repeats` calls: the least disturbed by other load."""
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return min(times)
-
-
-def interleaved_best(first, second, repeats: int) -> tuple[float, float]:
-    """Best times of two functions measured alternately, so load hits both alike."""
-    first_times, second_times = [], []
-    for _ in range(repeats):
-        first_times.append(best_time(first, 1))
-        second_times.append(best_time(second, 1))
-    return min(first_times), min(second_times)
+from relpos.lessons.timing import best_time, interleaved_best
 
 
 def loop_position_biases(Q: np.ndarray, A_K: np.ndarray) -> np.ndarray:
@@ -74,9 +55,8 @@ def main() -> int:
     K = rng.standard_normal((n, d))
     A_K = rng.standard_normal((2 * k + 1, d))
 
-    bias_time, content_time = interleaved_best(
-        lambda: position_biases(Q, A_K), lambda: Q @ K.T / np.sqrt(d), repeats=15
-    )
+    best = interleaved_best({"bias": lambda: position_biases(Q, A_K), "content": lambda: Q @ K.T / np.sqrt(d)}, 15)
+    bias_time, content_time = best["bias"][0], best["content"][0]
     ratio = bias_time / content_time
     print(
         f"[1] n={n} d={d} k={k}: position_biases {bias_time * 1e3:.2f} ms, "
@@ -87,8 +67,8 @@ def main() -> int:
     small = 256
     Q_small, A_small = Q[:small], A_K
     assert np.allclose(position_biases(Q_small, A_small), loop_position_biases(Q_small, A_small))
-    fast_time = best_time(lambda: position_biases(Q_small, A_small), repeats=20)
-    loop_time = best_time(lambda: loop_position_biases(Q_small, A_small), repeats=2)
+    fast_time, _ = best_time(lambda: position_biases(Q_small, A_small), repeats=20)
+    loop_time, _ = best_time(lambda: loop_position_biases(Q_small, A_small), repeats=2)
     speedup = loop_time / fast_time
     print(
         f"[2] n={small} d={d} k={k}: per-pair loop {loop_time * 1e3:.1f} ms, "

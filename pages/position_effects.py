@@ -14,8 +14,9 @@ from relpos.plots import panels
 from relpos.state import schemas as page_states
 from relpos.state.export import effects_snippet
 from relpos.state.schemas import D_K_CHOICES, D_MODEL_CHOICES, EFFECTS
-from relpos.text import explain
+from relpos.text import effects as effects_text
 from relpos.ui import common as ui
+from relpos.ui import effects_presets
 from relpos.ui.routing import require_app_entry
 
 require_app_entry()
@@ -46,22 +47,38 @@ def _options(choices: tuple[int, ...], current: int) -> list[int]:
     return sorted(set(choices) | {current})
 
 
+def _preset_labels() -> dict[str, str]:
+    """The selector's labels, in groups: "hand-made: …", the random table, then "trained: …"."""
+    hand_made = {
+        name: label if favoured is None else f"hand-made: {label}"
+        for name, (label, favoured) in effects.TABLE_PATTERNS.items()
+    }
+    return {name: hand_made.get(name, label) for name, label in effects.PRESET_LABELS.items()}
+
+
+def _preset_selector() -> None:
+    """The table preset: hand-made ones, the random table, then the trained ones."""
+    labels = _preset_labels()
+    st.selectbox(
+        "Table preset (illustrative hand-made tables, or trained live)",
+        list(labels),
+        format_func=labels.get,
+        key=W + "preset",
+        args=("preset",),
+        help="Hand-made: built by hand, not trained, a 0/1 profile over the offsets times the queries' mean "
+        "direction. Trained: the mean bias per offset that a tiny Shaw head learned on this server "
+        "(a copying task, seed 0), times the same direction.",
+        on_change=_on_change,
+    )
+
+
 def setup_sidebar(state: dict) -> None:
     with st.sidebar:
         st.subheader("Experiment")
         for name in EFFECTS.fields:
             ui.seed_widget(W + name, state[name])
-        labels = {name: label for name, (label, _) in effects.TABLE_PATTERNS.items()}
         common = {"on_change": _on_change}
-        st.selectbox(
-            "Table preset (illustrative hand-made tables)",
-            list(labels),
-            format_func=labels.get,
-            key=W + "preset",
-            args=("preset",),
-            help="Hand-built, not trained: a 0/1 profile over the offsets times the queries' mean direction.",
-            **common,
-        )
+        _preset_selector()
         st.slider("Tokens n", 2, effects.MAX_TOKENS, key=W + "n", args=("n",), **common)
         st.slider(
             "Clipping distance k",
@@ -116,11 +133,14 @@ state = ui.page_state(STATE, EFFECTS)
 ui.show_url_problems(STATE)
 setup_sidebar(state)
 
-inputs = page_states.effects_inputs(state)
+profile, trained_note = effects_presets.preset_profile(state)  # None, [] for a hand-made or random preset
+inputs = page_states.effects_inputs(state, profile)
 result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)  # both terms / sqrt(d_k)
 figures = panels.effects_panels(result, height=560)  # two panels a row: room for 64 tokens
-favoured = effects.favoured_offsets(state["preset"])
-captions = explain.effects_captions(result, favoured)
+favoured = effects.favoured_offsets(state["preset"], profile)
+if trained_note:
+    st.info("\n".join(f"- {sentence}" for sentence in trained_note))
+captions = effects_text.effects_captions(result, favoured)
 for row in (("content", "bias"), ("content_weights", "weights")):
     for name, column in zip(row, st.columns(2), strict=True):
         with column:
@@ -129,7 +149,9 @@ for row in (("content", "bias"), ("content_weights", "weights")):
             )
 
 st.subheader("What the position term did")
-sentences = explain.effects_summary(inputs.queries, result, favoured, inputs.direction)
+sentences = effects_text.effects_summary(
+    inputs.queries, result, favoured, inputs.direction, trained=effects.is_trained(state["preset"])
+)
 st.markdown("\n".join(f"- {sentence}" for sentence in sentences))
 
 matrices = {

@@ -20,24 +20,26 @@ from relpos.core.attention import (
 from relpos.core.examples import Scenario, worked_example
 from relpos.core.measures import attention_distance, diagonal_spread, mean_offset, weight_on_offsets
 from relpos.core.scalar_bias import scalar_bias_attention, scalar_position_biases
-from relpos.core.schemes import (
-    SCHEMES,
+from relpos.core.scheme_comparison import (
     LengthReport,
     SchemeScores,
     SchemeSetup,
-    alibi_bias,
-    alibi_slopes,
     length_generalization,
     random_scheme_setup,
-    rope,
-    rope_offset_scores,
     scheme_scores,
     shaw_offset_biases,
+    translation_changes,
+)
+from relpos.core.schemes import (
+    SCHEMES,
+    alibi_bias,
+    alibi_slopes,
+    rope,
+    rope_offset_scores,
     sinusoidal_positions,
     t5_bias,
     t5_bucket,
     t5_buckets_seen,
-    translation_changes,
 )
 from relpos.core.skewing import memory_footprint, naive_position_biases, skew, skewed_position_biases
 from relpos.core.training import TrainedHead, TrainSettings, train_head

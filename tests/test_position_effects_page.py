@@ -8,9 +8,12 @@ import numpy as np
 import pytest
 
 import relpos
+from relpos.lessons import effects, trained_presets
 from relpos.state import export
 from relpos.state import schemas as page_states
 from relpos.state.schemas import EFFECTS
+from relpos.text import explain
+from relpos.ui import effects_presets
 from tests.apptest import open_app, panel_z, plotly_specs, texts
 
 PANELS = ("content scores", "position biases", "content-only weights", "combined weights")
@@ -181,3 +184,92 @@ class TestExport:
         link, snippet = (code.value for code in at.code)
         assert link.endswith("/position_effects?preset=back&n=6&k=3&dk=8&dmodel=16&seed=0&strength=2&shared=1")
         assert "position_effects_inputs(6, 3, d_model=16, d_k=8, seed=0" in snippet
+
+
+def trained_expected(query: dict[str, str]):
+    """The page's numbers for a trained preset, rebuilt without Streamlit from the lessons layer."""
+    state = EFFECTS.decode(query).state
+    profile = trained_presets.preset_profile(trained_presets.train_preset_head(state["preset"], state["k"]), state["k"])
+    inputs = page_states.effects_inputs(state, profile)
+    return profile, inputs, relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
+
+
+class TestTrainedPresets:
+    """Issue 13: presets from a head trained live, next to the hand-made ones."""
+
+    @pytest.mark.parametrize("preset", list(trained_presets.TRAINED_PRESETS))
+    def test_each_trained_preset_draws_its_learned_table(self, preset):
+        at = effects_page()
+        at.selectbox(key="effects.preset").select(preset).run()
+        assert not at.exception and at.query_params["preset"] == preset
+        profile, _, result = trained_expected({"preset": preset})
+        np.testing.assert_allclose(panel_z(at, "position biases"), result.bias)
+        np.testing.assert_allclose(panel_z(at, "combined weights"), result.weights)
+        (note,) = at.info
+        label = trained_presets.TRAINED_PRESETS[preset][0].removeprefix("trained: ")
+        assert "trained live on this server: one causal attention head with Shaw's a^K (k = 3, d = 16)" in note.value
+        assert f'trained on the "{label}" task with L = 16, 400 steps, seed 0' in note.value
+        assert "never trained" in note.value
+        favoured = effects.favoured_offsets(preset, profile)
+        share = relpos.weight_on_offsets(result.weights, favoured).mean()
+        page = texts(at)
+        assert f"Weight on offsets {', '.join(explain.offset_label(o) for o in favoured)}: " in page
+        assert f"→ {share:.0%} on average" in page
+
+    def test_previous_token_pulls_weight_to_minus_one(self):
+        at = effects_page({"preset": "trained_previous", "n": "10"})
+        before = relpos.weight_on_offsets(panel_z(at, "content-only weights"), (-1,)).mean()
+        after = relpos.weight_on_offsets(panel_z(at, "combined weights"), (-1,)).mean()
+        assert after > before + 0.15
+        assert "(largest at offset −1)" in texts(at)
+
+    def test_keys_after_the_query_get_no_learned_bias(self):
+        at = effects_page({"preset": "trained_two_back", "n": "8", "k": "7"})
+        profile, _, _ = trained_expected({"preset": "trained_two_back", "n": "8", "k": "7"})
+        assert not np.any(profile[8:])
+        bias = panel_z(at, "position biases")
+        np.testing.assert_allclose(bias[np.triu_indices(8, 1)], 0.0, atol=1e-12)  # j > i: rows +1..+7 are 0
+
+    def test_hand_made_presets_show_no_training_note(self):
+        at = effects_page({"preset": "back"})
+        assert not at.info and "trained live" not in texts(at)
+
+    def test_k_zero_says_the_head_cannot_tell_offsets_apart(self):
+        at = effects_page({"preset": "trained_first", "k": "0"})
+        assert "With k = 0 the head has one row" in at.info[0].value
+        assert "The bias is 0 in every cell" in texts(at)
+
+    def test_k_beyond_the_trained_length_says_which_rows_are_reused(self):
+        at = effects_page({"preset": "trained_first", "n": "24", "k": "20"})
+        assert "the rows of offsets −20 to −16 reuse row −15" in at.info[0].value
+
+    def test_one_training_run_per_preset_and_k(self, monkeypatch):
+        """A class choosing the same preset shares one run: n, d_k, seed and strength do not retrain."""
+        calls = []
+        real = trained_presets.train_preset_head
+        monkeypatch.setattr(trained_presets, "train_preset_head", lambda *args: calls.append(args) or real(*args))
+        effects_presets.learned_run.clear()
+        effects_page({"preset": "trained_two_back", "k": "2"})
+        effects_page({"preset": "trained_two_back", "k": "2", "n": "9", "dk": "16", "seed": "5"})
+        assert calls == [("trained_two_back", 2)]
+
+    def test_round_trip(self):
+        at = effects_page({"preset": "trained_first"})
+        at.slider(key="effects.n").set_value(9).run()
+        at.slider(key="effects.strength").set_value(3.5).run()
+        params = dict(at.query_params)
+        assert params["preset"] == "trained_first" and params["n"] == "9"
+        reopened = effects_page(params)
+        assert dict(reopened.query_params) == params
+        for name in PANELS:
+            np.testing.assert_array_equal(panel_z(reopened, name), panel_z(at, name))
+
+    def test_snippet_trains_the_same_head(self):
+        at = effects_page({"preset": "trained_previous"})
+        at.session_state["effects.export"] = True
+        at.run()
+        link, snippet = (code.value for code in at.code)
+        assert link.endswith(
+            "/position_effects?preset=trained_previous&n=6&k=3&dk=8&dmodel=16&seed=0&strength=2&shared=1"
+        )
+        assert "train_preset_head('trained_previous', 3)" in snippet and "profile=profile" in snippet

@@ -229,6 +229,19 @@ class TestEffectsSchema:
         decoded = EFFECTS.decode({"n": "2", "k": "40"})
         assert decoded.state["k"] == 1 and decoded.problems
 
+    @pytest.mark.parametrize("preset", ["trained_previous", "trained_two_back", "trained_first"])
+    def test_trained_presets_round_trip(self, preset):
+        """Issue 13: the trained presets' keys travel in the URL and in scenario files."""
+        decoded = EFFECTS.decode({"preset": preset, "k": "2"})
+        assert decoded.state["preset"] == preset and not decoded.problems
+        assert EFFECTS.decode(EFFECTS.encode(decoded.state)).state == decoded.state
+        text = export.scenario_json("position_effects", EFFECTS, decoded.state)
+        assert export.load_scenario(text, "position_effects", EFFECTS) == decoded.state
+
+    def test_unknown_preset_is_reported(self):
+        decoded = EFFECTS.decode({"preset": "trained"})
+        assert decoded.state["preset"] == "back" and "preset: expected" in decoded.problems[0]
+
 
 class TestScenarioFiles:
     def test_explorer_round_trip(self):
@@ -305,6 +318,18 @@ class TestSnippets:
 
             expected = relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
         np.testing.assert_allclose(result.weights, expected.weights, atol=1e-6)
+
+    def test_effects_snippet_of_a_trained_preset_reproduces_the_page(self):
+        from relpos import relative_attention
+        from relpos.lessons import trained_presets
+
+        state = EFFECTS.decode({"preset": "trained_first", "n": "9", "k": "4", "dk": "4"}).state
+        profile = trained_presets.preset_profile(trained_presets.train_preset_head("trained_first", 4), 4)
+        inputs = page_states.effects_inputs(state, profile)
+        result = self._run(export.effects_snippet(state))["result"]
+        np.testing.assert_array_equal(
+            result.bias, relative_attention(inputs.queries, inputs.keys, A_K=inputs.table).bias
+        )
 
     def test_effects_snippet_reproduces_the_page(self):
         """Both terms divided by sqrt(d_k): the snippet gives the reference's numbers."""

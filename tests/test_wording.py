@@ -15,7 +15,8 @@ from relpos.lessons import walkthrough as wt
 from relpos.tables import frames as tables
 from relpos.text import explain
 from relpos.ui import navigation
-from relpos.ui.common import SCHEME_SYMBOLS
+from relpos.ui.schemes import SCHEME_SYMBOLS
+from tests.apptest import open_app
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -44,7 +45,21 @@ class TestHandMadePresets:
         assert "illustrative hand-made tables" in read("content/position_effects.md")
         assert "hand-made (not trained)" in " ".join(str(spec) for spec in navigation.PAGES)
         assert "illustrative hand-made table" in read("README.md")
-        assert "Table preset (illustrative hand-made tables)" in read("pages/position_effects.py")
+        assert "Table preset (illustrative hand-made tables, or trained live)" in read("pages/position_effects.py")
+
+    def test_selector_says_which_presets_are_hand_made_and_which_trained(self):
+        """Issue 13: trained presets sit next to the hand-made ones, and each option says which it is."""
+        at = open_app("position_effects")
+        options = at.selectbox(key="effects.preset").options
+        assert options == [
+            "hand-made: Attend 1–2 back",
+            "hand-made: Attend 1–2 forward",
+            "hand-made: Local window (±1)",
+            "Random table",
+            "trained: previous token",
+            "trained: two back",
+            "trained: first token",
+        ]
 
     def test_the_tables_really_are_a_profile_times_the_mean_direction(self):
         inputs = effects.position_effects_inputs(6, 3, seed=1, pattern="back")

@@ -58,6 +58,10 @@ CONTRACTS: dict[str, PageContract] = {
     "pages/schemes.py": PageContract(
         texts=("Comparing position schemes", "2 · The translation test"), min_charts=24, min_tables=2
     ),
+    # nothing is trained until Train is pressed: the first load shows the controls and the prose
+    "pages/training.py": PageContract(
+        texts=("Train a tiny head", "Nothing trained yet: press Train", "4 · Train short, test long")
+    ),
 }
 
 

@@ -8,6 +8,7 @@ A table ``A`` of shape ``(2k+1, d)`` holds in row ``r`` the embedding of offset
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -487,34 +488,64 @@ def relative_attention(Q, K, V=None, *, A_K=None, A_V=None, causal=False, scale=
         bias = np.zeros((n_q, n_k))
     else:
         bias = position_biases(Q, A_K, n_k=n_k, scale=scale)  # (n_q, n_k)
-    # e_ij = content_ij + bias_ij
-    scores = content + bias
-    offsets = clip_offsets(relative_offsets(n_q, n_k), k)  # (n_q, n_k)
-    # causal: query i may see keys j <= i, i.e. offset j - i <= 0
-    mask = relative_offsets(n_q, n_k) <= 0 if causal else np.ones((n_q, n_k), dtype=bool)
-    weights = softmax(scores, mask=mask)
-    content_weights = softmax(content, mask=mask)
+    result = combine_scores(content, bias, k, causal=causal)
+    if V is None:
+        return result
+    # sum_j alpha_ij v_j, the einsum "ij,jd->id"
+    output_content = result.weights @ V  # (n_q, d)
+    if A_V is None:
+        output_position = np.zeros_like(output_content)
+    else:
+        output_position = _position_values(result.weights, A_V, result.offsets + k)  # (n_q, d)
+    # z_i = sum_j alpha_ij (v_j + a^V_clip(j-i))
+    output = output_content + output_position
+    return dataclasses.replace(result, output=output, output_content=output_content, output_position=output_position)
 
-    output = output_content = output_position = None
-    if V is not None:
-        # sum_j alpha_ij v_j, the einsum "ij,jd->id"
-        output_content = weights @ V  # (n_q, d)
-        if A_V is None:
-            output_position = np.zeros_like(output_content)
-        else:
-            output_position = _position_values(weights, A_V, offsets + k)  # (n_q, d)
-        # z_i = sum_j alpha_ij (v_j + a^V_clip(j-i))
-        output = output_content + output_position
+
+def combine_scores(content: np.ndarray, bias: np.ndarray, k: int, *, causal: bool = False) -> AttentionResult:
+    """The tail every attention variant shares: sum the terms, mask, take both softmaxes.
+
+    Parameters
+    ----------
+    content : ndarray, shape (n_q, n_k)
+        Content scores ``q_i·k_j/√d``.
+    bias : ndarray, shape (n_q, n_k)
+        Position term of each pair (``q_i·a^K/√d``, or one scalar per offset).
+    k : int
+        Clipping distance the offsets are clipped to.
+    causal : bool, default False
+        Mask keys after the query (``j > i``).
+
+    Returns
+    -------
+    result : AttentionResult
+        Without value outputs.
+
+    Notes
+    -----
+    .. math::
+        e_{ij} = c_{ij} + b_{ij}, \\quad \alpha_{ij} = \\mathrm{softmax}_j(e_{ij}), \\quad
+        \alpha^{\\mathrm{content}}_{ij} = \\mathrm{softmax}_j(c_{ij})
+
+    Examples
+    --------
+    >>> combine_scores(np.zeros((2, 2)), np.array([[0.0, -np.log(3)], [0.0, 0.0]]), 1).weights
+    array([[0.75, 0.25],
+           [0.5 , 0.5 ]])
+    """
+    n_q, n_k = content.shape
+    offsets = relative_offsets(n_q, n_k)  # (n_q, n_k), j - i
+    # causal: query i may see keys j <= i, i.e. offset j - i <= 0
+    mask = offsets <= 0 if causal else np.ones((n_q, n_k), dtype=bool)
+    # e_ij = content_ij + bias_ij
+    scores = content + bias  # (n_q, n_k)
     return AttentionResult(
         k=k,
-        offsets=offsets,
+        offsets=clip_offsets(offsets, k),
         content=content,
         bias=bias,
         scores=scores,
-        weights=weights,
-        content_weights=content_weights,
+        weights=softmax(scores, mask=mask),
+        content_weights=softmax(content, mask=mask),
         mask=mask,
-        output=output,
-        output_content=output_content,
-        output_position=output_position,
     )

@@ -6,6 +6,7 @@ says what was expected, so a page can show the message to a learner unchanged.
 
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
@@ -69,3 +70,33 @@ def same_width(name_a: str, a: np.ndarray, name_b: str, b: np.ndarray) -> None:
             f"{name_b} must have the same feature size d as {name_a}; "
             f"got d = {b.shape[1]} for {name_b} and d = {a.shape[1]} for {name_a}"
         )
+
+
+def as_offsets(value, name: str) -> np.ndarray:
+    """Integer offsets as an int64 array (any shape, not empty)."""
+    array = np.asarray(value)
+    if array.dtype.kind not in "iu":
+        if array.dtype.kind == "f" and array.size and np.all(np.isfinite(array)) and np.all(array == np.round(array)):
+            array = array.astype(np.int64)
+        else:
+            raise ValueError(f"{name} must be an integer array (offsets j − i); got dtype {array.dtype}")
+    if array.size == 0:
+        raise ValueError(f"{name} must not be empty; got shape {array.shape}")
+    return array.astype(np.int64, copy=False)
+
+
+def as_positive(value, name: str, *, minimum_exclusive: float = 0.0) -> float:
+    """A finite real number > minimum_exclusive, as a Python float."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise ValueError(f"{name} must be a real number > {minimum_exclusive:g}; got {value!r}")
+    number = float(value)
+    if not math.isfinite(number) or number <= minimum_exclusive:
+        raise ValueError(f"{name} must be a finite number > {minimum_exclusive:g}; got {value!r}")
+    return number
+
+
+def as_flag(value, name: str) -> bool:
+    """True or False (NumPy booleans too), or ValueError naming `name`."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be True or False; got {value!r}")
+    return bool(value)

@@ -14,11 +14,9 @@ import numpy as np
 
 from relpos.core.attention import (
     AttentionResult,
-    clip_offsets,
+    combine_scores,
     content_scores,
     place_relative,
-    relative_offsets,
-    softmax,
 )
 from relpos.core.checks import as_count, as_float_array, as_matrix, same_width
 
@@ -121,16 +119,4 @@ def scalar_bias_attention(Q, K, per_offset, *, causal=False, scale=True) -> Atte
     content = content_scores(Q, K, scale=scale)  # (n_q, n_k)
     bias = scalar_position_biases(table, n_q, n_k)  # (n_q, n_k)
     # e_ij = content_ij + w_{clip(j - i, k)}
-    scores = content + bias
-    offsets = relative_offsets(n_q, n_k)  # (n_q, n_k)
-    mask = offsets <= 0 if causal else np.ones((n_q, n_k), dtype=bool)
-    return AttentionResult(
-        k=k,
-        offsets=clip_offsets(offsets, k),
-        content=content,
-        bias=bias,
-        scores=scores,
-        weights=softmax(scores, mask=mask),
-        content_weights=softmax(content, mask=mask),
-        mask=mask,
-    )
+    return combine_scores(content, bias, k, causal=causal)

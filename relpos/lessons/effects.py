@@ -2,9 +2,11 @@
 
 Token embeddings ``X`` (``n × d_model``) and projections ``W_q``, ``W_k``
 (``d_model × d_k``) come from a seeded generator; the key-side table ``a^K``
-(``(2k+1) × d_k``) is either random or an illustrative hand-made table (a 0/1
+(``(2k+1) × d_k``) is either random, an illustrative hand-made table (a 0/1
 profile over the offsets times the queries' mean direction) that favours one or two
-tokens back, one or two forward, or a local window. None of these tables was trained.
+tokens back, one or two forward, or a local window, or a *trained* preset: the profile
+a tiny head learned (:mod:`relpos.lessons.trained_presets`) times the same direction.
+The hand-made tables were not trained.
 
 Each ingredient has its own random stream, so changing ``d_k`` keeps ``X``, and
 embeddings are drawn for :data:`MAX_TOKENS` tokens and sliced, so growing ``n``
@@ -19,12 +21,15 @@ import numpy as np
 
 from relpos.core.attention import clip_offsets
 from relpos.core.checks import as_count
+from relpos.lessons.trained_presets import TRAINED_PRESETS, profile_favoured
 
 __all__ = [
     "MAX_TOKENS",
+    "PRESET_LABELS",
     "TABLE_PATTERNS",
     "EffectsInputs",
     "favoured_offsets",
+    "is_trained",
     "pattern_profile",
     "position_effects_inputs",
 ]
@@ -40,15 +45,32 @@ TABLE_PATTERNS: dict[str, tuple[str, tuple[int, ...] | None]] = {
     "random": ("Random table", None),
 }
 
+#: Every preset of the page, key -> on-screen label: the hand-made ones, then the trained ones.
+PRESET_LABELS: dict[str, str] = {
+    **{name: label for name, (label, _) in TABLE_PATTERNS.items()},
+    **{name: label for name, (label, _) in TRAINED_PRESETS.items()},
+}
 
-def favoured_offsets(pattern: str) -> tuple[int, ...]:
-    """Offsets a pattern favours (empty for "random").
+
+def is_trained(pattern: str) -> bool:
+    """Whether a preset's profile was learned by a trained head (it then needs that profile)."""
+    return pattern in TRAINED_PRESETS
+
+
+def favoured_offsets(pattern: str, profile=None) -> tuple[int, ...]:
+    """Offsets a pattern favours (empty for "random"); a trained preset reads them off its profile.
 
     >>> favoured_offsets("back")
     (-2, -1)
+    >>> favoured_offsets("trained_previous", [0.0, 1.0, -0.5, 0.0, 0.0])
+    (-1,)
     """
+    if is_trained(pattern):
+        if profile is None:
+            raise ValueError(f"the trained preset {pattern!r} needs its learned profile")
+        return profile_favoured(profile)
     if pattern not in TABLE_PATTERNS:
-        raise ValueError(f"pattern must be one of {sorted(TABLE_PATTERNS)}; got {pattern!r}")
+        raise ValueError(f"pattern must be one of {sorted(PRESET_LABELS)}; got {pattern!r}")
     return TABLE_PATTERNS[pattern][1] or ()
 
 
@@ -124,7 +146,7 @@ def _streams(seed: int) -> list[np.random.Generator]:
 
 
 def position_effects_inputs(
-    n, k, *, d_model=16, d_k=8, seed=0, pattern="back", strength=2.0, shared=1.0
+    n, k, *, d_model=16, d_k=8, seed=0, pattern="back", strength=2.0, shared=1.0, profile=None
 ) -> EffectsInputs:
     """Draw the experiment's embeddings, projections and relative table.
 
@@ -139,7 +161,7 @@ def position_effects_inputs(
     seed : int
         Seed of every random draw.
     pattern : str
-        Key of :data:`TABLE_PATTERNS`.
+        Key of :data:`PRESET_LABELS`: a hand-made pattern, "random", or a trained preset.
     strength : float
         Structured patterns: the average bias a favoured offset adds to a query's
         scores. Random pattern: the standard deviation of the table entries.
@@ -147,6 +169,9 @@ def position_effects_inputs(
         Size of a direction every embedding shares (0: pure noise). Real token
         embeddings share one; without it the queries point every which way and one
         table cannot favour the same offset for all of them.
+    profile : array_like, shape (2k+1,), optional
+        Trained presets only (and required there): the learned profile over offsets
+        ``−k .. +k``, :func:`relpos.lessons.trained_presets.preset_profile`.
 
     Returns
     -------
@@ -161,7 +186,8 @@ def position_effects_inputs(
 
     with :math:`E, W` standard normal (``W`` divided by :math:`\\sqrt{d_{model}}`),
     :math:`\\hat u = \\bar q / \\lVert \\bar q \\rVert` the queries' mean direction,
-    :math:`p_o` the pattern's profile and :math:`\\sigma` the strength, so the mean
+    :math:`p_o` the pattern's profile (0/1 for a hand-made pattern, the learned one for a
+    trained preset) and :math:`\\sigma` the strength, so the mean
     over queries of :math:`q_i \\cdot a^K_o / \\sqrt{d_k}` is :math:`\\sigma p_o`.
 
     Examples
@@ -182,7 +208,7 @@ def position_effects_inputs(
     for name, value in (("strength", strength), ("shared", shared)):
         if not np.isfinite(value):
             raise ValueError(f"{name} must be a finite number; got {value!r}")
-    favoured_offsets(pattern)  # validates the name
+    profile = _profile(pattern, k, profile)
     noise, mean, query_proj, key_proj, table_draw = _streams(as_count(seed, "seed", minimum=0))
     # X = E + s mu: noise plus one direction every token shares
     X = noise.standard_normal((MAX_TOKENS, d_model))[:n] + shared * mean.standard_normal(d_model)  # (n, d_model)
@@ -191,7 +217,7 @@ def position_effects_inputs(
     # q_i = x_i W_q, k_j = x_j W_k
     queries = X @ W_q  # (n, d_k)
     keys = X @ W_k  # (n, d_k)
-    if pattern == "random":
+    if profile is None:  # the random pattern
         centre = MAX_TOKENS - 1
         table = strength * table_draw.standard_normal((2 * MAX_TOKENS - 1, d_k))[centre - k : centre + k + 1]
         return EffectsInputs(X, W_q, W_k, queries, keys, table, None)
@@ -201,5 +227,21 @@ def position_effects_inputs(
     # g so that the mean over queries of q_i · (g u) / sqrt(d_k) equals the strength
     gain = strength * np.sqrt(d_k) / max(length, 1e-12)
     # a^K_o = p_o g u
-    table = np.outer(pattern_profile(pattern, k), gain * direction)  # (2k+1, d_k)
+    table = np.outer(profile, gain * direction)  # (2k+1, d_k)
     return EffectsInputs(X, W_q, W_k, queries, keys, table, direction)
+
+
+def _profile(pattern: str, k: int, profile) -> np.ndarray | None:
+    """The profile the table follows: hand-made 0/1, the given learned one, or None (random)."""
+    if pattern not in PRESET_LABELS:
+        raise ValueError(f"pattern must be one of {sorted(PRESET_LABELS)}; got {pattern!r}")
+    if not is_trained(pattern):
+        if profile is not None:
+            raise ValueError(f"only a trained preset takes a learned profile; {pattern!r} is hand-made or random")
+        return None if pattern == "random" else pattern_profile(pattern, k)
+    if profile is None:
+        raise ValueError(f"the trained preset {pattern!r} needs its learned profile (2k + 1 values)")
+    profile = np.asarray(profile, dtype=float)
+    if profile.shape != (2 * k + 1,) or not np.all(np.isfinite(profile)):
+        raise ValueError(f"profile must hold 2k + 1 = {2 * k + 1} finite values; got shape {profile.shape}")
+    return profile

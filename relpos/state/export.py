@@ -12,6 +12,7 @@ import json
 
 import numpy as np
 
+from relpos.lessons import effects
 from relpos.state.codec import Schema, StateError, read_json
 
 __all__ = [
@@ -175,15 +176,26 @@ def effects_snippet(state: dict) -> str:
     >>> namespace["result"].scores.shape
     (6, 6)
     """
+    lines = ["import relpos", "from relpos.lessons.effects import position_effects_inputs", ""]
+    profile = ""
+    if effects.is_trained(state["preset"]):
+        lines += [
+            "from relpos.lessons.trained_presets import preset_profile, train_preset_head",
+            "",
+            "# the preset's head: Shaw, trained live with fixed settings (deterministic, about a second)",
+            f"head = train_preset_head({state['preset']!r}, {state['k']})",
+            "# its mean bias per offset, centred and scaled so the favoured offset holds 1",
+            f"profile = preset_profile(head, {state['k']})",
+            "",
+        ]
+        profile = ", profile=profile"
     return "\n".join(
         [
-            "import relpos",
-            "from relpos.lessons.effects import position_effects_inputs",
-            "",
+            *lines,
             "# seeded X (n, d_model), W_q and W_k (d_model, d_k) and a^K (2k+1, d_k)",
             f"inputs = position_effects_inputs({state['n']}, {state['k']}, d_model={state['dmodel']}, "
             f"d_k={state['dk']}, seed={state['seed']}, pattern={state['preset']!r}, "
-            f"strength={state['strength']!r}, shared={state['shared']!r})",
+            f"strength={state['strength']!r}, shared={state['shared']!r}{profile})",
             "# both the content and the position term are divided by sqrt(d_k) (Shaw et al., eq. 4)",
             "result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)",
             "print(result.content.round(3))  # content scores",

@@ -1,4 +1,5 @@
-"""State schemas of the pages with lesson links (Explorer, Position effects, Walkthrough).
+"""State schemas of the pages with lesson links (Explorer, Position effects, Walkthrough,
+Train a tiny head).
 
 Each page's whole view is one flat dict, described by a :class:`relpos.state.codec.Schema`
 so it can travel in a lesson link or a scenario file. This module also holds the pure
@@ -13,15 +14,21 @@ from typing import NamedTuple
 import numpy as np
 
 from relpos.core.examples import Scenario, worked_example
-from relpos.lessons import effects, presets
+from relpos.core.training_model import TRAINING_SCHEMES
+from relpos.core.training_tasks import TRAINING_TASKS
+from relpos.lessons import answers, effects, presets
 from relpos.lessons import walkthrough as wt
-from relpos.state.codec import Field, Schema, bool_field, choice_field, float_field, floats_field, int_field
+from relpos.state.codec import Field, Schema, bool_field, choice_field, float_field, floats_field, int_field, shown
+from relpos.text.numbers import offset_range
 
 __all__ = [
+    "ALL_SCHEMES",
     "EFFECTS",
     "EXPLORER",
     "SLIDER_K",
     "SLIDER_TOKENS",
+    "TRAINING",
+    "TRAINING_STEP_CHOICES",
     "WALKTHROUGH",
     "WalkthroughView",
     "apply_preset",
@@ -196,7 +203,7 @@ D_MODEL_CHOICES = (8, 16, 32, 64)
 #: The Position effects page's state.
 EFFECTS = Schema(
     {
-        "preset": choice_field("back", effects.TABLE_PATTERNS),
+        "preset": choice_field("back", effects.PRESET_LABELS),
         "n": int_field(6, 2, effects.MAX_TOKENS),
         "k": int_field(EFFECTS_DEFAULT_K, 0, effects.MAX_TOKENS - 1),
         "dk": int_field(8, 1, 64),
@@ -209,8 +216,11 @@ EFFECTS = Schema(
 )
 
 
-def effects_inputs(state: dict) -> effects.EffectsInputs:
+def effects_inputs(state: dict, profile=None) -> effects.EffectsInputs:
     """Draw the experiment for a Position effects state.
+
+    A trained preset needs its learned `profile` (shape (2k+1,), from
+    :func:`relpos.lessons.trained_presets.preset_profile`); the UI caches the training.
 
     >>> effects_inputs(EFFECTS.decode({}).state).table.shape
     (7, 8)
@@ -224,6 +234,7 @@ def effects_inputs(state: dict) -> effects.EffectsInputs:
         pattern=state["preset"],
         strength=state["strength"],
         shared=state["shared"],
+        profile=profile,
     )
 
 
@@ -259,7 +270,7 @@ def _reconcile_walkthrough(state: dict) -> tuple[dict, list[str]]:
         return state, []
     if len(table) == 2 * k + 1:
         return state, []
-    offsets = f"offsets −{k}..+{k}" if k else "offset 0 only"
+    offsets = f"offsets {offset_range(k)}" if k else "offset 0 only"
     count = f"{2 * k + 1} value{'s' if k else ''}"
     problem = f"a: expected {count} for k = {k} ({offsets}); got {len(table)}. Using the textbook's values."
     state["a"] = _walkthrough_table(k)
@@ -323,3 +334,46 @@ def walkthrough_state(scenario: Scenario, stop: wt.Stop, presenter: bool) -> dic
         "keys": [float(v) for v in scenario.keys],
         "a": [float(v) for v in scenario.table],
     }
+
+
+# --- Train a tiny head ---------------------------------------------------------------
+#: Training steps offered on the page (any 50..1000 is accepted from a link).
+TRAINING_STEP_CHOICES = (50, 100, 200, 400, 600, 800, 1000)
+#: "all" trains every scheme at once (the same runs as the "train short, test long" table).
+ALL_SCHEMES = "all"
+
+#: The training page's settings: task, scheme (or all), training length L, Shaw's k,
+#: steps and seed. Ranges keep the largest "train short, test long" table (7 schemes,
+#: 1000 steps at L = 32, tests up to 4L = 128) within a few tens of seconds.
+TRAINING = Schema(
+    {
+        "task": choice_field("previous", TRAINING_TASKS),
+        "scheme": choice_field("shaw", (*TRAINING_SCHEMES, ALL_SCHEMES)),
+        "L": int_field(16, 4, 32),
+        "k": int_field(4, 0, 16),
+        "steps": int_field(400, min(TRAINING_STEP_CHOICES), max(TRAINING_STEP_CHOICES)),
+        "seed": int_field(0, 0, _SEEDS),
+    }
+)
+
+
+# ---------------------------------------------------------------------------- quiz
+
+#: The quiz's one URL parameter, ``?seed=``: read by the same codec as every other page's.
+QUIZ_SEED = int_field(None, 0, answers.MAX_SEED)
+
+
+def read_quiz_seed(text: str) -> int:
+    """The quiz seed in a link's ``seed=`` text, or ValueError saying what a seed is.
+
+    >>> read_quiz_seed(" 42 ")
+    42
+    >>> read_quiz_seed("1_000")
+    Traceback (most recent call last):
+    ...
+    ValueError: the seed must be a whole number from 0 to 4294967295; got '1_000'
+    """
+    try:
+        return QUIZ_SEED.parse(text)
+    except ValueError:
+        raise ValueError(f"the seed must be a whole number from 0 to {answers.MAX_SEED}; got {shown(text)}") from None

@@ -50,7 +50,8 @@ PAGES: tuple[PageSpec, ...] = (
         ":material/grid_on:",
         "position_effects",
         "Explore",
-        "The chapter's experiment live: random tokens and projections, hand-made (not trained) preset tables.",
+        "The chapter's experiment live: random tokens and projections, hand-made (not trained) preset tables "
+        "and presets learned by a head trained live.",
     ),
     PageSpec(
         "pages/efficiency.py",
@@ -83,5 +84,13 @@ PAGES: tuple[PageSpec, ...] = (
         "schemes",
         "Go further",
         "The same tokens through no positions, sinusoidal, Shaw, T5, ALiBi and RoPE; shift and length tests.",
+    ),
+    PageSpec(
+        "pages/training.py",
+        "Train a tiny head",
+        ":material/model_training:",
+        "training",
+        "Go further",
+        "Train one attention head live: watch a^K learn offset −1, then test it on sequences 4× longer.",
     ),
 )

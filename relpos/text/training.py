@@ -1,0 +1,316 @@
+"""Sentences about a training run, computed from its numbers (the "Train a tiny head" page).
+
+Every function is pure: arrays and names in, plain text out. Percentages are the ones
+the page shows (whole percent); a sentence compares those rounded numbers, so it never
+says "falls" about two numbers that look the same on screen. Minus signs are "−".
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from relpos.core.training_tasks import scored_positions, targets_for
+from relpos.text.explain import number, offset_label
+from relpos.text.hover import format_cells
+
+__all__ = [
+    "KEPT_POINTS",
+    "attention_summary",
+    "bias_summary",
+    "length_label",
+    "length_summary",
+    "loss_summary",
+    "percent",
+    "target_hits",
+    "trained_preset_note",
+]
+
+#: A change of at most this many percentage points counts as "kept".
+KEPT_POINTS = 5
+#: Biases closer than this are the same (float noise of shared table rows).
+TIE = 1e-12
+
+
+def percent(value: float) -> str:
+    """A fraction as a whole percentage, as the page's table shows it.
+
+    >>> percent(0.996), percent(0.0), percent(0.5049)
+    ('100%', '0%', '50%')
+    """
+    return f"{_points(value)}%"
+
+
+def _points(value: float) -> int:
+    return round(100 * float(value))
+
+
+def length_label(length: int, trained: int) -> str:
+    """``L = 16``, ``2L = 32`` (a multiple of the trained length), else ``n = 24``.
+
+    >>> length_label(16, 16), length_label(64, 16), length_label(24, 16)
+    ('L = 16', '4L = 64', 'n = 24')
+    """
+    if length == trained:
+        return f"L = {length}"
+    if length % trained == 0:
+        return f"{length // trained}L = {length}"
+    return f"n = {length}"
+
+
+def _names(names: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" and {names[-1]}"
+
+
+def _best_sentence(names, column: np.ndarray, where: str) -> str:
+    points = [_points(value) for value in column]
+    best = max(points)
+    leaders = [name for name, p in zip(names, points, strict=True) if p == best]
+    if len(leaders) == len(names) and len(names) > 1:
+        return f"At {where} every scheme scores {best}%."
+    return f"At {where} the highest accuracy is {best}%: {_names(leaders)}."
+
+
+def _change_sentences(names, first: np.ndarray, last: np.ndarray, start: str, end: str) -> list[str]:
+    """Who kept its accuracy from `start` to `end`, who fell and who rose (rounded points)."""
+    changes = [(_points(b) - _points(a), name, a, b) for name, a, b in zip(names, first, last, strict=True)]
+    kept = [name for change, name, _, _ in changes if abs(change) <= KEPT_POINTS]
+    fell = sorted((c for c in changes if c[0] < -KEPT_POINTS), key=lambda c: c[0])
+    rose = sorted((c for c in changes if c[0] > KEPT_POINTS), key=lambda c: -c[0])
+    window = f"within {KEPT_POINTS} percentage points"
+    if len(kept) == len(names):
+        return [f"From {start} to {end} every scheme stays {window}."]
+    sentences = []
+    if kept:
+        verb = "stays" if len(kept) == 1 else "stay"
+        sentences.append(f"From {start} to {end}, {_names(kept)} {verb} {window}.")
+    for moved, verb in ((fell, "falls"), (rose, "rises")):
+        if moved:
+            parts = [f"{name} {verb} from {percent(a)} to {percent(b)}" for _, name, a, b in moved]
+            text = _names(parts) + "."
+            sentences.append(text[0].upper() + text[1:] if kept else f"From {start} to {end}, {text}")
+    return sentences
+
+
+def length_summary(names, lengths, accuracy, *, vocab: int | None = None) -> list[str]:
+    """What a "train short, test long" table shows, in sentences.
+
+    Parameters
+    ----------
+    names : sequence of str, length n_schemes
+        The schemes' on-screen names, in row order.
+    lengths : sequence of int, length n_lengths
+        Test lengths; the first is the training length L.
+    accuracy : array_like, shape (n_schemes, n_lengths)
+        Fractions in [0, 1].
+    vocab : int, optional
+        Vocabulary size; adds what guessing a token at random would score.
+
+    Returns
+    -------
+    sentences : list of str
+
+    Examples
+    --------
+    >>> length_summary(["Shaw", "absolute"], [16, 64], [[1.0, 1.0], [0.99, 0.29]])
+    ['At the training length L = 16 the highest accuracy is 100%: Shaw.', \
+'From L = 16 to 4L = 64, Shaw stays within 5 percentage points.', 'Absolute falls from 99% to 29%.', \
+'At 4L = 64 the highest accuracy is 100%: Shaw.']
+    """
+    names = [str(name) for name in names]
+    lengths = [int(n) for n in lengths]
+    table = np.asarray(accuracy, dtype=float).reshape(len(names), len(lengths))  # (n_schemes, n_lengths)
+    if not names or not lengths:
+        return []
+    trained = lengths[0]
+    sentences = [_best_sentence(names, table[:, 0], f"the training length {length_label(trained, trained)}")]
+    if len(lengths) > 1:
+        end = length_label(lengths[-1], trained)
+        sentences += _change_sentences(names, table[:, 0], table[:, -1], length_label(trained, trained), end)
+        sentences.append(_best_sentence(names, table[:, -1], end))
+    if vocab:
+        sentences.append(f"Guessing a token at random would score {percent(1 / vocab)} (1 in {vocab}).")
+    return sentences
+
+
+def loss_summary(losses, *, vocab: int | None = None) -> str:
+    """How the training loss moved: first step, last step, lowest.
+
+    >>> loss_summary([2.8, 1.0, 0.05], vocab=16)
+    'The loss went from 2.80 at step 1 to 0.05 at step 3 (guessing uniformly among 16 tokens gives ln 16 = 2.77).'
+    >>> loss_summary([1.0])
+    'One step: the loss was 1.00.'
+    >>> loss_summary([2.0, 0.5, 0.9])
+    'The loss went from 2.00 at step 1 to 0.90 at step 3; its lowest was 0.50 at step 2.'
+    >>> loss_summary([2.0, 0.00041, 0.00044])
+    'The loss went from 2.00 at step 1 to 0.0004 at step 3.'
+    """
+    values = np.asarray(losses, dtype=float)  # (steps,)
+    if values.size == 0:
+        return "No training steps yet."
+    reference = (
+        f" (guessing uniformly among {vocab} tokens gives ln {vocab} = {number(np.log(vocab))})" if vocab else ""
+    )
+    if values.size == 1:
+        return f"One step: the loss was {number(values[0])}{reference}."
+    text = f"The loss went from {number(values[0])} at step 1 to {number(values[-1])} at step {values.size}"
+    lowest = int(values.argmin())
+    if number(values[lowest]) != number(values[-1]):  # only a difference the shown numbers show
+        text += f"; its lowest was {number(values[lowest])} at step {lowest + 1}"
+    return text + reference + "."
+
+
+def _offsets_text(offsets: np.ndarray) -> str:
+    """``offset −1``, ``offsets −15 to −4`` (a run) or ``offsets −3, 0`` (not a run)."""
+    if offsets.size == 1:
+        return f"offset {offset_label(int(offsets[0]))}"
+    if offsets.max() - offsets.min() + 1 == offsets.size:
+        return f"offsets {offset_label(int(offsets.min()))} to {offset_label(int(offsets.max()))}"
+    return "offsets " + ", ".join(offset_label(int(o)) for o in offsets)
+
+
+def bias_summary(offsets, biases, *, step: int) -> str:
+    """Which offset the position bias favours after `step` updates, and by how much.
+
+    Parameters
+    ----------
+    offsets : array_like of int, shape (n,)
+    biases : array_like of float, shape (n,)
+        The bias per offset (e.g. from :func:`relpos.offset_biases`).
+    step : int
+        Updates done.
+
+    Examples
+    --------
+    >>> bias_summary([-2, -1, 0], [0.1, 2.0, -0.5], step=400)
+    'After 400 steps the largest bias is at offset −1 (2.00), 1.90 above the next largest (0.10, at offset −2).'
+    >>> bias_summary([-3, -2, -1, 0], [1.0, 1.0, 0.5, 0.0], step=1)
+    'After 1 step the largest bias is at offsets −3 to −2 (1.00), 0.50 above the next largest (0.50, at offset −1).'
+    >>> bias_summary([-1, 0], [0.0, 0.0], step=0)
+    'After 0 steps every offset has the same bias, 0.00: position does not change the scores yet.'
+    """
+    offsets = np.asarray(offsets, dtype=int)
+    values = np.asarray(biases, dtype=float)  # (n,)
+    if values.size == 0:
+        return "There are no offsets to compare."
+    steps = f"After {step} step{'' if step == 1 else 's'}"
+    if np.ptp(values) <= TIE:
+        return f"{steps} every offset has the same bias, {number(values[0])}: position does not change the scores yet."
+    top = values.max()
+    leaders = values >= top - TIE
+    second = values[~leaders].max()
+    runners = offsets[~leaders & (values >= second - TIE)]
+    return (
+        f"{steps} the largest bias is at {_offsets_text(offsets[leaders])} ({number(top)}), "
+        f"{number(top - second)} above the next largest ({number(second)}, at {_offsets_text(runners)})."
+    )
+
+
+def target_hits(weights, task: str) -> tuple[int, int, float]:
+    """How a head's attention lines up with the key the task copies from.
+
+    Parameters
+    ----------
+    weights : array_like, shape (n, n)
+        Attention weights on one sequence.
+    task : {"previous", "two_back", "first"}
+
+    Returns
+    -------
+    hits : int
+        Scored rows whose largest weight (or one of the tied largest) is on the source key.
+    rows : int
+        Scored rows (the positions the task asks about).
+    mass : float
+        Mean weight on the source key over the scored rows.
+
+    >>> target_hits(np.array([[1.0, 0.0, 0.0], [0.9, 0.1, 0.0], [0.1, 0.8, 0.1]]), "previous")
+    (2, 2, 0.85)
+    """
+    matrix = np.asarray(weights, dtype=float)  # (n, n)
+    n = matrix.shape[0]
+    rows = np.flatnonzero(scored_positions(task, n))  # (r,)
+    # the source key of each row: the task's targets, computed on the positions themselves
+    source = targets_for(task, np.arange(n)[None, :])[0][rows]  # (r,)
+    on_source = matrix[rows, source]
+    hits = int((on_source >= matrix[rows].max(axis=1) - TIE).sum())
+    return hits, int(rows.size), float(on_source.mean()) if rows.size else 0.0
+
+
+def attention_summary(patterns: dict[str, np.ndarray], task: str) -> str:
+    """One sentence on how many rows attend most to the key the task copies from, per pattern.
+
+    >>> attention_summary({"L = 3": np.array([[1.0, 0, 0], [0.9, 0.1, 0], [0.1, 0.8, 0.1]])}, "previous")
+    'Rows whose largest weight is on the key the task copies from: 2 of 2 at L = 3 (mean weight on that key 0.85).'
+    """
+    parts = []
+    for label, weights in patterns.items():
+        hits, rows, mass = target_hits(weights, task)
+        parts.append(f"{hits} of {rows} at {label} (mean weight on that key {number(mass)})")
+    return "Rows whose largest weight is on the key the task copies from: " + "; ".join(parts) + "."
+
+
+def trained_preset_note(
+    task_name: str, *, length, steps, seed, d, biases, accuracy, k, strength, flat: bool
+) -> list[str]:
+    """What a trained Position effects preset is: the run, its learned profile, and how the page uses it.
+
+    Parameters
+    ----------
+    task_name : str
+        The training task as the page names it ("previous token").
+    length, steps, seed, d : int
+        The head's training length L, Adam steps, seed and width.
+    biases : array_like of float, shape (k_t+1,)
+        The head's mean bias per offset ``−k_t .. 0`` (:func:`relpos.offset_biases`).
+    accuracy : float
+        The head's next-token accuracy on fresh sequences of length L.
+    k : int
+        The page's clipping distance.
+    strength : float
+        The page's preset strength.
+    flat : bool
+        The page's profile is all zeros (the learned biases do not tell offsets apart).
+
+    Examples
+    --------
+    >>> note = trained_preset_note("previous token", length=16, steps=400, seed=0, d=16,
+    ...     biases=[-1.0, 5.0, -2.0], accuracy=1.0, k=2, strength=2.0, flat=False)
+    >>> note[1]
+    'Its learned mean bias per offset, q̄·a^K/√d: −2: −1.00, −1: 5.00, 0: −2.00 (largest at offset −1).'
+    """
+    values = np.asarray(biases, dtype=float)  # (k_t+1,)
+    k_trained = values.size - 1
+    offsets = np.arange(-k_trained, 1)
+    sentences = [
+        f"This table comes from a head trained live on this server: one causal attention head with Shaw's "
+        f"a^K (k = {k_trained}, d = {d}), trained on the {task_name} task with L = {length}, {steps} steps, "
+        f"seed {seed}. Its next-token accuracy on fresh sequences of length {length} is {percent(accuracy)}."
+    ]
+    shown = format_cells(values, ".2f")  # (k_t+1,)
+    listing = ", ".join(f"{offset_label(int(o))}: {b}" for o, b in zip(offsets, shown, strict=True))
+    if flat:
+        single = "With k = 0 the head has one row, a^K₀, for every offset, so its" if k_trained == 0 else "Its"
+        sentences.append(
+            f"{single} learned mean bias is one number for all offsets ({listing}): this preset adds no position bias."
+        )
+        return sentences
+    top = _offsets_text(offsets[values >= values.max() - TIE])
+    sentences.append(f"Its learned mean bias per offset, q̄·a^K/√d: {listing} (largest at {top}).")
+    sentences.append(
+        f"The page keeps the shape of that profile over the offsets, not the head's {d}-dimensional vectors: "
+        "centred on its mean and scaled so that its largest entry adds the preset strength "
+        f"({number(strength)}) on average, along the queries' mean direction, like the hand-made presets."
+    )
+    if k > 0:
+        sentences.append(
+            "Keys after the query (j > i, right of the diagonal) were never trained: the head is causal and masks "
+            "them, so their rows get the profile's mean, 0 after centring."
+        )
+    if k > k_trained:
+        sentences.append(
+            f"A training sequence of {length} tokens holds offsets down to {offset_label(-k_trained)} only; "
+            f"with k = {k}, the rows of offsets {offset_label(-k)} to {offset_label(-k_trained - 1)} reuse "
+            f"row {offset_label(-k_trained)}."
+        )
+    return sentences

@@ -1,0 +1,375 @@
+"""Widgets of the "Train a tiny head" page (pages/training.py).
+
+The page's settings are one dict (schema :data:`relpos.state.schemas.TRAINING`), read
+from the URL on the first run and mirrored back into it. Training runs only when asked
+(the **Train** button, the "train short, test long" button) and goes through
+``st.cache_data``: a class pressing Train with the same settings shares one run, and a
+session that asks while another computes waits for it. The cached functions return
+plain data (trained heads, the accuracy table), never figures; each draws its own
+progress bar, which Streamlit replays, finished, on a cache hit.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+import relpos
+from relpos.core.training import TrainedHead
+from relpos.core.training_eval import LengthTable
+from relpos.plots import training as figures
+from relpos.state.schemas import ALL_SCHEMES, TRAINING, TRAINING_STEP_CHOICES
+from relpos.tables import training as tables
+from relpos.text import training as text
+from relpos.text.explain import offset_label
+from relpos.ui import common as ui
+
+PAGE = "training"  # url_path
+STATE = "training"  # st.session_state key of the settings dict
+W = "training."  # prefix of the page's widget keys
+RUN = "training:run"  # the settings of the last Train press
+TABLE = "training:table"  # the settings whose "train short, test long" table was asked for
+DRAWN = "training:drawn"  # (settings, table) drawn by Train in this run, so its bar shows once
+
+#: The head's fixed sizes (the trainer's defaults), quoted on the page.
+VOCAB = 16
+#: Test lengths of the "train short, test long" table, as multiples of L.
+FACTORS = (1, 2, 4)
+#: Progress bar updates per training run (more would only cost messages).
+BAR_UPDATES = 50
+
+#: What the schemes that learn no position parameter do instead.
+FIXED_POSITIONS = {
+    "none": "This head has no position information at all: it learns nothing about position, "
+    "and a copying task can only be guessed from the mix of tokens it sees.",
+    "sinusoidal": "Sinusoidal positions are fixed vectors added to the tokens: nothing about position is learned "
+    "here (the projections learn how to read them).",
+    "rope": "RoPE rotates queries and keys by fixed angles: nothing about position is learned here "
+    "(the projections learn how to use the rotations).",
+}
+
+
+def _state() -> dict:
+    return st.session_state[STATE]
+
+
+def run_key(state: dict) -> tuple:
+    """Everything a training run depends on (the trainer's other settings are fixed)."""
+    return tuple(state[name] for name in ("task", "scheme", "L", "k", "steps", "seed"))
+
+
+def table_key(state: dict) -> tuple:
+    """Everything the "train short, test long" table depends on (every scheme is trained)."""
+    return tuple(state[name] for name in ("task", "L", "k", "steps", "seed"))
+
+
+def _on_change(name: str) -> None:
+    st.session_state[STATE] = dict(_state(), **{name: st.session_state[W + name]})
+
+
+def _scheme_name(scheme: str) -> str:
+    return "all schemes at once" if scheme == ALL_SCHEMES else relpos.TRAINING_SCHEMES[scheme]
+
+
+def sidebar(state: dict) -> None:
+    """The run's settings; each widget writes its value into the page state."""
+    with st.sidebar:
+        st.subheader("Training run")
+        for name in TRAINING.fields:
+            ui.seed_widget(W + name, state[name])
+        common = {"on_change": _on_change}
+        st.selectbox(
+            "Task",
+            list(relpos.TRAINING_TASKS),
+            format_func=relpos.TRAINING_TASKS.get,
+            key=W + "task",
+            args=("task",),
+            **common,
+        )
+        st.selectbox(
+            "Position scheme",
+            [*relpos.TRAINING_SCHEMES, ALL_SCHEMES],
+            format_func=_scheme_name,
+            key=W + "scheme",
+            args=("scheme",),
+            **common,
+        )
+        st.slider("Training length L", 4, 32, key=W + "L", args=("L",), **common)
+        st.slider(
+            "Shaw: clipping distance k",
+            0,
+            16,
+            key=W + "k",
+            args=("k",),
+            **common,
+            help="Only the Shaw scheme uses k: offsets beyond ±k share the edge rows of a^K.",
+        )
+        steps = sorted(set(TRAINING_STEP_CHOICES) | {state["steps"]})
+        st.select_slider("Training steps (Adam updates)", steps, key=W + "steps", args=("steps",), **common)
+        st.number_input(
+            "Seed",
+            0,
+            999_999,
+            key=W + "seed",
+            args=("seed",),
+            **common,
+            help="Seeds the initial parameters, the training batches and the test sequences.",
+        )
+        st.caption(f"Fixed: vocabulary {VOCAB} tokens, width d = 16, batch 32, Adam learning rate 0.01.")
+
+
+def _bar_callback(bar, label: str):
+    """A ``progress(step, steps, loss)`` for the trainer that moves `bar` about 50 times a run."""
+
+    def progress(step: int, steps: int, loss: float) -> None:
+        if step == steps or step % max(1, steps // BAR_UPDATES) == 0:
+            bar.progress(step / steps, text=f"{label}: step {step} of {steps}, loss {loss:.3f}")
+
+    return progress
+
+
+#: Shown while a run computes, or while a session waits for the same run another one started.
+WAITING = "Training, or waiting for the same run that another session started…"
+
+
+@st.cache_data(show_spinner=WAITING, max_entries=64)
+def train_one(task: str, scheme: str, length: int, k: int, steps: int, seed: int) -> TrainedHead:
+    """One trained head (cached; the progress bar is drawn inside, so a hit replays it finished)."""
+    name = relpos.TRAINING_SCHEMES[scheme]
+    bar = st.progress(0.0, text=f"Training {name}…")
+    head = relpos.train_head(
+        task, scheme, length=length, k=k, steps=steps, seed=seed, vocab=VOCAB, progress=_bar_callback(bar, name)
+    )
+    bar.progress(1.0, text=f"Trained {name}: {steps} steps, final loss {head.losses[-1]:.4f}")
+    return head
+
+
+@st.cache_data(show_spinner=WAITING, max_entries=32)
+def length_table(task: str, length: int, k: int, steps: int, seed: int) -> LengthTable:
+    """Every scheme trained at L and tested at L, 2L, 4L (cached, with its own progress bar)."""
+    total = len(relpos.TRAINING_SCHEMES)
+    bar = st.progress(0.0, text=f"Training {total} schemes, one after another…")
+
+    def progress(done: int, count: int, scheme: str) -> None:
+        bar.progress(done / count, text=f"{done} of {count} schemes trained and tested ({_scheme_name(scheme)})")
+
+    table = relpos.train_short_test_long(
+        task, length=length, factors=FACTORS, k=k, steps=steps, seed=seed, vocab=VOCAB, progress=progress
+    )
+    bar.progress(1.0, text=f"{total} schemes trained ({steps} steps each) and tested at {len(FACTORS)} lengths")
+    return table
+
+
+def trained_heads(state: dict) -> dict[str, TrainedHead]:
+    """The heads of the current settings: one scheme, or all of them (the table's runs)."""
+    if state["scheme"] == ALL_SCHEMES:
+        table = length_table(state["task"], state["L"], state["k"], state["steps"], state["seed"])
+        st.session_state[TABLE] = table_key(state)
+        st.session_state[DRAWN] = (table_key(state), table)
+        return dict(zip(table.schemes, table.heads, strict=True))
+    head = train_one(state["task"], state["scheme"], state["L"], state["k"], state["steps"], state["seed"])
+    return {state["scheme"]: head}
+
+
+def train_controls(state: dict) -> dict[str, TrainedHead] | None:
+    """The Train button; the trained heads once Train was pressed for these settings, else None."""
+    label = "Train all schemes" if state["scheme"] == ALL_SCHEMES else f"Train: {_scheme_name(state['scheme'])}"
+    if st.button(label, type="primary", key=W + "train", icon=":material/model_training:"):
+        st.session_state[RUN] = run_key(state)
+    if st.session_state.get(RUN) == run_key(state):
+        return trained_heads(state)
+    if RUN in st.session_state:
+        st.info("The settings changed since the last run: press Train to train with these.", icon="🔁")
+    else:
+        st.info("Nothing trained yet: press Train. A default run takes about a second.", icon="▶️")
+    return None
+
+
+def detail_scheme(heads: dict[str, TrainedHead]) -> str:
+    """The scheme whose parameters and attention are shown (a choice only when all were trained)."""
+    if len(heads) == 1:
+        return next(iter(heads))
+    return st.selectbox(
+        "Show the learned parameters and attention of",
+        list(heads),
+        index=list(heads).index("shaw"),
+        format_func=_scheme_name,
+        key=W + "detail",
+    )
+
+
+def loss_section(heads: dict[str, TrainedHead]) -> None:
+    st.header("1 · The training loss")
+    losses = {scheme: head.losses for scheme, head in heads.items()}
+    ui.plotly(figures.loss_figure(losses, vocab=VOCAB), key=W + "fig.loss")
+    if len(heads) == 1:
+        st.caption(text.loss_summary(next(iter(losses.values())), vocab=VOCAB))
+    else:
+        final = ", ".join(f"{_scheme_name(s)} {head.losses[-1]:.3f}" for s, head in heads.items())
+        st.caption(f"Final loss: {final}.")
+
+
+def _tables_expander(frames: dict, *, key: str, decimals: int = 4) -> None:
+    """Labelled frames as real HTML tables, in an expander that renders only when open."""
+    expander = st.expander("Numbers as tables (screen-reader friendly)", key=key, on_change="rerun")
+    if not expander.open:
+        return
+    with expander:
+        for title, frame in frames.items():
+            st.markdown(f"**{title}**")
+            st.table(frame.round(decimals))
+
+
+def _snapshot_slider(head: TrainedHead, key: str) -> int:
+    """Pick a snapshot by the number of updates done (default: the trained head); its index."""
+    steps = [int(s) for s in head.snapshot_steps]
+    chosen = st.select_slider(
+        "Training progress: parameters after this many steps (drag from 0 to watch them form)",
+        steps,
+        value=steps[-1],
+        key=key,
+    )
+    return steps.index(chosen)
+
+
+def _offset_bars(head: TrainedHead, scheme: str) -> None:
+    """Bias per offset over training (Shaw, T5) or the fixed ALiBi penalty, as bars."""
+    k = head.settings.k if scheme == "shaw" else None
+    every = [relpos.offset_biases(head, snapshot=s)[1] for s in range(len(head.snapshots))]  # m × (L,)
+    index = _snapshot_slider(head, f"{W}snapshot.{scheme}") if scheme != "alibi" else len(every) - 1
+    offsets, biases = relpos.offset_biases(head, snapshot=index)
+    step = int(head.snapshot_steps[index])
+    titles = {
+        "shaw": ("Shaw: mean bias q̄·aᴷ/√d per offset", "mean bias added to the score"),
+        "t5": ("T5: learned bias per offset (one per bucket)", "bias added to the score"),
+        "alibi": ("ALiBi: fixed penalty −0.5·|j − i| (not learned)", "bias added to the score"),
+    }
+    title, y_title = titles[scheme]
+    fig = figures.offset_bias_figure(
+        offsets, biases, title=f"{title}, step {step}", y_title=y_title, k=k, y_range=figures.bias_range(every)
+    )
+    ui.plotly(fig, key=f"{W}fig.bias")
+    note = text.bias_summary(offsets, biases, step=step)
+    if scheme == "shaw":
+        edge = offset_label(-k)
+        note += (
+            f" q̄ is the query averaged over the {VOCAB} tokens: one token's query gives bars that vary around these."
+            f" Orange: the largest. Pale bars: offsets below {edge}, which all read the row of {edge}."
+        )
+    st.caption(note)
+    _tables_expander(
+        {f"Bias per offset, step {step}": tables.offset_bias_frame(offsets, biases)}, key=f"{W}tables.bias"
+    )
+
+
+def _position_vectors(head: TrainedHead) -> None:
+    """The learned absolute position vectors over training, as a heatmap."""
+    snapshots = head.position_snapshots  # (m, L, d)
+    index = _snapshot_slider(head, f"{W}snapshot.absolute")
+    step = int(head.snapshot_steps[index])
+    limit = float(np.abs(snapshots).max()) or 1.0
+    title = f"Learned absolute position vectors, step {step}"
+    ui.plotly(figures.position_vectors_figure(snapshots[index], title=title, limit=limit), key=f"{W}fig.positions")
+    st.caption(
+        f"One row per position 1 … {head.settings.length}, one column per feature; the same colour range at "
+        "every step. Positions beyond L have no row of their own: they read row L."
+    )
+
+
+def position_section(head: TrainedHead) -> None:
+    """What the head learned about position, step by step, and how a shared row learns."""
+    scheme = head.settings.scheme
+    st.header("2 · What it learned about position")
+    if scheme in ("shaw", "t5", "alibi"):
+        _offset_bars(head, scheme)
+    elif scheme == "absolute":
+        _position_vectors(head)
+    else:
+        st.info(FIXED_POSITIONS[scheme], icon="ℹ️")
+    ui.markdown("training_gradient")
+    st.latex(
+        r"\frac{\partial \mathcal{L}}{\partial a^K_r} \;=\; \sum_{(i,\,j):\ \operatorname{clip}(j-i,\,k) = r - k}"
+        r" \frac{\partial \mathcal{L}}{\partial e_{ij}}\;\frac{q_i}{\sqrt{d}}"
+    )
+    ui.markdown("training_gradient_after")
+    st.page_link("pages/efficiency.py", label="The placement, forward: Efficient computation", icon=":material/speed:")
+
+
+def attention_section(head: TrainedHead) -> None:
+    """The trained head's attention on one fresh test sequence, at L and at 4L side by side."""
+    settings = head.settings
+    length, longest = settings.length, settings.length * FACTORS[-1]
+    st.header(f"3 · Attention on a test sequence: L = {length} and {FACTORS[-1]}L = {longest}")
+    # a stream apart from the training batches: the test sequences of the accuracy table
+    tokens = relpos.task_sequences(settings.task, longest, vocab=settings.vocab, seed=settings.seed).tokens[0]
+    weights = relpos.attention_pattern(head, tokens)  # (4L, 4L)
+    patterns = {
+        text.length_label(length, length): weights[:length, :length],
+        text.length_label(longest, length): weights,
+    }
+    name = relpos.TRAINING_SCHEMES[settings.scheme]
+    for (label, matrix), column in zip(patterns.items(), st.columns(2), strict=True):
+        with column:
+            fig = figures.attention_figure(matrix, title=f"{name}: weights at {label}", trained_length=length)
+            ui.plotly(fig, key=f"{W}fig.attention.{label}")
+    st.caption(text.attention_summary(patterns, settings.task))
+    ui.markdown("training_attention")
+    ui.matrix_tables({f"Weights at {label}": matrix for label, matrix in patterns.items()}, key=f"{W}tables.attention")
+
+
+def length_section(state: dict) -> None:
+    """Train short, test long: every scheme, accuracy at L, 2L, 4L (computed when asked)."""
+    st.header("4 · Train short, test long")
+    drawn_key, table = st.session_state.pop(DRAWN, (None, None))
+    ui.markdown("training_length")
+    asked = st.button("Train every scheme and test at L, 2L and 4L", key=W + "table", icon=":material/table_chart:")
+    if asked:
+        st.session_state[TABLE] = table_key(state)
+    if st.session_state.get(TABLE) != table_key(state):
+        st.caption(
+            f"Seven training runs of {state['steps']} steps each: a few seconds at the default settings, "
+            "up to about half a minute at the largest."
+        )
+        return
+    if drawn_key != table_key(state):  # not yet drawn by Train in this run: compute or replay it here
+        table = length_table(state["task"], state["L"], state["k"], state["steps"], state["seed"])
+    frame = tables.accuracy_frame(table.schemes, table.lengths, table.accuracy)
+    left, right = st.columns([2, 3])
+    with left:
+        ui.labelled_table(frame, decimals=1, caption="Next-token accuracy, percent.", stretch=True)
+    with right:
+        fig = figures.accuracy_figure(table.schemes, table.lengths, table.accuracy, vocab=VOCAB)
+        ui.plotly(fig, key=W + "fig.accuracy")
+    names = [relpos.TRAINING_SCHEMES[scheme] for scheme in table.schemes]
+    sentences = text.length_summary(names, table.lengths, table.accuracy, vocab=VOCAB)
+    st.markdown("\n".join(f"- {sentence}" for sentence in sentences))
+    ui.download_buttons(
+        [ui.Download("accuracy table.csv", "training_accuracy.csv", _csv(frame.reset_index()))],
+        columns=3,
+        key=W + "table.download",
+    )
+
+
+def _csv(frame) -> bytes:
+    """UTF-8 CSV with a byte-order mark (spreadsheets then read "−" right), full precision."""
+    return frame.to_csv(index=False).encode("utf-8-sig")
+
+
+def export_section(state: dict, heads: dict[str, TrainedHead] | None) -> None:
+    """Lesson link, and the loss history and learned tables as CSV once something was trained."""
+    with st.expander("Lesson link and downloads", icon=":material/ios_share:"):
+        ui.lesson_link(TRAINING, state, PAGE)
+        if heads is None:
+            st.caption("Train first: the loss history and the learned tables can then be downloaded here.")
+            return
+        files = [ui.Download("loss history.csv", "training_loss.csv", _csv(tables.loss_frame(heads)))]
+        for scheme, head in heads.items():
+            if head.position_parameter is not None:
+                files.append(
+                    ui.Download(
+                        f"learned {head.position_parameter} ({scheme}).csv",
+                        f"training_{scheme}_{head.position_parameter}.csv",
+                        _csv(tables.position_frame(head)),
+                    )
+                )
+        ui.download_buttons(files, columns=2, key=W + "download")
