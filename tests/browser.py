@@ -273,7 +273,9 @@ class StreamlitServer:
             "browser.gatherUsageStats": "false",
             **self.options,
         }
-        command = [sys.executable, "-m", "streamlit", "run", self.script]
+        # RELPOS_SERVER_PYTHON: serve from another environment, e.g. one trimmed like the image's
+        python = os.environ.get("RELPOS_SERVER_PYTHON") or sys.executable
+        command = [python, "-m", "streamlit", "run", self.script]
         for name, value in flags.items():
             command += [f"--{name}", str(value).lower() if isinstance(value, bool) else str(value)]
         return command
