@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from relpos.core.attention import place_relative, table_rows
+from relpos.core.offsets import place_relative, table_rows
 from relpos.core.skewing import skew, skew_array, skew_labels
 from relpos.plots import style
 from relpos.text import numbers as num

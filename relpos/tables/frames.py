@@ -8,7 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from relpos.core.attention import AttentionResult, relative_offsets
+from relpos.core.attention import AttentionResult
+from relpos.core.offsets import relative_offsets
 from relpos.lessons.walkthrough import PairStep
 from relpos.text import numbers as num
 

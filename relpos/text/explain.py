@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from relpos.core.attention import AttentionResult, relative_offsets
+from relpos.core.attention import AttentionResult
 from relpos.core.measures import (
     SAME,
     diagonal_spread,
     row_spread,
     shift_threshold,
 )
+from relpos.core.offsets import relative_offsets
 from relpos.text import numbers
 from relpos.text.numbers import subscript
 
