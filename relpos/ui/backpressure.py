@@ -32,6 +32,8 @@ import time
 
 import streamlit as st
 
+from relpos.ui.keys import state_key
+
 #: Messages a client may leave unread before its next run waits: more than the few a
 #: busy event loop has not flushed yet, fewer than one Explorer run sends (~50).
 BACKLOG = 16
@@ -45,7 +47,7 @@ MAX_WAIT = 20.0
 POLL = 0.05
 POLL_MAX = 1.0
 #: A session-state key nobody sets: reading it is only a yield point.
-_NEVER_SET = "relpos:backpressure:yield"
+_NEVER_SET = state_key("app", "backpressure-yield")
 
 
 def _session():
