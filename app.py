@@ -2,9 +2,11 @@
 
 import streamlit as st
 
+from relpos.ui.backpressure import wait_for_client
 from relpos.ui.keys import state_key
 from relpos.ui.links import guard_oversized_links, oversized_link_notice
 from relpos.ui.navigation import HOME_URL_PATH, PAGES
+from relpos.ui.reconnect import rerun_on_reconnect
 from relpos.ui.routing import app_entry
 
 #: Session key of the st.Page objects: built once per session, not on every rerun
@@ -34,11 +36,13 @@ def declare_sections() -> dict[str, list]:
     return sections
 
 
+wait_for_client()  # a client that does not read its answers gets no new run meanwhile
 st.set_page_config(page_title="relpos: relative position encoding", page_icon="↔", layout="wide")
 if SECTIONS not in st.session_state:
     st.session_state[SECTIONS] = declare_sections()
 page = st.navigation(st.session_state[SECTIONS])
 guard_oversized_links()
 oversized_link_notice()
+rerun_on_reconnect()  # a restarted server or another replica runs the page before the next click
 with app_entry():
     page.run()

@@ -14,6 +14,7 @@ headless Chromium renderers on a 2-core machine would measure the client, not th
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import random
 import time
 from dataclasses import dataclass, field
@@ -28,6 +29,14 @@ from tests.browser import StreamlitServer, label_matches
 
 #: The page served at "/": the browser sends no page name for it.
 DEFAULT_PAGE = PAGES[0].url_path
+
+
+def run_in_own_loop(coroutine):
+    """asyncio.run in a thread of its own: Playwright's sync API may hold this thread's loop
+    (a test run after any browser test would otherwise fail with "cannot be called from a
+    running event loop")."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 @dataclass
@@ -77,6 +86,9 @@ class Session:
         self.buttons: dict[str, str] = {}  # button label -> widget id
         self.charts: list[str] = []  # every Plotly figure drawn, as its JSON
         self.triggers: list[str] = []  # ids of buttons the next message clicks
+        # run_every fragments the server registered: with any, the browser asks for a full
+        # run with its widget values whenever its WebSocket connects again
+        self.auto_rerun_fragments: set[str] = set()
 
     def rerun_message(self, fragment_id: str = "") -> bytes:
         message = BackMsg()
@@ -111,6 +123,8 @@ class Session:
                     self.read_delta(message.delta)
                 elif kind == "navigation" and message.navigation.page_script_hash:
                     self.page_script_hash = message.navigation.page_script_hash
+                elif kind == "auto_rerun":
+                    self.auto_rerun_fragments.add(message.auto_rerun.fragment_id)
                 elif kind == "page_not_found":
                     raise RunError(f"page not found: {self.page!r}")
                 elif kind == "script_finished":
