@@ -55,7 +55,8 @@ def test_a_class_opens_a_link_on_a_fresh_server(url_path, query, trial):
     for session in sessions:
         # the page that was asked for, whole (legacy folder routing would draw no page list and no layout)
         assert wanted.texts[0] in " ".join(session.headings), session.headings
-        assert collections.Counter(session.elements)["plotly_chart"] >= wanted.min_charts
+        drawn = collections.Counter(session.elements)["plotly_chart"] + session.component_figures
+        assert drawn >= wanted.min_charts, collections.Counter(session.elements)
         assert session.page_script_hash, "app.py's navigation never answered"
 
 
