@@ -48,8 +48,9 @@ def test_outside_a_served_session_nothing_waits():
 
 
 def test_a_stalled_client_cannot_grow_the_servers_memory():
-    """One client at 64 tokens moves a slider about twenty times and never reads: without
-    the back-pressure the server ran every move and queued ~12 MiB for it."""
+    """One client at 64 tokens asks for a run every 0.3 s for 10 s and never reads. Measured
+    with the live panel (each run sends its figures whole): 28 MiB more without the
+    back-pressure, 5–7 MiB with it (first-run caches, allocator noise on a busy machine)."""
     sys.path.insert(0, str(ROOT / "bench"))
     from stalled import StalledSession
 
@@ -63,7 +64,7 @@ def test_a_stalled_client_cannot_grow_the_servers_memory():
 
         async def stall() -> tuple[int, int]:
             now = time.monotonic()
-            task = asyncio.create_task(client.stall(now, now + 6, now + 12, args, outcome))
+            task = asyncio.create_task(client.stall(now, now + 6, now + 16, args, outcome))
             await asyncio.sleep(5.8)  # the page is loaded (read); the client stalls from 6 s on
             loaded = server.rss_bytes()
             await task
@@ -71,4 +72,4 @@ def test_a_stalled_client_cannot_grow_the_servers_memory():
             return loaded, server.rss_bytes()
 
         loaded, after = run_in_own_loop(stall())
-    assert (after - loaded) / MIB < 5, f"the stalled client grew the server by {(after - loaded) / MIB:.1f} MiB"
+    assert (after - loaded) / MIB < 14, f"the stalled client grew the server by {(after - loaded) / MIB:.1f} MiB"
