@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from relpos.ui.client import install_client_helpers
 from relpos.ui.links import guard_oversized_links, oversized_link_notice
 from relpos.ui.navigation import HOME_URL_PATH, PAGES
 from relpos.ui.routing import app_entry
@@ -38,6 +39,7 @@ if SECTIONS not in st.session_state:
     st.session_state[SECTIONS] = declare_sections()
 page = st.navigation(st.session_state[SECTIONS])
 guard_oversized_links()
+install_client_helpers()
 oversized_link_notice()
 with app_entry():
     page.run()

@@ -22,7 +22,7 @@ example = relpos.worked_example()
 result = example.attention()
 frames = tables.result_frames(result)
 
-st.subheader("Combined scores $e_{ij}$")
+st.header("Combined scores $e_{ij}$")
 ui.matrix_table(frames["combined score"], caption="Row i = 1 is the textbook's row: 1.0, 0.5, −0.1, 0.7.")
 
 left, middle, right = st.columns(3)

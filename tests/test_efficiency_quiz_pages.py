@@ -137,7 +137,9 @@ class TestQuizPage:
         at = open_app("quiz", query={"seed": "123"})
         assert not at.exception
         assert at.title[0].value == "Self-check quiz"
-        assert [h.value for h in at.subheader] == [f"{n}. {q.title}" for n, q in enumerate(make_quiz(123), 1)]
+        # headers (h2), one level under the title: no h1 -> h3 jump (issue 12, axe heading-order)
+        questions = [f"{n}. {q.title}" for n, q in enumerate(make_quiz(123), 1)]
+        assert [h.value for h in at.header][: len(questions)] == questions
         assert len(at.text_input) == 5
 
     def test_seed_in_the_url_reproduces_the_questions(self):

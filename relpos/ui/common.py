@@ -24,6 +24,7 @@ from relpos.plots import figures
 from relpos.state.codec import Schema, StateError
 from relpos.state.export import load_scenario, scenario_json
 from relpos.tables import frames as tables
+from relpos.text.explain import subscript
 
 CONTENT_DIR = Path(__file__).resolve().parents[2] / "content"
 
@@ -43,8 +44,27 @@ def caption(name: str) -> None:
     st.caption(_read_content(name))
 
 
+#: Names for an unnamed index, by how its labels begin: a screen reader announces the
+#: index column's header, and an empty one is an accessibility violation (axe: empty-table-header).
+_INDEX_NAMES = (("i = ", "query"), ("offset", "offset"), ("key j", "key"), ("q_i", "vector"), ("a^", "table"))
+
+
+def named_index(frame: pd.DataFrame) -> pd.DataFrame:
+    """`frame` with its index named (for its header cell) when it has no name yet.
+
+    >>> named_index(pd.DataFrame({"j = 1": [1.0]}, index=["i = 1"])).index.name
+    'query'
+    """
+    if frame.index.name is not None or isinstance(frame.index, pd.MultiIndex):
+        return frame
+    first = str(frame.index[0]) if len(frame.index) else ""
+    name = next((name for prefix, name in _INDEX_NAMES if first.startswith(prefix)), "row")
+    return frame.rename_axis(name)
+
+
 def matrix_table(frame: pd.DataFrame, *, decimals: int = 4, caption: str | None = None) -> None:
     """Show a labelled matrix with a fixed number of decimals and true minus signs."""
+    frame = named_index(frame)
     st.dataframe(frame.style.format(lambda value: f"{value:.{decimals}f}".replace("-", "−")), width="content")
     if caption:
         st.caption(caption)
@@ -62,9 +82,31 @@ def page_links(pages, *, columns: int = 2) -> None:
                 st.caption(spec.summary)
 
 
+#: Plotly options of every chart: no zoom or pan by drag or wheel, so a swipe or a wheel
+#: turn that starts on a chart scrolls the page (a phone's swipe would otherwise be
+#: trapped); a tap or hover still shows a cell's text.
+CHART_CONFIG = {"displaylogo": False, "scrollZoom": False, "doubleClick": False, "responsive": True}
+
+
+def chart_name(fig) -> str:
+    """A chart's accessible name: its title without HTML tags (``e<sub>ij</sub>`` reads "e ij")."""
+    title = fig.layout.title.text or ""
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", title)).strip() or "Chart"
+
+
+def chart(fig, *, key: str | None = None, alt: str | None = None, width="stretch", toolbar: bool = True) -> None:
+    """Show a Plotly figure (Plotly's JS ships with Streamlit: no CDN), named for screen readers.
+
+    Dragging never zooms (``dragmode`` off), so touch scrolling passes through the chart.
+    """
+    fig.update_layout(dragmode=False)
+    config = CHART_CONFIG if toolbar else {**CHART_CONFIG, "displayModeBar": False}
+    st.plotly_chart(fig, width=width, config=config, key=key, alt=alt or chart_name(fig))
+
+
 def plotly(fig, *, key: str | None = None) -> None:
-    """Show a Plotly figure at the container's width (Plotly's JS ships with Streamlit: no CDN)."""
-    st.plotly_chart(fig, width="stretch", config={"displaylogo": False}, key=key)
+    """Show a Plotly figure at the container's width, named by its title."""
+    chart(fig, key=key)
 
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$&])")
@@ -115,7 +157,7 @@ def timing_panel() -> None:
         "float64, best of 3 rounds in which the methods take turns."
     )
     plotly(figures.timing_figure(shown["timings"]), key="efficiency_timing_chart")
-    st.dataframe(tables.timing_frame(shown["timings"]), width="stretch")
+    st.dataframe(named_index(tables.timing_frame(shown["timings"])), width="stretch")
 
 
 def memory_panel() -> None:
@@ -237,8 +279,8 @@ def _question_numbers(question) -> None:
     """The scenario's q, k and a^K as small tables (positions from 1)."""
     if question.scenario is None:
         return
-    st.dataframe(tables.scenario_frame(question.scenario), width="content")
-    st.dataframe(tables.offset_row_frame(question.scenario.table), width="content")
+    st.dataframe(named_index(tables.scenario_frame(question.scenario)), width="content")
+    st.dataframe(named_index(tables.offset_row_frame(question.scenario.table)), width="content")
 
 
 def _worked_solution(question) -> None:
@@ -249,7 +291,7 @@ def _worked_solution(question) -> None:
 
 def quiz_question(number: int, question, seed: int) -> None:
     """One question: the numbers, the prompt, an answer form until settled, then the verdict."""
-    st.subheader(f"{number}. {question.title}")
+    st.header(f"{number}. {question.title}")
     _question_numbers(question)
     st.markdown(question.prompt)
     outcome = st.session_state.get(_outcome_key(seed, number))
@@ -316,7 +358,7 @@ def quiz_summary(questions, seed: int) -> None:
     st.dataframe(
         pd.DataFrame(
             {"question": [q.title for q in questions], "result": [marks[status] for status in statuses]},
-            index=range(1, len(questions) + 1),
+            index=pd.RangeIndex(1, len(questions) + 1, name="number"),
         ),
         width="content",
     )
@@ -425,6 +467,7 @@ def labelled_table(
     frame: pd.DataFrame, *, decimals: int = 4, caption: str | None = None, stretch: bool = False
 ) -> None:
     """Show a table mixing text and number columns; numbers get `decimals` places, gaps show a dash."""
+    frame = named_index(frame)
     st.dataframe(frame.style.format(precision=decimals, na_rep="—"), width="stretch" if stretch else "content")
     if caption:
         st.caption(caption)
@@ -466,9 +509,24 @@ def offset_mass_sentence(mass, table, k: int) -> str:
     )
 
 
+#: Superscript K and V of the plain-text table names (aᴷ₊₂, aⱽ₋₁).
+_SUPERSCRIPTS = {"K": "ᴷ", "V": "ⱽ"}
+
+
+def table_entry_name(side: str, offset: int) -> str:
+    """Plain-text name of one table entry, the twin of LaTeX ``a^K_{+2}``: ``aᴷ₊₂``, ``aⱽ₀``.
+
+    Plain text, so a screen reader announces a control as words, never as raw LaTeX.
+
+    >>> table_entry_name("K", 2), table_entry_name("V", -1), table_entry_name("K", 0)
+    ('aᴷ₊₂', 'aⱽ₋₁', 'aᴷ₀')
+    """
+    return f"a{_SUPERSCRIPTS[side]}{subscript(f'{offset:+d}' if offset else '0')}"
+
+
 def _table_label(side: str, offset: int) -> str:
-    """Slider label of one table entry, e.g. $a^V_{-2}$ (Streamlit renders the LaTeX)."""
-    return f"$a^{side}_{{{offset:+d}}}$" if offset else f"$a^{side}_{{0}}$"
+    """Slider label of one table entry, in plain text (:func:`table_entry_name`)."""
+    return table_entry_name(side, offset)
 
 
 def value_side_settings():
@@ -528,7 +586,7 @@ def value_side_controls():
     k = setting_value(page, by_name["k"])
     offsets = range(-(n - 1), n)
     st.markdown("**Values $v_j$** (one number per token, d = 1)")
-    number_sliders(page, by_name["v"], [f"$v_{j + 1}$" for j in range(n)])
+    number_sliders(page, by_name["v"], [f"v{subscript(j + 1)}" for j in range(n)])
     st.markdown(
         f"**Value-side table $a^V$** (offsets −{n - 1}..+{n - 1}; at k = {k} only {offset_window(k)} "
         f"{'is' if k == 0 else 'are'} used, "
@@ -540,8 +598,8 @@ def value_side_controls():
             "The textbook gives a^K only for offsets −2..+2; the ±3 entries start equal to the ±2 ones, "
             "so k = 3 changes nothing on the key side until you edit them."
         )
-        number_sliders(page, by_name["q"], [f"$q_{i + 1}$" for i in range(n)])
-        number_sliders(page, by_name["kk"], [f"$k_{j + 1}$" for j in range(n)])
+        number_sliders(page, by_name["q"], [f"q{subscript(i + 1)}" for i in range(n)])
+        number_sliders(page, by_name["kk"], [f"k{subscript(j + 1)}" for j in range(n)])
         number_sliders(
             page, by_name["ak"], [_table_label("K", o) for o in offsets], disabled=[abs(o) > k for o in offsets]
         )
@@ -689,7 +747,7 @@ def scheme_rows(results, position_figures, weight_figures) -> None:
         with st.container(border=True):
             text, formula = st.columns([1, 1.2], vertical_alignment="center")
             with text:
-                st.markdown(f"#### {SCHEMES[name]}")
+                st.markdown(f"### {SCHEMES[name]}")
                 count = result.n_params
                 st.markdown(f"**{count}** learned position parameter{'s' if count != 1 else ''}")
                 if name == "none":
@@ -707,16 +765,16 @@ def scheme_rows(results, position_figures, weight_figures) -> None:
                 st.caption(SCHEME_SYMBOLS[name])
             position, weights = st.columns(2)
             with position:
-                st.plotly_chart(position_figures[name], width="stretch", key=f"schemes.position.{name}")
+                chart(position_figures[name], key=f"schemes.position.{name}")
             with weights:
-                st.plotly_chart(weight_figures[name], width="stretch", key=f"schemes.weights.{name}")
+                chart(weight_figures[name], key=f"schemes.weights.{name}")
 
 
 def chart_row(figures, *, key_prefix: str) -> None:
     """Figures side by side, one column each."""
     for index, (column, fig) in enumerate(zip(st.columns(len(figures)), figures, strict=True)):
         with column:
-            st.plotly_chart(fig, width="stretch", key=f"{key_prefix}.{index}")
+            chart(fig, key=f"{key_prefix}.{index}")
 
 
 def callout(name: str) -> None:
@@ -866,7 +924,7 @@ def lesson_link(schema: Schema, state: dict, url_path: str) -> None:
 # --- Panels ---------------------------------------------------------------------------
 def heatmap_panel(fig, caption: str, *, key: str, alt: str) -> None:
     """One heatmap with its "what to notice" caption; `alt` names it for screen readers."""
-    st.plotly_chart(fig, key=key, width="stretch", config={"displayModeBar": False}, alt=alt)
+    chart(fig, key=key, alt=alt, toolbar=False)
     st.caption(caption)
 
 
@@ -889,7 +947,7 @@ def matrix_tables(matrices: dict[str, object], *, key: str, limit: int = 16, dec
                 else f" (top-left {limit} × {limit} of {array.shape[0]} × {array.shape[1]})"
             )
             st.markdown(f"**{title}**{note}")
-            frame = tables.matrix_frame(corner)
+            frame = named_index(tables.matrix_frame(corner))
             st.table(frame if frame.dtypes.iloc[0].kind in "iu" else frame.round(decimals))
 
 

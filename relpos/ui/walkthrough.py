@@ -45,6 +45,8 @@ JSON, SNIPPET, UPLOAD, LOAD = "wt_json", "wt_snippet", "wt_upload", "wt_load"
 NAV = "lesson-nav"
 #: Container of the invisible Page Up / Page Down buttons (hidden by ui.ALWAYS_CSS).
 CLICKER = "clicker"
+#: HTML id of the current stop's heading (h2), which presenter mode scrolls into view after a move.
+STAGE_ANCHOR = "current-stop"
 
 #: Size factor of the figures (fonts, height, outlines) in presenter mode; the CSS of
 #: ui.PRESENTER_CSS enlarges the text by 20 px / 16 px = 1.25.
@@ -106,7 +108,7 @@ class Lesson:
         """Draw a Plotly figure, enlarged in presenter mode."""
         if self.presenter:
             figures.enlarge(fig, _PRESENTER_FIGURES)
-        st.plotly_chart(fig, key=key, config={"displayModeBar": False})
+        ui.chart(fig, key=key, toolbar=False)
 
 
 # ---------------------------------------------------------------------------
@@ -366,7 +368,7 @@ def _score_matrix(lesson: Lesson) -> None:
 
 def _pair_stage(lesson: Lesson) -> None:
     step = lesson.steps[lesson.stop.row * lesson.n + lesson.stop.step]
-    st.subheader(f"Query i = {step.i + 1}, key j = {step.j + 1}")
+    st.header(f"Query i = {step.i + 1}, key j = {step.j + 1}", anchor=STAGE_ANCHOR)
     st.latex(wt.pair_latex(step))
     st.markdown(wt.pair_sentence(step))
     st.caption("With d = 1 the scale 1/√d is 1, so both terms are plain products.")
@@ -375,7 +377,7 @@ def _pair_stage(lesson: Lesson) -> None:
 def _softmax_stage(lesson: Lesson) -> None:
     """Both softmaxes of the row with the numbers, and the takeaway computed from them."""
     row_steps = lesson.row_steps
-    st.subheader(f"Softmax of row i = {lesson.stop.row + 1}")
+    st.header(f"Softmax of row i = {lesson.stop.row + 1}", anchor=STAGE_ANCHOR)
     st.latex(wt.softmax_latex(row_steps))
     shift = wt.row_shift(lesson.result, lesson.stop.row)
     st.markdown("\n".join(f"- {sentence}" for sentence in wt.takeaway(shift, row_steps)))
@@ -494,7 +496,7 @@ def share(lesson: Lesson) -> None:
 
 
 def _number_fields(label: str, items, problems: dict[str, str], per_row: int = 4) -> None:
-    """Text fields for (key, latex label) items, in rows of `per_row`, with their errors below."""
+    """Text fields for (key, plain-text label) items, in rows of `per_row`, with their errors below."""
     st.markdown(f"**{label}**")
     items = list(items)
     for start in range(0, len(items), per_row):
@@ -512,13 +514,13 @@ def editor(lesson: Lesson) -> None:
     st.header("The numbers")
     ui.caption("walkthrough_edit")
     n = scenario.n
-    _number_fields("Queries", [(input_key("q", i), f"$q_{{{i + 1}}}$") for i in range(n)], problems)
-    _number_fields("Keys", [(input_key("k", j), f"$k_{{{j + 1}}}$") for j in range(n)], problems)
+    _number_fields("Queries", [(input_key("q", i), f"q{subscript(i + 1)}") for i in range(n)], problems)
+    _number_fields("Keys", [(input_key("k", j), f"k{subscript(j + 1)}") for j in range(n)], problems)
     st.segmented_control("Clipping distance k", list(wt.K_CHOICES), key=K, required=True, on_change=_change_k)
     offsets = [int(o) for o in scenario.table_offsets()]
     _number_fields(
         f"Table $a^K$ (offsets −{scenario.k} … +{scenario.k})" if scenario.k else "Table $a^K$ (offset 0 only)",
-        [(input_key("a", o), f"$a^K_{{{o:+d}}}$" if o else "$a^K_{0}$") for o in offsets],
+        [(input_key("a", o), ui.table_entry_name("K", o)) for o in offsets],
         problems,
     )
     st.button("Reset to the textbook example", key=RESET, on_click=_reset, icon=":material/restart_alt:")

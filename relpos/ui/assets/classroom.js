@@ -1,0 +1,96 @@
+// relpos classroom helpers (issue 12), installed once per browser tab by relpos.ui.client.
+// Static code, no user text. It adds the app-wide style sheet (CSS below), then does three
+// jobs, redone after every render:
+// 1. Formulas fit their column: a display formula wider than its box is scaled down to
+//    fit (to 60 % at most); one still too wide scrolls sideways and becomes a focusable,
+//    named region, so keyboard users can scroll it too (axe: scrollable-region-focusable).
+// 2. After Enter in a text field the field lets go of the focus, so the arrow keys and a
+//    presentation clicker step through the lesson again.
+// 3. Presenter mode: after Previous / Next the current stop's heading is in view, below
+//    the sticky navigation bar.
+(() => {
+  if (window.__relposClassroom) return;
+  window.__relposClassroom = true;
+  const MIN_SCALE = 0.6;
+
+  // App-wide CSS:
+  // * labels of disabled controls faded to 5:1 on white, not Streamlit's 2.6:1 (axe colour-contrast);
+  // * a clearly visible keyboard focus ring on toggles and checkboxes (Streamlit's is faint);
+  // * a touch swipe that starts on a chart scrolls the page (charts never zoom or pan by
+  //   dragging; see relpos.ui.common.chart), a tap still shows the hover text;
+  const style = document.createElement('style');
+  style.id = 'relpos-classroom-css';
+  style.textContent = `
+label[data-testid="stWidgetLabel"][disabled] { color: rgba(17, 19, 24, 0.62); }
+[data-testid="stCheckbox"] label:has(input:focus-visible) {
+  outline: 3px solid #1c4f9c; outline-offset: 3px; border-radius: 6px;
+}
+[data-testid="stPlotlyChart"] .js-plotly-plot .draglayer,
+[data-testid="stPlotlyChart"] .js-plotly-plot .draglayer *,
+[data-testid="stPlotlyChart"] .js-plotly-plot .nsewdrag { touch-action: pan-x pan-y !important; }
+`;
+  document.head.appendChild(style);
+
+  const fitFormulas = () => {
+    for (const box of document.querySelectorAll('[data-testid=stMain] .katex-display, [data-testid=stSidebar] .katex-display')) {
+      box.style.fontSize = '';
+      if (box.scrollWidth <= box.clientWidth + 1) {
+        if (box.dataset.relposScroll) {
+          box.removeAttribute('tabindex');
+          box.removeAttribute('role');
+          box.removeAttribute('aria-label');
+          delete box.dataset.relposScroll;
+        }
+        if (box.scrollWidth > box.clientWidth) box.style.overflowX = 'hidden'; // a sub-pixel overhang
+        continue;
+      }
+      const scale = Math.max(MIN_SCALE, (box.clientWidth - 2) / box.scrollWidth);
+      box.style.fontSize = scale.toFixed(3) + 'em';
+      if (box.scrollWidth > box.clientWidth + 1) {
+        box.style.overflowX = 'auto';
+        box.setAttribute('tabindex', '0');
+        box.setAttribute('role', 'region');
+        box.setAttribute('aria-label', 'Formula, scrolls sideways');
+        box.dataset.relposScroll = '1';
+      } else {
+        box.style.overflowX = 'hidden';
+      }
+    }
+  };
+
+  let lastStop = null;
+  const keepStopInView = () => {
+    const heading = document.getElementById('current-stop');
+    const bar = document.querySelector('.st-key-lesson-nav');
+    if (!heading || !bar) { lastStop = null; return; }
+    const text = heading.textContent;
+    if (text === lastStop) return;
+    const first = lastStop === null;
+    lastStop = text;
+    if (first) return;
+    const barBottom = bar.getBoundingClientRect().bottom;
+    const top = heading.getBoundingClientRect().top;
+    if (top < barBottom || top > window.innerHeight * 0.6) window.scrollBy(0, top - barBottom - 12);
+  };
+
+  let pending = false;
+  const refresh = () => {
+    if (pending) return;
+    pending = true;
+    requestAnimationFrame(() => {
+      pending = false;
+      fitFormulas();
+      keepStopInView();
+    });
+  };
+  new MutationObserver(refresh).observe(document.body, { subtree: true, childList: true, characterData: true });
+  window.addEventListener('resize', refresh);
+  document.addEventListener('keydown', (event) => {
+    const field = event.target;
+    if (event.key === 'Enter' && field instanceof HTMLInputElement && field.type === 'text'
+        && field.closest('[data-testid=stTextInput]') && !field.closest('[data-testid=stForm]')) {
+      setTimeout(() => field.blur(), 0);
+    }
+  }, true);
+  refresh();
+})();

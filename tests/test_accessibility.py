@@ -1,0 +1,86 @@
+"""axe-core over every page of the app, in a real browser (issue 12).
+
+axe-core comes from the ``axe-playwright-python`` package (requirements-dev.txt), which
+ships ``axe.min.js``: it is injected into the page, never fetched from a CDN. Each page
+is opened in a viewport as tall as the page, so axe checks every element (it skips
+what lies off screen for some rules, e.g. colour contrast), and the test fails on any
+WCAG 2.0/2.1 A/AA or best-practice violation our code or content causes.
+
+Excluded, and why (the only exclusions):
+
+* ``[data-testid=stSidebarNav]``: Streamlit's own page list in the sidebar. Streamlit
+  renders each section's ``<ul>`` with ``<div>`` children and ``<li>`` elements outside
+  a list (axe rules ``list`` and ``listitem``); the app only names its pages (via
+  ``st.navigation``) and cannot change that markup.
+
+Screenshots of every page go to ``test-artifacts/screens/a11y-*.png``.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from relpos.ui.navigation import PAGES
+from tests.browser import ARTIFACTS, AppTab
+
+pytestmark = pytest.mark.timeout(240)
+
+#: Streamlit's own markup the app cannot change (see the module docstring).
+EXCLUDED_ELEMENTS = [["[data-testid=stSidebarNav]"]]
+TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
+WIDTH, MAX_HEIGHT = 1440, 16_000
+
+
+@pytest.fixture(scope="module")
+def axe():
+    from axe_playwright_python.sync_playwright import Axe  # requirements-dev.txt; never skipped
+
+    return Axe()
+
+
+def run_axe(axe, tab: AppTab) -> list[dict]:
+    """Every violation axe-core finds on the whole page (tall viewport), Streamlit's sidebar list aside."""
+    height = tab.page.evaluate("document.querySelector('[data-testid=stMain]').scrollHeight")
+    tab.page.set_viewport_size({"width": WIDTH, "height": min(int(height) + 80, MAX_HEIGHT)})
+    tab.wait_idle()
+    tab.page.wait_for_timeout(400)  # Plotly and the data grids draw after the run
+    context = {"exclude": EXCLUDED_ELEMENTS}
+    options = {"runOnly": {"type": "tag", "values": TAGS}, "resultTypes": ["violations"]}
+    return axe.run(tab.page, context=context, options=options).response["violations"]
+
+
+def describe(violations: list[dict]) -> str:
+    lines = []
+    for violation in violations:
+        lines.append(f"{violation['id']} ({violation['impact']}, {len(violation['nodes'])}×): {violation['help']}")
+        for node in violation["nodes"][:5]:
+            lines.append(f"    {json.dumps(node['target'])[:200]}: {node['failureSummary'][:200]!r}")
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("spec", PAGES, ids=[spec.url_path for spec in PAGES])
+def test_page_has_no_accessibility_violations(axe, app_tab, spec):
+    app_tab.open(spec.url_path, timeout=90)
+    violations = run_axe(axe, app_tab)
+    app_tab.screenshot(f"a11y-{spec.url_path}")
+    report = ARTIFACTS / "axe" / f"{spec.url_path}.json"
+    report.parent.mkdir(parents=True, exist_ok=True)
+    report.write_text(json.dumps(violations, indent=1), encoding="utf-8")
+    assert not violations, f"axe-core on /{spec.url_path}:\n{describe(violations)}"
+
+
+def test_every_chart_has_an_accessible_name(app_tab):
+    """Plotly charts are announced by name (st.plotly_chart's ``alt``), on the chart-heavy pages."""
+    for path in ("worked_example", "efficiency", "value_side", "schemes"):
+        app_tab.open(path, timeout=90)
+        unnamed = app_tab.page.evaluate(
+            """() => [...document.querySelectorAll('[data-testid=stPlotlyChart]')]
+                .filter((chart) => !(chart.getAttribute('aria-label')
+                    || chart.querySelector('[aria-label], [role=img][aria-label]')))
+                .length"""
+        )
+        charts = app_tab.count("plot")
+        assert charts > 0, path
+        assert unnamed == 0, f"/{path}: {unnamed} of {charts} charts have no accessible name"
