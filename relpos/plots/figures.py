@@ -35,6 +35,7 @@ __all__ = [
     "add_window_outline",
     "enlarge",
     "highlight_cells",
+    "minimum_fonts",
     "offset_map_figure",
     "partial_score_heatmap",
     "score_heatmap",
@@ -1426,4 +1427,35 @@ def enlarge(fig: go.Figure, factor: float) -> go.Figure:
     for shape in layout.shapes:
         if shape.line and shape.line.width:
             shape.line.width = shape.line.width * factor
+    return fig
+
+
+def _raise_font(font, minimum: float) -> None:
+    if font is not None:
+        font.size = max(font.size or 0, minimum)
+
+
+def minimum_fonts(fig: go.Figure, minimum: float) -> go.Figure:
+    """Raise every text of a figure (cell numbers, ticks, axis and legend titles) to at least
+    `minimum` px; in place. Presenter mode: readable from the back row of a classroom.
+
+    >>> fig = minimum_fonts(score_heatmap([[1.0]], "t", height=300), 20)
+    >>> fig.data[0].textfont.size, fig.layout.xaxis.tickfont.size, fig.layout.xaxis.title.font.size
+    (20, 20, 20)
+    """
+    layout = fig.layout
+    fig.update_layout(font={"size": max(layout.font.size or 12, minimum)})
+    for axis in (layout.xaxis, layout.yaxis):
+        _raise_font(axis.tickfont, minimum)
+        if axis.title:
+            _raise_font(axis.title.font, minimum)
+    if layout.title:
+        _raise_font(layout.title.font, minimum)
+    _raise_font(layout.legend.font, minimum)
+    for trace in fig.data:
+        if getattr(trace, "textfont", None) is not None:
+            _raise_font(trace.textfont, minimum)
+        colorbar = getattr(trace, "colorbar", None)
+        if colorbar is not None:
+            _raise_font(colorbar.tickfont, minimum)
     return fig

@@ -792,26 +792,37 @@ ALWAYS_CSS = """
 </style>
 """
 
-#: Presenter mode, for a projector: bigger text and formulas in the main area, and the
-#: container keyed ``lesson-nav`` kept at the top of the window while the page
-#: scrolls. Static CSS only (no user text). Line by line:
+#: Presenter mode, for a projector (designed for 1280 × 720; tests/test_presenter.py
+#: checks every stop): one stop fits one screen, read from the back row. Static CSS only
+#: (no user text). Line by line:
 #:
-#: * the root font size: Streamlit sizes text and widgets in rem (the page enlarges
-#:   its figures itself); the title need not grow with it, the room goes to the lesson;
-#: * formulas a step larger again;
-#: * Previous / Next stick under the top edge while the lesson scrolls beneath them:
-#:   always within reach, and covering nothing before one scrolls. The sticky element
-#:   is the bar's layout wrapper, whose parent spans the whole main area.
+#: * the root font size: Streamlit sizes text and widgets in rem, so body text is 22 px;
+#:   formulas 1.3 em of that (28.6 px); headings small, the room goes to the lesson;
+#: * the header strip and the page's top padding shrink to what the sidebar arrow needs;
+#: * Previous / Next (and the pickers) stick under the header while the lesson scrolls
+#:   beneath them: always within reach, covering nothing before one scrolls. The sticky
+#:   element is the bar's layout wrapper, whose parent spans the whole main area;
+#: * on a phone-sized screen presenter mode steps aside: the phone layout (plain sizes,
+#:   nothing sticky) is what a student who opened a presenter link needs.
 PRESENTER_CSS = """
 <style>
-html { font-size: 20px; }
-[data-testid="stMainBlockContainer"] { padding-top: 4rem; padding-bottom: 7rem; }
-[data-testid="stMainBlockContainer"] h1 { font-size: 2.1rem; padding-top: 0.5rem; }
-[data-testid="stMainBlockContainer"] .katex { font-size: 1.15em; }
-[data-testid="stLayoutWrapper"]:has(> .st-key-lesson-nav) {
-  position: sticky; top: 3.75rem; z-index: 999; width: 100%;
-  padding: 0.3rem 0; background: #ffffff;
-  border-bottom: 1px solid rgba(49, 51, 63, 0.12);
+@media (min-width: 700px) {
+  html { font-size: 22px; }
+  [data-testid="stHeader"] { height: 2.6rem; min-height: 2.6rem; }
+  [data-testid="stMainBlockContainer"] { padding: 2.4rem 2.2rem 7rem; max-width: none; }
+  [data-testid="stMainBlockContainer"] h1 { font-size: 1.3rem; padding: 0.2rem 0 0; }
+  [data-testid="stMainBlockContainer"] h2 { font-size: 1.3rem; padding: 0.1rem 0 0.2rem; }
+  [data-testid="stMainBlockContainer"] [data-testid="stMarkdownContainer"] :is(p, li) { font-size: 1rem; }
+  [data-testid="stMainBlockContainer"] .katex { font-size: 1.3em; }
+  [data-testid="stMainBlockContainer"] .katex-display { margin: 0.4em 0; }
+  [data-testid="stLayoutWrapper"]:has(> .st-key-lesson-nav) {
+    position: sticky; top: 2.6rem; z-index: 999; width: 100%;
+    padding: 0.2rem 0; background: #ffffff;
+    border-bottom: 1px solid rgba(49, 51, 63, 0.12);
+  }
+  .st-key-lesson-nav { flex-wrap: wrap; row-gap: 0.3rem; }
+  .st-key-lesson-nav button { padding-left: 0.55rem; padding-right: 0.55rem; min-height: 2.1rem; }
+  .st-key-lesson-nav [data-testid="stMarkdownContainer"] p { white-space: nowrap; }
 }
 </style>
 """

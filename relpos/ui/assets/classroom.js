@@ -70,7 +70,12 @@ label[data-testid="stWidgetLabel"][disabled] { color: rgba(17, 19, 24, 0.62); }
     if (first) return;
     const barBottom = bar.getBoundingClientRect().bottom;
     const top = heading.getBoundingClientRect().top;
-    if (top < barBottom || top > window.innerHeight * 0.6) window.scrollBy(0, top - barBottom - 12);
+    if (top >= barBottom && top <= window.innerHeight * 0.6) return;
+    // Streamlit scrolls inside its main area, not the window: scroll the nearest scroller.
+    let scroller = heading.parentElement;
+    while (scroller && !(scroller.scrollHeight > scroller.clientHeight
+        && /(auto|scroll)/.test(getComputedStyle(scroller).overflowY))) scroller = scroller.parentElement;
+    (scroller || document.scrollingElement).scrollBy(0, top - barBottom - 12);
   };
 
   let pending = false;
