@@ -199,7 +199,7 @@ def explorer_body() -> None:
                 ui.heatmap_panel(
                     figures[name], captions[name], key=f"{W}fig.{name}", alt=f"Heatmap: {panels.plain_title(name)}"
                 )
-    st.info(explain.diagonal_note(inputs.queries, inputs.table, result, scalar=scalar), icon="🔎")
+    st.info(explain.diagonal_note(inputs.queries, inputs.table, result, scalar=scalar), icon=":material/search:")
     offset_column, text_column = st.columns([1, 2])
     with offset_column:
         ui.heatmap_panel(

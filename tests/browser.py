@@ -402,9 +402,11 @@ class AppTab:
     runs_finished: int = 0  # runs finished, counted from the server's messages (all navigations)
 
     @classmethod
-    def new(cls, browser: Any, base_url: str, *, viewport=(1400, 1000)) -> AppTab:
-        """A fresh browser context (no shared cookies or state) with one page."""
-        context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+    def new(cls, browser: Any, base_url: str, *, viewport=(1400, 1000), touch: bool = False) -> AppTab:
+        """A fresh browser context (no shared cookies or state) with one page; ``touch``
+        makes it a phone (touch screen, mobile viewport)."""
+        size = {"width": viewport[0], "height": viewport[1]}
+        context = browser.new_context(viewport=size, has_touch=touch, is_mobile=touch)
         context.set_default_timeout(20_000)
         context.add_init_script(_STATE_LOG_JS)
         tab = cls(page=context.new_page(), base_url=base_url)
