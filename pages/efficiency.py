@@ -5,8 +5,10 @@ import streamlit as st
 
 import relpos
 from relpos.core import skewing
-from relpos.plots import figures
+from relpos.plots import efficiency as figures
+from relpos.text import numbers
 from relpos.ui import common as ui
+from relpos.ui import efficiency as efficiency_ui
 from relpos.ui.routing import require_app_entry
 
 require_app_entry()
@@ -37,7 +39,7 @@ with right:
 naive = skewing.naive_position_biases(example.queries, example.table)
 st.caption(
     "Check: the placed matrix equals the naive gather's and relpos.position_biases' "
-    f"(largest difference {np.max(np.abs(naive - example.attention().bias)):.1e})."
+    f"(largest difference {numbers.scientific(np.max(np.abs(naive - example.attention().bias)))})."
 )
 
 st.header("3 · Skewing (Music Transformer)")
@@ -47,24 +49,24 @@ st.latex(
     r"S^{\mathrm{rel}}_{ij} = q_i \cdot e_{\,j-i} \quad (j \le i)"
 )
 length = st.slider("sequence length L", min_value=3, max_value=6, value=4, key="efficiency_length")
-ui.skew_walkthrough(length)
+efficiency_ui.skew_walkthrough(length)
 ui.plotly(figures.skew_memory_strip(length), key="efficiency_strip")
 
 ui.markdown("efficiency_skewing_numbers")
 queries = np.array(example.queries)
 E = skewing.skew_embeddings(example.table, example.n)  # (4, 1): offsets -3..0, clipped at k = 2
-ui.skew_walkthrough(example.n, np.outer(queries, E[:, 0]), key="skew_numbers")
+efficiency_ui.skew_walkthrough(example.n, np.outer(queries, E[:, 0]), key="skew_numbers")
 skewed = skewing.skewed_position_biases(queries, example.table)
 causal = np.tril(np.ones((example.n, example.n), dtype=bool))
 difference = float(np.max(np.abs(skewed - example.attention().bias)[causal]))
 st.success(
     f"Skewed = relpos.position_biases on all {int(causal.sum())} cells with j ≤ i "
-    f"(largest difference {difference:.1e})."
+    f"(largest difference {numbers.scientific(difference)})."
 )
 
 st.header("4 · Time it")
 ui.markdown("efficiency_timing")
-ui.timing_panel()
+efficiency_ui.timing_panel()
 
 st.header("5 · Memory")
 ui.markdown("efficiency_memory")
@@ -74,6 +76,6 @@ st.latex(
     r"\underbrace{n D\, b}_{\text{skewing's } E} \qquad"
     r"\bigl(+\; \underbrace{H n^2 b}_{\text{scores, always}}\bigr)"
 )
-ui.memory_panel()
+efficiency_ui.memory_panel()
 ui.markdown("efficiency_published")
-ui.published_memory_check()
+efficiency_ui.published_memory_check()

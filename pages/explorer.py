@@ -13,7 +13,7 @@ from relpos.plots import panels
 from relpos.state import export
 from relpos.state import schemas as page_states
 from relpos.state.schemas import EXPLORER, SLIDER_K, SLIDER_TOKENS
-from relpos.text import explain
+from relpos.text import explain, numbers
 from relpos.ui import common as ui
 from relpos.ui.routing import require_app_entry
 
@@ -142,7 +142,7 @@ def value_sliders(state: dict, inputs: presets.ExplorerInputs) -> None:
                     f"seed (range {explain.number(matrix[:, 0].min())} to {explain.number(matrix[:, 0].max())})."
                 )
                 continue
-            _slider_grid(state[name], name, [f"{symbol}{explain.subscript(i + 1)}" for i in range(n)])
+            _slider_grid(state[name], name, [f"{symbol}{numbers.subscript(i + 1)}" for i in range(n)])
             if second:
                 st.caption(second + ", ".join(explain.number(v) for v in matrix[:, 1]))
     if table_tab.open:
@@ -150,7 +150,7 @@ def value_sliders(state: dict, inputs: presets.ExplorerInputs) -> None:
             if state["a"] is None:
                 st.info(f"With k > {SLIDER_K} the {2 * k + 1} table entries are generated from the preset and seed.")
             else:
-                labels = [f"aᴷ{explain.subscript(f'{o:+d}' if o else 0)}" for o in range(-k, k + 1)]
+                labels = [f"aᴷ{numbers.offset_subscript(o)}" for o in range(-k, k + 1)]
                 _slider_grid(state["a"], "a", labels)
                 if second:
                     st.caption(second + ", ".join(explain.number(v) for v in inputs.table[:, 1]))

@@ -4,6 +4,7 @@ import streamlit as st
 
 import relpos
 from relpos.tables import frames as tables
+from relpos.text import numbers
 from relpos.ui import common as ui
 from relpos.ui.navigation import PAGES
 from relpos.ui.routing import require_app_entry
@@ -36,7 +37,7 @@ with right:
     st.markdown("**Table** $a^K$ (k = 2)")
     ui.matrix_table(tables.table_frame(example.table), decimals=1)
 
-offset_zero = ", ".join(f"{value:.2f}".replace("-", "−") for value in result.bias.diagonal())
+offset_zero = ", ".join(numbers.number(value) for value in result.bias.diagonal())
 st.caption(
     "Along each diagonal of the position matrix the table row is the same, but the bias is not: "
     f"it is multiplied by each row's own query (the offset-0 diagonal reads {offset_zero})."

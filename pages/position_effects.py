@@ -14,7 +14,7 @@ from relpos.plots import panels
 from relpos.state import schemas as page_states
 from relpos.state.export import effects_snippet
 from relpos.state.schemas import D_K_CHOICES, D_MODEL_CHOICES, EFFECTS
-from relpos.text import explain
+from relpos.text import effects as effects_text
 from relpos.ui import common as ui
 from relpos.ui import effects_presets
 from relpos.ui.routing import require_app_entry
@@ -140,7 +140,7 @@ figures = panels.effects_panels(result, height=560)  # two panels a row: room fo
 favoured = effects.favoured_offsets(state["preset"], profile)
 if trained_note:
     st.info("\n".join(f"- {sentence}" for sentence in trained_note))
-captions = explain.effects_captions(result, favoured)
+captions = effects_text.effects_captions(result, favoured)
 for row in (("content", "bias"), ("content_weights", "weights")):
     for name, column in zip(row, st.columns(2), strict=True):
         with column:
@@ -149,7 +149,7 @@ for row in (("content", "bias"), ("content_weights", "weights")):
             )
 
 st.header("What the position term did")
-sentences = explain.effects_summary(
+sentences = effects_text.effects_summary(
     inputs.queries, result, favoured, inputs.direction, trained=effects.is_trained(state["preset"])
 )
 st.markdown("\n".join(f"- {sentence}" for sentence in sentences))

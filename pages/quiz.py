@@ -4,6 +4,7 @@ import streamlit as st
 
 from relpos.lessons import quiz
 from relpos.ui import common as ui
+from relpos.ui import quiz as quiz_ui
 from relpos.ui.routing import require_app_entry
 
 require_app_entry()
@@ -13,8 +14,8 @@ ui.markdown("quiz_intro")
 with st.expander("How to type answers", expanded=False):
     ui.markdown("quiz_formats")
 
-seed = ui.quiz_seed()
+seed = quiz_ui.quiz_seed()
 questions = quiz.make_quiz(seed)
 for number, question in enumerate(questions, start=1):
-    ui.quiz_question(number, question, seed)
-ui.quiz_summary(questions, seed)
+    quiz_ui.quiz_question(number, question, seed)
+quiz_ui.quiz_summary(questions, seed)

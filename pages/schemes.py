@@ -6,6 +6,7 @@ import relpos
 from relpos.plots import schemes as scheme_figures
 from relpos.tables import frames as tables
 from relpos.ui import common as ui
+from relpos.ui import schemes as schemes_ui
 from relpos.ui.routing import require_app_entry
 
 require_app_entry()
@@ -13,17 +14,17 @@ require_app_entry()
 st.title("Comparing position schemes")
 ui.markdown("schemes")
 
-setup, slopes, head = ui.scheme_sidebar()
+setup, slopes, head = schemes_ui.scheme_sidebar()
 results = relpos.scheme_scores(setup)
 
 st.header("1 · Six schemes, the same tokens")
 ui.markdown("schemes_compare")
-ui.scheme_rows(results, scheme_figures.position_heatmaps(results), scheme_figures.weight_heatmaps(results))
+schemes_ui.scheme_rows(results, scheme_figures.position_heatmaps(results), scheme_figures.weight_heatmaps(results))
 ui.matrix_tables(scheme_figures.score_matrices(results), key="schemes.tables.scores")
 
 st.header("2 · The translation test")
 ui.markdown("schemes_translation")
-shift = ui.scheme_slider("shift", "shift s: the tokens move to positions s + 1 .. s + n", 0, 32)
+shift = schemes_ui.scheme_slider("shift", "shift s: the tokens move to positions s + 1 .. s + n", 0, 32)
 changes = relpos.translation_changes(setup, shift)
 ui.chart(scheme_figures.translation_bar_figure(changes, shift))
 st.caption(f"Each panel: score after moving the tokens {shift} places minus the score before, same colour range.")
@@ -36,7 +37,7 @@ ui.markdown("schemes_translation_after")
 
 st.header("3 · Length generalization")
 ui.markdown("schemes_length")
-length = ui.scheme_slider("L", "trained length L (the model is asked about 2L)", 2, 32)
+length = schemes_ui.scheme_slider("L", "trained length L (the model is asked about 2L)", 2, 32)
 report = relpos.length_generalization(setup, length, slopes)
 ui.chart_row(
     [
@@ -52,4 +53,4 @@ ui.chart_row(
 )
 ui.labelled_table(tables.length_frame(report, k=setup.k, slope=setup.alibi_slope, head=head), stretch=True)
 
-ui.save_scheme_settings()
+schemes_ui.save_scheme_settings()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from contextlib import contextmanager
 from pathlib import Path
 from unittest.mock import patch
@@ -121,3 +122,11 @@ def texts(at: AppTest) -> str:
         for element in getattr(at, kind)
     ]
     return "\n".join(parts)
+
+
+def shown_text(markdown: str) -> str:
+    """What a reader sees of `markdown` as far as escapes go: every backslash escape read as its character.
+
+    The pages escape user text (relpos.text.escape), so a message's raw Markdown holds ``\\,`` for ``,``.
+    """
+    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", markdown)

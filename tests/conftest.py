@@ -59,3 +59,13 @@ def app_tab(chromium, app_server):
     tab = AppTab.new(chromium, app_server.base_url)
     yield tab
     tab.close()
+
+
+@pytest.fixture(scope="session")
+def plotly_hover(chromium):
+    """Hover labels as plotly.js draws them (tests/plotly_hover.py)."""
+    from tests.plotly_hover import PlotlyHover
+
+    reader = PlotlyHover(chromium)
+    yield reader
+    reader.close()

@@ -41,8 +41,9 @@ from streamlit.testing.v1 import AppTest
 from relpos.lessons import answers
 from relpos.state.codec import MAX_JSON_BYTES, Schema
 from relpos.state.export import FORMAT, VERSION
-from relpos.state.schemas import EFFECTS, EXPLORER, TRAINING, WALKTHROUGH
-from relpos.ui import common as ui
+from relpos.state.schemas import EFFECTS, EXPLORER, TRAINING, WALKTHROUGH, read_quiz_seed
+from relpos.ui import schemes as schemes_ui
+from relpos.ui import value_side as value_side_ui
 from relpos.ui.links import GUARD_HTML
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
@@ -177,8 +178,8 @@ def _settings_inputs(settings) -> UrlInputs:
 
 def _seed_accepts(name: str, text: str) -> bool:
     try:
-        answers.parse_seed(text)
-    except answers.AnswerError:
+        read_quiz_seed(text)
+    except ValueError:
         return False
     return True
 
@@ -188,8 +189,8 @@ URL_PAGES: dict[str, UrlInputs] = {
     "worked_example": _schema_inputs(WALKTHROUGH),
     "explorer": _schema_inputs(EXPLORER),
     "position_effects": _schema_inputs(EFFECTS),
-    "value_side": _settings_inputs(ui.value_side_settings()),
-    "schemes": _settings_inputs(ui.scheme_settings()),
+    "value_side": _settings_inputs(value_side_ui.value_side_settings()),
+    "schemes": _settings_inputs(schemes_ui.scheme_settings()),
     "quiz": UrlInputs(("seed",), _seed_accepts, lambda name: "The seed in the address could not be used"),
     "training": _schema_inputs(TRAINING),
 }

@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 
 import relpos
-from relpos.plots import figures
 from relpos.plots import schemes as scheme_figures
+from relpos.plots import value_side as figures
 from relpos.state.settings import ChoiceSetting, FloatsSetting, IntSetting, encode_settings, read_settings, sanitise
 from relpos.tables import frames as tables
-from relpos.text.hover import Hover, render
+from relpos.text.numbers import number
 
 
 @pytest.fixture(scope="module")
@@ -52,10 +52,9 @@ def minus(text: str) -> str:
     return text.replace("-", "−")
 
 
-def hover_of(fig, i: int, j: int) -> str:
-    """The hover label of cell (i, j) (0-based) of a heatmap figure, as Plotly fills it in."""
-    trace = fig.data[0]
-    return render(Hover(np.asarray(trace.customdata), trace.hovertemplate), i, j, trace.z[i][j], html=False)
+def hover_of(plotly_hover, fig, i: int, j: int) -> str:
+    """The hover label of cell (i, j) (0-based) of a heatmap figure, as plotly.js draws it."""
+    return plotly_hover.label(fig, i, j)
 
 
 class TestSchemeHeatmaps:
@@ -68,29 +67,31 @@ class TestSchemeHeatmaps:
                 for fig in maps.values():
                     assert bool(fig.data[0].texttemplate) == shown, (n, fig.data[0].name)
 
-    def test_position_hover_shows_the_subtraction(self, setup):
+    def test_position_hover_shows_the_subtraction(self, setup, plotly_hover):
         results = relpos.scheme_scores(setup)
         shaw = results["shaw"]
-        label = hover_of(scheme_figures.position_heatmaps(results)["shaw"], 1, 4)
+        label = hover_of(plotly_hover, scheme_figures.position_heatmaps(results)["shaw"], 1, 4)
         assert label.startswith("query i = 2, key j = 5 (offset j − i = +3)")
         assert minus(f"score {shaw.scores[1, 4]:.4f} − without positions ({shaw.content[1, 4]:.4f})") in label
         assert label.endswith(minus(f"= {shaw.position[1, 4]:.4f}"))
-        none = hover_of(scheme_figures.position_heatmaps(results)["none"], 0, 0)
+        none = hover_of(plotly_hover, scheme_figures.position_heatmaps(results)["none"], 0, 0)
         assert none.endswith(minus(f"q_i·k_j/√d = {results['none'].content[0, 0]:.4f}"))
 
-    def test_weight_hover_shows_the_softmax(self, setup):
+    def test_weight_hover_shows_the_softmax(self, setup, plotly_hover):
         results = relpos.scheme_scores(setup)
         alibi = results["alibi"]
-        label = hover_of(scheme_figures.weight_heatmaps(results)["alibi"], 2, 0)
+        label = hover_of(plotly_hover, scheme_figures.weight_heatmaps(results)["alibi"], 2, 0)
         exps = np.exp(alibi.scores[2])
         assert minus(f"exp({alibi.scores[2, 0]:.2f})") in label
         assert f"{exps[0]:.3f} / {exps.sum():.3f} = {alibi.weights[2, 0]:.4f}" in label
 
-    def test_translation_hover_shows_after_minus_before(self, setup):
+    def test_translation_hover_shows_after_minus_before(self, setup, plotly_hover):
         before = relpos.scheme_scores(setup)
         after = relpos.scheme_scores(setup, shift=4)
         changes = relpos.translation_changes(setup, 4)
-        label = hover_of(scheme_figures.translation_heatmaps(changes, before=before, shift=4)["sinusoidal"], 0, 1)
+        label = hover_of(
+            plotly_hover, scheme_figures.translation_heatmaps(changes, before=before, shift=4)["sinusoidal"], 0, 1
+        )
         old, new = before["sinusoidal"].scores[0, 1], after["sinusoidal"].scores[0, 1]
         assert minus(f"moved 4 places: {new:.4f} − before ({old:.4f}) = {new - old:.4f}") in label
 
@@ -105,6 +106,29 @@ class TestSchemeFigures:
         shaw = scheme_figures.shaw_curve_figure(report, 2)
         clipped = next(trace for trace in shaw.data if "clipped" in trace.name)
         assert np.all(np.abs(np.asarray(clipped.x)) > 2)
+
+    def test_curve_hovers_use_the_one_formatter(self, setup):
+        """Every curve's hover is our text: offsets +2 / 0 / −1 and true minus signs, never Plotly's hyphen."""
+        report = relpos.length_generalization(setup, 8, relpos.alibi_slopes(4))
+        figs = [
+            scheme_figures.shaw_curve_figure(report, 2),
+            scheme_figures.t5_curve_figure(report),
+            scheme_figures.alibi_curve_figure(report, 1),
+            scheme_figures.rope_curve_figure(report),
+            scheme_figures.sinusoid_figure(report),
+        ]
+        for fig in figs:
+            for trace in fig.data:
+                if trace.type != "scatter" or trace.x is None or not len(trace.x):
+                    continue
+                assert trace.hoverinfo == "text" and trace.hovertemplate is None, trace.name
+                labels = list(trace.hovertext)
+                assert len(labels) == len(trace.x) and not any("-" in label for label in labels), labels[:3]
+                for label, y in zip(labels, trace.y, strict=True):
+                    assert label.endswith(number(y, 3)) or f"bias {number(y, 3)}" in label, (label, y)
+        shaw = figs[0].data[0]
+        assert shaw.hovertext[list(shaw.x).index(-1)].startswith("j − i = −1: ")
+        assert shaw.hovertext[list(shaw.x).index(0)].startswith("j − i = 0: ")
 
     def test_translation_maps_zero_out_rounding(self, setup):
         changes = relpos.translation_changes(setup, 5)
@@ -138,6 +162,22 @@ class TestPageSettings:
         FloatsSetting("v", "values", (0.0, 0.0), -2.0, 2.0),
     )
 
+    @pytest.mark.parametrize("text", ["1_000", "1000", " 12 ", "+5", "1e3", "0x10", "12.0", "−3", "nan", "inf"])
+    def test_one_codec_reads_every_pages_numbers_alike(self, text):
+        """/schemes?seed=1_000 used to open seed 1000 while /explorer?seed=1_000 refused it."""
+        from relpos.state.codec import floats_field, int_field
+
+        def outcome(parse):
+            try:
+                return parse(text)
+            except ValueError:
+                return None
+
+        assert outcome(IntSetting("seed", "seed", 0, -9999, 9999).parse) == outcome(int_field(0, -9999, 9999).parse)
+        floats = FloatsSetting("v", "values", (0.0,), -5000.0, 5000.0).parse
+        as_tuple = outcome(floats_field([0.0], -5000.0, 5000.0, 1).parse)
+        assert outcome(floats) == (tuple(as_tuple) if as_tuple is not None else None)
+
     @pytest.mark.parametrize(
         ("params", "message"),
         [
@@ -147,7 +187,7 @@ class TestPageSettings:
             ({"n": "-3"}, "got -3"),
             ({"mode": "c"}, "mode must be one of a, b"),
             ({"v": "1"}, "values must be 2 numbers"),
-            ({"v": "1,inf"}, "values must be 2 numbers from -2 to 2"),
+            ({"v": "1,inf"}, "values must be 2 numbers from −2 to 2"),
             ({"v": "1,nan"}, "values must be 2 numbers"),
             ({"v": "1,3"}, "got 3"),
             ({"v": "1,x"}, "“x” is not a number"),
@@ -170,12 +210,13 @@ class TestPageSettings:
     def test_unknown_keys_are_named_and_ignored(self):
         values, problems = read_settings(self.SETTINGS, {"n": "12", "nn": "3", "<b>x": "1"})
         assert values == {"n": 12, "mode": "a", "v": (0.0, 0.0)}
-        assert problems == ["Unknown parameters ignored: “nn”, “?b?x”."]
+        assert problems == ["Unknown parameters ignored: “nn”, “<b>x”."]  # plain text: the page escapes it
 
     def test_many_unknown_keys_are_counted(self):
         _, (problem,) = read_settings(self.SETTINGS, {f"x{i}": "1" for i in range(12)})
         assert problem.endswith("“x5” and 6 more.")
 
-    def test_sanitise_keeps_messages_plain(self):
-        assert sanitise("![x](http://e.vil/a.png)") == "??x??http???e.vil?a.png?"
-        assert len(sanitise("1" * 1000)) == 24
+    def test_sanitise_keeps_messages_short_and_printable(self):
+        assert sanitise("a\x00b\nc") == "a?b?c"
+        assert len(sanitise("1" * 1000)) == 24 and sanitise("1" * 1000).endswith("…")
+        assert sanitise("1" * 24) == "1" * 24

@@ -11,9 +11,12 @@ import pytest
 
 import relpos
 from relpos.lessons import effects
-from relpos.plots import figures, panels
+from relpos.plots import heatmaps, panels
+from relpos.plots.offset_map import offset_map_figure
+from relpos.plots.style import HeatmapStyle
 from relpos.state import schemas as page_states
 from relpos.state.schemas import EXPLORER
+from relpos.text import effects as effects_text
 from relpos.text import explain, hover
 from tests.apptest import decode_z
 
@@ -125,57 +128,76 @@ class TestOffsetMap:
         assert len(markers.x) == np.count_nonzero(np.abs(relpos.relative_offsets(4)) > 1)
 
     def test_staircase_separates_the_window(self):
-        assert figures.window_staircases(4, 4, 3) == []
-        upper, lower = figures.window_staircases(4, 4, 1)
+        assert heatmaps.window_staircases(4, 4, 3) == []
+        upper, lower = heatmaps.window_staircases(4, 4, 1)
         assert upper[0] == (1.5, -0.5) and lower[0] == (-0.5, 1.5)
 
     def test_shared_builder_still_labels_arrows(self):
         """Outside a panel the foundation's labels (+3→+2) and markers are kept."""
-        fig = figures.offset_map_figure(4, 4, 2)
+        fig = offset_map_figure(4, 4, 2)
         assert fig.data[0].text[0][3] == "+3→+2"
+
+    def test_default_hover_prints_numbers_with_a_true_minus(self):
+        trace = heatmaps.score_heatmap([[-0.25, 0.0001], [-0.00001, 1.5]], "t").data[0]
+        assert trace.hovertemplate is None and trace.hoverinfo == "text"
+        assert [list(row) for row in trace.hovertext] == [
+            ["query i=1, key j=1<br>−0.2500", "query i=1, key j=2<br>0.0001"],
+            ["query i=2, key j=1<br>0.0000", "query i=2, key j=2<br>1.5000"],
+        ]
+
+    def test_small_panel_offsets_follow_the_one_offset_rule(self, plotly_hover):
+        """Cells and hover read +1, 0, −1 (true minus, no "+0"), formatted by relpos.text.numbers."""
+        trace = panels.offset_map(4, 4, 1, 300).data[0]
+        assert [list(row) for row in trace.text] == [
+            ["0", "+1", "+1", "+1"],
+            ["−1", "0", "+1", "+1"],
+            ["−1", "−1", "0", "+1"],
+            ["−1", "−1", "−1", "0"],
+        ]
+        assert trace.customdata[0][3].tolist() == ["+3", "+1"]  # true offset, clipped offset
+        label = plotly_hover.label(panels.offset_map(4, 4, 1, 300), 0, 3)
+        assert "offset j − i = +3 → table row a^K_+1" in label, label
+
+
+def shown(plotly_hover, data: hover.Hover, matrix, i: int, j: int) -> str:
+    """The label plotly.js shows for cell (i, j) of a panel drawing `matrix` with this hover."""
+    fig = heatmaps.score_heatmap(matrix, "t", look=HeatmapStyle(panel_height=400), hover=data)
+    return plotly_hover.label(fig, i, j)
 
 
 class TestHover:
-    def test_textbook_cell_arithmetic(self):
+    def test_textbook_cell_arithmetic(self, plotly_hover):
         example, result = _example()
-        label = hover.render(
-            hover.score_hover(example.queries, example.keys, example.table, result),
-            0,
-            3,
-            result.scores[0, 3],
-            html=False,
+        label = shown(
+            plotly_hover, hover.score_hover(example.queries, example.keys, example.table, result), result.scores, 0, 3
         )
         assert "offset j − i = +3, uses a^K_+2" in label
         assert "q_1·k_4 = 1.00·(1.20) = 1.20" in label
         assert "q_1·a^K_+2 = 1.00·(−0.50) = −0.50" in label
         assert label.endswith("score 1.20 + (−0.50) = 0.70")
 
-    def test_d2_shows_the_dot_product_sum(self):
+    def test_d2_shows_the_dot_product_sum(self, plotly_hover):
         inputs, result, _ = _explorer({"d": "2"})
-        label = hover.render(
-            hover.score_hover(inputs.queries, inputs.keys, inputs.table, result), 1, 2, result.scores[1, 2], html=False
+        label = shown(
+            plotly_hover, hover.score_hover(inputs.queries, inputs.keys, inputs.table, result), result.scores, 1, 2
         )
         q, k = inputs.queries[1], inputs.keys[2]
         expected = f"q_2·k_3 = ({q[0]:.2f}·({k[0]:.2f}) + {q[1]:.2f}·({k[1]:.2f}))/√2 = {result.content[1, 2]:.2f}"
         assert expected.replace("-", "−") in label  # small panels: strings with true minus signs
 
-    def test_scalar_mode(self):
+    def test_scalar_mode(self, plotly_hover):
         example, _ = _example()
         result = relpos.scalar_bias_attention(example.queries, example.keys, example.table)
-        label = hover.render(
-            hover.score_hover(example.queries, example.keys, example.table, result, scalar=True),
-            2,
-            0,
-            result.scores[2, 0],
-            html=False,
-        )
+        scalar = hover.score_hover(example.queries, example.keys, example.table, result, scalar=True)
+        label = shown(plotly_hover, scalar, result.scores, 2, 0)
         assert "b_−2 = −0.30 (the same for every query)" in label
 
-    def test_weights_and_change(self):
+    def test_weights_and_change(self, plotly_hover):
         _, result = _example()
         content, _, change = hover.weight_hovers(result)
-        assert hover.render(content, 0, 3, result.content_weights[0, 3], html=False).endswith("= 0.3576")
-        assert "with positions 0.2764 − content only 0.3576" in hover.render(change, 0, 3, -0.0812, html=False)
+        assert shown(plotly_hover, content, result.content_weights, 0, 3).endswith("= 0.3576")
+        difference = result.weights - result.content_weights
+        assert "with positions 0.2764 − content only 0.3576" in shown(plotly_hover, change, difference, 0, 3)
 
     def test_small_panels_send_strings_with_true_minus_signs(self):
         example, result = _example()
@@ -183,21 +205,21 @@ class TestHover:
         assert data.dtype == object and data.shape[:2] == (4, 4)
         assert "−0.50" in data[0, 3].tolist() and not any("-" in text for text in data.ravel())
 
-    def test_large_panels_send_compact_float32(self):
+    def test_large_panels_send_compact_float32(self, plotly_hover):
         rng = np.random.default_rng(0)
         queries, keys, table = rng.standard_normal(13), rng.standard_normal(13), rng.standard_normal(5)
         result = relpos.relative_attention(queries, keys, A_K=table)
         data = hover.score_hover(queries, keys, table, result).customdata
         assert data.dtype == np.float32 and data.shape[:2] == (13, 13)
-        label = hover.render(hover.score_hover(queries, keys, table, result), 0, 12, result.scores[0, 12], html=False)
+        label = shown(plotly_hover, hover.score_hover(queries, keys, table, result), result.scores, 0, 12)
         assert f"score {result.content[0, 12]:.2f} + ({result.bias[0, 12]:.2f})" in label  # Plotly's hyphen-minus
 
-    def test_effects_hover(self):
+    def test_effects_hover(self, plotly_hover):
         inputs = effects.position_effects_inputs(5, 1, seed=0)
         result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
         scores, weights = hover.effects_hover(result)
-        assert "offset j − i = +4, uses a^K_+1" in hover.render(scores, 0, 4, 0.0, html=False)
-        assert "→ with positions" in hover.render(weights, 0, 0, 0.0, html=False)
+        assert "offset j − i = +4, uses a^K_+1" in shown(plotly_hover, scores, result.bias, 0, 4)
+        assert "→ with positions" in shown(plotly_hover, weights, result.weights, 0, 0)
 
 
 class TestCaptions:
@@ -235,14 +257,14 @@ class TestCaptions:
     def test_effects_summary(self, k):
         inputs = effects.position_effects_inputs(8, k, seed=0, pattern="back")
         result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
-        text = " ".join(explain.effects_summary(inputs.queries, result, (-2, -1), inputs.direction))
+        text = " ".join(effects_text.effects_summary(inputs.queries, result, (-2, -1), inputs.direction))
         assert "the position term moved it by" in text and "Weight on offsets −2, −1:" in text
         assert ("Raise k to 3" in text) is (k == 1)  # with k = 1, "two back" leaks to every earlier key
 
     def test_effects_summary_for_a_random_table(self):
         inputs = effects.position_effects_inputs(6, 2, seed=0, pattern="random")
         result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
-        assert "no preferred offset" in " ".join(explain.effects_summary(inputs.queries, result, ()))
+        assert "no preferred offset" in " ".join(effects_text.effects_summary(inputs.queries, result, ()))
 
 
 class TestEffectsPanels:
@@ -267,3 +289,47 @@ class TestLongSequenceCaptions:
     def test_ticks_of_long_axes_are_round_numbers(self):
         _, _, figs = _explorer({"n": "512", "k": "2"})
         assert (figs["scores"].layout.xaxis.tick0, figs["scores"].layout.xaxis.dtick) == (0, 64)  # 64, 128, …
+
+
+class TestHoverAsDrawn:
+    """Whole labels as plotly.js draws them (sub/superscripts as _ and ^, lines as newlines)."""
+
+    def test_score_arithmetic(self, plotly_hover):
+        example, result = _example()
+        data = hover.score_hover(example.queries, example.keys, example.table, result)
+        assert shown(plotly_hover, data, result.scores, 1, 2) == (
+            "query i = 2, key j = 3: offset j − i = +1, uses a^K_+1\n"
+            "q_2·k_3 = 0.50·(0.40) = 0.20\n"
+            "q_2·a^K_+1 = 0.50·(−0.20) = −0.10\n"
+            "score 0.20 + (−0.10) = 0.10"
+        )
+
+    def test_softmax_and_change(self, plotly_hover):
+        _, result = _example()
+        _, combined, change = hover.weight_hovers(result)
+        assert shown(plotly_hover, combined, result.weights, 0, 0) == (
+            "query i = 1, key j = 1\nα_1,1 = exp(1.00) / Σ_j exp(e_1j) = 2.718 / 7.286 = 0.3731"
+        )
+        difference = result.weights - result.content_weights
+        assert shown(plotly_hover, change, difference, 0, 3) == (
+            "query i = 1, key j = 4\nwith positions 0.2764 − content only 0.3576 = −0.0812"
+        )
+
+    def test_scheme_position_part_and_translation(self, plotly_hover):
+        content, scores = np.array([[0.5, -0.2], [0.1, 0.3]]), np.array([[0.7, -0.5], [0.2, 0.3]])
+        part = hover.scheme_score_hover(content, scores)
+        assert shown(plotly_hover, part, scores - content, 0, 1) == (
+            "query i = 1, key j = 2 (offset j − i = +1)\n"
+            "position part = score −0.5000 − without positions (−0.2000) = −0.3000"
+        )
+        moved = hover.translation_hover(np.array([[0.5]]), np.array([[-0.25]]), 3)
+        assert shown(plotly_hover, moved, np.array([[-0.25]]), 0, 0) == (
+            "query i = 1, key j = 1 (offset j − i = 0)\nmoved 3 places: 0.2500 − before (0.5000) = −0.2500"
+        )
+
+    def test_position_effects_terms(self, plotly_hover):
+        _, result = _example()
+        scores, _ = hover.effects_hover(result)
+        assert shown(plotly_hover, scores, result.bias, 0, 3) == (
+            "query i = 1, key j = 4: offset j − i = +3, uses a^K_+2\ncontent 1.20 + position (−0.50) = score 0.70"
+        )

@@ -19,7 +19,10 @@ from relpos.core.examples import Scenario
 from relpos.core.measures import attention_distance
 from relpos.lessons import effects
 from relpos.lessons import walkthrough as wt
+from relpos.lessons import walkthrough_text as wt_text
+from relpos.text import effects as effects_text
 from relpos.text import explain
+from relpos.text.numbers import number
 from tests.strategies import caption_settings
 
 #: A signed or unsigned number printed as zero with a sign ("−0.00", "+0.000") is never right.
@@ -166,7 +169,7 @@ class TestEffectsSummary:
         inputs = effects.position_effects_inputs(n, k, seed=3, pattern=pattern, strength=strength)
         result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
         favoured = effects.favoured_offsets(pattern)
-        text = " ".join(explain.effects_summary(inputs.queries, result, favoured, inputs.direction))
+        text = " ".join(effects_text.effects_summary(inputs.queries, result, favoured, inputs.direction))
         unchanged = bool(np.abs(result.weights - result.content_weights).max() <= 1e-12)
         assert ("moved nothing" in text) is unchanged
         assert not SIGNED_ZERO.search(text), text
@@ -175,14 +178,14 @@ class TestEffectsSummary:
             assert "pushed toward" not in text and "reshuffles" not in text and "bonus" not in text
         if match := re.search(r"moved it by ([+−]\d\.\d\d) \((more local|more spread out)\)", text):
             shift = attention_distance(result.weights).mean() - attention_distance(result.content_weights).mean()
-            assert match[1] == str(explain.format_cells(shift, "+.2f"))
+            assert match[1] == number(shift, sign=True)
             assert bool(shift < 0) == (match[2] == "more local")
 
     def test_k_zero_says_nothing_moved(self):
         """Issue 9.10: "moved it by +0.00 (more spread out)" when nothing changed."""
         inputs = effects.position_effects_inputs(8, 0, seed=0, pattern="back")
         result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
-        text = " ".join(explain.effects_summary(inputs.queries, result, (-2, -1), inputs.direction))
+        text = " ".join(effects_text.effects_summary(inputs.queries, result, (-2, -1), inputs.direction))
         assert "+0.00" not in text and "moved nothing" in text and "with k = 0 every pair reads" in text
 
 
@@ -197,12 +200,12 @@ class TestTakeawayProperty:
         n = len(scenario.queries)
         for row in range(n):
             shift = wt.row_shift(result, row)
-            text = " ".join(wt.takeaway(shift, steps[row * n : (row + 1) * n]))
+            text = " ".join(wt_text.takeaway(shift, steps[row * n : (row + 1) * n]))
             assert not SIGNED_ZERO.search(text), text
             claims = re.findall(r"Key (\d+) .*?\(([+−]\d\.\d{3})\): its position term \S+ is (\w+)", text)
             for key, moved, side in claims:
                 j = int(key) - 1
-                assert moved == wt.signed(shift.changes[j], 3, fixed=True)
+                assert moved == wt_text.signed(shift.changes[j], 3, fixed=True)
                 T = _threshold(shift.content_weights, result.bias[row].tolist())
                 assert bool(result.bias[row, j] > T) is (side == "above")
             if "No weight changed" in text:

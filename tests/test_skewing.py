@@ -17,6 +17,7 @@ from relpos.core.skewing import (
     skewed_position_biases,
 )
 from relpos.lessons.timing import time_bias_methods
+from relpos.text.numbers import offset
 from tests import reference
 from tests.strategies import attention_inputs, causal_inputs, square_logits
 
@@ -91,7 +92,7 @@ class TestSkew:
 
 class TestSkewLabels:
     def test_causal_cells_name_query_and_offset(self):
-        steps = skew_labels(4)
+        steps = skew_labels(4, offset_name=offset)
         for i in range(4):
             for j in range(i + 1):
                 assert steps.result[i, j] == f"q{i + 1}·e({j - i})".replace("-", "−")
@@ -100,7 +101,7 @@ class TestSkewLabels:
     def test_same_moves_as_the_numbers(self, n):
         """Labels and numbers go through one pad/reshape/slice: cell by cell the same source."""
         codes = np.arange(1.0, n * n + 1).reshape(n, n)  # a unique number per input cell
-        numbers, labels = skew(codes), skew_labels(n)
+        numbers, labels = skew(codes), skew_labels(n, offset_name=offset)
         source = dict(zip(codes.ravel().tolist(), labels.relative_logits.ravel(), strict=True))
         source[0.0] = "0"
         for step in ("padded", "reshaped", "sliced", "result"):

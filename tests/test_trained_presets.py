@@ -11,6 +11,7 @@ import pytest
 import relpos
 from relpos.lessons import effects
 from relpos.lessons import trained_presets as trained
+from relpos.text import effects as effects_text
 from relpos.text import explain
 from relpos.text import training as text
 
@@ -179,7 +180,7 @@ class TestSentencesHoldForTrainedTables:
         inputs = effects.position_effects_inputs(n, k, seed=3, pattern=pattern, strength=strength, profile=profile)
         result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
         favoured = effects.favoured_offsets(pattern, profile)
-        sentences = explain.effects_summary(inputs.queries, result, favoured, inputs.direction, trained=True)
+        sentences = effects_text.effects_summary(inputs.queries, result, favoured, inputs.direction, trained=True)
         joined = " ".join(sentences)
         unchanged = bool(np.abs(result.weights - result.content_weights).max() <= 1e-12)
         assert ("moved nothing" in joined) is unchanged

@@ -15,8 +15,11 @@ from hypothesis import strategies as st
 
 import relpos
 from relpos.lessons import walkthrough as wt
-from relpos.lessons.walkthrough import signed
-from relpos.plots import figures
+from relpos.lessons import walkthrough_text as wt_text
+from relpos.lessons.walkthrough_text import signed
+from relpos.plots import heatmaps, style
+from relpos.plots import walkthrough as walkthrough_figures
+from relpos.plots.offset_map import offset_map_figure
 from relpos.tables import frames as tables
 from relpos.text import explain
 from tests import reference
@@ -153,7 +156,7 @@ class TestRowShift:
 
 class TestTakeaway:
     def test_textbook_row_one_is_computed_from_the_numbers(self):
-        sentences = wt.takeaway(wt.row_shift(RESULT, 0), row_of(STEPS, 0))
+        sentences = wt_text.takeaway(wt.row_shift(RESULT, 0), row_of(STEPS, 0))
         assert sentences[0].startswith("Key 1 (offset 0) gained the most weight: 0.265 → 0.373 (+0.108): ")
         assert sentences[1].startswith(
             "Key 4 (offset +3, clipped to +2) lost the most weight: 0.358 → 0.276 (−0.081): its position term −0.50 "
@@ -166,27 +169,27 @@ class TestTakeaway:
         captions = explain.explorer_captions(RESULT)["difference"]
         for row in range(4):
             shift = wt.row_shift(RESULT, row)
-            for sentence in wt.takeaway(shift, row_of(STEPS, row))[:2]:
+            for sentence in wt_text.takeaway(shift, row_of(STEPS, row))[:2]:
                 key, change = re.search(r"Key (\d).*\(([+−]\d\.\d{3})\)", sentence).groups()
                 true = shift.weights[int(key) - 1] - shift.content_weights[int(key) - 1]
                 assert change == signed(true, 3, fixed=True)
         assert "(0.358 → 0.276): " in captions and "−0.081 (0.358 → 0.276)" in captions
-        assert "(−0.081)" in wt.takeaway(wt.row_shift(RESULT, 0), row_of(STEPS, 0))[1]
+        assert "(−0.081)" in wt_text.takeaway(wt.row_shift(RESULT, 0), row_of(STEPS, 0))[1]
 
     def test_constant_position_term_explains_the_unchanged_weights(self):
         scenario = relpos.Scenario(TEXTBOOK.queries, TEXTBOOK.keys, (0.7,))
         steps = wt.pair_steps(scenario)
-        (sentence,) = wt.takeaway(wt.row_shift(scenario.attention(), 0), row_of(steps, 0))
+        (sentence,) = wt_text.takeaway(wt.row_shift(scenario.attention(), 0), row_of(steps, 0))
         assert sentence.startswith("No weight changed") and "+0.7" in sentence
 
     def test_no_offset_wording_the_reference_forbids(self):
         for row in range(4):
-            text = " ".join(wt.takeaway(wt.row_shift(RESULT, row), row_of(STEPS, row)))
+            text = " ".join(wt_text.takeaway(wt.row_shift(RESULT, row), row_of(STEPS, row)))
             assert "same position" not in text and "anti-diagonal" not in text
 
     def test_rejects_steps_of_the_wrong_length(self):
         with pytest.raises(ValueError, match="one PairStep per key"):
-            wt.takeaway(wt.row_shift(RESULT, 0), STEPS[:3])
+            wt_text.takeaway(wt.row_shift(RESULT, 0), STEPS[:3])
 
 
 class TestNumberText:
@@ -195,18 +198,18 @@ class TestNumberText:
         [(1.0, "1.0"), (-0.1, "-0.1"), (0.1 + 0.2, "0.3"), (-0.0, "0.0"), (1e-7, "0.0"), (10, "10.0")],
     )
     def test_short_number(self, value, text):
-        assert wt.short_number(value) == text
+        assert wt_text.short_number(value) == text
 
     @pytest.mark.parametrize(
         ("args", "text"), [((0.108, 3), "+0.108"), ((-0.5,), "−0.5"), ((3, 0), "+3"), ((0.0,), "0"), ((-2, 0), "−2")]
     )
     def test_signed(self, args, text):
-        assert wt.signed(*args) == text
+        assert wt_text.signed(*args) == text
 
 
 class TestPairLatex:
     def test_substitutes_every_stage_of_the_clipped_pair(self):
-        latex = wt.pair_latex(STEPS[3])
+        latex = wt_text.pair_latex(STEPS[3])
         for piece in (
             "j - i = 4 - 1 = +3",
             r"\operatorname{clip}(+3,\, 2) = +2",
@@ -220,46 +223,50 @@ class TestPairLatex:
             assert piece in latex, piece
 
     def test_unclipped_pair_says_kept(self):
-        assert r"\le k = 2" in wt.pair_latex(STEPS[0]) and "kept" in wt.pair_latex(STEPS[0])
+        assert r"\le k = 2" in wt_text.pair_latex(STEPS[0]) and "kept" in wt_text.pair_latex(STEPS[0])
 
     def test_every_textbook_score_appears_rounded(self):
         for step in STEPS:
-            assert wt.pair_latex(step).endswith(f"= {wt.short_number(step.score)}" + r"\end{aligned}")
+            assert wt_text.pair_latex(step).endswith(f"= {wt_text.short_number(step.score)}" + r"\end{aligned}")
 
 
 class TestPairSentence:
     def test_wording(self):
-        assert wt.pair_sentence(STEPS[0]) == "Key 1 is at offset 0 from query 1, so it reads the entry of offset 0."
-        assert wt.pair_sentence(STEPS[4]) == "Key 1 is 1 position before query 2, so it reads the entry of offset −1."
-        assert "reuses the entry of offset −2" in wt.pair_sentence(STEPS[12])
+        assert (
+            wt_text.pair_sentence(STEPS[0]) == "Key 1 is at offset 0 from query 1, so it reads the entry of offset 0."
+        )
+        assert (
+            wt_text.pair_sentence(STEPS[4]) == "Key 1 is 1 position before query 2, so it reads the entry of offset −1."
+        )
+        assert "reuses the entry of offset −2" in wt_text.pair_sentence(STEPS[12])
 
 
 class TestOffsetMapNote:
     def test_counts_the_clipped_cells_of_this_k(self):
-        note = wt.offset_map_note(STEPS)
+        note = wt_text.offset_map_note(STEPS)
         assert "The 2 cells marked ✕ are more than k = 2 apart" in note and "+3→+2" in note
         assert "**diagonal**" in note and "anti" not in note
         k_one = relpos.Scenario(TEXTBOOK.queries, TEXTBOOK.keys, (0.4, 0.1, -0.2))
-        assert "The 6 cells" in wt.offset_map_note(wt.pair_steps(k_one))
+        assert "The 6 cells" in wt_text.offset_map_note(wt.pair_steps(k_one))
 
     def test_nothing_clipped(self):
         k_three = relpos.Scenario(TEXTBOOK.queries, TEXTBOOK.keys, (0.0,) * 7)
-        assert "nothing is clipped" in wt.offset_map_note(wt.pair_steps(k_three))
+        assert "nothing is clipped" in wt_text.offset_map_note(wt.pair_steps(k_three))
 
     def test_rejects_no_steps(self):
         with pytest.raises(ValueError, match="at least one"):
-            wt.offset_map_note([])
+            wt_text.offset_map_note([])
 
 
 class TestSoftmaxLatex:
     def test_row_three_scores_and_weights(self):
-        latex = wt.softmax_latex(row_of(STEPS, 2))
+        latex = wt_text.softmax_latex(row_of(STEPS, 2))
         assert r"\operatorname{softmax}(0.48,\ 0.88,\ 0.4,\ 0.8)" in latex
         assert r"(0.209,\ 0.311,\ 0.193,\ 0.287)" in latex
 
     def test_rejects_an_empty_row(self):
         with pytest.raises(ValueError, match="row_steps"):
-            wt.softmax_latex([])
+            wt_text.softmax_latex([])
 
 
 class TestParseValue:
@@ -304,12 +311,6 @@ class TestParseValue:
         _, message = wt.parse_value("[x](http://e.vil)" + "9" * 100_000, name="q₁")
         assert len(message) < 200
         assert "](" not in message and r"\[x\]\(http" in message
-
-
-class TestSafeEcho:
-    def test_escapes_markdown_and_control_characters(self):
-        assert wt.safe_echo("a\nb*$") == r"a\?b\*\$"
-        assert wt.safe_echo("x" * 30, limit=5) == "xxxxx…"
 
 
 class TestResizeTable:
@@ -385,27 +386,27 @@ class TestStepFrame:
 class TestPartialScoreHeatmap:
     def test_unreached_cells_are_blank(self):
         reached = wt.reached_cells(wt.Stop(0, 1), 4)
-        fig = figures.partial_score_heatmap(RESULT.scores, reached, "t", current=[(0, 1)])
+        fig = walkthrough_figures.partial_score_heatmap(RESULT.scores, reached, "t", current=[(0, 1)])
         z = np.array(fig.data[0].z, dtype=float)
         assert np.isnan(z).sum() == 14
         np.testing.assert_allclose(z[0, :2], [1.0, 0.5])
         assert fig.data[0].text[0][:3] == ["1.00", "0.50", ""]
-        assert fig.layout.plot_bgcolor == figures.BLANK_CELL
+        assert fig.layout.plot_bgcolor == style.BLANK_CELL
         assert {(s.x0, s.y0) for s in fig.layout.shapes} == {(0.5, -0.5)}
 
     def test_colour_range_is_fixed_by_the_caller(self):
-        fig = figures.partial_score_heatmap(RESULT.scores, np.eye(4, dtype=bool), "t", limit=2.0)
+        fig = walkthrough_figures.partial_score_heatmap(RESULT.scores, np.eye(4, dtype=bool), "t", limit=2.0)
         assert (fig.data[0].zmin, fig.data[0].zmax, fig.data[0].zmid) == (-2.0, 2.0, 0.0)
 
     def test_rejects_mismatched_shapes(self):
         with pytest.raises(ValueError, match="reached must have the shape"):
-            figures.partial_score_heatmap(RESULT.scores, np.ones((3, 4), dtype=bool), "t")
+            walkthrough_figures.partial_score_heatmap(RESULT.scores, np.ones((3, 4), dtype=bool), "t")
 
 
 class TestWeightBarsFigure:
     def test_grouped_bars_with_printed_values(self):
         shift = wt.row_shift(RESULT, 0)
-        fig = figures.weight_bars_figure(shift.content_weights, shift.weights, "t")
+        fig = walkthrough_figures.weight_bars_figure(shift.content_weights, shift.weights, "t")
         assert fig.layout.barmode == "group"
         assert fig.data[0].text == ("0.265", "0.217", "0.161", "0.358")
         assert fig.data[1].text == ("0.373", "0.226", "0.124", "0.276")
@@ -413,32 +414,36 @@ class TestWeightBarsFigure:
 
     def test_rejects_mismatched_rows(self):
         with pytest.raises(ValueError, match="1-D of one length"):
-            figures.weight_bars_figure([0.5, 0.5], [1.0], "t")
+            walkthrough_figures.weight_bars_figure([0.5, 0.5], [1.0], "t")
 
 
 class TestTableStripFigure:
     def test_one_cell_per_offset_with_the_used_one_outlined(self):
-        fig = figures.table_strip_figure(TEXTBOOK.table, "t", used=[2])
+        fig = walkthrough_figures.table_strip_figure(TEXTBOOK.table, "t", used=[2])
         np.testing.assert_allclose(np.asarray(fig.data[0].z, dtype=float), [list(TEXTBOOK.table)])
         assert {s.x0 for s in fig.layout.shapes} == {3.5}
 
     def test_rejects_an_even_table(self):
         with pytest.raises(ValueError, match="odd number"):
-            figures.table_strip_figure([1.0, 2.0], "t")
+            walkthrough_figures.table_strip_figure([1.0, 2.0], "t")
 
 
 class TestOffsetMapMarkers:
     def test_clipped_cells_are_marked_in_their_corner(self):
-        fig = figures.offset_map_figure(4, 4, 1, title="t")
+        fig = offset_map_figure(4, 4, 1, title="t")
         markers = fig.data[1]
         cells = {(round(y + 0.3), round(x - 0.32)) for x, y in zip(markers.x, markers.y, strict=True)}
         assert cells == {(0, 2), (0, 3), (1, 3), (2, 0), (3, 0), (3, 1)}
 
 
-class TestEnlarge:
-    def test_scales_fonts_height_and_outlines(self):
-        fig = figures.highlight_cells(figures.score_heatmap([[1.0]], "t", height=300), [(0, 0)])
-        figures.enlarge(fig, 2.0)
-        assert fig.layout.height == 600 and fig.layout.font.size == 28
-        assert fig.data[0].textfont.size == 28
-        assert [s.line.width for s in fig.layout.shapes] == [15.0, 6.0]
+class TestMinimumFonts:
+    def test_raises_small_text_and_keeps_larger_text(self):
+        fig = walkthrough_figures.highlight_cells(
+            heatmaps.score_heatmap([[1.0]], "t", look=style.HeatmapStyle(height=300)), [(0, 0)]
+        )
+        fig.update_layout(title={"font": {"size": 30}})
+        walkthrough_figures.minimum_fonts(fig, 20)
+        assert fig.data[0].textfont.size == 20 and fig.layout.font.size == 20
+        assert fig.layout.xaxis.tickfont.size == fig.layout.yaxis.title.font.size == 20
+        assert fig.layout.title.font.size == 30
+        assert fig.layout.height == 300

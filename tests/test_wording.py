@@ -15,7 +15,7 @@ from relpos.lessons import walkthrough as wt
 from relpos.tables import frames as tables
 from relpos.text import explain
 from relpos.ui import navigation
-from relpos.ui.common import SCHEME_SYMBOLS
+from relpos.ui.schemes import SCHEME_SYMBOLS
 from tests.apptest import open_app
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -157,7 +157,7 @@ def skew(relative_logits) -> SkewSteps:
     return skew_array(logits, 0.0)
 
 
-def skew_labels(length, *, query: str = "q", embedding: str = "e", pad: str = "0") -> SkewSteps:
+def skew_labels(length, *, query: str = "q", embedding: str = "e", pad: str = "0", offset_name=str) -> SkewSteps:
     """The skewing steps on symbolic labels, for drawing the trick cell by cell.
 
     Parameters
@@ -168,6 +168,9 @@ def skew_labels(length, *, query: str = "q", embedding: str = "e", pad: str = "0
         Symbols for queries and embeddings.
     pad : str
         Label of the dummy cells.
+    offset_name : callable, int -> str
+        Writes an offset (0, -1, ...). The math stays text-free: pages pass the one
+        number formatter, ``relpos.text.numbers.offset``, for a true minus sign.
 
     Returns
     -------
@@ -182,11 +185,11 @@ def skew_labels(length, *, query: str = "q", embedding: str = "e", pad: str = "0
     Examples
     --------
     >>> skew_labels(2).result.tolist()
-    [['q1·e(0)', '0'], ['q2·e(−1)', 'q2·e(0)']]
+    [['q1·e(0)', '0'], ['q2·e(-1)', 'q2·e(0)']]
     """
     n = as_count(length, "length")
     offsets = np.arange(-(n - 1), 1)  # (L,): the offset of each column
-    names = [f"{offset}".replace("-", "−") for offset in offsets]
+    names = [offset_name(int(offset)) for offset in offsets]
     labels = np.array([[f"{query}{i + 1}·{embedding}({name})" for name in names] for i in range(n)], dtype=object)
     return skew_array(labels, pad)
 

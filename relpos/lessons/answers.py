@@ -29,7 +29,6 @@ __all__ = [
     "parse_number",
     "parse_offset",
     "parse_positions",
-    "parse_seed",
 ]
 
 #: Longer input is refused before any parsing (a cell list for n = 5 needs < 200).
@@ -159,26 +158,6 @@ def parse_cells(text, n: int) -> frozenset[tuple[int, int]]:
             "e.g. (1,4), (4,1), or type none"
         )
     return frozenset((_position(i, n), _position(j, n)) for i, j in pairs)
-
-
-def parse_seed(text) -> int:
-    """Read a quiz seed: a whole number from 0 to :data:`MAX_SEED`.
-
-    >>> parse_seed(" 42 ")
-    42
-    >>> parse_seed("")
-    Traceback (most recent call last):
-    ...
-    relpos.lessons.answers.AnswerError: the seed must be a whole number from 0 to 4294967295; got ''
-    """
-    try:
-        cleaned = normalise(text)
-    except AnswerError:  # its messages speak of answers; a seed comes from a link
-        cleaned = None
-    if cleaned is None or not re.fullmatch(r"\d{1,10}", cleaned) or int(cleaned) > MAX_SEED:
-        raw = cleaned if cleaned is not None else (text if isinstance(text, str) else "").strip()
-        raise AnswerError(f"the seed must be a whole number from 0 to {MAX_SEED}; got {_shorten(raw)!r}")
-    return int(cleaned)
 
 
 def _shorten(text: str, limit: int = 40) -> str:

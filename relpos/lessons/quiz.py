@@ -20,6 +20,7 @@ import numpy as np
 from relpos.core.attention import table_rows
 from relpos.core.examples import Scenario
 from relpos.lessons.answers import AnswerError, parse_cells, parse_number, parse_offset, parse_positions
+from relpos.text import numbers
 
 __all__ = [
     "NUMBER_TOLERANCE",
@@ -129,34 +130,22 @@ class Feedback:
 # ---------------------------------------------------------------- number formatting
 
 
-def _tex(value: float, places: int = 2) -> str:
-    """A number for LaTeX, never ``-0.00``."""
-    text = f"{value:.{places}f}"
-    return "0." + "0" * places if float(text) == 0 else text
+# Short names for the one formatter (relpos.text.numbers): LaTeX gets an ASCII "-",
+# Markdown prose a true minus; neither ever prints a signed zero.
+_tex = numbers.tex_number
+_md = numbers.number
+_signed = numbers.tex_offset  # offset label inside LaTeX and answers: -2, 0, +3
+_signed_md = numbers.offset
 
 
 def _factor(value: float, places: int = 1) -> str:
     return f"({_tex(value, places)})"
 
 
-def _md(value: float, places: int = 2) -> str:
-    """A number for Markdown prose, with a true minus sign."""
-    return _tex(value, places).replace("-", "−")
-
-
 def _term(value: float, places: int = 2) -> str:
     """A summand after the first: ``+ 0.72`` or ``- 0.40`` (LaTeX)."""
     text = _tex(value, places)
     return f"- {text[1:]}" if text.startswith("-") else f"+ {text}"
-
-
-def _signed(offset: int) -> str:
-    """Offset label ``-2``, ``0``, ``+3`` (ASCII minus: used inside LaTeX and answers)."""
-    return f"{offset:+d}" if offset else "0"
-
-
-def _signed_md(offset: int) -> str:
-    return _signed(offset).replace("-", "−")
 
 
 def _set_tex(items) -> str:

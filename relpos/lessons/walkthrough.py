@@ -14,14 +14,14 @@ shown from 1 on screen.
 from __future__ import annotations
 
 import re
-import string
 from dataclasses import dataclass
 
 import numpy as np
 
 from relpos.core.attention import AttentionResult
 from relpos.core.examples import Scenario
-from relpos.text.explain import VISIBLE_CHANGE, offset_label, subscript, weight_shift_reason
+from relpos.text import numbers
+from relpos.text.escape import escape_markdown
 
 __all__ = [
     "K_CHOICES",
@@ -32,20 +32,13 @@ __all__ = [
     "changes_from",
     "lesson_stops",
     "next_stop",
-    "offset_map_note",
-    "pair_latex",
-    "pair_sentence",
     "pair_steps",
     "parse_value",
     "previous_stop",
     "reached_cells",
     "resize_table",
     "row_shift",
-    "safe_echo",
-    "short_number",
-    "softmax_latex",
     "stop_index",
-    "takeaway",
 ]
 
 #: Every editable number (q's, k's and a^K entries) must lie in [-VALUE_LIMIT, VALUE_LIMIT]:
@@ -289,251 +282,9 @@ def row_shift(result: AttentionResult, row: int) -> RowShift:
 
 
 #: Weight changes smaller than this do not show at 3 decimals (one threshold with the Explorer).
-_VISIBLE_CHANGE = VISIBLE_CHANGE
-
-
-def _key_label(step: PairStep) -> str:
-    """``Key 4 (offset +3, clipped to +2)`` in plain text."""
-    where = f"offset {signed(step.offset, 0)}"
-    if step.is_clipped:
-        where += f", clipped to {signed(step.clipped, 0)}"
-    return f"Key {step.j + 1} ({where})"
-
-
-def takeaway(shift: RowShift, row_steps: tuple[PairStep, ...] | list[PairStep]) -> list[str]:
-    """The softmax step's conclusions for one row, as plain sentences built from the numbers.
-
-    Parameters
-    ----------
-    shift : RowShift
-        From :func:`row_shift`.
-    row_steps : sequence of PairStep, length n
-        The row's pairs (key order), for offsets and position terms.
-
-    Returns
-    -------
-    sentences : list of str
-        Markdown-safe text (numbers and fixed words only).
-
-    Examples
-    --------
-    >>> from relpos.core.examples import worked_example
-    >>> example = worked_example()
-    >>> steps = pair_steps(example)
-    >>> print(takeaway(row_shift(example.attention(), 0), steps[:4])[0][:72])
-    Key 1 (offset 0) gained the most weight: 0.265 → 0.373 (+0.108): its pos
-    """
-    if len(row_steps) != len(shift.weights):
-        raise ValueError(f"row_steps must hold one PairStep per key ({len(shift.weights)}); got {len(row_steps)}")
-    if np.max(np.abs(shift.changes)) < _VISIBLE_CHANGE:
-        if shift.bias_spread < 1e-12:
-            return [
-                f"No weight changed: every key of this row got the same position term "
-                f"({signed(row_steps[0].position)}), and adding one number to a whole row leaves "
-                "the softmax unchanged. Only differences between the position terms of a row matter."
-            ]
-        return ["The position terms of this row are too small to change any weight visibly (at 3 decimals)."]
-    sentences = []
-    positions = [step.position for step in row_steps]
-    for index, verb in ((shift.gainer, "gained"), (shift.loser, "lost")):
-        change = float(shift.changes[index])
-        if abs(change) < _VISIBLE_CHANGE:
-            continue  # the other side of the row moved; this one does not show at 3 decimals
-        # one rounding rule with the Explorer: the true difference, rounded (not the difference of rounded weights)
-        reason = weight_shift_reason(shift.content_weights, positions, index, term="position term")
-        sentences.append(
-            f"{_key_label(row_steps[index])} {verb} the most weight: "
-            f"{shift.content_weights[index]:.3f} → {shift.weights[index]:.3f} ({signed(change, 3, fixed=True)}): "
-            f"{reason}."
-        )
-    if shift.favourite != shift.content_favourite:
-        sentences.append(
-            f"Content alone would attend most to key {shift.content_favourite + 1}; "
-            f"with the position term, key {shift.favourite + 1} gets the most weight."
-        )
-    else:
-        sentences.append(f"Key {shift.favourite + 1} gets the most weight with and without the position term.")
-    return sentences
-
-
-# ---------------------------------------------------------------------------
-# Numbers as text and LaTeX
-# ---------------------------------------------------------------------------
-
-
-def short_number(value: float, decimals: int = 4) -> str:
-    """Round to `decimals`, drop trailing zeros but keep one decimal; ASCII minus.
-
-    >>> [short_number(v) for v in (1.0, -0.1, 0.32000000000000006, -0.0, 0.2515)]
-    ['1.0', '-0.1', '0.32', '0.0', '0.2515']
-    """
-    rounded = round(float(value), decimals) + 0.0  # + 0.0 turns -0.0 into 0.0
-    text = f"{rounded:.{decimals}f}".rstrip("0")
-    return text + "0" if text.endswith(".") else text
-
-
-def signed(value: float, decimals: int = 4, *, fixed: bool = False) -> str:
-    """A number with an explicit sign and a true minus, ``0`` unsigned: ``+0.1``, ``−0.5``.
-
-    >>> signed(-0.5), signed(3, 0), signed(0.0), signed(0.10789, 3, fixed=True)
-    ('−0.5', '+3', '0', '+0.108')
-    """
-    rounded = round(float(value), decimals) + 0.0
-    if rounded == 0:
-        return "0"
-    magnitude = abs(rounded)
-    if decimals == 0:
-        text = str(int(magnitude))
-    elif fixed:
-        text = f"{magnitude:.{decimals}f}"
-    else:
-        text = short_number(magnitude, decimals)
-    return ("+" if rounded > 0 else "−") + text
-
-
-def _factor(value: float) -> str:
-    """A LaTeX factor: negative numbers in parentheses."""
-    text = short_number(value)
-    return f"({text})" if text.startswith("-") else text
-
-
-def _offset_tex(offset: int) -> str:
-    return f"{offset:+d}" if offset else "0"
-
-
-def pair_latex(step: PairStep) -> str:
-    """The pair's arithmetic, one line per stage, with the numbers substituted.
-
-    offset j − i → clipped offset → table row and entry → content term → position
-    term → score.
-
-    >>> from relpos.core.examples import worked_example
-    >>> "= 1.2 + (-0.5) = 0.7" in pair_latex(pair_steps(worked_example())[3])
-    True
-    """
-    i, j = step.i + 1, step.j + 1
-    entry = f"a^K_{{{_offset_tex(step.clipped)}}}"
-    distance = abs(step.offset)
-    if step.is_clipped:
-        clip_note = rf"&\quad\text{{since }} \lvert j - i \rvert = {distance} > k = {step.k}\text{{: clipped}}"
-    else:
-        clip_note = rf"&\quad\text{{since }} \lvert j - i \rvert = {distance} \le k = {step.k}\text{{: kept}}"
-    lines = [
-        rf"\text{{offset}} &= j - i = {j} - {i} = {_offset_tex(step.offset)}",
-        rf"\text{{clipped offset}} &= \operatorname{{clip}}({_offset_tex(step.offset)},\, {step.k})"
-        rf" = {_offset_tex(step.clipped)}",
-        clip_note,
-        rf"\text{{table row}} &= \text{{clipped}} + k = {_offset_tex(step.clipped)} + {step.k} = {step.table_row}",
-        rf"\text{{table entry}} &= {entry} = {short_number(step.embedding)}",
-        rf"\text{{content term}} &= q_{{{i}}} \cdot k_{{{j}}} = {_factor(step.query)} \times {_factor(step.key)}"
-        rf" = {short_number(step.content)}",
-        rf"\text{{position term}} &= q_{{{i}}} \cdot {entry} = {_factor(step.query)} \times {_factor(step.embedding)}"
-        rf" = {short_number(step.position)}",
-        rf"\text{{score}}\; e_{{{i},{j}}} &= {short_number(step.content)} + {_factor(step.position)}"
-        rf" = {short_number(step.score)}",
-    ]
-    return r"\begin{aligned}" + r" \\ ".join(lines) + r"\end{aligned}"
-
-
-def pair_sentence(step: PairStep) -> str:
-    """One plain sentence on where the key sits and which table entry it reads.
-
-    >>> from relpos.core.examples import worked_example
-    >>> print(pair_sentence(pair_steps(worked_example())[3]))
-    Key 4 is 3 positions after query 1, farther than k = 2, so it reuses the entry of offset +2.
-    """
-    i, j, distance = step.i + 1, step.j + 1, abs(step.offset)
-    if step.offset == 0:
-        return f"Key {j} is at offset 0 from query {i}, so it reads the entry of offset 0."
-    side = "after" if step.offset > 0 else "before"
-    where = f"Key {j} is {distance} position{'s' if distance > 1 else ''} {side} query {i}"
-    entry = signed(step.clipped, 0)
-    if step.is_clipped:
-        return f"{where}, farther than k = {step.k}, so it reuses the entry of offset {entry}."
-    return f"{where}, so it reads the entry of offset {entry}."
-
-
-def offset_map_note(steps: tuple[PairStep, ...] | list[PairStep]) -> str:
-    """What to read in the offset map, with this scenario's k and clipped cells (Markdown).
-
-    >>> from relpos.core.examples import worked_example
-    >>> print(offset_map_note(pair_steps(worked_example())))  # doctest: +ELLIPSIS
-    Each **diagonal** ... The 2 cells marked ✕ are more than k = 2 apart ... such as +3→+2 ...
-    """
-    if not steps:
-        raise ValueError("steps must hold at least one PairStep; got none")
-    k, n = steps[0].k, max(s.i for s in steps) + 1
-    note = (
-        "Each **diagonal** of the offset map (top left to bottom right) is one offset j − i and reads one table entry."
-    )
-    clipped = [s for s in steps if s.is_clipped]
-    if not clipped:
-        return f"{note} With k = {k} no two of these {n} tokens are more than k apart, so nothing is clipped."
-    farthest = max(clipped, key=lambda s: (s.offset, -s.i))
-    label = f"{signed(farthest.offset, 0)}→{signed(farthest.clipped, 0)}".replace("−", "-")
-    return (
-        f"{note} The {len(clipped)} cells marked ✕ are more than k = {k} apart and reuse the edge entry; "
-        f"a label such as {label} shows the true and the clipped offset. The entry is shared along a "
-        r"diagonal, but the position term $q_i \cdot a^K$ is not: each row multiplies it by its own query."
-    )
-
-
-def softmax_latex(row_steps: tuple[PairStep, ...] | list[PairStep], *, compact: bool = False) -> str:
-    """Both softmaxes of one row with the numbers substituted (weights to 3 decimals).
-
-    ``compact`` (presenter mode) leaves out the definition of α and puts each label on a
-    line of its own: a narrower formula, for a column next to two figures.
-
-    >>> from relpos.core.examples import worked_example
-    >>> r"\\operatorname{softmax}(1.0,\\ 0.5,\\ -0.1,\\ 0.7)" in softmax_latex(pair_steps(worked_example())[:4])
-    True
-    """
-    if not row_steps:
-        raise ValueError("row_steps must hold the pairs of one query row; got none")
-    i = row_steps[0].i + 1
-
-    def vector(values, formatter):
-        return r",\ ".join(formatter(v) for v in values)
-
-    def weights(values):
-        return vector(values, lambda w: f"{w:.3f}")
-
-    content = vector((s.content for s in row_steps), short_number)
-    scores = vector((s.score for s in row_steps), short_number)
-    if compact:
-        lines = [
-            r"&\text{content only:}",
-            rf"&\operatorname{{softmax}}({content})",
-            rf"&= ({weights(s.content_weight for s in row_steps)})",
-            r"&\text{combined:}",
-            rf"&\operatorname{{softmax}}({scores})",
-            rf"&= ({weights(s.weight for s in row_steps)})",
-        ]
-        return r"\begin{aligned}" + r" \\ ".join(lines) + r"\end{aligned}"
-    lines = [
-        rf"\alpha_{{{i},j}} &= \frac{{\exp(e_{{{i},j}})}}{{\sum_{{j'}} \exp(e_{{{i},j'}})}}",
-        rf"\text{{content only:}}\quad &\operatorname{{softmax}}({content})",
-        rf"&= ({weights(s.content_weight for s in row_steps)})",
-        rf"\text{{combined:}}\quad &\operatorname{{softmax}}({scores})",
-        rf"&= ({weights(s.weight for s in row_steps)})",
-    ]
-    return r"\begin{aligned}" + r" \\ ".join(lines) + r"\end{aligned}"
-
-
 # ---------------------------------------------------------------------------
 # Editing the example
 # ---------------------------------------------------------------------------
-
-
-def safe_echo(text: str, limit: int = 20) -> str:
-    """User text made safe to quote inside Markdown: printable, short, punctuation escaped.
-
-    >>> safe_echo("*1*<b>")
-    '\\\\*1\\\\*\\\\<b\\\\>'
-    """
-    printable = "".join(ch if ch.isprintable() else "?" for ch in str(text))
-    short = printable if len(printable) <= limit else printable[:limit] + "…"
-    return "".join("\\" + ch if ch in string.punctuation else ch for ch in short)
 
 
 def parse_value(text, *, name: str, limit: float = VALUE_LIMIT) -> tuple[float | None, str | None]:
@@ -560,7 +311,7 @@ def parse_value(text, *, name: str, limit: float = VALUE_LIMIT) -> tuple[float |
     >>> parse_value("12", name="k₂")[1]
     'k₂: 12.0 is outside the allowed range. Type a number from −10 to 10.'
     """
-    allowed = f"from −{short_number(limit).removesuffix('.0')} to {short_number(limit).removesuffix('.0')}"
+    allowed = f"from {numbers.number(-limit, 4, trim=0)} to {numbers.number(limit, 4, trim=0)}"
     raw = "" if text is None else str(text)
     cleaned = raw.strip().replace("\u2212", "-").replace("\u2013", "-")
     if cleaned.count(",") == 1 and "." not in cleaned:
@@ -570,12 +321,13 @@ def parse_value(text, *, name: str, limit: float = VALUE_LIMIT) -> tuple[float |
     if len(cleaned) > MAX_INPUT_CHARS or not _NUMBER.fullmatch(cleaned):
         return (
             None,
-            f"{name}: “{safe_echo(raw.strip())}” is not a number. Type a number {allowed}, such as 0.5 or −1.2.",
+            f"{name}: “{escape_markdown(raw.strip(), limit=20)}” is not a number. "
+            f"Type a number {allowed}, such as 0.5 or −1.2.",
         )
     value = float(cleaned)
     if not -limit <= value <= limit:
-        shown = short_number(value) if abs(value) < 1e6 else f"{value:.3g}"
-        return None, f"{name}: {shown.replace('-', '−')} is outside the allowed range. Type a number {allowed}."
+        shown = numbers.number(value, 4, trim=1) if abs(value) < 1e6 else numbers.scientific(value, 3)
+        return None, f"{name}: {shown} is outside the allowed range. Type a number {allowed}."
     return value + 0.0, None
 
 
@@ -611,13 +363,11 @@ def _changed_values(name: str, new: dict, old: dict, *, signed_keys: bool = Fals
     changed = []
     for key in sorted(new.keys() & old.keys()):
         if new[key] != old[key]:
-            where = f"{name}[{offset_label(key)}]" if signed_keys else f"{name}{subscript(key)}"
-            changed.append(f"{where} = {_plain(new[key])} instead of {_plain(old[key])}")
+            where = f"{name}[{numbers.offset(key)}]" if signed_keys else f"{name}{numbers.subscript(key)}"
+            changed.append(
+                f"{where} = {numbers.number(new[key], 4, trim=1)} instead of {numbers.number(old[key], 4, trim=1)}"
+            )
     return changed
-
-
-def _plain(value: float) -> str:
-    return short_number(value).replace("-", "−")
 
 
 def resize_table(table, k: int, remembered: dict[int, float] | None = None) -> tuple[float, ...]:

@@ -12,7 +12,9 @@ import numpy as np
 import plotly.graph_objects as go
 
 from relpos.core.attention import AttentionResult
-from relpos.plots import figures
+from relpos.plots.heatmaps import score_heatmap, symmetric_range, weight_heatmap
+from relpos.plots.offset_map import offset_map_figure
+from relpos.plots.style import HeatmapStyle
 from relpos.text import hover
 
 __all__ = [
@@ -89,7 +91,6 @@ def panel_height(n: int) -> int:
 def _detail(n: int) -> dict:
     return {
         "text": n <= TEXT_MAX_N,
-        "text_size": None,  # fitted to the cells by Plotly, whatever the column width
         # signed scores with two decimals ("-0.25") no longer fit 9 to 12 cells a row;
         # weights ("0.08") and weight changes keep two, or they would all read 0.0 or 0.1
         "score_format": ".2f" if n <= 8 else ".1f",
@@ -99,8 +100,11 @@ def _detail(n: int) -> dict:
     }
 
 
-def _hover_args(hover_data) -> dict:
-    return {} if hover_data is None else hover_data.trace_args()
+def _panel_look(detail: dict, height: int, cell_format: str) -> HeatmapStyle:
+    """Side-by-side panels: numbers fitted to the cells by Plotly, whatever the column width."""
+    return HeatmapStyle(
+        panel_height=height, text=detail["text"], text_size=None, cell_format=cell_format, validate=False
+    )
 
 
 def explorer_panels(
@@ -148,7 +152,7 @@ def explorer_panels(
         content_hover, weight_hover, change_hover = hover.weight_hovers(result)
     else:
         score_hover = content_hover = weight_hover = change_hover = None
-    limit = figures.symmetric_range(result.content, result.bias, result.scores)
+    limit = symmetric_range(result.content, result.bias, result.scores)
     d = np.shape(queries)[1] if np.ndim(queries) == 2 else 1
     titles = dict(EXPLORER_PANELS)
     if d > 1:
@@ -156,36 +160,30 @@ def explorer_panels(
         titles["bias"] += f"/√{d}"
     if scalar:
         titles["bias"] = "position bias  b<sub>clip(j−i)</sub>  (query-independent)"
-    common = {"text": detail["text"], "text_size": detail["text_size"], "panel_height": height, "validate": False}
+    scores_look, weights_look = _panel_look(detail, height, detail["score_format"]), _panel_look(detail, height, ".2f")
     k = result.k
     clipped = k < max(n_q, n_k) - 1
     panels = {
-        name: figures.score_heatmap(
+        name: score_heatmap(
             matrices[name].astype(detail["dtype"]),
             titles[name],
             limit=limit,
-            cell_format=detail["score_format"],
+            look=scores_look,
+            hover=score_hover,
             outline_k=k if name == "bias" and clipped else None,
-            **_hover_args(score_hover),
-            **common,
         )
         for name in ("content", "bias", "scores")
     }
     for name, hover_data in (("content_weights", content_hover), ("weights", weight_hover)):
-        panels[name] = figures.weight_heatmap(
-            matrices[name].astype(detail["dtype"]),
-            titles[name],
-            cell_format=".2f",
-            **_hover_args(hover_data),
-            **common,
+        panels[name] = weight_heatmap(
+            matrices[name].astype(detail["dtype"]), titles[name], look=weights_look, hover=hover_data
         )
-    panels["difference"] = figures.score_heatmap(
+    panels["difference"] = score_heatmap(
         matrices["difference"].astype(detail["dtype"]),
         titles["difference"],
-        limit=figures.symmetric_range(matrices["difference"]),
-        cell_format=".2f",
-        **_hover_args(change_hover),
-        **common,
+        limit=symmetric_range(matrices["difference"]),
+        look=weights_look,
+        hover=change_hover,
     )
     if offsets:
         panels["offsets"] = offset_map(n_q, n_k, k, height)
@@ -194,7 +192,7 @@ def explorer_panels(
 
 def offset_map(n_q: int, n_k: int, k: int, height: int) -> go.Figure:
     """The Explorer's offset-map panel (it depends only on the sizes, so pages may cache it)."""
-    return figures.offset_map_figure(
+    return offset_map_figure(
         n_q,
         n_k,
         k,
@@ -219,27 +217,24 @@ def effects_panels(result: AttentionResult, *, height: int = 420) -> dict[str, g
     n_q, n_k = result.scores.shape
     detail = _detail(max(n_q, n_k))
     score_hover, weight_hover = hover.effects_hover(result) if detail["hover"] else (None, None)
-    limit = figures.symmetric_range(result.content, result.bias)
-    common = {"text": detail["text"], "text_size": detail["text_size"], "panel_height": height, "validate": False}
+    limit = symmetric_range(result.content, result.bias)
     clipped = result.k < max(n_q, n_k) - 1
     panels = {
-        name: figures.score_heatmap(
+        name: score_heatmap(
             getattr(result, name).astype(detail["dtype"]),
             EFFECTS_PANELS[name],
             limit=limit,
-            cell_format=detail["score_format"],
+            look=_panel_look(detail, height, detail["score_format"]),
+            hover=score_hover,
             outline_k=result.k if name == "bias" and clipped else None,
-            **_hover_args(score_hover),
-            **common,
         )
         for name in ("content", "bias")
     }
     for name in ("content_weights", "weights"):
-        panels[name] = figures.weight_heatmap(
+        panels[name] = weight_heatmap(
             getattr(result, name).astype(detail["dtype"]),
             EFFECTS_PANELS[name],
-            cell_format=".2f",
-            **_hover_args(weight_hover),
-            **common,
+            look=_panel_look(detail, height, ".2f"),
+            hover=weight_hover,
         )
     return panels

@@ -1,6 +1,6 @@
 """Plotly figures for the scheme comparison page (no Streamlit imports).
 
-Heatmaps reuse :mod:`relpos.plots.figures` (matrix orientation, shared diverging scale for
+Heatmaps reuse :mod:`relpos.plots.heatmaps` (matrix orientation, shared diverging scale for
 score-like panels, 0–1 sequential scale for weights). Curves over the offset ``j − i``
 shade the offsets a model "trained" at length L has seen.
 """
@@ -12,9 +12,12 @@ import plotly.graph_objects as go
 
 from relpos.core.scheme_comparison import LengthReport, SchemeScores
 from relpos.core.schemes import SCHEMES
-from relpos.plots.figures import _AXIS_FONT, score_heatmap, symmetric_range, weight_heatmap
+from relpos.plots import style
+from relpos.plots.heatmaps import score_heatmap, symmetric_range, weight_heatmap
 from relpos.plots.panels import TEXT_MAX_N
+from relpos.plots.style import HeatmapStyle
 from relpos.text.hover import scheme_score_hover, scheme_weight_hover, translation_hover
+from relpos.text.numbers import number, offset
 
 __all__ = [
     "TRAINED_FILL",
@@ -31,28 +34,25 @@ __all__ = [
     "weight_heatmaps",
 ]
 
-#: Shading of the offsets (or positions) seen in training.
-TRAINED_FILL = "rgba(0, 158, 115, 0.13)"
-#: Okabe–Ito colours: the main curve, reused/clipped values, never-trained values.
-CURVE = "#0072B2"
-REUSED = "#E69F00"
-UNTRAINED = "#D55E00"
+#: Shading of the offsets (or positions) seen in training (kept importable here).
+TRAINED_FILL = style.TRAINED_FILL
 #: Below this a change is rounding, not a real change (float64 sums of ~10 terms).
 ROUNDING = 1e-9
 
 
-def _cells(n: int) -> dict:
+def _look(n: int, height: int) -> HeatmapStyle:
     """Cell numbers as on every page: printed up to n = 12, one decimal above n = 6 and
     sized by Plotly to fit the small panels."""
     if n > TEXT_MAX_N:
-        return {"text": False}
-    return {"text": True, "decimals": 2 if n <= 6 else 1, "text_size": 11 if n <= 6 else None}
+        return HeatmapStyle(height=height, text=False)
+    small = n <= 6
+    return HeatmapStyle(height=height, decimals=2 if small else 1, text_size=style.SMALL_TEXT_SIZE if small else None)
 
 
 def _compact(fig: go.Figure, name: str) -> go.Figure:
     """Small-panel touches: the scheme's name in the trace (for tests and hover), tight margins."""
     fig.update_traces(name=name, selector={"type": "heatmap"})
-    fig.update_layout(margin={"l": 50, "r": 10, "t": 45, "b": 45}, font={"size": 12})
+    fig.update_layout(margin=style.SMALL_PANEL_MARGIN.plotly(), font={"size": style.SMALL_LABEL_SIZE})
     return fig
 
 
@@ -72,7 +72,7 @@ def position_heatmaps(results: dict[str, SchemeScores], *, height: int = 400) ->
     for name, (matrix, title) in panels.items():
         hover = scheme_score_hover(results[name].content, results[name].scores, baseline=name == "none")
         figures[name] = _compact(
-            score_heatmap(matrix, title, limit=limit, height=height, **_cells(len(matrix)), **hover.trace_args()), name
+            score_heatmap(matrix, title, limit=limit, look=_look(len(matrix), height), hover=hover), name
         )
     return figures
 
@@ -83,9 +83,7 @@ def weight_heatmaps(results: dict[str, SchemeScores], *, height: int = 400) -> d
     for name, result in results.items():
         weights = scheme_weight_hover(result.scores)
         figures[name] = _compact(
-            weight_heatmap(
-                result.weights, "combined weights", height=height, **_cells(len(result.weights)), **weights.trace_args()
-            ),
+            weight_heatmap(result.weights, "combined weights", look=_look(len(result.weights), height), hover=weights),
             name,
         )
     return figures
@@ -129,9 +127,8 @@ def translation_heatmaps(
                 change,
                 f"{SCHEMES[name]}: change",
                 limit=limit,
-                height=height,
-                **_cells(len(change)),
-                **translation_hover(before[name].scores, change, shift).trace_args(),
+                look=_look(len(change), height),
+                hover=translation_hover(before[name].scores, change, shift),
             ),
             name,
         )
@@ -144,13 +141,13 @@ def translation_bar_figure(changes: dict[str, np.ndarray], shift: int, *, height
     names = list(changes)
     largest = [float(np.max(np.abs(changes[name]))) for name in names]
     changed = [value >= ROUNDING for value in largest]
-    labels = [f"{value:.3f}" if moved else "0 (unchanged)" for value, moved in zip(largest, changed, strict=True)]
+    labels = [number(value, 3) if moved else "0 (unchanged)" for value, moved in zip(largest, changed, strict=True)]
     fig = go.Figure(
         go.Bar(
             x=[value if moved else 0.0 for value, moved in zip(largest, changed, strict=True)],
             y=[SCHEMES[name] for name in names],
             orientation="h",
-            marker_color=[UNTRAINED if moved else CURVE for moved in changed],
+            marker_color=[style.UNTRAINED if moved else style.CURVE for moved in changed],
             text=labels,
             textposition="outside",
             cliponaxis=False,
@@ -159,12 +156,12 @@ def translation_bar_figure(changes: dict[str, np.ndarray], shift: int, *, height
         )
     )
     fig.update_layout(
-        title={"text": f"largest change of a score when every token moves {shift} places", "x": 0.5},
+        title=style.centred_title(f"largest change of a score when every token moves {shift} places"),
         height=height,
-        margin={"l": 170, "r": 110, "t": 60, "b": 50},
-        xaxis={"title": {"text": "max |score(shifted) − score(original)|", "font": _AXIS_FONT}, "rangemode": "tozero"},
+        margin=style.TRANSLATION_BARS_MARGIN.plotly(),
+        xaxis={"title": style.axis_title("max |score(shifted) − score(original)|"), "rangemode": "tozero"},
         yaxis={"autorange": "reversed"},
-        font={"size": 14},
+        font={"size": style.FONT_SIZE},
     )
     return fig
 
@@ -179,7 +176,7 @@ def _shade_trained(fig: go.Figure, x0: float, x1: float, label: str) -> None:
         layer="below",
         annotation_text=label,
         annotation_position="bottom left",
-        annotation_font_size=12,
+        annotation_font_size=style.SMALL_LABEL_SIZE,
     )
 
 
@@ -187,17 +184,22 @@ def _offset_axes(fig: go.Figure, report: LengthReport, title: str, y_title: str,
     """Shade the trained offsets, label the axes, put the legend below."""
     edge = report.trained_length - 1
     _shade_trained(fig, -edge - 0.5, edge + 0.5, f"trained: |j − i| ≤ {edge}")
-    fig.add_hline(y=0, line_color="#bbbbbb", line_width=1)
+    fig.add_hline(y=0, line_color=style.LIGHT_GUIDE_GREY, line_width=1)
     fig.update_layout(
-        title={"text": title, "x": 0.5, "xanchor": "center"},
+        title=style.centred_title(title),
         height=height,
-        margin={"l": 55, "r": 20, "t": 60, "b": 50},
+        margin=style.CHART_MARGIN.plotly(),
         legend={"orientation": "h", "y": -0.28},
-        xaxis={"title": {"text": "offset j − i", "font": _AXIS_FONT}, "zeroline": False},
-        yaxis={"title": {"text": y_title, "font": _AXIS_FONT}},
-        font={"size": 13},
+        xaxis={"title": style.axis_title("offset j − i"), "zeroline": False},
+        yaxis={"title": style.axis_title(y_title)},
+        font={"size": style.SMALL_FONT_SIZE},
     )
     return fig
+
+
+def _hover(xs, ys, where=lambda x: f"j − i = {offset(int(x))}", prefix: str = "") -> list[str]:
+    """One hover label per point, numbers by the one formatter (Plotly's own formats print a hyphen-minus)."""
+    return [f"{prefix}{where(x)}: {number(y, 3)}" for x, y in zip(xs, ys, strict=True)]
 
 
 def _flagged(report: LengthReport, values: np.ndarray, flag: np.ndarray, name: str, colour: str, symbol: str):
@@ -210,7 +212,8 @@ def _flagged(report: LengthReport, values: np.ndarray, flag: np.ndarray, name: s
         mode="markers",
         name=name,
         marker={"color": colour, "symbol": symbol, "size": 8},
-        hovertemplate=f"{name}<br>j − i = %{{x}}: %{{y:.3f}}<extra></extra>",
+        hovertext=_hover(report.offsets[flag], values[flag], prefix=f"{name}<br>"),
+        hoverinfo="text",
     )
 
 
@@ -222,18 +225,19 @@ def shaw_curve_figure(report: LengthReport, k: int, *, height: int = 340) -> go.
             y=report.shaw,
             mode="lines",
             name="q<sub>1</sub>·a<sup>K</sup><sub>clip(j−i, k)</sub>/√d",
-            line={"color": CURVE, "width": 2},
-            hovertemplate="j − i = %{x}: %{y:.3f}<extra></extra>",
+            line={"color": style.CURVE, "width": 2},
+            hovertext=_hover(report.offsets, report.shaw),
+            hoverinfo="text",
         ),
         _flagged(
             report,
             report.shaw,
             report.shaw_clipped,
             f"clipped: reuses a<sup>K</sup><sub>±{k}</sub>",
-            REUSED,
+            style.REUSED,
             "circle-open",
         ),
-        _flagged(report, report.shaw, report.shaw_row_untrained, "row never trained", UNTRAINED, "x"),
+        _flagged(report, report.shaw, report.shaw_row_untrained, "row never trained", style.UNTRAINED, "x"),
     ]
     fig = go.Figure([trace for trace in traces if trace is not None])
     return _offset_axes(fig, report, f"Shaw (k = {k}): flat beyond ±k", "bias", height)
@@ -241,18 +245,21 @@ def shaw_curve_figure(report: LengthReport, k: int, *, height: int = 340) -> go.
 
 def t5_curve_figure(report: LengthReport, *, height: int = 340) -> go.Figure:
     """T5 bias at every offset: steps of log-spaced buckets, unseen buckets marked."""
-    hover = [f"j − i = {o}: bucket {b}" for o, b in zip(report.offsets, report.t5_buckets, strict=True)]
+    hover = [
+        f"j − i = {offset(o)}: bucket {b}, bias {number(y, 3)}"
+        for o, b, y in zip(report.offsets, report.t5_buckets, report.t5, strict=True)
+    ]
     traces = [
         go.Scatter(
             x=report.offsets,
             y=report.t5,
             mode="lines",
-            line={"color": CURVE, "width": 2, "shape": "hvh"},
+            line={"color": style.CURVE, "width": 2, "shape": "hvh"},
             name="β[bucket(j − i)]",
             hovertext=hover,
-            hoverinfo="text+y",
+            hoverinfo="text",
         ),
-        _flagged(report, report.t5, report.t5_untrained, "bucket never trained", UNTRAINED, "x"),
+        _flagged(report, report.t5, report.t5_untrained, "bucket never trained", style.UNTRAINED, "x"),
     ]
     fig = go.Figure([trace for trace in traces if trace is not None])
     return _offset_axes(fig, report, "T5: log-spaced buckets", "bias", height)
@@ -269,8 +276,9 @@ def alibi_curve_figure(report: LengthReport, head: int, *, height: int = 340) ->
                 mode="lines",
                 name=f"head {h + 1}",
                 showlegend=False,
-                line={"color": "#b9c6d3", "width": 1},
-                hovertemplate=f"head {h + 1}<br>j − i = %{{x}}: %{{y:.3f}}<extra></extra>",
+                line={"color": style.FADED_LINE, "width": 1},
+                hovertext=_hover(report.offsets, report.alibi[h], prefix=f"head {h + 1}<br>"),
+                hoverinfo="text",
             )
             for h in range(n_heads)
             if h != head
@@ -281,8 +289,9 @@ def alibi_curve_figure(report: LengthReport, head: int, *, height: int = 340) ->
                 y=report.alibi[head],
                 mode="lines",
                 name=f"head {head + 1} (others in grey)" if n_heads > 1 else "the head",
-                line={"color": CURVE, "width": 3},
-                hovertemplate=f"head {head + 1}<br>j − i = %{{x}}: %{{y:.3f}}<extra></extra>",
+                line={"color": style.CURVE, "width": 3},
+                hovertext=_hover(report.offsets, report.alibi[head], prefix=f"head {head + 1}<br>"),
+                hoverinfo="text",
             )
         ]
     )
@@ -297,9 +306,10 @@ def rope_curve_figure(report: LengthReport, *, height: int = 340) -> go.Figure:
             y=report.rope,
             mode="lines+markers",
             marker={"size": 4},
-            line={"color": CURVE, "width": 2},
+            line={"color": style.CURVE, "width": 2},
             name="(R<sub>0</sub>q<sub>1</sub>)·(R<sub>j−i</sub>k<sub>2</sub>)/√d: query 1, key 2",
-            hovertemplate="j − i = %{x}: %{y:.3f}<extra></extra>",
+            hovertext=_hover(report.offsets, report.rope),
+            hoverinfo="text",
         )
     )
     return _offset_axes(fig, report, "RoPE: the same pair at every offset", "score of query 1 with key 2", height)
@@ -309,7 +319,7 @@ def sinusoid_figure(report: LengthReport, *, height: int = 340, max_columns: int
     """Sinusoidal encodings of positions 1..2L, one line per column; trained positions shaded."""
     encodings = report.sinusoids  # (2L, d_model)
     positions = np.arange(1, len(encodings) + 1)
-    palette = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
+    palette = style.OKABE_ITO
     fig = go.Figure(
         [
             go.Scatter(
@@ -318,7 +328,10 @@ def sinusoid_figure(report: LengthReport, *, height: int = 340, max_columns: int
                 mode="lines",
                 name=f"{'sin' if column % 2 == 0 else 'cos'} column {column + 1}",
                 line={"color": palette[column % len(palette)], "width": 2},
-                hovertemplate=f"column {column + 1}<br>position %{{x}}: %{{y:.3f}}<extra></extra>",
+                hovertext=_hover(
+                    positions, encodings[:, column], lambda x: f"position {x}", prefix=f"column {column + 1}<br>"
+                ),
+                hoverinfo="text",
             )
             for column in range(min(max_columns, encodings.shape[1]))
         ]
@@ -326,12 +339,12 @@ def sinusoid_figure(report: LengthReport, *, height: int = 340, max_columns: int
     length = report.trained_length
     _shade_trained(fig, 0.5, length + 0.5, f"trained: 1..{length}")
     fig.update_layout(
-        title={"text": "sinusoidal: positions beyond L are new inputs", "x": 0.5, "xanchor": "center"},
+        title=style.centred_title("sinusoidal: positions beyond L are new inputs"),
         height=height,
-        margin={"l": 55, "r": 20, "t": 60, "b": 50},
-        legend={"orientation": "h", "y": -0.28, "font": {"size": 11}},
-        xaxis={"title": {"text": "position", "font": _AXIS_FONT}},
-        yaxis={"title": {"text": "encoding value", "font": _AXIS_FONT}, "range": [-1.1, 1.1]},
-        font={"size": 13},
+        margin=style.CHART_MARGIN.plotly(),
+        legend={"orientation": "h", "y": -0.28, "font": {"size": style.SMALL_TEXT_SIZE}},
+        xaxis={"title": style.axis_title("position")},
+        yaxis={"title": style.axis_title("encoding value"), "range": [-1.1, 1.1]},
+        font={"size": style.SMALL_FONT_SIZE},
     )
     return fig

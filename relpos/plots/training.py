@@ -1,7 +1,7 @@
 """Plotly figures of a training run (no Streamlit): the loss curve, the learned bias per
 offset, absolute position vectors, attention patterns and "train short, test long".
 
-Heatmaps reuse :mod:`relpos.plots.figures`: matrix orientation (query rows top to
+Heatmaps reuse :mod:`relpos.plots.heatmaps`: matrix orientation (query rows top to
 bottom), weights on the 0–1 sequential scale, parameters on the diverging scale
 centred on 0. Colours are Okabe–Ito (colour-blind safe).
 """
@@ -12,7 +12,9 @@ import numpy as np
 import plotly.graph_objects as go
 
 from relpos.core.training_model import TRAINING_SCHEMES
-from relpos.plots.figures import _AXIS_FONT, score_heatmap, symmetric_range, weight_heatmap
+from relpos.plots import style
+from relpos.plots.heatmaps import score_heatmap, symmetric_range, weight_heatmap
+from relpos.plots.style import HeatmapStyle
 from relpos.text.explain import offset_label
 from relpos.text.training import length_label
 
@@ -26,34 +28,26 @@ __all__ = [
     "position_vectors_figure",
 ]
 
-#: One Okabe–Ito colour per scheme (the same on every chart of the page).
-SCHEME_COLOURS = {
-    "none": "#999999",
-    "absolute": "#D55E00",
-    "sinusoidal": "#E69F00",
-    "shaw": "#0072B2",
-    "t5": "#009E73",
-    "alibi": "#CC79A7",
-    "rope": "#56B4E9",
-}
+#: One colour per scheme (the same on every chart of the page).
+SCHEME_COLOURS = style.SCHEME_COLOURS
 #: Bars: the largest bias, the others, the offsets beyond −k that share the edge row.
-WINNER, OTHER = "#D55E00", "#0072B2"
+WINNER, OTHER = style.UNTRAINED, style.CURVE
 CLIPPED_OPACITY = 0.45
 #: Heatmaps print their numbers up to this many rows, and separate cells up to this many.
 TEXT_MAX_N = 12
 GAPS_MAX_N = 16
 #: The dashed L × L square on a longer attention pattern (Okabe–Ito orange: visible on Viridis).
-SQUARE = "#E69F00"
+SQUARE = style.REUSED
 
 
 def _layout(fig: go.Figure, title: str, x_title: str, y_title: str, height: int) -> go.Figure:
     fig.update_layout(
-        title={"text": title, "x": 0.5, "xanchor": "center"},
+        title=style.centred_title(title),
         height=height,
-        margin={"l": 60, "r": 20, "t": 60, "b": 50},
-        font={"size": 14},
-        xaxis_title={"text": x_title, "font": _AXIS_FONT},
-        yaxis_title={"text": y_title, "font": _AXIS_FONT},
+        margin=style.CHART_MARGIN.plotly(),
+        font={"size": style.FONT_SIZE},
+        xaxis_title=style.axis_title(x_title),
+        yaxis_title=style.axis_title(y_title),
         legend={"orientation": "h", "y": -0.25, "x": 0.5, "xanchor": "center"},
     )
     return fig
@@ -85,7 +79,7 @@ def loss_figure(losses: dict[str, np.ndarray], *, vocab: int | None = None, heig
     if vocab:
         fig.add_hline(
             y=float(np.log(vocab)),
-            line={"dash": "dot", "color": "#555555"},
+            line={"dash": "dot", "color": style.DARK_GUIDE_GREY},
             annotation_text=f"uniform guess: ln {vocab}",
             annotation_position="top right",
         )
@@ -144,14 +138,16 @@ def offset_bias_figure(
     fig.update_xaxes(type="category")
     if y_range is not None:
         fig.update_yaxes(range=list(y_range))
-    fig.add_hline(y=0, line={"color": "#444444", "width": 1})
+    fig.add_hline(y=0, line={"color": style.DARK_GUIDE_GREY, "width": 1})
     return _layout(fig, title, "offset j − i (key minus query)", y_title, height)
 
 
 def position_vectors_figure(positions, *, title: str, limit: float | None = None, height: int = 380) -> go.Figure:
     """Heatmap of learned absolute position vectors: position rows (from 1) top to bottom, features across."""
     matrix = np.asarray(positions, dtype=float)  # (L, d)
-    fig = score_heatmap(matrix, title, limit=limit or symmetric_range(matrix), text=False, height=height)
+    fig = score_heatmap(
+        matrix, title, limit=limit or symmetric_range(matrix), look=HeatmapStyle(height=height, text=False)
+    )
     fig.update_traces(hovertemplate="position %{customdata[0]}, feature %{customdata[1]}<br>%{z:.3f}<extra></extra>")
     fig.update_layout(xaxis_title_text="feature", yaxis_title_text="position")
     fig.update_yaxes(scaleanchor=None)
@@ -166,7 +162,9 @@ def attention_figure(weights, *, title: str, trained_length: int | None = None, 
     """
     matrix = np.asarray(weights, dtype=float)  # (n, n)
     n = matrix.shape[0]
-    fig = weight_heatmap(matrix, title, text=n <= TEXT_MAX_N, height=height, text_size=11)
+    fig = weight_heatmap(
+        matrix, title, look=HeatmapStyle(height=height, text=n <= TEXT_MAX_N, text_size=style.SMALL_TEXT_SIZE)
+    )
     if n > GAPS_MAX_N:  # cell gaps would be most of the picture
         fig.update_traces(xgap=0, ygap=0)
     if trained_length is not None and trained_length < n:
@@ -198,7 +196,7 @@ def accuracy_figure(schemes, lengths, accuracy, *, vocab: int | None = None, hei
     if vocab:
         fig.add_hline(
             y=100 / vocab,
-            line={"dash": "dot", "color": "#555555"},
+            line={"dash": "dot", "color": style.DARK_GUIDE_GREY},
             annotation_text="random guess",
             annotation_position="bottom right",
         )

@@ -27,6 +27,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from relpos.text.escape import printable
+
 __all__ = [
     "MAX_PARAM_CHARS",
     "Decoded",
@@ -95,10 +97,9 @@ def shown(value: object, limit: int = 40) -> str:
     "'a?bxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…' (103 characters)"
     """
     text = value if isinstance(value, str) else repr(value)
-    clean = "".join(char if char.isprintable() else "?" for char in text[:limit])
     if len(text) > limit:
-        return f"'{clean}…' ({len(text)} characters)"
-    return f"'{clean}'"
+        return f"'{printable(text, limit)}' ({len(text)} characters)"
+    return f"'{printable(text)}'"
 
 
 def _number_text(value: float) -> str:
@@ -195,10 +196,12 @@ class Field:
                 raise ValueError
             return word in _TRUE
         if self.kind == "choice":
-            word = text.strip().lower()
-            if word not in self.choices:
+            word = text.strip()
+            if word in self.choices:
+                return word
+            if word.lower() not in self.choices:
                 raise ValueError
-            return word
+            return word.lower()
         items = text.split(",")
         if not self.min_items <= len(items) <= self.max_items:
             raise ValueError

@@ -16,9 +16,10 @@ import numpy as np
 from relpos.core.examples import Scenario, worked_example
 from relpos.core.training_model import TRAINING_SCHEMES
 from relpos.core.training_tasks import TRAINING_TASKS
-from relpos.lessons import effects, presets
+from relpos.lessons import answers, effects, presets
 from relpos.lessons import walkthrough as wt
-from relpos.state.codec import Field, Schema, bool_field, choice_field, float_field, floats_field, int_field
+from relpos.state.codec import Field, Schema, bool_field, choice_field, float_field, floats_field, int_field, shown
+from relpos.text.numbers import offset_range
 
 __all__ = [
     "ALL_SCHEMES",
@@ -269,7 +270,7 @@ def _reconcile_walkthrough(state: dict) -> tuple[dict, list[str]]:
         return state, []
     if len(table) == 2 * k + 1:
         return state, []
-    offsets = f"offsets −{k}..+{k}" if k else "offset 0 only"
+    offsets = f"offsets {offset_range(k)}" if k else "offset 0 only"
     count = f"{2 * k + 1} value{'s' if k else ''}"
     problem = f"a: expected {count} for k = {k} ({offsets}); got {len(table)}. Using the textbook's values."
     state["a"] = _walkthrough_table(k)
@@ -354,3 +355,25 @@ TRAINING = Schema(
         "seed": int_field(0, 0, _SEEDS),
     }
 )
+
+
+# ---------------------------------------------------------------------------- quiz
+
+#: The quiz's one URL parameter, ``?seed=``: read by the same codec as every other page's.
+QUIZ_SEED = int_field(None, 0, answers.MAX_SEED)
+
+
+def read_quiz_seed(text: str) -> int:
+    """The quiz seed in a link's ``seed=`` text, or ValueError saying what a seed is.
+
+    >>> read_quiz_seed(" 42 ")
+    42
+    >>> read_quiz_seed("1_000")
+    Traceback (most recent call last):
+    ...
+    ValueError: the seed must be a whole number from 0 to 4294967295; got '1_000'
+    """
+    try:
+        return QUIZ_SEED.parse(text)
+    except ValueError:
+        raise ValueError(f"the seed must be a whole number from 0 to {answers.MAX_SEED}; got {shown(text)}") from None

@@ -3,34 +3,51 @@
 A page declares its settings once (an integer in a range, one of a few choices, or a
 fixed-length list of numbers); :func:`read_settings` turns query parameters into
 values, replacing anything malformed by the default with a message that says what was
-expected. The messages never repeat more than a short, sanitised excerpt of the
-offending text, so they are safe to show as Markdown.
+expected. Each setting parses and writes its text through the one codec's field
+(:mod:`relpos.state.codec`), so ``?seed=1_000`` means the same on every page. The
+messages are plain text that repeats at most a short, printable excerpt of the
+offending text; the page escapes them before showing them as Markdown.
 """
 
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from relpos.state.codec import unknown_message
+from relpos.state.codec import Field, choice_field, float_field, floats_field, int_field, unknown_message
+from relpos.text.escape import printable
+from relpos.text.numbers import number
 
 __all__ = ["ChoiceSetting", "FloatsSetting", "IntSetting", "encode_settings", "read_settings", "sanitise"]
 
 _MAX_PARAMETER_LENGTH = 400  # longer values are rejected before parsing
 
 
+#: Fields that accept any number the codec can read: to tell "out of range" from "not a number".
+_ANY_INT = int_field(0, -(10**12), 10**12)
+_ANY_FLOAT = float_field(0.0, -math.inf, math.inf)
+
+
+def _quoted_unless_number(text: str, field: Field) -> str:
+    """A number the codec reads is shown as typed (``17``), anything else quoted (“abc”)."""
+    try:
+        field.parse(text)
+    except ValueError:
+        return f"“{sanitise(text)}”"
+    return sanitise(text.strip())
+
+
 def sanitise(text: str, limit: int = 24) -> str:
-    """A short, harmless excerpt of user text for an error message.
+    """A short, printable excerpt of user text for an error message: at most `limit` characters.
 
-    Keeps letters, digits and ``.,+-_ ``; everything else becomes ``?``.
+    Messages are plain text; the page escapes them (``relpos.text.escape``) when it shows them.
 
-    >>> sanitise("<script>alert(1)</script>")
-    '?script?alert?1???scrip…'
+    >>> sanitise("<script>alert(1)</script>"), sanitise("a\\x00b")
+    ('<script>alert(1)</scrip…', 'a?b')
     """
-    cleaned = re.sub(r"[^0-9A-Za-z.,+\-_ ]", "?", str(text))
-    return cleaned if len(cleaned) <= limit else cleaned[: limit - 1] + "…"
+    text = str(text)
+    return printable(text, limit if len(text) <= limit else limit - 1)
 
 
 @dataclass(frozen=True)
@@ -43,20 +60,21 @@ class IntSetting:
     low: int
     high: int
 
+    def field(self) -> Field:
+        """The codec's field: one parsing rule for every page's integers."""
+        return int_field(self.default, self.low, self.high)
+
     def parse(self, text: str) -> int:
         """The integer in `text`, or ValueError saying what was expected.
 
         >>> IntSetting("k", "clipping distance k", 2, 0, 3).parse("3")
         3
         """
-        expected = f"{self.label} must be a whole number from {self.low} to {self.high}"
         try:
-            value = int(text.strip())
+            return self.field().parse(text)
         except ValueError:
-            raise ValueError(f"{expected}; got “{sanitise(text)}”") from None
-        if not self.low <= value <= self.high:
-            raise ValueError(f"{expected}; got {sanitise(str(value))}")
-        return value
+            expected = f"{self.label} must be a whole number from {self.low} to {self.high}"
+            raise ValueError(f"{expected}; got {_quoted_unless_number(text, _ANY_INT)}") from None
 
     def encode(self, value: int) -> str:
         return str(int(value))
@@ -71,15 +89,20 @@ class ChoiceSetting:
     default: str
     choices: tuple[str, ...]
 
+    def field(self) -> Field:
+        """The codec's field: one parsing rule for every page's choices."""
+        return choice_field(self.default, self.choices)
+
     def parse(self, text: str) -> str:
         """`text` if it is one of the choices.
 
         >>> ChoiceSetting("mode", "mode", "a", ("a", "b")).parse("b")
         'b'
         """
-        if text not in self.choices:
-            raise ValueError(f"{self.label} must be one of {', '.join(self.choices)}; got “{sanitise(text)}”")
-        return text
+        try:
+            return self.field().parse(text)
+        except ValueError:
+            raise ValueError(f"{self.label} must be one of {', '.join(self.choices)}; got “{sanitise(text)}”") from None
 
     def encode(self, value: str) -> str:
         return value
@@ -95,6 +118,11 @@ class FloatsSetting:
     low: float
     high: float
 
+    def field(self) -> Field:
+        """The codec's field: one parsing rule for every page's lists of numbers."""
+        count = len(self.default)
+        return floats_field(list(self.default), self.low, self.high, count, min_items=count)
+
     def parse(self, text: str) -> tuple[float, ...]:
         """The numbers in `text`.
 
@@ -102,23 +130,22 @@ class FloatsSetting:
         (0.5, -1.0)
         """
         count = len(self.default)
-        expected = f"{self.label} must be {count} numbers from {self.low:g} to {self.high:g}, separated by commas"
+        low, high = (number(bound, 6, trim=0) for bound in (self.low, self.high))
+        expected = f"{self.label} must be {count} numbers from {low} to {high}, separated by commas"
         parts = text.split(",")
         if len(parts) != count:
             raise ValueError(f"{expected}; got {len(parts)} entr{'y' if len(parts) == 1 else 'ies'}")
-        values = []
-        for part in parts:
+        for part in parts:  # the first unusable entry, named
             try:
-                value = float(part.strip())
+                _ANY_FLOAT.parse(part)
             except ValueError:
-                raise ValueError(f"{expected}; “{sanitise(part)}” is not a number") from None
-            if not math.isfinite(value) or not self.low <= value <= self.high:
+                raise ValueError(f"{expected}; “{sanitise(part.strip())}” is not a number") from None
+            if not self.low <= _ANY_FLOAT.parse(part) <= self.high:
                 raise ValueError(f"{expected}; got {sanitise(part.strip())}")
-            values.append(value + 0.0)  # −0 becomes 0
-        return tuple(values)
+        return tuple(self.field().parse(text))
 
     def encode(self, value: Sequence[float]) -> str:
-        return ",".join(f"{float(v):g}" for v in value)
+        return self.field().format([float(v) for v in value])
 
 
 Setting = IntSetting | ChoiceSetting | FloatsSetting
@@ -161,7 +188,7 @@ def read_settings(settings: Sequence[Setting], params: Mapping[str, str]) -> tup
         except ValueError as error:
             default = setting.encode(setting.default)
             problems.append(f"{error} (kept {default})")
-    if unknown:  # sanitised: these messages are shown as Markdown unescaped
+    if unknown:
         problems.append(unknown_message(unknown, quote=lambda name: f"“{sanitise(name)}”"))
     return values, problems
 

@@ -10,11 +10,11 @@ import pandas as pd
 
 from relpos.core.attention import AttentionResult, relative_offsets
 from relpos.lessons.walkthrough import PairStep
+from relpos.text import numbers as num
 
 __all__ = [
     "SCHEME_FACTS",
     "constant_diagonals",
-    "format_offset",
     "length_frame",
     "matrix_csv",
     "matrix_frame",
@@ -36,15 +36,6 @@ RESULT_MATRICES = {
     "content_weights": "content-only weight",
     "weights": "combined weight",
 }
-
-
-def format_offset(offset: int) -> str:
-    """Offset with its sign, ``0`` unsigned: ``-2``, ``0``, ``+3``.
-
-    >>> [format_offset(o) for o in (-2, 0, 3)]
-    ['-2', '0', '+3']
-    """
-    return f"{offset:+d}" if offset else "0"
 
 
 def matrix_frame(matrix, *, decimals: int | None = None) -> pd.DataFrame:
@@ -75,7 +66,7 @@ def table_frame(table, *, decimals: int | None = None) -> pd.DataFrame:
 
     >>> table_frame([-0.3, 0.4, 0.1])
                 a^K
-    offset -1  -0.3
+    offset −1  -0.3
     offset 0    0.4
     offset +1   0.1
     """
@@ -83,7 +74,7 @@ def table_frame(table, *, decimals: int | None = None) -> pd.DataFrame:
     array = array.reshape(-1, 1) if array.ndim == 1 else array
     k = (array.shape[0] - 1) // 2
     columns = ["a^K"] if array.shape[1] == 1 else [f"a^K[{f + 1}]" for f in range(array.shape[1])]
-    frame = pd.DataFrame(array, index=[f"offset {format_offset(o)}" for o in range(-k, k + 1)], columns=columns)
+    frame = pd.DataFrame(array, index=[f"offset {num.offset(o)}" for o in range(-k, k + 1)], columns=columns)
     return frame.round(decimals) if decimals is not None else frame
 
 
@@ -127,7 +118,7 @@ def timing_frame(timings) -> pd.DataFrame:
                 "best time (ms)": f"{timing.seconds * 1e3:,.2f}" if measured else "—",
                 "vs naive": _speed_up(naive, timing),
                 "extra memory (float64)": format_bytes(timing.extra_bytes, binary=True),
-                "max |difference|": f"{timing.max_error:.1e}" if timing.max_error is not None else "—",
+                "max |difference|": num.scientific(timing.max_error, 2) if timing.max_error is not None else "—",
                 "note": timing.note,
             }
         )
@@ -220,13 +211,11 @@ def offset_row_frame(table) -> pd.DataFrame:
     """A d = 1 table a^K as one row, its columns labelled by offset ``−k..+k``.
 
     >>> offset_row_frame([-0.3, 0.4, 0.1]).columns.tolist()
-    ['a^K[-1]', 'a^K[0]', 'a^K[+1]']
+    ['a^K[−1]', 'a^K[0]', 'a^K[+1]']
     """
     values = np.asarray(table, dtype=float).ravel()
     k = (len(values) - 1) // 2
-    return pd.DataFrame(
-        [values], index=["a^K"], columns=[f"a^K[{format_offset(offset)}]" for offset in range(-k, k + 1)]
-    )
+    return pd.DataFrame([values], index=["a^K"], columns=[f"a^K[{num.offset(offset)}]" for offset in range(-k, k + 1)])
 
 
 # --------------------------------------------------------------------------- value side (issue 5)
@@ -260,8 +249,8 @@ def value_terms_frame(terms, *, decimals: int | None = 4) -> pd.DataFrame:
     """
     return pd.DataFrame(
         {
-            "offset j − i": [format_offset(int(o)) for o in terms.offsets],
-            "a^V row used": [format_offset(int(c)) for c in terms.clipped],
+            "offset j − i": [num.offset(int(o)) for o in terms.offsets],
+            "a^V row used": [num.offset(int(c)) for c in terms.clipped],
             "α_ij": np.asarray(terms.weights, dtype=float),
             "v_j": np.asarray(terms.values, dtype=float)[:, 0],
             "a^V": np.asarray(terms.value_embeddings, dtype=float)[:, 0],
@@ -349,12 +338,13 @@ def length_frame(report, *, k: int, slope: float, head: int) -> pd.DataFrame:
         ),
         "ALiBi": (
             "the same formula, further out",
-            f"head {head + 1}: penalty reaches −{slope * (length - 1):.2f} at L, −{slope * (long - 1):.2f} at 2L",
+            f"head {head + 1}: penalty reaches {num.number(-slope * (length - 1))} at L, "
+            f"{num.number(-slope * (long - 1))} at 2L",
         ),
         "RoPE (rotary)": (
             "larger rotation angles",
-            f"slowest pair turns at most {report.rope_max_angle[0]:.3f} rad at L, "
-            f"{report.rope_max_angle[1]:.3f} rad at 2L",
+            f"slowest pair turns at most {num.number(report.rope_max_angle[0], 3)} rad at L, "
+            f"{num.number(report.rope_max_angle[1], 3)} rad at 2L",
         ),
     }
     return pd.DataFrame(

@@ -11,7 +11,8 @@ import pandas as pd
 
 from relpos.core.training import TrainedHead
 from relpos.core.training_model import TRAINING_SCHEMES
-from relpos.tables.frames import format_offset
+from relpos.text.numbers import offset as format_offset
+from relpos.text.numbers import tex_offset
 from relpos.text.training import length_label
 
 __all__ = ["accuracy_frame", "loss_frame", "offset_bias_frame", "position_frame"]
@@ -39,7 +40,8 @@ def _rows_label(head: TrainedHead) -> tuple[str, list[str]]:
     """Name and labels of the rows of the head's learned position parameter."""
     scheme, settings = head.settings.scheme, head.settings
     if scheme == "shaw":
-        return "offset j − i", [format_offset(r - settings.k) for r in range(2 * settings.k + 1)]
+        # a CSV for other programs: ASCII signs (-2, 0, +1), which every spreadsheet reads as numbers
+        return "offset j − i", [tex_offset(r - settings.k) for r in range(2 * settings.k + 1)]
     if scheme == "t5":
         return "bucket", [str(b) for b in range(head.params["t5_bias"].shape[0])]
     return "position", [str(p + 1) for p in range(settings.length)]
@@ -93,10 +95,8 @@ def accuracy_frame(schemes, lengths, accuracy) -> pd.DataFrame:
 def offset_bias_frame(offsets, biases) -> pd.DataFrame:
     """The bias per offset as a two-column table (offsets with their sign).
 
-    >>> offset_bias_frame([-1, 0], [0.5, -0.25])
-      offset j − i  bias
-    0           -1  0.50
-    1            0 -0.25
+    >>> offset_bias_frame([-1, 0], [0.5, -0.25])["offset j − i"].tolist()
+    ['−1', '0']
     """
     return pd.DataFrame(
         {"offset j − i": [format_offset(int(o)) for o in offsets], "bias": np.asarray(biases, dtype=float)}

@@ -12,22 +12,18 @@ import numpy as np
 from relpos.core.attention import AttentionResult, relative_offsets
 from relpos.core.measures import (
     SAME,
-    attention_distance,
     diagonal_spread,
-    mean_offset,
     row_spread,
     shift_threshold,
-    weight_on_offsets,
 )
-from relpos.text.hover import format_cells
+from relpos.text import numbers
+from relpos.text.numbers import subscript
 
 __all__ = [
     "SCALAR_TOGGLE_LABEL",
     "VISIBLE_CHANGE",
     "bias_kind",
     "diagonal_note",
-    "effects_captions",
-    "effects_summary",
     "explorer_captions",
     "number",
     "offset_label",
@@ -41,27 +37,14 @@ SCALAR_TOGGLE_LABEL = (
     "(T5 learns one per bucket of offsets; ALiBi learns none, it subtracts a fixed slope × distance)"
 )
 
-#: a^K in hover labels (Plotly renders the HTML superscript).
-_HOVER_A = "a<sup>K</sup>"
-_SUBSCRIPTS = str.maketrans("0123456789+-", "₀₁₂₃₄₅₆₇₈₉₊₋")
-
-
-def subscript(text: object) -> str:
-    """Unicode subscript of digits and signs: ``subscript(12) == '₁₂'``.
-
-    >>> subscript("+1") + subscript(-2)
-    '₊₁₋₂'
-    """
-    return str(text).translate(_SUBSCRIPTS)
-
 
 def offset_label(offset: int) -> str:
-    """Signed offset with a true minus: ``+1``, ``0``, ``−2``.
+    """Signed offset with a true minus: ``+1``, ``0``, ``−2`` (:func:`relpos.text.numbers.offset`).
 
     >>> [offset_label(o) for o in (-2, 0, 1)]
     ['−2', '0', '+1']
     """
-    return f"{offset:+d}".replace("-", "−") if offset else "0"
+    return numbers.offset(offset)
 
 
 def number(value: float, *, paren: bool = False) -> str:
@@ -69,18 +52,11 @@ def number(value: float, *, paren: bool = False) -> str:
 
     ``paren`` wraps negative numbers in parentheses, for the right side of a product.
 
-    >>> number(0.5), number(-0.2, paren=True), number(0.0025), number(1 / 3)
-    ('0.50', '(−0.20)', '0.0025', '0.3333')
+    >>> number(0.5), number(-0.2, paren=True), number(0.0025), number(1 / 3), number(-0.00001)
+    ('0.50', '(−0.20)', '0.0025', '0.3333', '0.00')
     """
-    text = f"{value:.4f}"
-    whole, _, decimals = text.partition(".")
-    decimals = decimals.rstrip("0").ljust(2, "0")
-    text = f"{whole}.{decimals}"
-    if text.lstrip("-").strip("0.") == "":
-        text = text.lstrip("-")  # no "−0.00"
-    negative = text.startswith("-")
-    text = text.replace("-", "−")
-    return f"({text})" if paren and negative else text
+    text = numbers.number(value, 4, trim=2)
+    return f"({text})" if paren and text.startswith(numbers.MINUS) else text
 
 
 def _columns(values) -> np.ndarray:
@@ -162,11 +138,11 @@ def _keys(indices) -> str:
 
 def _weight(value: float) -> str:
     """A weight or weight change at 3 decimals, true minus, never "−0.000"."""
-    return str(format_cells(value, ".3f"))
+    return numbers.number(value, 3)
 
 
 def _change(value: float) -> str:
-    return str(format_cells(value, "+.3f"))
+    return numbers.number(value, 3, sign=True)
 
 
 def bias_kind(result: AttentionResult) -> str:
@@ -275,7 +251,7 @@ def weight_shift_reason(content_weights, bias, j: int, *, term: str = "bias") ->
     )
 
 
-def _difference_caption(result: AttentionResult, kind: str) -> str:
+def difference_caption(result: AttentionResult, kind: str) -> str:
     """The weight-change caption: nothing moved, or the largest gain and loss with their cause."""
     head = "Red: weight the position term added; blue: weight it took away. "
     if kind == "zero":
@@ -303,7 +279,7 @@ def _difference_caption(result: AttentionResult, kind: str) -> str:
     return " ".join(parts)
 
 
-def _offsets_caption(result: AttentionResult, n: int) -> str:
+def offsets_caption(result: AttentionResult, n: int) -> str:
     """The offset map's caption: how many cells are clipped, and to which rows."""
     k = result.k
     beyond = int(np.count_nonzero(np.abs(relative_offsets(*result.scores.shape)) > k))
@@ -312,14 +288,14 @@ def _offsets_caption(result: AttentionResult, n: int) -> str:
             "What IS constant along a diagonal: the table row. Each colour is one row of a^K. "
             f"No pair is further apart than k = {k}, so nothing is clipped; lower k to see clipping."
         )
-    edges = f"a^K{subscript(-k)} or a^K{subscript(f'+{k}')}" if k else "a^K₀, the only row"
+    edges = f"a^K{numbers.offset_subscript(-k)} or a^K{numbers.offset_subscript(k)}" if k else "a^K₀, the only row"
     return (
         "What IS constant along a diagonal: the table row. Each colour is one row of a^K; "
         f"the {beyond} cells beyond the dashed lines are further apart than k = {k} and reuse {edges}."
     )
 
 
-def _weights_captions(result: AttentionResult, row: int) -> tuple[str, str]:
+def weights_captions(result: AttentionResult, row: int) -> tuple[str, str]:
     """The two weight panels' captions, about one query row."""
     n_k = result.weights.shape[1]
     before = int(np.argmax(result.content_weights[row]))
@@ -376,141 +352,10 @@ def explorer_captions(result: AttentionResult, *, scalar: bool = False) -> dict[
         f"Largest: {_cell(*top)}, {number(content[top])}.",
         "bias": _bias_caption(result, kind, scalar),
         "scores": _scores_caption(result, kind),
-        "difference": _difference_caption(result, kind),
-        "offsets": _offsets_caption(result, max(n_q, n_k)),
+        "difference": difference_caption(result, kind),
+        "offsets": offsets_caption(result, max(n_q, n_k)),
     }
     if result.k < max(n_q, n_k) - 1 and kind != "zero":
         captions["bias"] += f" Cells further apart than k = {result.k} repeat the edge entries."
-    captions["content_weights"], captions["weights"] = _weights_captions(result, row)
+    captions["content_weights"], captions["weights"] = weights_captions(result, row)
     return captions
-
-
-def effects_captions(result: AttentionResult, favoured: tuple[int, ...]) -> dict[str, str]:
-    """ "What to notice" under each Position effects panel (keys as :data:`relpos.plots.panels.EFFECTS_PANELS`).
-
-    Examples
-    --------
-    >>> import relpos
-    >>> result = relpos.relative_attention([[1.0], [1.0], [1.0]], [[0.0], [0.0], [0.0]], A_K=[[3.0], [0.0], [0.0]])
-    >>> effects_captions(result, (-1,))["weights"]
-    'Softmax of the combined scores. Weight on offset −1: 22% → 47% on average (with content alone → with positions).'
-    """
-    captions = explorer_captions(result)
-    if favoured:
-        names = ", ".join(offset_label(o) for o in favoured)
-        before = weight_on_offsets(result.content_weights, favoured).mean()
-        after = weight_on_offsets(result.weights, favoured).mean()
-        plural = "s" if len(favoured) > 1 else ""
-        captions["weights"] = (
-            f"Softmax of the combined scores. Weight on offset{plural} {names}: {before:.0%} → {after:.0%} on "
-            "average (with content alone → with positions)."
-        )
-    return {name: captions[name] for name in ("content", "bias", "content_weights", "weights")}
-
-
-def effects_summary(
-    queries, result: AttentionResult, favoured: tuple[int, ...], direction=None, *, trained: bool = False
-) -> list[str]:
-    """Sentences on what the position term did in the position_effects experiment.
-
-    Parameters
-    ----------
-    queries : array_like, shape (n, d_k)
-    result : AttentionResult
-    favoured : tuple of int
-        Offsets the table favours (empty for a random table).
-    direction : array_like, shape (d_k,), optional
-        Unit vector the structured table points along.
-    trained : bool, default False
-        The table is a trained preset: its favoured offsets come from a head trained with
-        the page's k, so the clipping note gives no "raise k" advice (a new k trains a new head).
-
-    Returns
-    -------
-    sentences : list of str
-    """
-    n, k = result.scores.shape[0], result.k
-    kind = bias_kind(result)
-    sentences = _distance_sentences(result, kind)
-    if kind in ("zero", "row_constant"):
-        sentences.append(_no_effect_sentence(result, kind))
-    elif favoured:
-        sentences += _favoured_sentences(queries, result, favoured, direction, trained)
-    else:
-        sentences.append(
-            "A random table has no preferred offset: it reshuffles the weights without a systematic pattern "
-            "(the other presets are built to favour particular offsets; try them)."
-        )
-    beyond = int(np.count_nonzero(np.abs(relative_offsets(n)) > k))
-    if beyond:
-        sentences.append(
-            f"{beyond} of {n * n} pairs are further apart than k = {k} and share the table's edge rows (n > k + 1)."
-        )
-    return sentences
-
-
-def _distance_sentences(result: AttentionResult, kind: str) -> list[str]:
-    """Average attention distance and offset, before and after; "nothing moved" when nothing did."""
-    before, after = attention_distance(result.content_weights).mean(), attention_distance(result.weights).mean()
-    drift_before, drift_after = mean_offset(result.content_weights).mean(), mean_offset(result.weights).mean()
-    shift = after - before
-    if kind in ("zero", "row_constant"):
-        effect = "the position term moved nothing: the weights are exactly the content weights"
-    elif abs(shift) < 0.005:  # prints as ±0.00
-        effect = "the position term moved it by less than 0.005"
-    else:
-        effect = f"the position term moved it by {format_cells(shift, '+.2f')} "
-        effect += "(more local)" if shift < 0 else "(more spread out)"
-    return [
-        f"Average attention distance Σⱼ αᵢⱼ |j − i|: {before:.2f} with content only, {after:.2f} with positions — "
-        f"{effect}.",
-        f"Average offset Σⱼ αᵢⱼ (j − i): {format_cells(drift_before, '+.2f')} → {format_cells(drift_after, '+.2f')} "
-        "(negative means looking back).",
-    ]
-
-
-def _no_effect_sentence(result: AttentionResult, kind: str) -> str:
-    """Why a table that gives each row one bias changes no weight."""
-    if kind == "zero":
-        return "The bias is 0 in every cell, so the position term has no effect on any score or weight."
-    if result.k == 0:
-        return (
-            "No offset is favoured: with k = 0 every pair reads the one row a^K₀, so each query adds the same "
-            "bias to all of its keys, and adding one number to a whole row leaves the softmax unchanged. "
-            "Raise k to let the table tell offsets apart."
-        )
-    return (
-        "No offset is favoured: each query adds the same bias to all of its keys, and adding one number to a "
-        "whole row leaves the softmax unchanged."
-    )
-
-
-def _favoured_sentences(queries, result: AttentionResult, favoured, direction, trained: bool) -> list[str]:
-    """Weight on the favoured offsets, who is pushed toward them, and what clipping adds."""
-    n, k = result.scores.shape[0], result.k
-    names = ", ".join(offset_label(o) for o in favoured)
-    share_before = weight_on_offsets(result.content_weights, favoured).mean()
-    share_after = weight_on_offsets(result.weights, favoured).mean()
-    sentences = [f"Weight on offsets {names}: {share_before:.0%} → {share_after:.0%} on average."]
-    if direction is not None:
-        aligned = int(np.count_nonzero(np.asarray(queries, dtype=float) @ np.asarray(direction, dtype=float) > 0))
-        text = (
-            f"The table points along the queries' mean direction: {aligned} of {n} queries have a positive "
-            "component along it and are pushed toward these offsets"
-        )
-        if aligned < n:
-            text += f"; the other {n - aligned} are pushed away, because a Shaw bias qᵢ·a^K depends on the query"
-        sentences.append(text + ".")
-    edge = [o for o in favoured if abs(o) >= k and abs(o) < n - 1 and o != 0]
-    if edge:
-        reach = max(abs(o) for o in favoured)
-        advice = (
-            "A new k trains a new head, which may favour other offsets."
-            if trained
-            else f"Raise k to {reach + 1} to keep it to the favoured offsets."
-        )
-        sentences.append(
-            f"Clipping: with k = {k}, every offset beyond ±{k} reuses the edge rows, so the bonus for "
-            f"{', '.join(offset_label(o) for o in edge)} also reaches every farther key on that side. {advice}"
-        )
-    return sentences

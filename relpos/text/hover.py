@@ -6,9 +6,8 @@ are the panel's 1-based coordinates ``%{y}`` and ``%{x}``), e.g.
 ``customdata`` of shape ``(n_q, n_k, fields)``. Up to :data:`TEXT_CELLS` cells those
 fields are strings formatted here, with true minus signs; larger panels send one binary
 float32 array that Plotly formats (a hyphen-minus), a fraction of the cost of strings,
-so every panel up to 64 × 64 keeps its arithmetic. :func:`render` applies a template in
-Python exactly as Plotly does (for the formats used here), so tests can read what a
-learner sees.
+so every panel up to 64 × 64 keeps its arithmetic. The labels a learner sees are checked
+as plotly.js draws them, in Chromium (``tests/plotly_hover.py``).
 """
 
 from __future__ import annotations
@@ -19,13 +18,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from relpos.core.attention import AttentionResult, relative_offsets
+from relpos.text import numbers
 
 __all__ = [
     "TEXT_CELLS",
     "Hover",
     "effects_hover",
     "format_cells",
-    "render",
     "scheme_score_hover",
     "scheme_weight_hover",
     "score_hover",
@@ -93,29 +92,36 @@ def format_cells(values, fmt: str) -> np.ndarray:
     """`values` as strings, as Plotly would format them but with a true minus sign.
 
     For the formats the templates and cell numbers use (``.2f``, ``+.4f``, ``+d``, none).
-    A value that rounds to zero is unsigned: ``0.00``, and ``0`` for an offset.
+    A value that rounds to zero is unsigned: ``0.00``, and ``0`` for an offset
+    (:func:`relpos.text.numbers.number` does the formatting).
 
     >>> format_cells([[-0.2, -0.001], [3.0, 0.5]], ".2f").tolist()
     [['−0.20', '0.00'], ['3.00', '0.50']]
     >>> format_cells([-2, 0, 1], "+d").tolist()
     ['−2', '0', '+1']
+    >>> format_cells([0.5, -0.0001], "+.2f").tolist()
+    ['+0.50', '0.00']
     """
     values = np.asarray(values, dtype=float)
     texts = [_number(value, fmt) for value in values.ravel().tolist()]  # Python floats format faster
     return np.array(texts, dtype=object).reshape(values.shape)
 
 
-_FIXED = re.compile(r"[+]?\.(\d+)f")
+#: The d3 formats the templates use: an optional ``+``, optional ``.N``, then ``f`` or ``d``.
+_FORMAT = re.compile(r"(?P<sign>\+)?(?:\.(?P<decimals>\d+))?(?P<kind>[fd]?)")
 
 
 def _number(value: float, fmt: str) -> str:
-    if fmt.endswith("d") or (not fmt and value.is_integer()):
-        value = round(value)
-        if value == 0:
-            return "0"  # an offset of 0 has no sign
-    elif fixed := _FIXED.fullmatch(fmt):
-        value = round(value, int(fixed[1])) + 0.0  # + 0.0 turns −0.0 into 0.0
-    return format(value, fmt).replace("-", "−")
+    """One cell as :func:`relpos.text.numbers.number` writes it, for a d3 format `fmt`."""
+    spec = _FORMAT.fullmatch(fmt)
+    if spec is None:
+        raise ValueError(f"format must look like '.2f', '+.4f', '+d' or ''; got {fmt!r}")
+    sign = bool(spec["sign"])
+    if spec["kind"] == "d" or (not fmt and value.is_integer()):
+        return numbers.number(value, 0, sign=sign)
+    if spec["kind"] == "f":
+        return numbers.number(value, int(spec["decimals"] or 6), sign=sign)
+    return numbers.number(value, 12, sign=sign, trim=0)  # no format: the shortest text of the value
 
 
 class _PanelFields(_Fields):
@@ -177,11 +183,10 @@ def score_hover(queries, keys, table, result: AttentionResult, *, scalar: bool =
     >>> example = relpos.worked_example()
     >>> result = example.attention()
     >>> hover = score_hover(example.queries, example.keys, example.table, result)
-    >>> print(render(hover, 1, 2, result.scores[1, 2], html=False))
-    query i = 2, key j = 3: offset j − i = +1, uses a^K_+1
-    q_2·k_3 = 0.50·(0.40) = 0.20
-    q_2·a^K_+1 = 0.50·(−0.20) = −0.10
-    score 0.20 + (−0.10) = 0.10
+    >>> hover.customdata[1, 2].tolist()  # plotly.js shows, for query 2 and key 3: score 0.20 + (−0.10) = 0.10
+    ['+1', '+1', '0.50', '0.40', '0.20', '−0.20', '−0.10', '0.10']
+    >>> hover.template.split("<br>")[-1]
+    'score %{customdata[4]} + (%{customdata[6]}) = %{customdata[7]}<extra></extra>'
     """
     Q, K, A = (_columns(x) for x in (queries, keys, table))
     d = Q.shape[1]
@@ -214,12 +219,10 @@ def weight_hovers(result: AttentionResult) -> tuple[Hover, Hover, Hover]:
     >>> import relpos
     >>> result = relpos.worked_example().attention()
     >>> content, combined, change = weight_hovers(result)
-    >>> print(render(combined, 0, 0, result.weights[0, 0], html=False))
-    query i = 1, key j = 1
-    α_1,1 = exp(1.00) / Σ_j exp(e_1j) = 2.718 / 7.286 = 0.3731
-    >>> print(render(change, 0, 3, result.weights[0, 3] - result.content_weights[0, 3], html=False))
-    query i = 1, key j = 4
-    with positions 0.2764 − content only 0.3576 = −0.0812
+    >>> combined.customdata[0, 0].tolist()  # α₁,₁ = exp(1.00) / Σⱼ exp(e₁ⱼ) = 2.718 / 7.286 = 0.3731
+    ['1.00', '2.718', '7.286', '0.3731']
+    >>> change.customdata[0, 3].tolist()  # with positions 0.2764 − content only 0.3576 = −0.0812
+    ['0.2764', '0.3576', '−0.0812']
     """
     hovers = [
         _softmax_hover(_cells(result, offsets=False), logits, symbol, letter)
@@ -281,9 +284,8 @@ def scheme_score_hover(content, scores, *, baseline: bool = False) -> Hover:
     --------
     >>> import numpy as np
     >>> content, scores = np.array([[0.5, -0.2], [0.1, 0.3]]), np.array([[0.7, -0.5], [0.2, 0.3]])
-    >>> print(render(scheme_score_hover(content, scores), 0, 1, scores[0, 1] - content[0, 1], html=False))
-    query i = 1, key j = 2 (offset j − i = +1)
-    position part = score −0.5000 − without positions (−0.2000) = −0.3000
+    >>> scheme_score_hover(content, scores).customdata[0, 1].tolist()  # i, j, j − i, score, without, part
+    ['1', '2', '+1', '−0.5000', '−0.2000', '−0.3000']
     """
     content, scores = np.asarray(content, dtype=float), np.asarray(scores, dtype=float)
     f = _positions(content.shape)
@@ -311,9 +313,8 @@ def translation_hover(before, change, shift: int) -> Hover:
     --------
     >>> import numpy as np
     >>> hover = translation_hover(np.array([[0.5]]), np.array([[-0.25]]), 3)
-    >>> print(render(hover, 0, 0, -0.25, html=False))
-    query i = 1, key j = 1 (offset j − i = 0)
-    moved 3 places: 0.2500 − before (0.5000) = −0.2500
+    >>> hover.customdata[0, 0].tolist()  # i, j, j − i, after, before, change
+    ['1', '1', '0', '0.2500', '0.5000', '−0.2500']
     """
     before, change = np.asarray(before, dtype=float), np.asarray(change, dtype=float)
     f = _positions(before.shape)
@@ -339,9 +340,8 @@ def effects_hover(result: AttentionResult) -> tuple[Hover, Hover]:
     >>> import relpos
     >>> result = relpos.worked_example().attention()
     >>> scores, weights = effects_hover(result)
-    >>> print(render(scores, 0, 3, result.bias[0, 3], html=False))
-    query i = 1, key j = 4: offset j − i = +3, uses a^K_+2
-    content 1.20 + position (−0.50) = score 0.70
+    >>> scores.customdata[0, 3].tolist()  # content 1.20 + position (−0.50) = score 0.70
+    ['+2', '+3', '1.20', '−0.50', '0.70']
     """
     f = _cells(result)
     for name in ("content", "bias", "scores"):
@@ -364,35 +364,3 @@ def _columns(values) -> np.ndarray:
     """(n, d) float array; a 1-D input means d = 1."""
     array = np.asarray(values, dtype=float)
     return array.reshape(-1, 1) if array.ndim == 1 else array
-
-
-_REFERENCE = re.compile(r"%\{(customdata\[(\d+)\]|z|x|y)(?::([^}]*))?\}")
-
-
-def render(hover: Hover, i: int, j: int, z: float, *, html: bool = True) -> str:
-    """The hover label of cell (i, j) of a panel as Plotly shows it (0-based i, j).
-
-    With ``html=False`` line breaks become newlines, ``<sub>x</sub>`` becomes ``_x``
-    and ``<sup>x</sup>`` becomes ``^x``.
-    """
-
-    def value(match: re.Match) -> str:
-        name = match.group(1)
-        if name in ("x", "y"):  # the panel coordinates are the 1-based positions
-            return str((j if name == "x" else i) + 1)
-        if name != "z" and isinstance(hover.customdata[i, j, int(match.group(2))], str):
-            return hover.customdata[i, j, int(match.group(2))]  # formatted here already
-        number = float(z) if name == "z" else float(hover.customdata[i, j, int(match.group(2))])
-        spec = match.group(3) or ""
-        if spec.endswith("d"):
-            number = round(number)
-        elif not spec:
-            number = round(number) if float(number).is_integer() else number
-        return format(number, spec)  # Plotly's d3-format writes a hyphen-minus too
-
-    text = _REFERENCE.sub(value, hover.template).replace("<extra></extra>", "")
-    if not html:
-        text = text.replace("<br>", "\n")
-        text = re.sub(r"<sub>(.*?)</sub>", r"_\1", text)
-        text = re.sub(r"<sup>(.*?)</sup>", r"^\1", text)
-    return text

@@ -2,7 +2,7 @@
 
 Session state, the sidebar editor, the step controls and the drawing of each stage.
 Every number comes from :mod:`relpos.lessons.walkthrough` (which reads the core's
-:class:`~relpos.core.attention.AttentionResult`); figures come from :mod:`relpos.plots.figures`,
+:class:`~relpos.core.attention.AttentionResult`); figures come from :mod:`relpos.plots`,
 tables from :mod:`relpos.tables.frames`. Part of the UI layer, like :mod:`relpos.ui.common`.
 
 State lives in ``st.session_state`` under ``wt_*`` keys: the last good scenario and the
@@ -24,12 +24,17 @@ import streamlit as st
 from relpos.core.attention import AttentionResult
 from relpos.core.examples import Scenario, worked_example
 from relpos.lessons import walkthrough as wt
-from relpos.plots import figures
+from relpos.lessons import walkthrough_text as wt_text
+from relpos.plots import heatmaps, style
+from relpos.plots import walkthrough as walkthrough_figures
+from relpos.plots.offset_map import offset_map_figure
 from relpos.state import export
 from relpos.state import schemas as page_states
 from relpos.state.schemas import WALKTHROUGH
 from relpos.tables import frames as tables
-from relpos.text.explain import subscript
+from relpos.text import notation
+from relpos.text import numbers as num
+from relpos.text.numbers import subscript
 from relpos.ui import common as ui
 
 SCENARIO = "wt_scenario"  # last good Scenario
@@ -52,7 +57,7 @@ STAGE_ANCHOR = "current-stop"
 #: figures' heights, chosen so each stop fits one screen under the navigation bar
 #: (tests/test_presenter.py measures it). The CSS of ui.PRESENTER_CSS sets body text to
 #: 22 px and formulas to 28 px and more.
-PRESENTER_FIGURE_FONT = 20
+PRESENTER_FIGURE_FONT = style.PRESENTER_MIN_FONT
 _PRESENTER_HEIGHTS = {"wt_scores": 440, "wt_scores_softmax": 270, "wt_weights": 270, "wt_offsets": 460, "wt_table": 220}
 #: The edited-example note lists this many changes, then counts the rest.
 _SHOWN_CHANGES = 4
@@ -70,7 +75,7 @@ def _fields(scenario: Scenario):
     for j, value in enumerate(scenario.keys):
         yield input_key("k", j), f"k{subscript(j + 1)}", value
     for offset, value in zip(scenario.table_offsets(), scenario.table, strict=True):
-        yield input_key("a", int(offset)), f"a^K at offset {wt.signed(offset, 0)}", value
+        yield input_key("a", int(offset)), f"a^K at offset {wt_text.signed(offset, 0)}", value
 
 
 @dataclass(frozen=True)
@@ -111,7 +116,7 @@ class Lesson:
         """Draw a Plotly figure; in presenter mode its text is enlarged and its height fixed
         (by `size`, a key of ``_PRESENTER_HEIGHTS``, or `key`)."""
         if self.presenter:
-            figures.minimum_fonts(fig, PRESENTER_FIGURE_FONT)
+            walkthrough_figures.minimum_fonts(fig)
             fig.update_layout(height=_PRESENTER_HEIGHTS[size or key])
         ui.chart(fig, key=key, toolbar=False)
 
@@ -123,7 +128,7 @@ class Lesson:
 
 def _set_fields(scenario: Scenario) -> None:
     for key, _, value in _fields(scenario):
-        st.session_state[key] = wt.short_number(value)
+        st.session_state[key] = wt_text.short_number(value)
 
 
 def _restore(link: dict) -> None:
@@ -145,7 +150,7 @@ def _init_state() -> None:
     scenario = state[SCENARIO]
     for key, _, value in _fields(scenario):
         if key not in state:  # first visit, or the widget was dropped on a page switch
-            state[key] = wt.short_number(value)
+            state[key] = wt_text.short_number(value)
     if state.get(K) not in wt.K_CHOICES:
         state[K] = scenario.k
 
@@ -157,12 +162,12 @@ def _read_edits() -> tuple[tuple[str, str], ...]:
     problems, values = [], []
     for key, name, old in _fields(good):
         text = state.get(key, "")
-        if text == wt.short_number(old):  # untouched: keep the exact value (a link may carry more digits)
+        if text == wt_text.short_number(old):  # untouched: keep the exact value (a link may carry more digits)
             values.append(old)
             continue
         value, message = wt.parse_value(text, name=name)
         if message:
-            problems.append((key, f"{message} Still using {wt.short_number(old).replace('-', '−')}."))
+            problems.append((key, f"{message} Still using {num.number(old, 4, trim=1)}."))
         values.append(old if value is None else value)
     n, width = good.n, len(good.table)
     state[SCENARIO] = Scenario(
@@ -371,21 +376,19 @@ def _score_hover(lesson: Lesson) -> list[list[str]]:
     reached = wt.reached_cells(lesson.stop, n)
     for step in lesson.steps:
         if reached[step.i, step.j]:
-            hover[step.i][step.j] = (
-                f"e({step.i + 1},{step.j + 1}) = content {wt.short_number(step.content)}"
-                f" + position {wt.short_number(step.position)} = {wt.short_number(step.score)}"
-            )
+            content, position, score = (num.number(v, 4, trim=1) for v in (step.content, step.position, step.score))
+            hover[step.i][step.j] = f"e({step.i + 1},{step.j + 1}) = content {content} + position {position} = {score}"
     return hover
 
 
 def _score_matrix(lesson: Lesson) -> None:
-    fig = figures.partial_score_heatmap(
+    fig = walkthrough_figures.partial_score_heatmap(
         lesson.result.scores,
         wt.reached_cells(lesson.stop, lesson.n),
         "Scores e<sub>ij</sub> computed so far",
-        limit=figures.symmetric_range(lesson.result.scores),
+        limit=heatmaps.symmetric_range(lesson.result.scores),
         current=lesson.current_cells,
-        hovertext=_score_hover(lesson),
+        hover=_score_hover(lesson),
         height=420,
     )
     squeezed = lesson.presenter and lesson.at_softmax  # a third of the width: no colour bar, no caption
@@ -410,8 +413,8 @@ def _squeeze(fig) -> None:
 def _pair_stage(lesson: Lesson) -> None:
     step = lesson.steps[lesson.stop.row * lesson.n + lesson.stop.step]
     st.header(f"Query i = {step.i + 1}, key j = {step.j + 1}", anchor=STAGE_ANCHOR)
-    st.latex(wt.pair_latex(step))
-    st.markdown(wt.pair_sentence(step))
+    st.latex(wt_text.pair_latex(step))
+    st.markdown(wt_text.pair_sentence(step))
     st.caption("With d = 1 the scale 1/√d is 1, so both terms are plain products.")
 
 
@@ -419,13 +422,13 @@ def _softmax_stage(lesson: Lesson) -> None:
     """Both softmaxes of the row with the numbers, and the takeaway computed from them."""
     row_steps = lesson.row_steps
     st.header(f"Softmax of row i = {lesson.stop.row + 1}", anchor=STAGE_ANCHOR)
-    st.latex(wt.softmax_latex(row_steps))
+    st.latex(wt_text.softmax_latex(row_steps))
     _takeaway(lesson)
 
 
 def _takeaway(lesson: Lesson) -> None:
     shift = wt.row_shift(lesson.result, lesson.stop.row)
-    st.markdown("\n".join(f"- {sentence}" for sentence in wt.takeaway(shift, lesson.row_steps)))
+    st.markdown("\n".join(f"- {sentence}" for sentence in wt_text.takeaway(shift, lesson.row_steps)))
 
 
 def _presenter_softmax_stage(lesson: Lesson) -> None:
@@ -434,7 +437,7 @@ def _presenter_softmax_stage(lesson: Lesson) -> None:
     st.header(f"Softmax of row i = {lesson.stop.row + 1}", anchor=STAGE_ANCHOR)
     formula, bars, matrix = st.columns([1.1, 1.15, 0.9], gap="small")
     with formula:
-        st.latex(wt.softmax_latex(lesson.row_steps, compact=True))
+        st.latex(wt_text.softmax_latex(lesson.row_steps, compact=True))
     with bars:
         _weight_bars(lesson)
     with matrix:
@@ -446,8 +449,8 @@ def _weight_bars(lesson: Lesson) -> None:
     """Content-only next to combined weight for each key of the row, values printed."""
     row_steps, i = lesson.row_steps, lesson.stop.row
     shift = wt.row_shift(lesson.result, i)
-    labels = [f"key {s.j + 1}<br>offset {wt.signed(s.offset, 0)}" for s in row_steps]
-    fig = figures.weight_bars_figure(
+    labels = [f"key {s.j + 1}<br>offset {wt_text.signed(s.offset, 0)}" for s in row_steps]
+    fig = walkthrough_figures.weight_bars_figure(
         shift.content_weights,
         shift.weights,
         f"Weights of query {i + 1}" + ("" if lesson.presenter else ": content only vs combined"),
@@ -482,17 +485,17 @@ def offset_section(lesson: Lesson) -> None:
     st.subheader("Which table entry does each pair read?")
     left, right = st.columns([1.15, 1], gap="large")
     with left:
-        fig = figures.offset_map_figure(n, n, k, title=f"Offset map: clipped offset j − i (k = {k})", height=420)
-        lesson.figure(figures.highlight_cells(fig, lesson.current_cells), "wt_offsets")
+        fig = offset_map_figure(n, n, k, title=f"Offset map: clipped offset j − i (k = {k})", height=420)
+        lesson.figure(walkthrough_figures.highlight_cells(fig, lesson.current_cells), "wt_offsets")
     with right:
         used = sorted(
             {s.clipped for s in lesson.row_steps} if lesson.at_softmax else {lesson.row_steps[lesson.stop.step].clipped}
         )
-        strip = figures.table_strip_figure(
+        strip = walkthrough_figures.table_strip_figure(
             lesson.scenario.table, f"The table a<sup>K</sup>: 2k + 1 = {2 * k + 1} entries", used=used, height=190
         )
         lesson.figure(strip, "wt_table")
-        st.markdown(wt.offset_map_note(lesson.steps))
+        st.markdown(wt_text.offset_map_note(lesson.steps))
 
 
 def _highlight_current(frame, lesson: Lesson):
@@ -510,9 +513,9 @@ def step_table(lesson: Lesson) -> None:
     frame = tables.step_frame(lesson.steps)
     st.subheader(f"All {len(frame)} pairs at once")
     integer_columns = ["i", "j", "offset j−i", "clipped offset"]
-    styled = frame.style.format("{:.4f}", subset=[c for c in frame.columns if c not in integer_columns]).apply(
-        _highlight_current(frame, lesson), axis=1
-    )
+    styled = frame.style.format(
+        lambda value: num.number(value, 4), subset=[c for c in frame.columns if c not in integer_columns]
+    ).apply(_highlight_current(frame, lesson), axis=1)
     st.dataframe(styled, hide_index=True, height="content", key="wt_step_table")
     st.caption("The highlighted rows are the current stop. Weights are per query row (each row of 4 sums to 1).")
 
@@ -594,8 +597,10 @@ def editor(lesson: Lesson) -> None:
     st.segmented_control("Clipping distance k", list(wt.K_CHOICES), key=K, required=True, on_change=_change_k)
     offsets = [int(o) for o in scenario.table_offsets()]
     _number_fields(
-        f"Table $a^K$ (offsets −{scenario.k} … +{scenario.k})" if scenario.k else "Table $a^K$ (offset 0 only)",
-        [(input_key("a", o), ui.table_entry_name("K", o)) for o in offsets],
+        f"Table aᴷ, clipping distance k = {scenario.k} (offsets {num.offset_range(scenario.k, ' … ')})"
+        if scenario.k
+        else "Table aᴷ, clipping distance k = 0 (offset 0 only)",
+        [(input_key("a", o), notation.entry("K", o)) for o in offsets],
         problems,
     )
     st.button("Reset to the textbook example", key=RESET, on_click=_reset, icon=":material/restart_alt:")

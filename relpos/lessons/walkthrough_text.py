@@ -1,0 +1,251 @@
+"""The walkthrough's words and formulas: each pair's arithmetic in LaTeX and in a
+sentence, the offset map's note, the softmax line and the takeaway of a row.
+
+Pure functions over the steps of :mod:`relpos.lessons.walkthrough`; every number they
+print comes from those steps, formatted by :mod:`relpos.text.numbers`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from relpos.lessons.walkthrough import PairStep, RowShift
+from relpos.text import numbers
+from relpos.text.explain import VISIBLE_CHANGE, weight_shift_reason
+
+__all__ = [
+    "offset_map_note",
+    "pair_latex",
+    "pair_sentence",
+    "short_number",
+    "signed",
+    "softmax_latex",
+    "takeaway",
+]
+
+_VISIBLE_CHANGE = VISIBLE_CHANGE
+
+
+def _key_label(step: PairStep) -> str:
+    """``Key 4 (offset +3, clipped to +2)`` in plain text."""
+    where = f"offset {signed(step.offset, 0)}"
+    if step.is_clipped:
+        where += f", clipped to {signed(step.clipped, 0)}"
+    return f"Key {step.j + 1} ({where})"
+
+
+def takeaway(shift: RowShift, row_steps: tuple[PairStep, ...] | list[PairStep]) -> list[str]:
+    """The softmax step's conclusions for one row, as plain sentences built from the numbers.
+
+    Parameters
+    ----------
+    shift : RowShift
+        From :func:`row_shift`.
+    row_steps : sequence of PairStep, length n
+        The row's pairs (key order), for offsets and position terms.
+
+    Returns
+    -------
+    sentences : list of str
+        Markdown-safe text (numbers and fixed words only).
+
+    Examples
+    --------
+    >>> from relpos.core.examples import worked_example
+    >>> from relpos.lessons.walkthrough import pair_steps, row_shift
+    >>> example = worked_example()
+    >>> steps = pair_steps(example)
+    >>> print(takeaway(row_shift(example.attention(), 0), steps[:4])[0][:72])
+    Key 1 (offset 0) gained the most weight: 0.265 → 0.373 (+0.108): its pos
+    """
+    if len(row_steps) != len(shift.weights):
+        raise ValueError(f"row_steps must hold one PairStep per key ({len(shift.weights)}); got {len(row_steps)}")
+    if np.max(np.abs(shift.changes)) < _VISIBLE_CHANGE:
+        if shift.bias_spread < 1e-12:
+            return [
+                f"No weight changed: every key of this row got the same position term "
+                f"({signed(row_steps[0].position)}), and adding one number to a whole row leaves "
+                "the softmax unchanged. Only differences between the position terms of a row matter."
+            ]
+        return ["The position terms of this row are too small to change any weight visibly (at 3 decimals)."]
+    sentences = []
+    positions = [step.position for step in row_steps]
+    for index, verb in ((shift.gainer, "gained"), (shift.loser, "lost")):
+        change = float(shift.changes[index])
+        if abs(change) < _VISIBLE_CHANGE:
+            continue  # the other side of the row moved; this one does not show at 3 decimals
+        # one rounding rule with the Explorer: the true difference, rounded (not the difference of rounded weights)
+        reason = weight_shift_reason(shift.content_weights, positions, index, term="position term")
+        sentences.append(
+            f"{_key_label(row_steps[index])} {verb} the most weight: "
+            f"{numbers.number(shift.content_weights[index], 3)} → {numbers.number(shift.weights[index], 3)} "
+            f"({signed(change, 3, fixed=True)}): "
+            f"{reason}."
+        )
+    if shift.favourite != shift.content_favourite:
+        sentences.append(
+            f"Content alone would attend most to key {shift.content_favourite + 1}; "
+            f"with the position term, key {shift.favourite + 1} gets the most weight."
+        )
+    else:
+        sentences.append(f"Key {shift.favourite + 1} gets the most weight with and without the position term.")
+    return sentences
+
+
+# ---------------------------------------------------------------------------
+# Numbers as text and LaTeX
+# ---------------------------------------------------------------------------
+
+
+def short_number(value: float, decimals: int = 4) -> str:
+    """Round to `decimals`, drop trailing zeros but keep one decimal; ASCII minus.
+
+    >>> [short_number(v) for v in (1.0, -0.1, 0.32000000000000006, -0.0, 0.2515)]
+    ['1.0', '-0.1', '0.32', '0.0', '0.2515']
+    """
+    return numbers.tex_number(value, decimals, trim=1)
+
+
+def signed(value: float, decimals: int = 4, *, fixed: bool = False) -> str:
+    """A number with an explicit sign and a true minus, ``0`` unsigned: ``+0.1``, ``−0.5``.
+
+    >>> signed(-0.5), signed(3, 0), signed(0.0), signed(0.10789, 3, fixed=True)
+    ('−0.5', '+3', '0', '+0.108')
+    """
+    return numbers.number(value, decimals, sign=True, trim=None if fixed else 0)
+
+
+def _factor(value: float) -> str:
+    """A LaTeX factor: negative numbers in parentheses."""
+    text = short_number(value)
+    return f"({text})" if text.startswith("-") else text
+
+
+_offset_tex = numbers.tex_offset
+
+
+def pair_latex(step: PairStep) -> str:
+    """The pair's arithmetic, one line per stage, with the numbers substituted.
+
+    offset j − i → clipped offset → table row and entry → content term → position
+    term → score.
+
+    >>> from relpos.core.examples import worked_example
+
+    >>> from relpos.lessons.walkthrough import pair_steps
+    >>> "= 1.2 + (-0.5) = 0.7" in pair_latex(pair_steps(worked_example())[3])
+    True
+    """
+    i, j = step.i + 1, step.j + 1
+    entry = f"a^K_{{{_offset_tex(step.clipped)}}}"
+    distance = abs(step.offset)
+    if step.is_clipped:
+        clip_note = rf"&\quad\text{{since }} \lvert j - i \rvert = {distance} > k = {step.k}\text{{: clipped}}"
+    else:
+        clip_note = rf"&\quad\text{{since }} \lvert j - i \rvert = {distance} \le k = {step.k}\text{{: kept}}"
+    lines = [
+        rf"\text{{offset}} &= j - i = {j} - {i} = {_offset_tex(step.offset)}",
+        rf"\text{{clipped offset}} &= \operatorname{{clip}}({_offset_tex(step.offset)},\, {step.k})"
+        rf" = {_offset_tex(step.clipped)}",
+        clip_note,
+        rf"\text{{table row}} &= \text{{clipped}} + k = {_offset_tex(step.clipped)} + {step.k} = {step.table_row}",
+        rf"\text{{table entry}} &= {entry} = {short_number(step.embedding)}",
+        rf"\text{{content term}} &= q_{{{i}}} \cdot k_{{{j}}} = {_factor(step.query)} \times {_factor(step.key)}"
+        rf" = {short_number(step.content)}",
+        rf"\text{{position term}} &= q_{{{i}}} \cdot {entry} = {_factor(step.query)} \times {_factor(step.embedding)}"
+        rf" = {short_number(step.position)}",
+        rf"\text{{score}}\; e_{{{i},{j}}} &= {short_number(step.content)} + {_factor(step.position)}"
+        rf" = {short_number(step.score)}",
+    ]
+    return r"\begin{aligned}" + r" \\ ".join(lines) + r"\end{aligned}"
+
+
+def pair_sentence(step: PairStep) -> str:
+    """One plain sentence on where the key sits and which table entry it reads.
+
+    >>> from relpos.core.examples import worked_example
+
+    >>> from relpos.lessons.walkthrough import pair_steps
+    >>> print(pair_sentence(pair_steps(worked_example())[3]))
+    Key 4 is 3 positions after query 1, farther than k = 2, so it reuses the entry of offset +2.
+    """
+    i, j, distance = step.i + 1, step.j + 1, abs(step.offset)
+    if step.offset == 0:
+        return f"Key {j} is at offset 0 from query {i}, so it reads the entry of offset 0."
+    side = "after" if step.offset > 0 else "before"
+    where = f"Key {j} is {distance} position{'s' if distance > 1 else ''} {side} query {i}"
+    entry = signed(step.clipped, 0)
+    if step.is_clipped:
+        return f"{where}, farther than k = {step.k}, so it reuses the entry of offset {entry}."
+    return f"{where}, so it reads the entry of offset {entry}."
+
+
+def offset_map_note(steps: tuple[PairStep, ...] | list[PairStep]) -> str:
+    """What to read in the offset map, with this scenario's k and clipped cells (Markdown).
+
+    >>> from relpos.core.examples import worked_example
+
+    >>> from relpos.lessons.walkthrough import pair_steps
+    >>> print(offset_map_note(pair_steps(worked_example())))  # doctest: +ELLIPSIS
+    Each **diagonal** ... The 2 cells marked ✕ are more than k = 2 apart ... such as +3→+2 ...
+    """
+    if not steps:
+        raise ValueError("steps must hold at least one PairStep; got none")
+    k, n = steps[0].k, max(s.i for s in steps) + 1
+    note = (
+        "Each **diagonal** of the offset map (top left to bottom right) is one offset j − i and reads one table entry."
+    )
+    clipped = [s for s in steps if s.is_clipped]
+    if not clipped:
+        return f"{note} With k = {k} no two of these {n} tokens are more than k apart, so nothing is clipped."
+    farthest = max(clipped, key=lambda s: (s.offset, -s.i))
+    label = f"{numbers.offset(farthest.offset)}→{numbers.offset(farthest.clipped)}"
+    return (
+        f"{note} The {len(clipped)} cells marked ✕ are more than k = {k} apart and reuse the edge entry; "
+        f"a label such as {label} shows the true and the clipped offset. The entry is shared along a "
+        r"diagonal, but the position term $q_i \cdot a^K$ is not: each row multiplies it by its own query."
+    )
+
+
+def softmax_latex(row_steps: tuple[PairStep, ...] | list[PairStep], *, compact: bool = False) -> str:
+    """Both softmaxes of one row with the numbers substituted (weights to 3 decimals).
+
+    ``compact`` (presenter mode) leaves out the definition of α and puts each label on a
+    line of its own: a narrower formula, for a column next to two figures.
+
+    >>> from relpos.core.examples import worked_example
+
+    >>> from relpos.lessons.walkthrough import pair_steps
+    >>> r"\\operatorname{softmax}(1.0,\\ 0.5,\\ -0.1,\\ 0.7)" in softmax_latex(pair_steps(worked_example())[:4])
+    True
+    """
+    if not row_steps:
+        raise ValueError("row_steps must hold the pairs of one query row; got none")
+    i = row_steps[0].i + 1
+
+    def vector(values, formatter):
+        return r",\ ".join(formatter(v) for v in values)
+
+    def weights(values):
+        return vector(values, lambda w: numbers.tex_number(w, 3))
+
+    content = vector((s.content for s in row_steps), short_number)
+    scores = vector((s.score for s in row_steps), short_number)
+    if compact:
+        lines = [
+            r"&\text{content only:}",
+            rf"&\operatorname{{softmax}}({content})",
+            rf"&= ({weights(s.content_weight for s in row_steps)})",
+            r"&\text{combined:}",
+            rf"&\operatorname{{softmax}}({scores})",
+            rf"&= ({weights(s.weight for s in row_steps)})",
+        ]
+        return r"\begin{aligned}" + r" \\ ".join(lines) + r"\end{aligned}"
+    lines = [
+        rf"\alpha_{{{i},j}} &= \frac{{\exp(e_{{{i},j}})}}{{\sum_{{j'}} \exp(e_{{{i},j'}})}}",
+        rf"\text{{content only:}}\quad &\operatorname{{softmax}}({content})",
+        rf"&= ({weights(s.content_weight for s in row_steps)})",
+        rf"\text{{combined:}}\quad &\operatorname{{softmax}}({scores})",
+        rf"&= ({weights(s.weight for s in row_steps)})",
+    ]
+    return r"\begin{aligned}" + r" \\ ".join(lines) + r"\end{aligned}"

@@ -1,0 +1,470 @@
+"""The Efficient computation page's figures: skewing step by step, the memory strip,
+the ``Q A_Kᵀ`` placement, timings and memory growth (no Streamlit).
+
+Cells that hold a logit are coloured by its offset on one purple–grey–orange scale
+(:data:`relpos.plots.style.OFFSET_CELLS_SCALE`), so a learner can follow each logit
+from step to step; pads and leftovers stay uncoloured with grey text.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from relpos.core.attention import place_relative, table_rows
+from relpos.core.skewing import skew, skew_array, skew_labels
+from relpos.plots import style
+from relpos.text import numbers as num
+
+__all__ = [
+    "labelled_grid_figure",
+    "memory_growth_figure",
+    "memory_strip_figure",
+    "placement_figures",
+    "skew_memory_strip",
+    "skew_step_figures",
+    "timing_figure",
+]
+
+
+def _offset_span(limit: int) -> float:
+    """Colour range half-width for offsets up to ±limit."""
+    return 1.25 * max(limit, 1)
+
+
+def _label_colours(offsets: np.ndarray, leftover: np.ndarray, span: float) -> np.ndarray:
+    """Black text on light cells, white on the darkest, grey on leftovers."""
+    position = (np.nan_to_num(offsets) + span) / (2 * span)  # 0..1 along the colour scale
+    colours = np.where((position < 0.22) | (position > 0.78), "white", "black").astype(object)
+    colours[leftover] = style.LEFTOVER_GREY
+    return colours
+
+
+def _offset_heatmap(z, x, y, span: float, *, ygap: int) -> go.Heatmap:
+    """Cells coloured by offset on the shared purple–grey–orange scale, no colour bar."""
+    return go.Heatmap(
+        z=z,
+        x=x,
+        y=y,
+        colorscale=list(style.OFFSET_CELLS_SCALE),
+        zmin=-span,
+        zmax=span,
+        showscale=False,
+        xgap=2,
+        ygap=ygap,
+        hoverinfo="skip",
+    )
+
+
+def labelled_grid_figure(
+    labels,
+    offsets,
+    title: str,
+    *,
+    row_labels,
+    column_labels,
+    row_title: str,
+    column_title: str,
+    limit: int,
+    leftover=None,
+    height: int | None = None,
+) -> go.Figure:
+    """A grid of labelled cells coloured by the offset each cell holds.
+
+    Used to draw each step of skewing and of the ``Q A_Kᵀ`` placement, where a cell
+    holds a symbol like ``q2·e(−1)`` rather than a number.
+
+    Parameters
+    ----------
+    labels : array_like of str, shape (rows, columns)
+        Text of each cell (``<br>`` breaks a line).
+    offsets : array_like of float, shape (rows, columns)
+        Offset the cell's logit belongs to (colour, on the offset map's purple–orange
+        scale); NaN for pad cells, which stay uncoloured.
+    row_labels, column_labels : sequence of str
+        Tick labels.
+    limit : int
+        Colour range ``[-limit, limit]``; pass the same value to every step.
+    leftover : array_like of bool, optional
+        Cells holding leftovers (not meaningful): grey text, no colour.
+    """
+    labels = np.asarray(labels, dtype=object)
+    colours = np.array(offsets, dtype=float)
+    n_rows, n_columns = labels.shape
+    leftover = np.zeros(labels.shape, dtype=bool) if leftover is None else np.asarray(leftover, dtype=bool)
+    colours[leftover] = np.nan
+    rows, columns = np.indices(labels.shape)
+    span = _offset_span(limit)
+    text_colours = _label_colours(colours, leftover, span)
+    fig = go.Figure(_offset_heatmap(colours, list(range(n_columns)), list(range(n_rows)), span, ygap=2))
+    for grey in (False, True):
+        chosen = leftover == grey
+        fig.add_trace(
+            go.Scatter(
+                x=columns[chosen],
+                y=rows[chosen],
+                mode="text",
+                text=[str(label) for label in labels[chosen]],
+                textfont={"size": style.SMALL_FONT_SIZE, "color": list(text_colours[chosen])},
+                hoverinfo="text",
+                hovertext=[str(label).replace("<br>", " ") for label in labels[chosen]],
+                showlegend=False,
+                name="leftover" if grey else "logit",
+            )
+        )
+    fig.update_layout(
+        title=style.centred_title(title, font={"size": style.TITLE_SIZE}),
+        margin=style.GRID_MARGIN.plotly(),
+        height=height or 70 * n_rows + 120,
+        plot_bgcolor="white",
+        font={"size": style.SMALL_FONT_SIZE},
+    )
+    fig.update_xaxes(
+        title=style.axis_title(column_title),
+        tickmode="array",
+        tickvals=list(range(n_columns)),
+        ticktext=list(column_labels),
+        showgrid=False,
+        zeroline=False,
+        range=[-0.5, n_columns - 0.5],
+    )
+    fig.update_yaxes(
+        title=style.axis_title(row_title),
+        tickmode="array",
+        tickvals=list(range(n_rows)),
+        ticktext=list(row_labels),
+        autorange="reversed",
+        showgrid=False,
+        zeroline=False,
+    )
+    return fig
+
+
+def _row_ends(length: int, size: int) -> list[dict]:
+    """Thick black bars where a row ends: every L+1 cells in the top strip, every L below."""
+    return [
+        {
+            "type": "line",
+            "x0": cut - 0.5,
+            "x1": cut - 0.5,
+            "y0": row - 0.45,
+            "y1": row + 0.45,
+            "line": {"color": "black", "width": 4},
+        }
+        for row, width in ((0, length + 1), (1, length))
+        for cut in range(width, size, width)
+    ]
+
+
+def memory_strip_figure(labels, offsets, *, length: int, leftover=None, height: int = 260) -> go.Figure:
+    """The padded logits as one row of memory, cut into rows of L+1 (top) and of L (bottom).
+
+    Parameters
+    ----------
+    labels : array_like of str, shape (L * (L+1),)
+        The padded matrix read row by row (its memory order).
+    offsets : array_like of float, shape (L * (L+1),)
+        Offset of each cell (NaN for pad cells).
+    length : int
+        L.
+    leftover : array_like of bool, shape (L * (L+1),), optional
+        Cells no causal score needs (grey, uncoloured).
+
+    Notes
+    -----
+    Both strips hold the same cells in the same order: a reshape moves nothing, it only
+    changes where one row ends. Thick black bars mark row ends.
+    """
+    labels = [str(label) for label in labels]
+    size = len(labels)
+    leftover = np.zeros(size, dtype=bool) if leftover is None else np.asarray(leftover, dtype=bool)
+    strip = np.array(offsets, dtype=float)
+    strip[leftover] = np.nan
+    span = _offset_span(length - 1)
+    text_colours = list(_label_colours(strip, leftover | np.isnan(strip), span))
+    fig = go.Figure(_offset_heatmap(np.vstack([strip, strip]), list(range(size)), [0, 1], span, ygap=16))
+    fig.add_trace(
+        go.Scatter(
+            x=list(range(size)) * 2,
+            y=[0] * size + [1] * size,
+            mode="text",
+            text=labels * 2,
+            textfont={"size": style.SMALL_LABEL_SIZE, "color": text_colours * 2},
+            hoverinfo="skip",
+            showlegend=False,
+        )
+    )
+    for shape in _row_ends(length, size):
+        fig.add_shape(shape)
+    fig.update_layout(
+        title=style.centred_title("the padded matrix in memory: same cells, different row ends"),
+        margin=style.STRIP_MARGIN.plotly(),
+        height=height,
+        plot_bgcolor="white",
+        font={"size": style.SMALL_FONT_SIZE},
+    )
+    fig.update_xaxes(
+        title=style.axis_title("position in memory (row-major order)"),
+        tickmode="array",
+        tickvals=list(range(size)),
+        ticktext=[str(i) for i in range(size)],
+        showgrid=False,
+        zeroline=False,
+    )
+    fig.update_yaxes(
+        tickmode="array",
+        tickvals=[0, 1],
+        ticktext=[f"②  rows of {length + 1}", f"③  rows of {length}"],
+        autorange="reversed",
+        showgrid=False,
+        zeroline=False,
+    )
+    return fig
+
+
+def timing_figure(timings, *, height: int = 260) -> go.Figure:
+    """Horizontal bars of each method's best time (log axis); skipped methods are absent."""
+    measured = [t for t in timings if t.seconds is not None]
+    milliseconds = [t.seconds * 1e3 for t in measured]
+    fig = go.Figure(
+        go.Bar(
+            x=milliseconds,
+            y=[t.method for t in measured],
+            orientation="h",
+            text=[f"{ms:,.2f} ms" for ms in milliseconds],
+            textposition="outside",
+            marker={"color": [style.SLOW_METHOD if "naive" in t.method else style.FAST_METHOD for t in measured]},
+            hovertemplate="%{y}: %{x:.3f} ms<extra></extra>",
+        )
+    )
+    top = max(milliseconds) if milliseconds else 1.0
+    bottom = min(milliseconds) if milliseconds else 1.0
+    fig.update_layout(margin=style.BAR_MARGIN.plotly(), height=height, font={"size": style.FONT_SIZE}, showlegend=False)
+    fig.update_xaxes(
+        type="log",
+        title=style.axis_title("best time (ms, log scale)"),
+        range=[np.log10(bottom) - 0.5, np.log10(top) + 0.6],
+    )
+    fig.update_yaxes(autorange="reversed")
+    return fig
+
+
+def memory_growth_figure(lengths, footprints, *, mark=None, height: int = 380) -> go.Figure:
+    """Bytes of each method's intermediate against sequence length (log–log).
+
+    Parameters
+    ----------
+    lengths : sequence of int
+    footprints : sequence of relpos.core.skewing.MemoryFootprint, one per length
+    mark : tuple (n, bytes, text), optional
+        A published figure to draw as a labelled point.
+    """
+    series = {
+        "naive gather (n, n, D)": "gathered",
+        "scores H·(n, n), needed anyway": "scores",
+        "Q A_Kᵀ: H·(n, 2k+1)": "relative_logits",
+        "skewing's E: (n, D)": "skew_embeddings",
+    }
+    colours = [style.SLOW_METHOD, style.NEEDED_ANYWAY, style.FAST_METHOD, style.FASTEST_METHOD]
+    fig = go.Figure()
+    for (name, field), colour in zip(series.items(), colours, strict=True):
+        fig.add_trace(
+            go.Scatter(
+                x=list(lengths),
+                y=[getattr(footprint, field) for footprint in footprints],
+                mode="lines",
+                name=name,
+                line={"color": colour, "width": 3, "dash": "dot" if field == "scores" else "solid"},
+                hovertemplate=f"{name}<br>n = %{{x}}: %{{y:.3s}}B<extra></extra>",
+            )
+        )
+    if mark is not None:
+        n, size, text = mark
+        fig.add_trace(
+            go.Scatter(
+                x=[n],
+                y=[size],
+                mode="markers+text",
+                text=[text],
+                textposition="middle left",
+                marker={"size": 11, "color": "black", "symbol": "diamond"},
+                name="published",
+                showlegend=False,
+            )
+        )
+    fig.update_layout(
+        margin=style.GROWTH_MARGIN.plotly(),
+        height=height,
+        font={"size": style.FONT_SIZE},
+        legend={"orientation": "h", "y": -0.25},
+    )
+    fig.update_xaxes(type="log", title=style.axis_title("sequence length n"))
+    fig.update_yaxes(type="log", title=style.axis_title("bytes per layer"), exponentformat="SI")
+    return fig
+
+
+def _offset_names(offsets) -> list[str]:
+    return [num.offset(int(o)) for o in offsets]
+
+
+def _skew_cell_labels(length: int, values, decimals: int):
+    """Cell labels for each skew step: symbols (two lines) or the numbers of `values`."""
+    if values is None:
+        symbols = skew_labels(length, offset_name=num.offset).relative_logits
+        cells = np.vectorize(lambda text: text.replace("·", "·<br>"), otypes=[object])(symbols)
+    else:
+        numbers = skew(values).relative_logits
+        cells = np.vectorize(lambda value: num.number(value, decimals), otypes=[object])(numbers)
+    return skew_array(cells, "0")
+
+
+def _skew_steps(n: int, offset_names: list[str]) -> tuple:
+    """Each skewing step: (field of SkewArrays, row labels, column labels, row title, column title, title)."""
+    queries = [f"q{i + 1}" for i in range(n)]
+    return (
+        (
+            "relative_logits",
+            queries,
+            offset_names,
+            "query i",
+            "offset of the embedding (column of E)",
+            f"① Q Eᵀ: one logit per query and offset ({n} × {n})",
+        ),
+        (
+            "padded",
+            queries,
+            ["pad", *offset_names],
+            "query i",
+            "column",
+            f"② pad one column on the left ({n} × {n + 1})",
+        ),
+        (
+            "reshaped",
+            ["dropped", *[f"row {r}" for r in range(2, n + 2)]],
+            [str(c + 1) for c in range(n)],
+            "row",
+            "column",
+            f"③ read as {n + 1} rows of {n} (same memory)",
+        ),
+        (
+            "sliced",
+            queries,
+            [f"k{j + 1}" for j in range(n)],
+            "query i",
+            "key j",
+            f"④ drop the first row: S_rel ({n} × {n})",
+        ),
+    )
+
+
+def skew_step_figures(length: int, values=None, *, decimals: int = 2) -> list[go.Figure]:
+    """The four steps of skewing drawn cell by cell: Q Eᵀ, padded, reshaped, sliced.
+
+    Parameters
+    ----------
+    length : int
+        L, the sequence length.
+    values : array_like, shape (L, L), optional
+        Numeric relative logits ``Q Eᵀ`` to show instead of symbols.
+
+    Returns
+    -------
+    figures : list of four go.Figure
+        Cells are coloured by the offset of the logit they hold (the offset map's
+        colours). Pad cells, and logits no causal cell needs (a query looking back
+        past position 1), are uncoloured with grey text in every step, so a learner
+        can follow them into the dropped row and above the diagonal.
+    """
+    n = int(length)
+    column_offsets = np.arange(n) - (n - 1)  # column m of Q E^T holds offset m - (L-1)
+    # labels, colours and the "useful" mask all go through the very same moves
+    labels = _skew_cell_labels(n, values, decimals)
+    colours = skew_array(np.broadcast_to(column_offsets, (n, n)).astype(float), np.nan)
+    # query i (0-based) can look back at most i positions: offset >= -i is useful
+    useful = skew_array(column_offsets[None, :] >= -np.arange(n)[:, None], False)
+    steps = _skew_steps(n, _offset_names(column_offsets))
+    return [
+        labelled_grid_figure(
+            getattr(labels, step),
+            getattr(colours, step),
+            title,
+            row_labels=rows,
+            column_labels=columns,
+            row_title=row_title,
+            column_title=column_title,
+            limit=max(n - 1, 1),
+            leftover=~getattr(useful, step),
+            height=62 * len(rows) + 130,
+        )
+        for step, rows, columns, row_title, column_title, title in steps
+    ]
+
+
+def skew_memory_strip(length: int) -> go.Figure:
+    """The padded matrix of step ② laid out as memory, cut into rows of L+1 and of L."""
+    n = int(length)
+    column_offsets = np.arange(n) - (n - 1)
+    labels = skew_labels(n, offset_name=num.offset).padded.ravel()
+    colours = skew_array(np.broadcast_to(column_offsets, (n, n)).astype(float), np.nan).padded.ravel()
+    useful = skew_array(column_offsets[None, :] >= -np.arange(n)[:, None], False).padded.ravel()
+    return memory_strip_figure(
+        [str(label).replace("·", "<br>") for label in labels], colours, length=n, leftover=~useful
+    )
+
+
+def placement_figures(scenario, *, decimals: int = 2) -> list[go.Figure]:
+    """``Q A_Kᵀ`` (one logit per query and table row) and its placement on the grid.
+
+    Parameters
+    ----------
+    scenario : relpos.Scenario
+        A d = 1 scenario (the worked example on the page).
+
+    Returns
+    -------
+    figures : list of two go.Figure
+        Left: the ``(n, 2k+1)`` relative logits with labels ``q1·a(−2)`` and values.
+        Right: the ``(n, n)`` position biases; each cell shows which logit it took.
+    """
+    q = np.asarray(scenario.queries, dtype=float)
+    table = np.asarray(scenario.table, dtype=float)
+    n, k = len(q), scenario.k
+    logits = np.outer(q, table)  # (n, 2k+1): q_i · a^K_r (d = 1)
+    offsets = np.arange(-k, k + 1)
+    labels = np.array([[f"q{i + 1}·a({num.offset(o)})" for o in offsets] for i in range(n)], dtype=object)
+    rows = table_rows(n, n, k)  # (n, n): which logit each cell takes
+    placed_labels = np.take_along_axis(labels, rows, axis=1)
+    placed = place_relative(logits, n)  # (n, n)
+
+    def with_values(names, numbers):
+        return np.array(
+            [
+                [f"{name}<br>{num.number(value, decimals)}" for name, value in zip(r, v, strict=True)]
+                for r, v in zip(names, numbers, strict=True)
+            ],
+            dtype=object,
+        )
+
+    queries = [f"q{i + 1}" for i in range(n)]
+    return [
+        labelled_grid_figure(
+            with_values(labels, logits),
+            np.broadcast_to(offsets, (n, 2 * k + 1)),
+            f"Q A_Kᵀ: {n} × {2 * k + 1} logits",
+            row_labels=queries,
+            column_labels=[f"a({num.offset(o)})" for o in offsets],
+            row_title="query i",
+            column_title="table row (offset)",
+            limit=k,
+        ),
+        labelled_grid_figure(
+            with_values(placed_labels, placed),
+            rows - k,
+            f"placed: {n} × {n} position biases",
+            row_labels=queries,
+            column_labels=[f"k{j + 1}" for j in range(n)],
+            row_title="query i",
+            column_title="key j",
+            limit=k,
+        ),
+    ]

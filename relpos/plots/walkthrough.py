@@ -1,0 +1,228 @@
+"""The Walkthrough's figures (no Streamlit): the score matrix filling in stop by stop,
+the current cells outlined, weight bars, the a^K table strip, and presenter-mode enlarging.
+
+The offset map is :func:`relpos.plots.offset_map.offset_map_figure`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from relpos.plots import style
+from relpos.plots.heatmaps import cell_text, score_heatmap, symmetric_range
+from relpos.plots.style import HeatmapStyle
+from relpos.text import numbers as num
+
+__all__ = ["highlight_cells", "minimum_fonts", "partial_score_heatmap", "table_strip_figure", "weight_bars_figure"]
+
+
+def weight_bars_figure(content_weights, weights, title: str, *, labels=None, height: int | None = None) -> go.Figure:
+    """Grouped bars: each key's content-only weight next to its combined weight, values printed.
+
+    Parameters
+    ----------
+    content_weights, weights : array_like, shape (n_k,)
+        One query row's softmax weights without and with the position term.
+    title : str
+    labels : sequence of str, length n_k, optional
+        Category labels; default ``key 1 .. key n``.
+
+    Examples
+    --------
+    >>> fig = weight_bars_figure([0.4, 0.6], [0.5, 0.5], "t")
+    >>> [trace.name for trace in fig.data], fig.data[1].text
+    (['content only', 'combined'], ('0.500', '0.500'))
+    """
+    content_weights = np.asarray(content_weights, dtype=float)  # (n_k,)
+    weights = np.asarray(weights, dtype=float)  # (n_k,)
+    if content_weights.shape != weights.shape or weights.ndim != 1:
+        raise ValueError(
+            f"content_weights and weights must be 1-D of one length; got {content_weights.shape} and {weights.shape}"
+        )
+    labels = list(labels) if labels is not None else [f"key {j + 1}" for j in range(weights.size)]
+    fig = go.Figure()
+    for name, values, colour in (
+        ("content only", content_weights, style.WEIGHT_COLOURS["content-only"]),
+        ("combined", weights, style.WEIGHT_COLOURS["combined"]),
+    ):
+        fig.add_trace(
+            go.Bar(
+                x=labels,
+                y=values,
+                name=name,
+                marker={"color": colour},
+                text=[num.number(value, 3) for value in values],
+                textposition="outside",
+                textfont={"size": style.FONT_SIZE, "color": style.INK},
+                cliponaxis=False,
+                hovertemplate="%{x}: " + name + " weight %{y:.4f}<extra></extra>",
+            )
+        )
+    top = float(max(content_weights.max(), weights.max()))
+    fig.update_layout(
+        title=style.centred_title(title),
+        barmode="group",
+        bargap=0.12,
+        bargroupgap=0.02,
+        # Plotly would shrink labels wider than a bar; keep every value readable
+        uniformtext={"minsize": style.SMALL_FONT_SIZE, "mode": "show"},
+        height=height or 380,
+        font={"size": style.FONT_SIZE},
+        margin=style.WEIGHT_BARS_MARGIN.plotly(),
+        legend={"orientation": "h", "x": 0.5, "xanchor": "center", "y": 1.0, "yanchor": "bottom"},
+        plot_bgcolor="white",
+    )
+    fig.update_yaxes(
+        title=style.axis_title("attention weight"),
+        range=[0, top * 1.2 if top > 0 else 1.0],
+        gridcolor=style.GRID_GREY,
+        zeroline=True,
+        zerolinecolor=style.GUIDE_GREY,
+    )
+    return fig
+
+
+def table_strip_figure(table, title: str, *, used=(), height: int | None = None) -> go.Figure:
+    """The (2k+1,) table a^K as one row of cells labelled by offset ``-k..+k``.
+
+    Parameters
+    ----------
+    table : array_like, shape (2k+1,)
+        Entry ``r`` is the embedding of offset ``r - k`` (d = 1).
+    title : str
+    used : iterable of int
+        Offsets whose cells are outlined (the row the current pair reads).
+
+    Examples
+    --------
+    >>> fig = table_strip_figure([-0.3, 0.4, 0.1], "t", used=[1])
+    >>> list(fig.layout.xaxis.ticktext), len(fig.layout.shapes)
+    (['offset −1<br>row 0', 'offset 0<br>row 1', 'offset +1<br>row 2'], 2)
+    """
+    values = np.asarray(table, dtype=float).reshape(-1)  # (2k+1,)
+    if values.size % 2 == 0:
+        raise ValueError(f"table must have an odd number of entries 2k+1; got {values.size}")
+    k = (values.size - 1) // 2
+    fig = score_heatmap(values[None, :], title, look=HeatmapStyle(height=height or 170))
+    fig.update_traces(
+        hovertemplate=None,
+        hovertext=[
+            [f"offset {num.offset(o)}: a^K = {num.number(v, 4)}" for o, v in zip(range(-k, k + 1), values, strict=True)]
+        ],
+        hoverinfo="text",
+        colorbar={"thickness": 10, "len": 1.0},
+        selector={"type": "heatmap"},
+    )
+    fig.update_xaxes(
+        title=None,
+        ticktext=[f"offset {num.offset(o)}<br>row {o + k}" for o in range(-k, k + 1)],
+    )
+    fig.update_yaxes(showticklabels=False, title=None)
+    fig.update_layout(margin=style.STRIP_ROW_MARGIN.plotly())
+    return highlight_cells(fig, [(0, offset + k) for offset in used])
+
+
+def highlight_cells(fig: go.Figure, cells, *, width: float = 3.0) -> go.Figure:
+    """Outline matrix cells ``(i, j)`` (0-based) of a heatmap shown alone; in place.
+
+    Each outline is a black frame over a wider white one, so it shows on dark and
+    light cells alike. Returns `fig` for chaining.
+
+    >>> fig = highlight_cells(score_heatmap([[1.0, 2.0]], "t"), [(0, 1)])
+    >>> [(shape.x0, shape.x1, shape.line.color) for shape in fig.layout.shapes]
+    [(0.5, 1.5, 'white'), (0.5, 1.5, 'black')]
+    """
+    for i, j in cells:
+        for colour, line_width in (("white", 2.5 * width), ("black", width)):
+            fig.add_shape(
+                type="rect",
+                x0=j - 0.5,
+                x1=j + 0.5,
+                y0=i - 0.5,
+                y1=i + 0.5,
+                line={"color": colour, "width": line_width},
+                fillcolor=style.TRANSPARENT,
+                layer="above",
+            )
+    return fig
+
+
+def partial_score_heatmap(
+    scores,
+    reached,
+    title: str,
+    *,
+    limit: float | None = None,
+    current=(),
+    hover=None,
+    height: int | None = None,
+) -> go.Figure:
+    """Score heatmap that shows only the cells computed so far; the rest stay blank.
+
+    Parameters
+    ----------
+    scores : array_like, shape (n_q, n_k)
+    reached : array_like of bool, shape (n_q, n_k)
+        Cells to show; the others get no value (NaN) and no text, on a grey background.
+    title : str
+    limit : float, optional
+        Colour range ``[-limit, limit]``; pass the range of all scores so colours do
+        not shift while the matrix fills in. Defaults to the data's own.
+    current : iterable of (i, j)
+        Cells to outline (see :func:`highlight_cells`).
+    hover : array_like of str, shape (n_q, n_k), optional
+
+    Examples
+    --------
+    >>> fig = partial_score_heatmap([[1.0, 0.5]], [[True, False]], "t")
+    >>> fig.data[0].text
+    (['1.00', ''],)
+    """
+    scores = np.asarray(scores, dtype=float)  # (n_q, n_k)
+    reached = np.asarray(reached, dtype=bool)  # (n_q, n_k)
+    if reached.shape != scores.shape:
+        raise ValueError(f"reached must have the shape of scores {scores.shape}; got {reached.shape}")
+    limit = symmetric_range(scores) if limit is None else limit
+    shown = np.where(reached, scores, np.nan)  # (n_q, n_k)
+    fig = score_heatmap(shown, title, limit=limit, look=HeatmapStyle(height=height, text=False), hover=hover)
+    text = [
+        [cell if keep else "" for cell, keep in zip(row, keep_row, strict=True)]
+        for row, keep_row in zip(cell_text(scores, 2), reached, strict=True)
+    ]
+    fig.update_traces(
+        text=text, texttemplate="%{text}", textfont={"size": style.CELL_TEXT_SIZE}, selector={"type": "heatmap"}
+    )
+    fig.update_layout(plot_bgcolor=style.BLANK_CELL)
+    return highlight_cells(fig, current)
+
+
+def _raise_font(font, minimum: float) -> None:
+    if font is not None:
+        font.size = max(font.size or 0, minimum)
+
+
+def minimum_fonts(fig: go.Figure, minimum: float = style.PRESENTER_MIN_FONT) -> go.Figure:
+    """Raise every text of a figure (cell numbers, ticks, axis and legend titles, colour
+    bar) to at least `minimum` px; in place. Presenter mode: read from the back row.
+
+    >>> fig = minimum_fonts(score_heatmap([[1.0]], "t", look=HeatmapStyle(height=300)), 20)
+    >>> fig.data[0].textfont.size, fig.layout.xaxis.tickfont.size, fig.layout.xaxis.title.font.size
+    (20, 20, 20)
+    """
+    layout = fig.layout
+    fig.update_layout(font={"size": max(layout.font.size or style.FONT_SIZE, minimum)})
+    for axis in (layout.xaxis, layout.yaxis):
+        _raise_font(axis.tickfont, minimum)
+        if axis.title:
+            _raise_font(axis.title.font, minimum)
+    if layout.title:
+        _raise_font(layout.title.font, minimum)
+    _raise_font(layout.legend.font, minimum)
+    for trace in fig.data:
+        if getattr(trace, "textfont", None) is not None:
+            _raise_font(trace.textfont, minimum)
+        colorbar = getattr(trace, "colorbar", None)
+        if colorbar is not None:
+            _raise_font(colorbar.tickfont, minimum)
+    return fig

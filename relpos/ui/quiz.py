@@ -1,0 +1,161 @@
+"""The self-check quiz's widgets: the seed in the URL, questions, answers, the score."""
+
+from __future__ import annotations
+
+import secrets
+
+import pandas as pd
+import streamlit as st
+
+from relpos.lessons import quiz
+from relpos.state.schemas import read_quiz_seed
+from relpos.tables import frames as tables
+from relpos.text.escape import escape_markdown
+from relpos.ui.common import markdown, named_index
+
+# ---------------------------------------------------------------- quiz page
+
+_QUIZ_SEED_KEY = "quiz_seed"
+
+
+def _fresh_seed() -> int:
+    """A new quiz seed from the operating system's entropy (no global random state)."""
+    return secrets.randbelow(1_000_000)
+
+
+def quiz_seed() -> int:
+    """The quiz seed from the URL (``?seed=…``); a new one, written to the URL, when absent or unreadable."""
+    raw = st.query_params.get("seed")
+    if raw is not None:
+        try:
+            seed = read_quiz_seed(raw)
+        except ValueError as error:
+            st.warning(
+                escape_markdown(f"The seed in the address could not be used ({error}), so here are new questions.")
+            )
+        else:
+            st.session_state[_QUIZ_SEED_KEY] = seed
+            return seed
+    seed = st.session_state.get(_QUIZ_SEED_KEY)
+    if seed is None:
+        seed = _fresh_seed()
+        st.session_state[_QUIZ_SEED_KEY] = seed
+    st.query_params["seed"] = str(seed)
+    return seed
+
+
+def _answer_key(seed: int, number: int) -> str:
+    return f"quiz_answer_{seed}_{number}"
+
+
+def _outcome_key(seed: int, number: int) -> str:
+    return f"quiz_outcome_{seed}_{number}"
+
+
+def _judge(question, seed: int, number: int, give_up: bool) -> None:
+    """Form callback: runs before the page, so the verdict and the page agree in one run."""
+    text = st.session_state.get(_answer_key(seed, number), "")
+    feedback = quiz.reveal(question) if give_up else quiz.check_answer(question, text)
+    st.session_state[_outcome_key(seed, number)] = {"feedback": feedback, "text": text}
+
+
+def quiz_outcome(seed: int, number: int):
+    """The settled or last feedback for question `number`, or None."""
+    outcome = st.session_state.get(_outcome_key(seed, number))
+    return None if outcome is None else outcome["feedback"]
+
+
+def _question_numbers(question) -> None:
+    """The scenario's q, k and a^K as small tables (positions from 1)."""
+    if question.scenario is None:
+        return
+    st.dataframe(named_index(tables.scenario_frame(question.scenario)), width="content")
+    st.dataframe(named_index(tables.offset_row_frame(question.scenario.table)), width="content")
+
+
+def _worked_solution(question) -> None:
+    for line in question.solution:
+        st.latex(line)
+    st.markdown(question.explanation)
+
+
+def quiz_question(number: int, question, seed: int) -> None:
+    """One question: the numbers, the prompt, an answer form until settled, then the verdict."""
+    st.header(f"{number}. {question.title}")
+    _question_numbers(question)
+    st.markdown(question.prompt)
+    outcome = st.session_state.get(_outcome_key(seed, number))
+    feedback = None if outcome is None else outcome["feedback"]
+    if feedback is None or not feedback.counts:
+        with st.form(f"quiz_form_{seed}_{number}"):
+            st.text_input(
+                "Your prediction",
+                key=_answer_key(seed, number),
+                placeholder=question.answer_format,
+                help=f"Type {question.answer_format}.",
+            )
+            with st.container(horizontal=True):
+                st.form_submit_button(
+                    "Check my answer",
+                    type="primary",
+                    key=f"quiz_check_{seed}_{number}",
+                    on_click=_judge,
+                    args=(question, seed, number, False),
+                )
+                st.form_submit_button(
+                    "Show me the answer",
+                    key=f"quiz_reveal_{seed}_{number}",
+                    on_click=_judge,
+                    args=(question, seed, number, True),
+                )
+        if feedback is not None:  # an unreadable answer: say why, keep the question open
+            st.warning(escape_markdown(feedback.message))
+        return
+    if feedback.status == "correct":
+        st.success(escape_markdown(f"✓ {feedback.message}"))
+        with st.expander("Worked solution"):
+            _worked_solution(question)
+        return
+    if feedback.status == "wrong":
+        st.text(f"Your answer: {outcome['text'].strip()}")
+        st.error(escape_markdown(f"✗ {feedback.message}"))
+    else:
+        st.info(escape_markdown(feedback.message))
+    st.markdown("**Worked solution**")
+    _worked_solution(question)
+
+
+def _new_questions() -> None:
+    st.session_state[_QUIZ_SEED_KEY] = _fresh_seed()
+    st.query_params["seed"] = str(st.session_state[_QUIZ_SEED_KEY])
+
+
+def _start_again(seed: int, count: int) -> None:
+    for number in range(1, count + 1):
+        st.session_state.pop(_outcome_key(seed, number), None)
+        st.session_state.pop(_answer_key(seed, number), None)
+
+
+def quiz_summary(questions, seed: int) -> None:
+    """Score so far, one line per question, the shareable seed and restart buttons."""
+    statuses = [getattr(quiz_outcome(seed, number), "status", None) for number in range(1, len(questions) + 1)]
+    summary = quiz.summarise(statuses)
+    st.divider()
+    st.header("Your score")
+    st.metric("correct answers", f"{summary.correct} / {summary.total}")
+    st.markdown(summary.message)
+    marks = {"correct": "✓ correct", "wrong": "✗ wrong", "revealed": "revealed", None: "open", "invalid": "open"}
+    st.dataframe(
+        pd.DataFrame(
+            {"question": [q.title for q in questions], "result": [marks[status] for status in statuses]},
+            index=pd.RangeIndex(1, len(questions) + 1, name="number"),
+        ),
+        width="content",
+    )
+    with st.container(horizontal=True):
+        st.button("New questions", key="quiz_new", on_click=_new_questions, type="primary")
+        st.button(
+            "Start again (same questions)", key="quiz_restart", on_click=_start_again, args=(seed, len(questions))
+        )
+    markdown("quiz_share")
+    st.code(f"{st.context.url or ''}?seed={seed}", language=None)

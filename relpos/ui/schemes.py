@@ -1,0 +1,166 @@
+"""The scheme comparison page's widgets: the scenario sidebar, section sliders, the scheme cards."""
+
+from __future__ import annotations
+
+import math
+
+import streamlit as st
+
+from relpos.text import numbers as num
+from relpos.ui.common import chart
+from relpos.ui.page_settings import clamp_setting, init_settings, save_settings, setting_key, show_setting_problems
+
+# --------------------------------------------------------------------------- scheme comparison page (issue 5)
+
+SCHEME_PAGE = "schemes"
+
+#: Each scheme's score formula, shown above its heatmaps.
+SCHEME_FORMULAS = {
+    "none": r"e_{ij} = \frac{q_i \cdot k_j}{\sqrt d}",
+    "sinusoidal": r"e_{ij} = \frac{(x_i + p_i) W^Q \cdot (x_j + p_j) W^K}{\sqrt d}",
+    "shaw": r"e_{ij} = \frac{q_i \cdot k_j + q_i \cdot a^K_{\operatorname{clip}(j-i,\,k)}}{\sqrt d}",
+    "t5": r"e_{ij} = \frac{q_i \cdot k_j}{\sqrt d} + \beta_{\operatorname{bucket}(j-i)}",
+    "alibi": r"e_{ij} = \frac{q_i \cdot k_j}{\sqrt d} - m\,\lvert j-i \rvert",
+    "rope": r"e_{ij} = \frac{(R_i\, q_i) \cdot (R_j\, k_j)}{\sqrt d}",
+}
+
+
+#: What the symbols of each formula are (Markdown, with LaTeX).
+SCHEME_SYMBOLS = {
+    "none": "$q_i = x_i W^Q$, $k_j = x_j W^K$: the same tokens and projections in every row.",
+    "sinusoidal": "$p_i$: sines and cosines of position $i$, added to the token before the projections.",
+    "shaw": "$a^K$: a learned vector for each clipped offset $-k..k$.",
+    "t5": (
+        "$\\beta$: one learned number per bucket of offsets. T5 itself does not divide $q_i \\cdot k_j$ by "
+        "$\\sqrt d$ (its attention uses a scale of 1); this page divides every scheme's dot product by "
+        "$\\sqrt d$ so the schemes compare on one scale."
+    ),
+    "alibi": (
+        "$m$: the head's fixed slope, chosen in the sidebar. ALiBi is defined for causal models, "
+        "$-m\\,(i-j)$ for keys $j \\le i$; the symmetric $-m\\,\\lvert j-i \\rvert$ used here is an extension "
+        "for bidirectional attention."
+    ),
+    "rope": "$R_i$ turns feature pair $(2t, 2t+1)$ by the angle $i\\,\\theta_t$, $\\theta_t = 10000^{-2t/d}$.",
+}
+
+
+def scheme_settings():
+    """The comparison page's settings (all kept in the URL)."""
+    from relpos.state.settings import ChoiceSetting, IntSetting
+
+    return (
+        IntSetting("n", "sequence length n", 8, 4, 16),
+        IntSetting("seed", "seed", 0, 0, 9999),
+        IntSetting("k", "Shaw clipping distance k", 2, 0, 15),
+        ChoiceSetting("buckets", "T5 buckets", "16", ("8", "16", "32")),
+        ChoiceSetting("maxdist", "T5 max_distance", "32", ("16", "32", "64", "128")),
+        IntSetting("heads", "ALiBi heads H", 8, 1, 16),
+        IntSetting("head", "ALiBi head", 1, 1, 16),
+        IntSetting("shift", "shift s", 3, 0, 32),
+        IntSetting("L", "trained length L", 8, 2, 32),
+    )
+
+
+def scheme_sidebar():
+    """Draw the scenario controls in the sidebar; return (setup, ALiBi slopes, head index 0-based).
+
+    Everything random comes from one seeded generator (see relpos.random_scheme_setup).
+    """
+    from relpos.core.schemes import alibi_slopes
+
+    page = SCHEME_PAGE
+    settings = scheme_settings()
+    init_settings(page, settings)
+    _check_scheme_link(page)
+    show_setting_problems(page)
+    with st.sidebar:
+        st.markdown("**Scenario** (shared by every scheme)")
+        n = st.slider("sequence length n", 4, 16, key=setting_key(page, "n"))
+        seed = st.number_input("seed (tokens, projections, tables)", 0, 9999, step=1, key=setting_key(page, "seed"))
+        clamp_setting(page, "k", 0, n - 1)
+        k = st.slider("Shaw: clipping distance k", 0, n - 1, key=setting_key(page, "k"))
+        buckets = st.select_slider("T5: buckets", ["8", "16", "32"], key=setting_key(page, "buckets"))
+        max_distance = st.select_slider("T5: max_distance", ["16", "32", "64", "128"], key=setting_key(page, "maxdist"))
+        st.caption("T5 itself uses 32 buckets and max_distance 128; smaller values show the log buckets sooner.")
+        heads = st.slider("ALiBi: heads H", 1, 16, key=setting_key(page, "heads"))
+        clamp_setting(page, "head", 1, heads)
+        head = st.slider("ALiBi: head shown", 1, heads, key=setting_key(page, "head")) if heads > 1 else 1
+        slopes = alibi_slopes(heads)
+        exponent = num.number(math.log2(slopes[head - 1]), 3, trim=0)
+        st.caption(f"slope m of head {head}: {slopes[head - 1]:.4g} = 2^{exponent}")
+    setup = cached_scheme_setup(n, int(seed), k, int(buckets), int(max_distance), float(slopes[head - 1]))
+    return setup, slopes, head - 1
+
+
+def _check_scheme_link(page: str) -> None:
+    """Report settings of the opening link that are valid alone but not together.
+
+    k must stay below n and the head shown cannot exceed the number of heads; the
+    sliders then clamp them (see :func:`clamp_setting`), and the learner is told why.
+    Runs only on the page's first run in a session, when the link was just read.
+    """
+    problems = st.session_state.get(f"{page}._problems")
+    if problems is None:
+        return
+    saved = st.session_state[f"{page}._saved"]
+    if saved["k"] > saved["n"] - 1:
+        problems.append(
+            f"Shaw clipping distance k must be at most n − 1 = {saved['n'] - 1} for n = {saved['n']}; "
+            f"got {saved['k']} (used {saved['n'] - 1})"
+        )
+    if saved["head"] > saved["heads"]:
+        problems.append(
+            f"ALiBi head must be at most the number of heads H = {saved['heads']}; "
+            f"got {saved['head']} (used {saved['heads']})"
+        )
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def cached_scheme_setup(n: int, seed: int, k: int, buckets: int, max_distance: int, slope: float):
+    from relpos.core.scheme_comparison import random_scheme_setup
+
+    return random_scheme_setup(n, k=k, num_buckets=buckets, max_distance=max_distance, alibi_slope=slope, seed=seed)
+
+
+def scheme_slider(name: str, label: str, low: int, high: int, *, help: str | None = None) -> int:
+    """A section slider of the comparison page (shift s, trained length L)."""
+    clamp_setting(SCHEME_PAGE, name, low, high)
+    return st.slider(label, low, high, key=setting_key(SCHEME_PAGE, name), help=help)
+
+
+def save_scheme_settings() -> None:
+    """Write the comparison page's settings into the URL (call at the end of the page)."""
+    save_settings(SCHEME_PAGE, scheme_settings())
+
+
+def scheme_rows(results, position_figures, weight_figures) -> None:
+    """One card per scheme: name, parameter count and what to notice next to its formula;
+    below them its two heatmaps, each half the card wide so the cell numbers stay legible."""
+    from relpos.core.schemes import SCHEMES
+    from relpos.tables.frames import constant_diagonals
+
+    for name, result in results.items():
+        with st.container(border=True):
+            text, formula = st.columns([1, 1.2], vertical_alignment="center")
+            with text:
+                st.markdown(f"### {SCHEMES[name]}")
+                count = result.n_params
+                st.markdown(f"**{count}** learned position parameter{'s' if count != 1 else ''}")
+                if name == "none":
+                    st.caption(
+                        "Its position part is zero; the left panel shows the scores every other scheme starts from."
+                    )
+                else:
+                    constant = constant_diagonals(result.position)
+                    st.caption(
+                        "Position part constant along every diagonal: "
+                        + ("yes, it depends on j − i alone." if constant else "no.")
+                    )
+            with formula:
+                st.latex(SCHEME_FORMULAS[name])
+                st.caption(SCHEME_SYMBOLS[name])
+            position, weights = st.columns(2)
+            with position:
+                chart(position_figures[name], key=f"schemes.position.{name}")
+            with weights:
+                chart(weight_figures[name], key=f"schemes.weights.{name}")
