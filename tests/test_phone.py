@@ -83,7 +83,9 @@ def swipe_up(tab: AppTab, x: float, y: float, distance: int = 400) -> None:
 
 def test_a_swipe_on_a_heatmap_scrolls_the_page_and_a_tap_shows_the_cell(phone):
     phone.open("explorer")
-    phone.wait_plots(1)
+    phone.wait_plots(6)
+    phone.wait_idle()
+    phone.page.wait_for_timeout(500)  # plotly's responsive re-layout settles
     phone.page.evaluate(_CENTRE_HEATMAP_JS)
     phone.page.wait_for_timeout(300)
     before = phone.page.evaluate(_HEATMAP_BOX_JS)
