@@ -32,7 +32,7 @@ with left:
     ui.matrix_table(frames["content q_i·k_j/√d"])
 with middle:
     st.markdown(r"**Position** $q_i \cdot a^K_{\operatorname{clip}(j-i,\,k)}$")
-    ui.matrix_table(frames["position bias q_i·a^K/√d"])
+    ui.matrix_table(frames["position bias q_i·aᴷ/√d"])
 with right:
     st.markdown("**Table** $a^K$ (k = 2)")
     ui.matrix_table(tables.table_frame(example.table), decimals=1)

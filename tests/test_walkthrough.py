@@ -348,7 +348,7 @@ class TestChangesFrom:
 
     def test_names_each_changed_number_from_one(self):
         edited = relpos.Scenario((1.0, 0.5, 0.8, 0.3), (0.9, 0.7, 0.4, 2.0), (-0.3, 0.4, 0.1, -0.25, -0.5))
-        assert wt.changes_from(edited, TEXTBOOK) == ("k₄ = 2.0 instead of 1.2", "a^K[+1] = −0.25 instead of −0.2")
+        assert wt.changes_from(edited, TEXTBOOK) == ("k₄ = 2.0 instead of 1.2", "aᴷ₊₁ = −0.25 instead of −0.2")
 
     def test_a_new_k_alone_is_one_change(self):
         grown = relpos.Scenario(TEXTBOOK.queries, TEXTBOOK.keys, wt.resize_table(TEXTBOOK.table, 3))
@@ -371,7 +371,7 @@ class TestStepFrame:
         np.testing.assert_array_equal(frame["clipped offset"].to_numpy().reshape(4, 4), RESULT.offsets)
         for column, field in (
             ("q_i·k_j", "content"),
-            ("q_i·a^K", "bias"),
+            ("q_i·aᴷ", "bias"),
             ("score", "scores"),
             ("content-only weight", "content_weights"),
             ("combined weight", "weights"),

@@ -268,7 +268,7 @@ class TestStepTableDownload:
         for column, field in (
             ("clipped offset", "offsets"),
             ("q_i·k_j", "content"),
-            ("q_i·a^K", "bias"),
+            ("q_i·aᴷ", "bias"),
             ("score", "scores"),
             ("content-only weight", "content_weights"),
             ("combined weight", "weights"),

@@ -108,7 +108,10 @@ def table_strip_figure(table, title: str, *, used=(), height: int | None = None)
     fig.update_traces(
         hovertemplate=None,
         hovertext=[
-            [f"offset {num.offset(o)}: a^K = {num.number(v, 4)}" for o, v in zip(range(-k, k + 1), values, strict=True)]
+            [
+                f"offset {num.offset(o)}: aᴷ{num.offset_subscript(o)} = {num.number(v, 4)}"
+                for o, v in zip(range(-k, k + 1), values, strict=True)
+            ]
         ],
         hoverinfo="text",
         colorbar={"thickness": 10, "len": 1.0},

@@ -110,7 +110,7 @@ def _no_effect_sentence(result: AttentionResult, kind: str) -> str:
         return "The bias is 0 in every cell, so the position term has no effect on any score or weight."
     if result.k == 0:
         return (
-            "No offset is favoured: with k = 0 every pair reads the one row a^K₀, so each query adds the same "
+            "No offset is favoured: with k = 0 every pair reads the one row aᴷ₀, so each query adds the same "
             "bias to all of its keys, and adding one number to a whole row leaves the softmax unchanged. "
             "Raise k to let the table tell offsets apart."
         )

@@ -48,7 +48,14 @@ def _number_cells(decimals: int):
 
 #: Names for an unnamed index, by how its labels begin: a screen reader announces the
 #: index column's header, and an empty one is an accessibility violation (axe: empty-table-header).
-_INDEX_NAMES = (("i = ", "query"), ("offset", "offset"), ("key j", "key"), ("q_i", "vector"), ("a^", "table"))
+_INDEX_NAMES = (
+    ("i = ", "query"),
+    ("offset", "offset"),
+    ("key j", "key"),
+    ("q_i", "vector"),
+    ("aᴷ", "table"),
+    ("aⱽ", "table"),
+)
 
 
 def named_index(frame: pd.DataFrame) -> pd.DataFrame:
@@ -226,7 +233,10 @@ def show_url_problems(name: str) -> None:
     problems = st.session_state.pop(f"{name}:problems", ())
     if problems:
         lines = "\n".join(f"- {escape_markdown(problem)}" for problem in problems)
-        st.warning(f"Parts of this link could not be used; the page shows the defaults instead:\n\n{lines}", icon="⚠️")
+        st.warning(
+            f"Parts of this link could not be used; the page shows the defaults instead:\n\n{lines}",
+            icon=":material/warning:",
+        )
 
 
 def set_page_state(name: str, state: dict, *, widget_prefix: str) -> None:
@@ -440,6 +450,6 @@ def _scenario_uploader(page: str, schema: Schema, *, key: str, on_loaded) -> Non
     kind, problems = st.session_state.get(f"{key}:message", (None, ()))
     if kind == "error":
         lines = "\n".join(f"- {escape_markdown(problem)}" for problem in problems)
-        st.error(f"This file could not be loaded; nothing was changed:\n\n{lines}", icon="🚫")
+        st.error(f"This file could not be loaded; nothing was changed:\n\n{lines}", icon=":material/block:")
     elif kind == "success":
-        st.success("Scenario loaded.", icon="✅")
+        st.success("Scenario loaded.", icon=":material/check_circle:")

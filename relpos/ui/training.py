@@ -102,7 +102,7 @@ def sidebar(state: dict) -> None:
             key=W + "k",
             args=("k",),
             **common,
-            help="Only the Shaw scheme uses k: offsets beyond ±k share the edge rows of a^K.",
+            help="Only the Shaw scheme uses k: offsets beyond ±k share the edge rows of aᴷ.",
         )
         steps = sorted(set(TRAINING_STEP_CHOICES) | {state["steps"]})
         st.select_slider("Training steps (Adam updates)", steps, key=W + "steps", args=("steps",), **common)

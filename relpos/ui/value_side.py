@@ -70,10 +70,10 @@ def value_side_settings():
         IntSetting("query", "query", 1, 1, n),
         ChoiceSetting("variant", "variant", "both", ("both", "key", "value", "neither")),
         FloatsSetting("v", "values v", example.values, -2.0, 2.0),
-        FloatsSetting("av", "a^V table", example.value_table, -2.0, 2.0),
+        FloatsSetting("av", "aⱽ table", example.value_table, -2.0, 2.0),
         FloatsSetting("q", "queries q", example.queries, -2.0, 2.0),
         FloatsSetting("kk", "keys k", example.keys, -2.0, 2.0),
-        FloatsSetting("ak", "a^K table", example.key_table, -2.0, 2.0),
+        FloatsSetting("ak", "aᴷ table", example.key_table, -2.0, 2.0),
     )
 
 
@@ -124,7 +124,7 @@ def value_side_controls():
     number_sliders(page, by_name["av"], [_table_label("V", o) for o in offsets], disabled=[abs(o) > k for o in offsets])
     with st.expander("Queries, keys and $a^K$ (the textbook's numbers)"):
         st.caption(
-            "The textbook gives a^K only for offsets −2..+2; the ±3 entries start equal to the ±2 ones, "
+            "The textbook gives aᴷ only for offsets −2..+2; the ±3 entries start equal to the ±2 ones, "
             "so k = 3 changes nothing on the key side until you edit them."
         )
         number_sliders(page, by_name["q"], [f"q{num.subscript(i + 1)}" for i in range(n)])
