@@ -50,7 +50,8 @@ st.latex(
 )
 length = st.slider("sequence length L", min_value=3, max_value=6, value=4, key="efficiency_length")
 efficiency_ui.skew_walkthrough(length)
-ui.plotly(figures.skew_memory_strip(length), key="efficiency_strip")
+# memory runs down the page in a column of its own width; on a phone it fills the screen
+ui.chart(figures.skew_memory_strip(length), key="efficiency_strip", width=520)
 
 ui.markdown("efficiency_skewing_numbers")
 queries = np.array(example.queries)

@@ -116,3 +116,47 @@ def test_a_presenter_link_on_a_phone_gets_the_phone_layout(phone):
     assert layout["cut"] == 0, f"{layout['cut']} formulas are cut at the right edge"
     assert layout["widestRight"] <= layout["pageWidth"] + 1, layout
     assert not phone.errors, phone.errors
+
+
+# Text boxes of one chart (found by its accessible name): the pairs that overlap, and the
+# widest label against the width of one cell (plot-area width / columns).
+_LABELS_JS = """
+([name, columns]) => {
+  const chart = [...document.querySelectorAll('[data-testid=stMain] [data-testid=stPlotlyChart]')]
+    .find((c) => (c.getAttribute('aria-label') || '').includes(name));
+  if (!chart) return null;
+  chart.scrollIntoView({ block: 'center' });
+  const boxes = [...chart.querySelectorAll('g.textpoint text, .hm text, text.textpoint')]
+    .filter((t) => t.textContent.trim()).map((t) => t.getBoundingClientRect());
+  let overlaps = 0;
+  for (let a = 0; a < boxes.length; a++) for (let b = a + 1; b < boxes.length; b++) {
+    const p = boxes[a], q = boxes[b];
+    if (p.left < q.right - 1 && q.left < p.right - 1 && p.top < q.bottom - 1 && q.top < p.bottom - 1) overlaps++;
+  }
+  const area = chart.querySelector('.nsewdrag').getBoundingClientRect();
+  return { labels: boxes.length, overlaps, widest: Math.max(...boxes.map((r) => r.width)), cell: area.width / columns };
+}
+"""
+_BARS_JS = """
+() => [...document.querySelectorAll('[data-testid=stMain] .js-plotly-plot')]
+  .flatMap((plot) => (plot._fullData || []).filter((t) => t.showscale).map((t) => t.colorbar.orientation))
+"""
+
+
+def test_narrow_charts_stay_legible(phone):
+    phone.open("worked_example")
+    phone.wait_plots(3)
+    bars = phone.page.evaluate(_BARS_JS)
+    assert bars and set(bars) == {"h"}, f"colour bars beside narrow charts: {bars}"
+    offsets = phone.page.evaluate(_LABELS_JS, ["Offset map", 4])
+    assert offsets["labels"] == 16 and offsets["overlaps"] == 0, offsets
+    assert offsets["widest"] <= offsets["cell"], f"an offset label such as +3→+2 is wider than its cell: {offsets}"
+
+    phone.open("efficiency")
+    phone.wait_plots(5)
+    strip = phone.page.evaluate(_LABELS_JS, ["padded matrix in memory", 2])
+    phone.page.wait_for_timeout(300)
+    phone.screenshot("phone-390x844-efficiency-memory-strip", full_page=False)
+    assert strip["labels"] >= 40 and strip["overlaps"] == 0, f"the memory strip's labels overlap: {strip}"
+    assert strip["widest"] <= strip["cell"], strip
+    assert not phone.errors, phone.errors

@@ -14,7 +14,14 @@ from relpos.plots.heatmaps import cell_text, score_heatmap, symmetric_range
 from relpos.plots.style import HeatmapStyle
 from relpos.text import numbers as num
 
-__all__ = ["highlight_cells", "minimum_fonts", "partial_score_heatmap", "table_strip_figure", "weight_bars_figure"]
+__all__ = [
+    "colour_bar_below",
+    "highlight_cells",
+    "minimum_fonts",
+    "partial_score_heatmap",
+    "table_strip_figure",
+    "weight_bars_figure",
+]
 
 
 def weight_bars_figure(content_weights, weights, title: str, *, labels=None, height: int | None = None) -> go.Figure:
@@ -228,4 +235,42 @@ def minimum_fonts(fig: go.Figure, minimum: float = style.PRESENTER_MIN_FONT) -> 
         colorbar = getattr(trace, "colorbar", None)
         if colorbar is not None:
             _raise_font(colorbar.tickfont, minimum)
+    return fig
+
+
+#: Room (px) a colour bar under a chart takes: its ticks and its title.
+COLOUR_BAR_ROOM = 70
+
+
+def colour_bar_below(fig: go.Figure) -> go.Figure:
+    """Move every colour bar of a figure under it, as wide as the figure; in place.
+
+    A bar beside a chart takes a third of a phone's width from the cells; under the
+    chart it takes only height (the figure grows by :data:`COLOUR_BAR_ROOM`).
+
+    >>> fig = colour_bar_below(score_heatmap([[1.0]], "t", look=HeatmapStyle(height=300)))
+    >>> fig.data[0].colorbar.orientation, fig.layout.height
+    ('h', 370)
+    """
+    bars = [t for t in fig.data if getattr(t, "colorbar", None) is not None and t.showscale is not False]
+    for trace in bars:
+        trace.colorbar.update(
+            orientation="h",
+            x=0.5,
+            xanchor="center",
+            yref="container",
+            y=0.0,
+            yanchor="bottom",
+            ypad=4,
+            thickness=10,
+            len=0.8,
+            title={"side": "top"},
+        )
+    if bars:
+        margin = fig.layout.margin
+        room = COLOUR_BAR_ROOM + (30 if fig.layout.showlegend else 0)  # a legend under the axis stays clear
+        fig.update_layout(
+            height=(fig.layout.height or 450) + room,
+            margin={"b": (margin.b if margin.b is not None else 80) + room},
+        )
     return fig

@@ -134,7 +134,7 @@ def _favoured_sentences(queries, result: AttentionResult, favoured, direction, t
             "component along it and are pushed toward these offsets"
         )
         if aligned < n:
-            text += f"; the other {n - aligned} are pushed away, because a Shaw bias qᵢ·a^K depends on the query"
+            text += f"; the other {n - aligned} are pushed away, because a Shaw bias qᵢ·aᴷ depends on the query"
         sentences.append(text + ".")
     edge = [o for o in favoured if abs(o) >= k and abs(o) < n - 1 and o != 0]
     if edge:

@@ -182,13 +182,13 @@ def _bias_caption(result: AttentionResult, kind: str, scalar: bool) -> str:
     if kind == "diagonal_constant":
         return (
             "Each diagonal uses one table row, and here every diagonal is constant too: the queries give "
-            "equal products qᵢ·a^K with the rows they read."
+            "equal products qᵢ·aᴷ with the rows they read."
         )
     offsets, spread = diagonal_spread(bias)
     widest = int(np.argmax(spread))
     values = np.diagonal(bias, int(offsets[widest]))
     return (
-        "Each diagonal uses one table row, but the bias is qᵢ·a^K, so it changes down the diagonal with "
+        "Each diagonal uses one table row, but the bias is qᵢ·aᴷ, so it changes down the diagonal with "
         f"each query: along offset {offset_label(int(offsets[widest]))} it runs from "
         f"{number(values.min())} to {number(values.max())}."
     )
@@ -285,12 +285,12 @@ def offsets_caption(result: AttentionResult, n: int) -> str:
     beyond = int(np.count_nonzero(np.abs(relative_offsets(*result.scores.shape)) > k))
     if not beyond:
         return (
-            "What IS constant along a diagonal: the table row. Each colour is one row of a^K. "
+            "What IS constant along a diagonal: the table row. Each colour is one row of aᴷ. "
             f"No pair is further apart than k = {k}, so nothing is clipped; lower k to see clipping."
         )
     edges = f"aᴷ{numbers.offset_subscript(-k)} or aᴷ{numbers.offset_subscript(k)}" if k else "aᴷ₀, the only row"
     return (
-        "What IS constant along a diagonal: the table row. Each colour is one row of a^K; "
+        "What IS constant along a diagonal: the table row. Each colour is one row of aᴷ; "
         f"the {beyond} cells beyond the dashed lines are further apart than k = {k} and reuse {edges}."
     )
 

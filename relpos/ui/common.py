@@ -171,6 +171,7 @@ PRESENTER_CSS = """
   [data-testid="stMainBlockContainer"] { padding: 2.4rem 2.2rem 7rem; max-width: none; }
   [data-testid="stMainBlockContainer"] h1 { font-size: 1.3rem; padding: 0.2rem 0 0; }
   [data-testid="stMainBlockContainer"] h2 { font-size: 1.3rem; padding: 0.1rem 0 0.2rem; }
+  [data-testid="stMainBlockContainer"] h3 { font-size: 1.2rem; }
   [data-testid="stMainBlockContainer"] [data-testid="stMarkdownContainer"] :is(p, li) { font-size: 1rem; }
   [data-testid="stMainBlockContainer"] .katex { font-size: 1.3em; }
   [data-testid="stMainBlockContainer"] .katex-display { margin: 0.4em 0; }

@@ -118,6 +118,8 @@ class Lesson:
         if self.presenter:
             walkthrough_figures.minimum_fonts(fig)
             fig.update_layout(height=_PRESENTER_HEIGHTS[size or key])
+        else:  # a phone's narrow column: the colour bar goes under the chart
+            walkthrough_figures.colour_bar_below(fig)
         ui.chart(fig, key=key, toolbar=False)
 
 
@@ -486,6 +488,8 @@ def offset_section(lesson: Lesson) -> None:
     left, right = st.columns([1.15, 1], gap="large")
     with left:
         fig = offset_map_figure(n, n, k, title=f"Offset map: clipped offset j − i (k = {k})", height=420)
+        if lesson.presenter:  # 20 px axis title: the legend moves below it
+            fig.update_layout(legend={"y": -0.32}, margin={"b": 120})
         lesson.figure(walkthrough_figures.highlight_cells(fig, lesson.current_cells), "wt_offsets")
     with right:
         used = sorted(
