@@ -43,6 +43,21 @@ class TestEfficiencyPage:
         assert efficiency.title[0].value.startswith("Efficient computation")
         assert len(plotly_specs(efficiency)) >= 11  # placement 2, skew 4 + strip, numbers 4, growth 1
 
+    def test_every_grid_has_a_table_alternative(self):
+        """Issue 12: the labelled grids and the memory strip, cell for cell, as HTML tables."""
+        at = open_app("efficiency")
+        assert not at.table  # built only when an expander is open
+        for key in ("efficiency_placement_tables", "skew_tables", "efficiency_strip_table"):
+            at.session_state[key] = True
+        at.run()
+        assert not at.exception
+        assert len(at.table) == 2 + 4 + 1
+        strip = at.table[-1].value
+        assert list(strip.columns) == ["② rows of 5", "③ rows of 4"] and len(strip) == 20
+        assert strip.iloc[4, 0] == strip.iloc[4, 1] == "q1·e(0)"  # same cells, different row ends
+        logits = at.table[0].value
+        assert logits.iloc[0, 0].startswith("q1·a(−2)")
+
     def test_symbolic_skew_steps(self, efficiency):
         specs = plotly_specs(efficiency)
         steps = skew_labels(4, offset_name=offset)

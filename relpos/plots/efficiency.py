@@ -9,6 +9,7 @@ from step to step; pads and leftovers stay uncoloured with grey text.
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import plotly.graph_objects as go
 
 from relpos.core.attention import place_relative, table_rows
@@ -17,6 +18,7 @@ from relpos.plots import style
 from relpos.text import numbers as num
 
 __all__ = [
+    "grid_frame",
     "labelled_grid_figure",
     "memory_growth_figure",
     "memory_strip_figure",
@@ -484,3 +486,35 @@ def placement_figures(scenario, *, decimals: int = 2) -> list[go.Figure]:
             limit=k,
         ),
     ]
+
+
+def _tick_names(axis) -> dict:
+    """Tick value -> tick text of an axis with array ticks."""
+    return dict(zip(axis.tickvals or (), axis.ticktext or (), strict=False))
+
+
+def grid_frame(fig: go.Figure) -> pd.DataFrame:
+    """The text of a labelled grid (:func:`labelled_grid_figure`, :func:`memory_strip_figure`)
+    as a table: a chart's screen-reader alternative, cell for cell.
+
+    Rows and columns are named by the axes' tick labels; a line break in a cell becomes
+    a space.
+
+    >>> grid_frame(labelled_grid_figure([["a", "b"]], [[0.0, 1.0]], "t", row_labels=["q1"],
+    ...     column_labels=["k1", "k2"], row_title="query i", column_title="key j", limit=1))
+    key j    k1 k2
+    query i
+    q1        a  b
+    """
+    rows, columns = _tick_names(fig.layout.yaxis), _tick_names(fig.layout.xaxis)
+    cells: dict[tuple, str] = {}
+    for trace in fig.data:
+        if trace.type == "scatter" and trace.mode == "text":
+            for x, y, text in zip(trace.x, trace.y, trace.text, strict=True):
+                cells[(y, x)] = str(text).replace("·<br>", "·").replace("<br>", " ")
+    frame = pd.DataFrame(
+        [[cells.get((y, x), "") for x in columns] for y in rows],
+        index=pd.Index(list(rows.values()), name=(fig.layout.yaxis.title.text or "row")),
+        columns=pd.Index(list(columns.values()), name=(fig.layout.xaxis.title.text or "column")),
+    )
+    return frame

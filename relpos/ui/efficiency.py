@@ -11,7 +11,7 @@ from relpos.core import skewing
 from relpos.lessons import timing
 from relpos.plots import efficiency as figures
 from relpos.tables import frames as tables
-from relpos.ui.common import named_index, plotly
+from relpos.ui.common import chart_name, chart_tables, named_index, plotly
 
 # ---------------------------------------------------------------- efficiency page
 
@@ -27,6 +27,12 @@ def skew_walkthrough(length: int, values=None, *, key: str = "skew") -> None:
         for column, figure_number in zip(st.columns(2), (first, first + 1), strict=True):
             with column:
                 plotly(step_figures[figure_number], key=f"{key}_step{figure_number + 1}")
+    grid_tables(step_figures, key=f"{key}_tables")
+
+
+def grid_tables(grids, *, key: str) -> None:
+    """The labelled grids' cells as tables, named by each grid's title."""
+    chart_tables({chart_name(fig): figures.grid_frame(fig) for fig in grids}, key=key)
 
 
 def timing_panel() -> None:
