@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from relpos.ui.client import install_client_helpers
+from relpos.ui.client import client_helpers_sent, install_client_helpers
 from relpos.ui.links import guard_oversized_links, oversized_link_notice
 from relpos.ui.navigation import HOME_URL_PATH, PAGES
 from relpos.ui.routing import app_entry
@@ -43,3 +43,4 @@ install_client_helpers()
 oversized_link_notice()
 with app_entry():
     page.run()
+client_helpers_sent()  # not reached when the page switched or stopped: sent again next run

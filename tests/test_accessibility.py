@@ -75,6 +75,7 @@ def test_every_chart_has_an_accessible_name(app_tab):
     """Plotly charts are announced by name (st.plotly_chart's ``alt``), on the chart-heavy pages."""
     for path in ("worked_example", "efficiency", "value_side", "schemes"):
         app_tab.open(path, timeout=90)
+        app_tab.wait_plots(1)
         unnamed = app_tab.page.evaluate(
             """() => [...document.querySelectorAll('[data-testid=stPlotlyChart]')]
                 .filter((chart) => !(chart.getAttribute('aria-label')

@@ -21,9 +21,19 @@ _INSTALLED = "client:installed"
 
 
 def install_client_helpers() -> None:
-    """Send the helpers in the session's first run (no visible output)."""
+    """Send the helpers until a run that sent them has finished (no visible output).
+
+    A run cut short by ``st.switch_page`` (the "/overview" alias sends a visitor home)
+    may never reach the browser, so the session counts them as sent only in
+    :func:`client_helpers_sent`, at the end of a complete run; the script itself ignores
+    a second copy.
+    """
     if st.session_state.get(_INSTALLED):
         return
-    st.session_state[_INSTALLED] = True
     with st.sidebar:
         st.html(f"<script>{SCRIPT}</script>", unsafe_allow_javascript=True)
+
+
+def client_helpers_sent() -> None:
+    """Call at the end of a complete run: the helpers sent in it reached the browser."""
+    st.session_state[_INSTALLED] = True

@@ -41,7 +41,8 @@ label[data-testid="stWidgetLabel"][disabled] { color: rgba(17, 19, 24, 0.62); }
           box.removeAttribute('aria-label');
           delete box.dataset.relposScroll;
         }
-        if (box.scrollWidth > box.clientWidth) box.style.overflowX = 'hidden'; // a sub-pixel overhang
+        // fits (or a sub-pixel overhang): never a scroll region without keyboard access
+        box.style.overflowX = 'hidden';
         continue;
       }
       const scale = Math.max(MIN_SCALE, (box.clientWidth - 2) / box.scrollWidth);
@@ -79,6 +80,7 @@ label[data-testid="stWidgetLabel"][disabled] { color: rgba(17, 19, 24, 0.62); }
   };
 
   let pending = false;
+  let refitTimer = null;
   const refresh = () => {
     if (pending) return;
     pending = true;
@@ -86,10 +88,18 @@ label[data-testid="stWidgetLabel"][disabled] { color: rgba(17, 19, 24, 0.62); }
       pending = false;
       fitFormulas();
       keepStopInView();
+      // late layout (web fonts, charts sizing themselves) can widen a formula: fit once more
+      clearTimeout(refitTimer);
+      refitTimer = setTimeout(fitFormulas, 600);
     });
   };
   new MutationObserver(refresh).observe(document.body, { subtree: true, childList: true, characterData: true });
   window.addEventListener('resize', refresh);
+  // KaTeX's web fonts arrive after the first fit and widen the formulas: fit again
+  if (document.fonts) {
+    document.fonts.addEventListener('loadingdone', refresh);
+    document.fonts.ready.then(refresh);
+  }
   document.addEventListener('keydown', (event) => {
     const field = event.target;
     if (event.key === 'Enter' && field instanceof HTMLInputElement && field.type === 'text'
