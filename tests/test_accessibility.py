@@ -85,3 +85,29 @@ def test_every_chart_has_an_accessible_name(app_tab):
         charts = app_tab.count("plot")
         assert charts > 0, path
         assert unnamed == 0, f"/{path}: {unnamed} of {charts} charts have no accessible name"
+
+
+# Font sizes (px) of the heatmap cell numbers a reader can see, on every chart.
+_VISIBLE_CELL_PX_JS = """
+() => [...document.querySelectorAll('[data-testid=stMain] .js-plotly-plot :is(.hm, g.textpoint) text')]
+  .filter((text) => text.textContent.trim() && getComputedStyle(text).visibility !== 'hidden')
+  .map((text) => parseFloat(getComputedStyle(text).fontSize))
+"""
+
+
+def test_cell_numbers_never_below_10_px_at_200_percent_zoom(chromium, app_server):
+    """200 % zoom of a 1440 × 900 screen is a 720 × 450 CSS viewport; the Explorer at n = 12
+    has 144 cells a panel. A number that would shrink below 10 px is hidden (the colour
+    stays, hover or tap shows it, and the page's tables list it), never shown as a speck."""
+    tab = AppTab.new(chromium, app_server.base_url, viewport=(720, 450))
+    try:
+        tab.open("explorer", {"n": 12}, timeout=90)
+        tab.wait_plots(7)
+        tab.page.wait_for_timeout(500)
+        sizes = tab.page.evaluate(_VISIBLE_CELL_PX_JS)
+        tab.screenshot("a11y-explorer-n12-200-percent")
+        assert min(sizes, default=10) >= 10, f"cell numbers of {min(sizes)} px at 200 % zoom"
+        label = tab.hover_cell("combined score", 0, 0, 12)
+        assert "=" in label or any(ch.isdigit() for ch in label), "hover still shows the hidden number"
+    finally:
+        tab.close()

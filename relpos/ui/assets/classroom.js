@@ -1,5 +1,5 @@
 // relpos classroom helpers (issue 12), installed once per browser tab by relpos.ui.client.
-// Static code, no user text. It adds the app-wide style sheet (CSS below), then does three
+// Static code, no user text. It adds the app-wide style sheet (CSS below), then does four
 // jobs, redone after every render:
 // 1. Formulas fit their column: a display formula wider than its box is scaled down to
 //    fit (to 60 % at most); one still too wide scrolls sideways and becomes a focusable,
@@ -8,6 +8,7 @@
 //    presentation clicker step through the lesson again.
 // 3. Presenter mode: after Previous / Next the current stop's heading is in view, below
 //    the sticky navigation bar.
+// 4. Heatmap cell numbers never show below 10 px (hideTinyNumbers).
 (() => {
   if (window.__relposClassroom) return;
   window.__relposClassroom = true;
@@ -59,6 +60,17 @@ label[data-testid="stWidgetLabel"][disabled] { color: rgba(17, 19, 24, 0.62); }
     }
   };
 
+  // 4. Cell numbers Plotly shrank to fit small cells (many cells, a narrow column, or
+  //    200 % zoom) are hidden below MIN_CELL_PX instead of shown as unreadable specks:
+  //    the colours stay, a hover or tap shows the number, and "Numbers as tables" lists them.
+  const MIN_CELL_PX = 10;
+  const hideTinyNumbers = () => {
+    for (const text of document.querySelectorAll('[data-testid=stMain] .js-plotly-plot :is(.hm, g.textpoint) text')) {
+      const tiny = parseFloat(getComputedStyle(text).fontSize) < MIN_CELL_PX;
+      if (tiny !== (text.style.visibility === 'hidden')) text.style.visibility = tiny ? 'hidden' : '';
+    }
+  };
+
   let lastStop = null;
   const keepStopInView = () => {
     const heading = document.getElementById('current-stop');
@@ -88,6 +100,7 @@ label[data-testid="stWidgetLabel"][disabled] { color: rgba(17, 19, 24, 0.62); }
       pending = false;
       fitFormulas();
       keepStopInView();
+      hideTinyNumbers();
       // late layout (web fonts, charts sizing themselves) can widen a formula: fit once more
       clearTimeout(refitTimer);
       refitTimer = setTimeout(fitFormulas, 600);
