@@ -3,13 +3,14 @@
 import streamlit as st
 
 from relpos.ui.client import client_helpers_sent, install_client_helpers
+from relpos.ui.keys import state_key
 from relpos.ui.links import guard_oversized_links, oversized_link_notice
 from relpos.ui.navigation import HOME_URL_PATH, PAGES
 from relpos.ui.routing import app_entry
 
 #: Session key of the st.Page objects: built once per session, not on every rerun
 #: (constructing them resolves and checks every page file: ~1.5 ms a rerun).
-SECTIONS = "_relpos_sections"
+SECTIONS = state_key("app", "sections")
 
 
 def declare_sections() -> dict[str, list]:

@@ -9,6 +9,7 @@ from relpos.plots import efficiency as figures
 from relpos.text import numbers
 from relpos.ui import common as ui
 from relpos.ui import efficiency as efficiency_ui
+from relpos.ui.keys import widget_key
 from relpos.ui.routing import require_app_entry
 
 require_app_entry()
@@ -33,10 +34,10 @@ example = relpos.worked_example()
 logits_figure, placed_figure = figures.placement_figures(example)
 left, right = st.columns([5, 4])
 with left:
-    ui.plotly(logits_figure, key="efficiency_logits")
+    ui.plotly(logits_figure, key=widget_key("efficiency", "logits"))
 with right:
-    ui.plotly(placed_figure, key="efficiency_placed")
-efficiency_ui.grid_tables([logits_figure, placed_figure], key="efficiency_placement_tables")
+    ui.plotly(placed_figure, key=widget_key("efficiency", "placed"))
+efficiency_ui.grid_tables([logits_figure, placed_figure], key=widget_key("efficiency", "placement_tables"))
 naive = skewing.naive_position_biases(example.queries, example.table)
 st.caption(
     "Check: the placed matrix equals the naive gather's and relpos.position_biases' "
@@ -49,17 +50,17 @@ st.latex(
     r"S^{\mathrm{rel}} = \operatorname{skew}\!\left(Q E^\top\right), \qquad "
     r"S^{\mathrm{rel}}_{ij} = q_i \cdot e_{\,j-i} \quad (j \le i)"
 )
-length = st.slider("sequence length L", min_value=3, max_value=6, value=4, key="efficiency_length")
+length = st.slider("sequence length L", min_value=3, max_value=6, value=4, key=widget_key("efficiency", "length"))
 efficiency_ui.skew_walkthrough(length)
 # memory runs down the page in a column of its own width; on a phone it fills the screen
 strip = figures.skew_memory_strip(length)
-ui.chart(strip, key="efficiency_strip", width=520)
-efficiency_ui.grid_tables([strip], key="efficiency_strip_table")
+ui.chart(strip, key=widget_key("efficiency", "strip"), width=520)
+efficiency_ui.grid_tables([strip], key=widget_key("efficiency", "strip_table"))
 
 ui.markdown("efficiency_skewing_numbers")
 queries = np.array(example.queries)
 E = skewing.skew_embeddings(example.table, example.n)  # (4, 1): offsets -3..0, clipped at k = 2
-efficiency_ui.skew_walkthrough(example.n, np.outer(queries, E[:, 0]), key="skew_numbers")
+efficiency_ui.skew_walkthrough(example.n, np.outer(queries, E[:, 0]), key=widget_key("efficiency", "skew_numbers"))
 skewed = skewing.skewed_position_biases(queries, example.table)
 causal = np.tril(np.ones((example.n, example.n), dtype=bool))
 difference = float(np.max(np.abs(skewed - example.attention().bias)[causal]))

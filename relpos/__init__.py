@@ -6,19 +6,10 @@ and the softmax weights. Offsets are ``j − i`` (key minus query); positions ar
 in code and shown 1-based on screen.
 """
 
-from relpos.core.attention import (
-    AttentionResult,
-    clip_offsets,
-    content_scores,
-    place_relative,
-    position_biases,
-    relative_attention,
-    relative_offsets,
-    softmax,
-    table_rows,
-)
+from relpos.core.attention import AttentionResult, content_scores, position_biases, relative_attention, softmax
 from relpos.core.examples import Scenario, worked_example
 from relpos.core.measures import attention_distance, diagonal_spread, mean_offset, weight_on_offsets
+from relpos.core.offsets import clip_offsets, place_relative, relative_offsets, table_rows
 from relpos.core.scalar_bias import scalar_bias_attention, scalar_position_biases
 from relpos.core.scheme_comparison import (
     LengthReport,

@@ -130,3 +130,12 @@ def shown_text(markdown: str) -> str:
     The pages escape user text (relpos.text.escape), so a message's raw Markdown holds ``\\,`` for ``,``.
     """
     return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", markdown)
+
+
+def by_label(elements, label: str):
+    """The one element of a list (``at.slider``, ``at.button`` …) with this label: tests find
+    widgets as a learner does, not by their keys."""
+    found = [element for element in elements if element.label == label]
+    if len(found) != 1:
+        raise LookupError(f"{len(found)} elements labelled {label!r}; labels: {[e.label for e in elements]}")
+    return found[0]

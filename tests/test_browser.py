@@ -9,6 +9,7 @@ Skipped with the reason when Chromium or Playwright is missing.
 
 from __future__ import annotations
 
+import re
 from urllib.parse import parse_qs, urlparse
 
 import numpy as np
@@ -444,4 +445,28 @@ def test_walkthrough_presenter_mode_enlarges_text(app_tab):
     next_box = app_tab.button(WALKTHROUGH.next_button).bounding_box()
     viewport = app_tab.page.viewport_size
     assert next_box is not None and 0 <= next_box["y"] <= viewport["height"] - next_box["height"]
+    assert_clean(app_tab)
+
+
+# ---------------------------------------------------------------------------------------
+# Train a tiny head (issue 13)
+
+
+def test_pressing_train_draws_the_trained_head(app_tab):
+    """A student presses Train: the loss curve, the learned bias per offset and the head's
+    attention at L and 4L appear; attention is causal and every row sums to 1."""
+    spec = require_page("pages/training.py", "training")
+    app_tab.open(spec.url_path, {"steps": "100", "L": "8"})
+    assert "Nothing trained yet" in app_tab.main_text()
+    app_tab.click(re.compile(r"Train: "))
+    app_tab.wait_plots(4, timeout=60)
+    titles = [re.sub(r"<[^>]+>", "", figure.title) for figure in app_tab.figures()]
+    assert any(title.startswith("Training loss") for title in titles), titles
+    assert any("mean bias" in title and "step 100" in title for title in titles), titles
+    attention = [figure for figure in app_tab.figures() if "weights at" in figure.title]
+    assert [figure.z.shape for figure in attention] == [(8, 8), (32, 32)], titles
+    for figure in attention:
+        np.testing.assert_allclose(figure.z.sum(axis=1), 1.0, atol=1e-6)
+        assert np.allclose(np.triu(figure.z, 1), 0.0), "a causal head never looks ahead"
+    assert "Nothing trained yet" not in app_tab.main_text()
     assert_clean(app_tab)

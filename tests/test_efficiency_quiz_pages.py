@@ -11,7 +11,9 @@ import relpos
 from relpos.core.skewing import skew_labels
 from relpos.lessons.quiz import make_quiz
 from relpos.text.numbers import offset
-from tests.apptest import decode_array, open_app, plotly_specs
+from relpos.ui import quiz as quiz_ui
+from relpos.ui.keys import widget_key
+from tests.apptest import by_label, decode_array, open_app, plotly_specs
 
 
 def _figure(specs: list[dict], title_start: str, occurrence: int = 0) -> dict:
@@ -47,7 +49,11 @@ class TestEfficiencyPage:
         """Issue 12: the labelled grids and the memory strip, cell for cell, as HTML tables."""
         at = open_app("efficiency")
         assert not at.table  # built only when an expander is open
-        for key in ("efficiency_placement_tables", "skew_tables", "efficiency_strip_table"):
+        for key in (
+            widget_key("efficiency", "placement_tables"),
+            widget_key("skew", "tables"),
+            widget_key("efficiency", "strip_table"),
+        ):
             at.session_state[key] = True
         at.run()
         assert not at.exception
@@ -101,7 +107,7 @@ class TestEfficiencyPage:
 
     def test_length_slider_redraws_the_steps(self):
         at = open_app("efficiency")
-        at.slider(key="efficiency_length").set_value(5).run()
+        by_label(at.slider, "sequence length L").set_value(5).run()
         assert not at.exception
         sliced = _cell_texts(_figure(plotly_specs(at), "④ drop the first row: S_rel (5 × 5)"))
         assert sliced[4, 0].replace("<br>", "") == "q5·e(−4)"
@@ -116,7 +122,7 @@ class TestEfficiencyPage:
 
     def test_memory_table_follows_inputs(self):
         at = open_app("efficiency")
-        at.number_input(key="efficiency_memory_n").set_value(1024).run()
+        by_label(at.number_input, "sequence length n").set_value(1024).run()
         memory = next(f.value for f in at.dataframe if "formula" in f.value.columns and "shape" in f.value.columns)
         assert memory.loc["naive gather", "bytes"] == f"{1024 * 1024 * 512 * 4:,}"
         assert memory.loc["Q A_Kᵀ + placement", "bytes"] == f"{8 * 1024 * 129 * 4:,}"
@@ -124,9 +130,9 @@ class TestEfficiencyPage:
     def test_timing_runs_on_demand(self):
         at = open_app("efficiency")
         assert any("Run the timing" in info.value for info in at.info)
-        at.select_slider(key="efficiency_timing_n").set_value(64)
-        at.select_slider(key="efficiency_timing_d").set_value(16)
-        at.button(key="efficiency_run_timing").click().run()
+        by_label(at.select_slider, "sequence length n").set_value(64)
+        by_label(at.select_slider, "feature size d").set_value(16)
+        by_label(at.button, "Run the timing").click().run()
         assert not at.exception
         timing = next(f.value for f in at.dataframe if "best time (ms)" in f.value.columns)
         assert list(timing.index) == ["naive gather (n, n, d)", "Q A_Kᵀ + placement", "skewing (causal)"]
@@ -142,8 +148,8 @@ def _prompts(at) -> list[str]:
 
 
 def _answer(at, seed: int, number: int, text: str, *, reveal: bool = False):
-    at.text_input(key=f"quiz_answer_{seed}_{number}").input(text)
-    at.button(key=f"quiz_{'reveal' if reveal else 'check'}_{seed}_{number}").click().run()
+    at.text_input(key=quiz_ui.answer_key(seed, number)).input(text)
+    at.button(key=quiz_ui.button_key("reveal" if reveal else "check", seed, number)).click().run()
     assert not at.exception
     return at
 
@@ -221,8 +227,8 @@ class TestQuizPage:
         at = open_app("quiz", query={"seed": "9"})
         _answer(at, 9, 2, "+99")
         assert any("Not quite" in e.value for e in at.error)
-        at.button(key="quiz_restart").click().run()
+        at.button(key=quiz_ui.START_AGAIN).click().run()
         assert not at.error and len(at.text_input) == 5
-        at.button(key="quiz_new").click().run()
+        at.button(key=quiz_ui.NEW_QUESTIONS).click().run()
         assert not at.exception
         assert at.query_params["seed"] != "9"

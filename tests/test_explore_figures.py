@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import plotly.graph_objects as go
@@ -63,7 +64,7 @@ class TestExplorerPanels:
         for name in ("content", "bias", "scores"):
             trace = figs[name].data[0]
             assert (trace.zmin, trace.zmax, trace.zmid) == (-limit, limit, 0.0)
-            assert trace.colorscale[0] == (0.0, "rgb(5,48,97)") and trace.colorscale[-1][1] == "rgb(103,0,31)"
+            assert diverging_blue_white_red(trace.colorscale)
 
     def test_weights_on_a_sequential_zero_to_one_scale(self):
         _, _, figs = _explorer({})
@@ -163,6 +164,17 @@ def shown(plotly_hover, data: hover.Hover, matrix, i: int, j: int) -> str:
     """The label plotly.js shows for cell (i, j) of a panel drawing `matrix` with this hover."""
     fig = heatmaps.score_heatmap(matrix, "t", look=HeatmapStyle(panel_height=400), hover=data)
     return plotly_hover.label(fig, i, j)
+
+
+def _rgb(colour: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in re.findall(r"\d+", colour)[:3])
+
+
+def diverging_blue_white_red(colorscale) -> bool:
+    """Negative scores blue, zero (the middle) near white, positive red: what the colour means."""
+    (red_low, _, blue_low), (red_high, _, blue_high) = _rgb(colorscale[0][1]), _rgb(colorscale[-1][1])
+    middle = min(colorscale, key=lambda stop: abs(stop[0] - 0.5))
+    return blue_low > red_low and red_high > blue_high and min(_rgb(middle[1])) >= 230
 
 
 class TestHover:

@@ -26,6 +26,7 @@ import pytest
 
 from relpos.lessons import quiz
 from relpos.lessons import walkthrough as wt
+from relpos.ui import quiz as quiz_ui
 from relpos.ui.navigation import PAGES
 from tests.hostile import (
     ALWAYS_INVALID,
@@ -227,8 +228,8 @@ def test_quiz_answer_fields():
     for name, value in TEXT_CORPUS.items():
         case = f"quiz answers={name}"
         for number in range(1, len(questions) + 1):
-            at.text_input(key=f"quiz_answer_{seed}_{number}").set_value(value)
-            at.button(key=f"quiz_check_{seed}_{number}").click()
+            at.text_input(key=quiz_ui.answer_key(seed, number)).set_value(value)
+            at.button(key=quiz_ui.button_key("check", seed, number)).click()
         run(at, case, [value])
         statuses = [quiz.check_answer(question, value).status for question in questions]
         if name in ALWAYS_INVALID and not _looks_numeric(value):
@@ -238,7 +239,7 @@ def test_quiz_answer_fields():
         verdicts = len(at.success) + len(at.error)
         assert verdicts == len(statuses) - statuses.count("invalid"), case
         if verdicts:  # settled questions lose their form: start again for the next value
-            at.button(key="quiz_restart").click()
+            at.button(key=quiz_ui.START_AGAIN).click()
             run(at, f"{case} (start again)", [value])
             assert len(at.text_input) == len(questions)
 

@@ -13,6 +13,7 @@ import pandas as pd
 import pytest
 
 import relpos
+from relpos.lessons.trained_presets import TRAINED_PRESETS
 from relpos.state.schemas import TRAINING
 from relpos.text import training as text
 from relpos.ui import training as page
@@ -119,6 +120,18 @@ class TestTrain:
         at = trained()
         assert "sum over its diagonal" in texts(at)
         assert any("clip" in latex.value and r"\partial" in latex.value for latex in at.latex)
+
+    @pytest.mark.parametrize("task", ["previous", "two_back", "first"])
+    def test_a_shaw_head_links_to_its_trained_preset(self, task):
+        at = trained({"task": task})
+        links = [link.proto for link in at.get("page_link") if "position_effects" in link.proto.page]
+        assert len(links) == 1, [link.proto.page for link in at.get("page_link")]
+        assert f"preset=trained_{task}" in links[0].query_string, links[0]
+        assert TRAINED_PRESETS[f"trained_{task}"][0] in links[0].label
+
+    def test_other_schemes_have_no_trained_preset_link(self):
+        at = trained({"scheme": "absolute"})
+        assert not [link for link in at.get("page_link") if "position_effects" in link.proto.page]
 
     def test_absolute_shows_its_position_vectors(self):
         at = trained({"scheme": "absolute"})

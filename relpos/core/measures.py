@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from relpos.core.attention import relative_offsets
 from relpos.core.checks import as_float_array
+from relpos.core.offsets import relative_offsets
 
 __all__ = [
     "attention_distance",

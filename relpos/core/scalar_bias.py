@@ -12,13 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from relpos.core.attention import (
-    AttentionResult,
-    combine_scores,
-    content_scores,
-    place_relative,
-)
+from relpos.core.attention import AttentionResult, combine_scores, content_scores
 from relpos.core.checks import as_count, as_float_array, as_matrix, same_width
+from relpos.core.offsets import place_relative
 
 __all__ = ["scalar_bias_attention", "scalar_position_biases"]
 

@@ -11,8 +11,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from relpos.core.attention import content_scores, position_biases, relative_offsets, softmax
+from relpos.core.attention import content_scores, position_biases, softmax
 from relpos.core.checks import as_count, as_float_array, as_table, same_width
+from relpos.core.offsets import relative_offsets
 from relpos.core.schemes import (
     SCHEMES,
     alibi_bias,

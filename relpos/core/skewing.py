@@ -20,8 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from relpos.core.attention import table_rows
 from relpos.core.checks import as_count, as_matrix, as_table, same_width
+from relpos.core.offsets import table_rows
 
 __all__ = [
     "MemoryFootprint",

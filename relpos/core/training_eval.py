@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from relpos.core.attention import clip_offsets
 from relpos.core.checks import as_count
+from relpos.core.offsets import clip_offsets
 from relpos.core.schemes import alibi_bias, t5_bucket
 from relpos.core.training import TrainedHead, check_head, check_scheme, train_head
 from relpos.core.training_model import ALIBI_SLOPE, T5_BUCKETS, T5_MAX_DISTANCE, TRAINING_SCHEMES, forward

@@ -25,7 +25,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from relpos.core.attention import relative_offsets, softmax, table_rows
+from relpos.core.attention import softmax
+from relpos.core.offsets import relative_offsets, table_rows
 from relpos.core.schemes import alibi_bias, sinusoidal_positions, t5_bucket
 
 __all__ = [

@@ -16,9 +16,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from relpos.core.attention import AttentionResult, relative_attention, table_rows
+from relpos.core.attention import AttentionResult, relative_attention
 from relpos.core.checks import as_count, as_matrix, as_table
 from relpos.core.examples import worked_example
+from relpos.core.offsets import table_rows
 
 __all__ = [
     "QueryValueTerms",

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from relpos.core.attention import clip_offsets
 from relpos.core.checks import as_count
+from relpos.core.offsets import clip_offsets
 from relpos.lessons.trained_presets import TRAINED_PRESETS, profile_favoured
 
 __all__ = [

@@ -6,20 +6,19 @@ and returns :class:`Feedback`, never an exception. Every expected answer is comp
 by the relpos core from the scenario's numbers, never typed in; every worked solution
 substitutes those numbers into the formula (LaTeX lines for ``st.latex``).
 
-Prompts are Markdown with ``$…$`` math, written by us; learner text is never mixed in.
-NumPy only (no Streamlit, no pandas).
+The questions are drawn in :mod:`relpos.lessons.quiz_questions` and the data they are
+made of lives in :mod:`relpos.lessons.quiz_model`; both are re-exported here. NumPy only
+(no Streamlit, no pandas).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 
-import numpy as np
-
-from relpos.core.attention import table_rows
-from relpos.core.examples import Scenario
 from relpos.lessons.answers import AnswerError, parse_cells, parse_number, parse_offset, parse_positions
+from relpos.lessons.quiz_model import NUMBER_TOLERANCE, Feedback, Question, cells_text
+from relpos.lessons.quiz_questions import make_quiz
 from relpos.text import numbers
 
 __all__ = [
@@ -34,443 +33,8 @@ __all__ = [
     "summarise",
 ]
 
-#: Numeric answers within this absolute distance of the exact value count as right.
-NUMBER_TOLERANCE = 0.01
 #: Float slack on the tolerance: 0.64 − 0.65 is 0.010000000000000009 in binary, yet exactly 0.01 away.
 _FLOAT_SLACK = 1e-9
-
-#: What each kind of answer looks like, shown under the text box.
-ANSWER_FORMATS = {
-    "number": "a number, e.g. 0.25, -1.5 or .5 (within ±0.01 counts)",
-    "offset": "the offset label, a whole number like -1, 0 or +2",
-    "positions": "key positions numbered from 1, separated by commas, e.g. 2 or 1, 3",
-    "cells": "(query, key) pairs numbered from 1, e.g. (1,4), (4,1), or none",
-}
-
-
-@dataclass(frozen=True)
-class Question:
-    """One quiz question with its answer and worked solution.
-
-    Attributes
-    ----------
-    kind : str
-        ``score``, ``table_row``, ``weight_grows``, ``row_sum`` or ``cells_change``.
-    title : str
-        Short heading.
-    prompt : str
-        The question, Markdown with ``$…$`` math.
-    answer_kind : str
-        ``number``, ``offset``, ``positions`` or ``cells``: how the answer is read.
-    expected : float, int or frozenset
-        The right answer, computed from the scenario.
-    solution : tuple of str
-        Worked solution, one LaTeX line each, with the numbers substituted.
-    explanation : str
-        Why, in Markdown.
-    n : int
-        Sequence length (positions run 1..n).
-    k : int
-        Clipping distance the question is about.
-    scenario : Scenario or None
-        The q, k and a^K numbers to show with the question (None when not needed).
-    tolerance : float
-        Accepted absolute error for numeric answers.
-    parameters : dict
-        What the question asks about, positions numbered from 1: e.g. ``i``, ``j``,
-        ``offset``, ``delta``, ``k_from`` (for tests and for drawing the question).
-    """
-
-    kind: str
-    title: str
-    prompt: str
-    answer_kind: str
-    expected: float | int | frozenset
-    solution: tuple[str, ...]
-    explanation: str
-    n: int
-    k: int
-    scenario: Scenario | None = None
-    tolerance: float = 0.0
-    parameters: dict = field(default_factory=dict)
-
-    @property
-    def answer_format(self) -> str:
-        """How to type the answer (shown next to the text box)."""
-        return ANSWER_FORMATS[self.answer_kind]
-
-    @property
-    def answer_text(self) -> str:
-        """The expected answer as a learner would type it."""
-        return _answer_text(self.answer_kind, self.expected)
-
-
-@dataclass(frozen=True)
-class Feedback:
-    """The verdict on one typed answer.
-
-    Attributes
-    ----------
-    status : str
-        ``correct``, ``wrong``, ``invalid`` (could not be read; not counted) or
-        ``revealed`` (the learner asked for the answer).
-    message : str
-        Plain text for the learner.
-    """
-
-    status: str
-    message: str
-
-    @property
-    def counts(self) -> bool:
-        """Whether this feedback settles the question (an unreadable answer does not)."""
-        return self.status != "invalid"
-
-
-# ---------------------------------------------------------------- number formatting
-
-
-# Short names for the one formatter (relpos.text.numbers): LaTeX gets an ASCII "-",
-# Markdown prose a true minus; neither ever prints a signed zero.
-_tex = numbers.tex_number
-_md = numbers.number
-_signed = numbers.tex_offset  # offset label inside LaTeX and answers: -2, 0, +3
-_signed_md = numbers.offset
-
-
-def _factor(value: float, places: int = 1) -> str:
-    return f"({_tex(value, places)})"
-
-
-def _term(value: float, places: int = 2) -> str:
-    """A summand after the first: ``+ 0.72`` or ``- 0.40`` (LaTeX)."""
-    text = _tex(value, places)
-    return f"- {text[1:]}" if text.startswith("-") else f"+ {text}"
-
-
-def _set_tex(items) -> str:
-    return r"\{" + r",\ ".join(str(item) for item in sorted(items)) + r"\}"
-
-
-def _cells_text(cells) -> str:
-    return ", ".join(f"({i},{j})" for i, j in sorted(cells)) or "none"
-
-
-def _answer_text(answer_kind: str, expected) -> str:
-    if answer_kind == "number":
-        return _md(expected)
-    if answer_kind == "offset":
-        return _signed_md(expected)
-    if answer_kind == "positions":
-        return ", ".join(str(p) for p in sorted(expected))
-    return _cells_text(expected)
-
-
-# ---------------------------------------------------------------- scenarios
-
-
-def _one_decimal(rng: np.random.Generator, size: int, *, nonzero: bool = False, distinct: bool = False):
-    """`size` numbers from −0.9..0.9 in steps of 0.1 (easy to multiply by hand)."""
-    choices = np.arange(-9, 10)
-    if nonzero:
-        choices = choices[choices != 0]
-    tenths = rng.choice(choices, size=size, replace=not distinct)
-    return tuple(float(t) / 10 for t in tenths)
-
-
-def _scenario(rng: np.random.Generator, n: int, k: int) -> Scenario:
-    """Random d = 1 scenario: nonzero queries, and 2k+1 distinct nonzero table entries
-    (so a change of table row always changes a bias)."""
-    return Scenario(
-        queries=_one_decimal(rng, n, nonzero=True),
-        keys=_one_decimal(rng, n),
-        table=_one_decimal(rng, 2 * k + 1, nonzero=True, distinct=True),
-    )
-
-
-def _with_table_entry(scenario: Scenario, offset: int, delta: float) -> Scenario:
-    """The same scenario with ``a^K_offset`` changed by `delta`."""
-    table = list(scenario.table)
-    table[offset + scenario.k] = round(table[offset + scenario.k] + delta, 10)
-    return Scenario(scenario.queries, scenario.keys, tuple(table))
-
-
-def _clipped(n: int, k: int) -> np.ndarray:
-    """clip(j − i, k) for every pair (0-based)."""
-    return table_rows(n, n, k) - k  # (n, n)
-
-
-def _row_vector_tex(values) -> str:
-    return r"\left(" + r",\ ".join(_tex(v) for v in values) + r"\right)"
-
-
-# ---------------------------------------------------------------- the five questions
-
-
-def _score_question(rng: np.random.Generator) -> Question:
-    n, k = int(rng.integers(4, 6)), 2
-    scenario = _scenario(rng, n, k)
-    i, j = (int(x) for x in rng.integers(0, n, size=2))
-    result = scenario.attention()
-    q, key = scenario.queries[i], scenario.keys[j]
-    offset, clipped = j - i, int(result.offsets[i, j])
-    entry = scenario.table[clipped + k]
-    i1, j1 = i + 1, j + 1  # 1-based, as on screen
-    return Question(
-        kind="score",
-        title="Compute a score",
-        prompt=(
-            f"With the numbers above (d = 1, so there is no $\\sqrt{{d}}$ to divide by) and clipping "
-            f"distance $k = {k}$: what is the combined score $e_{{{i1},{j1}}}$ of query position {i1} "
-            f"for key position {j1}?"
-        ),
-        answer_kind="number",
-        expected=float(result.scores[i, j]),
-        tolerance=NUMBER_TOLERANCE,
-        solution=(
-            rf"e_{{{i1},{j1}}} = q_{i1}\,k_{j1} + q_{i1}\,a^K_{{\operatorname{{clip}}({j1}-{i1},\;{k})}}",
-            rf"\operatorname{{clip}}({j1}-{i1},\;{k}) = \operatorname{{clip}}({offset},\;{k}) = {_signed(clipped)}"
-            rf"\;\Rightarrow\; a^K_{{{_signed(clipped)}}} = {_tex(entry, 1)}",
-            rf"e_{{{i1},{j1}}} = {_factor(q)}{_factor(key)} + {_factor(q)}{_factor(entry)}"
-            rf" = {_tex(result.content[i, j])} {_term(result.bias[i, j])} = {_tex(result.scores[i, j])}",
-        ),
-        explanation=(
-            f"The content term multiplies the query by the key; the position term multiplies the same query "
-            f"by the table entry of the offset j − i = {_signed_md(offset)}"
-            + (f", clipped to {_signed_md(clipped)} because it lies beyond k = {k}" if clipped != offset else "")
-            + ". The two terms simply add up."
-        ),
-        n=n,
-        k=k,
-        scenario=scenario,
-        parameters={"i": i1, "j": j1},
-    )
-
-
-def _table_row_question(rng: np.random.Generator) -> Question:
-    n, k = int(rng.integers(6, 9)), int(rng.integers(1, 4))
-    i, j = (int(x) for x in rng.integers(0, n, size=2))
-    offset = j - i
-    clipped = int(_clipped(n, k)[i, j])
-    i1, j1 = i + 1, j + 1  # 1-based, as on screen
-    return Question(
-        kind="table_row",
-        title="Which table row?",
-        prompt=(
-            f"A sequence of {n} tokens uses a table $a^K$ with clipping distance $k = {k}$, so the table has "
-            f"{2 * k + 1} rows labelled by the offsets $-{k}, \\dots, +{k}$. Which row does the score of "
-            f"query position {i1} for key position {j1} use? Type the row's offset label."
-        ),
-        answer_kind="offset",
-        expected=clipped,
-        solution=(
-            rf"j - i = {j1} - {i1} = {offset}",
-            rf"\operatorname{{clip}}({offset},\;{k}) = \max\!\left(-{k},\ \min({k},\ {offset})\right)"
-            rf" = {_signed(clipped)}",
-            rf"\Rightarrow\ a^K_{{{_signed(clipped)}}}"
-            rf"\quad(\text{{row }} {clipped + k + 1} \text{{ of }} {2 * k + 1}\text{{ from the top; index }}"
-            rf" {clipped + k} \text{{ in 0-based code}})",
-        ),
-        explanation=(
-            "The offset is key minus query, j − i. "
-            + (
-                f"It lies beyond the window ±{k}, so it is clipped to the nearest edge: every key this far "
-                "away shares one table row."
-                if clipped != offset
-                else f"It lies inside the window ±{k}, so it keeps its own row."
-            )
-        ),
-        n=n,
-        k=k,
-        parameters={"i": i1, "j": j1},
-    )
-
-
-def _weight_grows_question(rng: np.random.Generator) -> Question:
-    n, k = int(rng.integers(4, 6)), int(rng.integers(1, 3))
-    scenario = _scenario(rng, n, k)
-    i = int(rng.integers(1, n))  # query 2..n, so offset −1 exists
-    delta = float(rng.choice([0.3, 0.5, 0.8, 1.0]))
-    before, after = scenario.attention(), _with_table_entry(scenario, -1, delta).attention()
-    grew = frozenset(int(j) + 1 for j in np.flatnonzero(after.weights[i] > before.weights[i]))
-    users = frozenset(int(j) + 1 for j in np.flatnonzero(before.offsets[i] == -1))
-    q, i1 = scenario.queries[i], i + 1
-    change = q * delta
-    return Question(
-        kind="weight_grows",
-        title="Whose weight grows?",
-        prompt=(
-            f"Query position {i1} has $q_{{{i1}}} = {_tex(q, 1)}$ and the clipping distance is $k = {k}$. "
-            f"The table entry $a^K_{{-1}}$ grows by {_md(delta, 1)} (from {_md(scenario.table[k - 1], 1)} to "
-            f"{_md(scenario.table[k - 1] + delta, 1)}); nothing else changes. Which key positions get a "
-            f"**larger** attention weight from query {i1}? List all of them."
-        ),
-        answer_kind="positions",
-        expected=grew,
-        solution=(
-            rf"\operatorname{{clip}}(j - {i1},\;{k}) = -1 \iff j \in {_set_tex(users)}",
-            rf"\Delta e_{{{i1},j}} = q_{i1}\,\Delta a^K_{{-1}} = {_factor(q)}{_factor(delta)} = {_tex(change)}"
-            rf"\ \text{{for }} j \in {_set_tex(users)},\quad 0 \text{{ otherwise}}",
-            rf"\alpha_{{{i1},\cdot}}:\ {_row_vector_tex(before.weights[i])}"
-            rf" \;\to\; {_row_vector_tex(after.weights[i])}",
-            rf"\text{{larger: }} j \in {_set_tex(grew)}",
-        ),
-        explanation=(
-            f"Only the keys at offset −1 from query {i1}"
-            + (" (and, with k = 1, every key further left, clipped to −1)" if k == 1 else "")
-            + f" use $a^K_{{-1}}$. Their score changes by $q_{{{i1}}}\\,\\Delta a^K_{{-1}}$, which is "
-            + ("positive" if change > 0 else "negative")
-            + " here because the query is "
-            + ("positive" if q > 0 else "negative")
-            + ". The weights of a row always add up to 1, so when some keys gain, all the others lose: "
-            + (
-                "the keys that use $a^K_{-1}$ gain."
-                if change > 0
-                else "every key that does *not* use $a^K_{-1}$ gains."
-            )
-        ),
-        n=n,
-        k=k,
-        scenario=scenario,
-        parameters={"i": i1, "offset": -1, "delta": delta},
-    )
-
-
-def _row_sum_question(rng: np.random.Generator) -> Question:
-    n, k = int(rng.integers(4, 6)), 2
-    scenario = _scenario(rng, n, k)
-    i, offset = int(rng.integers(0, n)), int(rng.integers(-k, k + 1))
-    delta = float(rng.choice([-0.5, 0.4, 0.6, 1.0]))
-    before, after = scenario.attention(), _with_table_entry(scenario, offset, delta).attention()
-    i1, label = i + 1, _signed(offset)
-    setup = (
-        f"The table entry $a^K_{{{label}}}$ changes by {_md(delta, 1)} "
-        f"(from {_md(scenario.table[offset + k], 1)} to {_md(scenario.table[offset + k] + delta, 1)}); "
-        f"k = {k}, and query position {i1} has $q_{{{i1}}} = {_tex(scenario.queries[i], 1)}$. "
-    )
-    shared = {"kind": "row_sum", "answer_kind": "number", "tolerance": NUMBER_TOLERANCE, "n": n, "k": k}
-    if rng.random() < 0.5:
-        return Question(
-            **shared,
-            title="Row sums of the weights",
-            prompt=setup + f"After the change, what do the attention weights of query {i1}, "
-            f"$\\alpha_{{{i1},1}} + \\dots + \\alpha_{{{i1},{n}}}$, add up to?",
-            expected=float(after.weights[i].sum()),
-            solution=(
-                rf"\sum_j \alpha_{{{i1},j}} = \sum_j"
-                rf" \frac{{\exp(e_{{{i1},j}})}}{{\sum_{{j'}} \exp(e_{{{i1},j'}})}} = 1",
-                " + ".join(_tex(w) for w in after.weights[i]) + rf" = {_tex(after.weights[i].sum())}",
-            ),
-            explanation=(
-                "Softmax divides every exponential by their total, so a row of weights always adds up to 1, "
-                "whatever the position biases do. A bias only moves weight from some keys to others."
-            ),
-            scenario=scenario,
-            parameters={"i": i1, "offset": offset, "delta": delta, "variant": "weights"},
-        )
-    users = np.flatnonzero(before.offsets[i] == offset)
-    change = float(after.scores[i].sum() - before.scores[i].sum())
-    return Question(
-        **shared,
-        title="Row sums of the scores",
-        prompt=setup + f"By how much does the sum of query {i1}'s scores, "
-        f"$e_{{{i1},1}} + \\dots + e_{{{i1},{n}}}$, change? (Type a signed number; 0 if it does not change.)",
-        expected=change,
-        solution=(
-            rf"\Delta \sum_j e_{{{i1},j}} = q_{i1}\,\Delta a^K_{{{label}}} \times "
-            rf"\#\{{ j : \operatorname{{clip}}(j - {i1},\;{k}) = {label} \}}",
-            rf"j \in {_set_tex(users + 1)}\ \Rightarrow\ "
-            rf"{_factor(scenario.queries[i])}{_factor(delta)}({len(users)}) = {_tex(change)}",
-        ),
-        explanation=(
-            f"Only the keys whose clipped offset from query {i1} is {_signed_md(offset)} use that table entry; each "
-            "of their scores moves by the query times the change. The content terms do not move. (The weights, "
-            "by contrast, always add up to 1.)"
-        ),
-        scenario=scenario,
-        parameters={"i": i1, "offset": offset, "delta": delta, "variant": "scores"},
-    )
-
-
-def _cells_question(rng: np.random.Generator) -> Question:
-    # (n, k_from, k_to): at most 8 changed cells, so the answer stays quick to type
-    n, k_from, k_to = ((4, 2, 1), (4, 3, 1), (4, 3, 2), (5, 3, 2), (5, 4, 3))[int(rng.integers(0, 5))]
-    scenario = _scenario(rng, n, k_from)
-    cropped = Scenario(scenario.queries, scenario.keys, scenario.table[k_from - k_to : k_from + k_to + 1])
-    before, after = scenario.attention(), cropped.attention()
-    changed = frozenset((int(i) + 1, int(j) + 1) for i, j in np.argwhere(np.abs(after.bias - before.bias) > 1e-12))
-    example_i, example_j = min(changed)
-    i0, j0 = example_i - 1, example_j - 1
-    old_row, new_row = int(before.offsets[i0, j0]), int(after.offsets[i0, j0])
-    return Question(
-        kind="cells_change",
-        title="Which cells change?",
-        prompt=(
-            f"The clipping distance goes from $k = {k_from}$ to $k = {k_to}$: the table keeps its rows "
-            f"$a^K_{{-{k_to}}}, \\dots, a^K_{{+{k_to}}}$ with the same values and loses the outer ones. "
-            f"Which cells $(i, j)$ of the {n} × {n} position-bias matrix $q_i\\,a^K_{{\\operatorname{{clip}}(j-i,k)}}$ "
-            "change?"
-        ),
-        answer_kind="cells",
-        expected=changed,
-        solution=(
-            rf"\operatorname{{clip}}(j-i,\;{k_to}) \ne \operatorname{{clip}}(j-i,\;{k_from}) \iff |j - i| > {k_to}",
-            r"\text{changed: }" + r",\ ".join(f"({i},{j})" for i, j in sorted(changed)),
-            rf"\text{{e.g. }} b_{{{example_i},{example_j}}}:\ q_{example_i}\,a^K_{{{_signed(old_row)}}}"
-            rf" = {_factor(scenario.queries[i0])}{_factor(scenario.table[old_row + k_from])}"
-            rf" = {_tex(before.bias[i0, j0])} \;\to\; q_{example_i}\,a^K_{{{_signed(new_row)}}}"
-            rf" = {_factor(scenario.queries[i0])}{_factor(cropped.table[new_row + k_to])}"
-            rf" = {_tex(after.bias[i0, j0])}",
-        ),
-        explanation=(
-            f"Cells within distance {k_to} of the diagonal keep their own table row. Every cell further out "
-            f"is now clipped to ±{k_to}, so it reads a different row than before; the queries are nonzero and the "
-            "table entries differ, so those biases change. They form the outer diagonals of the matrix, in both "
-            "corners."
-        ),
-        n=n,
-        k=k_to,
-        scenario=scenario,
-        parameters={"k_from": k_from, "k_to": k_to},
-    )
-
-
-_GENERATORS: tuple[Callable[[np.random.Generator], Question], ...] = (
-    _score_question,
-    _table_row_question,
-    _weight_grows_question,
-    _row_sum_question,
-    _cells_question,
-)
-
-
-def make_quiz(seed: int) -> tuple[Question, ...]:
-    """Five questions drawn from ``np.random.default_rng(seed)``.
-
-    Parameters
-    ----------
-    seed : int
-        Non-negative; equal seeds give equal questions.
-
-    Returns
-    -------
-    questions : tuple of Question
-        Compute a score; which table row; whose weight grows; row sums; which cells
-        change with k. Each question draws from its own child generator, so changing
-        one question's recipe does not change the others.
-
-    Examples
-    --------
-    >>> quiz = make_quiz(7)
-    >>> [q.kind for q in quiz]
-    ['score', 'table_row', 'weight_grows', 'row_sum', 'cells_change']
-    >>> make_quiz(7) == quiz
-    True
-    """
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer; got {seed!r}")
-    children = np.random.default_rng(int(seed)).spawn(len(_GENERATORS))
-    return tuple(generate(rng) for generate, rng in zip(_GENERATORS, children, strict=True))
 
 
 # ---------------------------------------------------------------- checking
@@ -513,23 +77,24 @@ def offset_hints(expected: int, given: int, k: int) -> list[str]:
 def _wrong_message(question: Question, given) -> str:
     answer = question.answer_text
     if question.answer_kind == "number":
-        return f"Not quite: you typed {_md(given)}, the answer is {answer} (within ±{question.tolerance} counts)."
+        typed = numbers.number(given)
+        return f"Not quite: you typed {typed}, the answer is {answer} (within ±{question.tolerance} counts)."
     if question.answer_kind == "offset":
         hints = offset_hints(question.expected, given, question.k)
         if len(hints) > 1:  # one typed number, several slips that give it: name them all
             hints = [hints[0], "Or: " + hints[1][0].lower() + hints[1][1:]]
         hint = "".join(" " + text for text in hints)
-        return f"Not quite: you typed {_signed_md(given)}, the row is aᴷ{numbers.subscript(answer)}.{hint}"
+        return f"Not quite: you typed {numbers.offset(given)}, the row is aᴷ{numbers.subscript(answer)}.{hint}"
     if question.answer_kind == "positions":
         chosen = ", ".join(str(p) for p in sorted(given))
         return f"Not quite: you chose {chosen}; the weights that grow are at key position(s) {answer}."
     missing, extra = question.expected - given, given - question.expected
     if not extra:
-        return f"Not quite: the cells you listed do change, but some are missing: {_cells_text(missing)}."
+        return f"Not quite: the cells you listed do change, but some are missing: {cells_text(missing)}."
     parts = [f"Not quite: {len(given & question.expected)} of the {len(given)} cell(s) you listed change."]
     if missing:
-        parts.append(f"Missing: {_cells_text(missing)}.")
-    parts.append(f"These do not change: {_cells_text(extra)}.")
+        parts.append(f"Missing: {cells_text(missing)}.")
+    parts.append(f"These do not change: {cells_text(extra)}.")
     return " ".join(parts)
 
 

@@ -9,12 +9,12 @@ from step to step; pads and leftovers stay uncoloured with grey text.
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 import plotly.graph_objects as go
 
-from relpos.core.attention import place_relative, table_rows
+from relpos.core.offsets import place_relative, table_rows
 from relpos.core.skewing import skew, skew_array, skew_labels
 from relpos.plots import style
+from relpos.tables import frames as tables
 from relpos.text import numbers as num
 
 __all__ = [
@@ -493,12 +493,13 @@ def _tick_names(axis) -> dict:
     return dict(zip(axis.tickvals or (), axis.ticktext or (), strict=False))
 
 
-def grid_frame(fig: go.Figure) -> pd.DataFrame:
+def grid_frame(fig: go.Figure):
     """The text of a labelled grid (:func:`labelled_grid_figure`, :func:`memory_strip_figure`)
-    as a table: a chart's screen-reader alternative, cell for cell.
+    as a table (:func:`relpos.tables.frames.text_grid_frame`): a chart's screen-reader
+    alternative, cell for cell.
 
     Rows and columns are named by the axes' tick labels; a line break in a cell becomes
-    a space.
+    a space (none after a "·").
 
     >>> grid_frame(labelled_grid_figure([["a", "b"]], [[0.0, 1.0]], "t", row_labels=["q1"],
     ...     column_labels=["k1", "k2"], row_title="query i", column_title="key j", limit=1))
@@ -512,9 +513,10 @@ def grid_frame(fig: go.Figure) -> pd.DataFrame:
         if trace.type == "scatter" and trace.mode == "text":
             for x, y, text in zip(trace.x, trace.y, trace.text, strict=True):
                 cells[(y, x)] = str(text).replace("·<br>", "·").replace("<br>", " ")
-    frame = pd.DataFrame(
+    return tables.text_grid_frame(
         [[cells.get((y, x), "") for x in columns] for y in rows],
-        index=pd.Index(list(rows.values()), name=(fig.layout.yaxis.title.text or "row")),
-        columns=pd.Index(list(columns.values()), name=(fig.layout.xaxis.title.text or "column")),
+        rows=list(rows.values()),
+        columns=list(columns.values()),
+        row_title=fig.layout.yaxis.title.text or "row",
+        column_title=fig.layout.xaxis.title.text or "column",
     )
-    return frame

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from relpos.core.attention import relative_offsets, table_rows
+from relpos.core.offsets import relative_offsets, table_rows
 from relpos.plots import style
 from relpos.plots.heatmaps import (
     LARGE_CELLS,

@@ -8,7 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from relpos.core.attention import AttentionResult, relative_offsets
+from relpos.core.attention import AttentionResult
+from relpos.core.offsets import relative_offsets
 from relpos.lessons.walkthrough import PairStep
 from relpos.text import numbers as num
 
@@ -22,6 +23,7 @@ __all__ = [
     "result_frames",
     "scheme_summary_frame",
     "table_frame",
+    "text_grid_frame",
     "value_ablation_frame",
     "value_terms_frame",
 ]
@@ -442,3 +444,18 @@ def pairs_frame(result: AttentionResult, *, decimals: int | None = 6) -> pd.Data
         }
     )
     return frame.round(decimals) if decimals is not None else frame
+
+
+def text_grid_frame(cells, *, rows, columns, row_title: str, column_title: str) -> pd.DataFrame:
+    """A grid of text cells (a labelled chart's table alternative), both axes named.
+
+    >>> text_grid_frame([["a", "b"]], rows=["q1"], columns=["k1", "k2"], row_title="query i", column_title="key j")
+    key j    k1 k2
+    query i
+    q1        a  b
+    """
+    return pd.DataFrame(
+        [list(row) for row in cells],
+        index=pd.Index(list(rows), name=row_title),
+        columns=pd.Index(list(columns), name=column_title),
+    )

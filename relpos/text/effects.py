@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from relpos.core.attention import AttentionResult, relative_offsets
+from relpos.core.attention import AttentionResult
 from relpos.core.measures import (
     attention_distance,
     mean_offset,
     weight_on_offsets,
 )
+from relpos.core.offsets import relative_offsets
 from relpos.text import numbers
 from relpos.text.explain import bias_kind, explorer_captions, offset_label
 

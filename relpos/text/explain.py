@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from relpos.core.attention import AttentionResult, relative_offsets
+from relpos.core.attention import AttentionResult
 from relpos.core.measures import (
     SAME,
     diagonal_spread,
     row_spread,
     shift_threshold,
 )
+from relpos.core.offsets import relative_offsets
 from relpos.text import numbers
 from relpos.text.numbers import subscript
 
@@ -91,11 +92,11 @@ def diagonal_note(queries, table, result: AttentionResult, *, scalar: bool = Fal
     >>> import relpos
     >>> example = relpos.worked_example()
     >>> note = diagonal_note(example.queries, example.table, example.attention())
-    >>> note[:88]
+    >>> note[:87]
     'Every cell on the offset-0 diagonal uses the same table row aᴷ₀ = 0.10, yet its biases '
-    >>> note[88:131]
+    >>> note[87:129]
     'are 0.10, 0.05, 0.08, 0.03: each is qᵢ·aᴷ₀'
-    >>> diagonal_note(example.queries, [[0.0], [0.0], [0.0], [0.0], [0.0]], example.attention())[:64]
+    >>> diagonal_note(example.queries, [[0.0], [0.0], [0.0], [0.0], [0.0]], example.attention())[:63]
     'Every cell on the offset-0 diagonal uses aᴷ₀ = 0.00, and that r'
     """
     A = _columns(table)

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from relpos.core.attention import AttentionResult, relative_offsets
+from relpos.core.attention import AttentionResult
+from relpos.core.offsets import relative_offsets
 from relpos.text import numbers
 
 __all__ = [

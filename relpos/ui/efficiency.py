@@ -12,12 +12,13 @@ from relpos.lessons import timing
 from relpos.plots import efficiency as figures
 from relpos.tables import frames as tables
 from relpos.ui.common import chart_name, chart_tables, named_index, plotly
+from relpos.ui.keys import state_key, widget_key
 
 # ---------------------------------------------------------------- efficiency page
 
 #: Sequence lengths offered for the live timing (the naive gather is skipped past its budget).
 TIMING_LENGTHS = (64, 128, 256, 512, 1024, 2048)
-_TIMING_KEY = "efficiency_timing"
+_TIMING_KEY = state_key("efficiency", "timing")
 
 
 def skew_walkthrough(length: int, values=None, *, key: str = "skew") -> None:
@@ -26,8 +27,8 @@ def skew_walkthrough(length: int, values=None, *, key: str = "skew") -> None:
     for first in (0, 2):
         for column, figure_number in zip(st.columns(2), (first, first + 1), strict=True):
             with column:
-                plotly(step_figures[figure_number], key=f"{key}_step{figure_number + 1}")
-    grid_tables(step_figures, key=f"{key}_tables")
+                plotly(step_figures[figure_number], key=widget_key(key, f"step{figure_number + 1}"))
+    grid_tables(step_figures, key=widget_key(key, "tables"))
 
 
 def grid_tables(grids, *, key: str) -> None:
@@ -37,14 +38,18 @@ def grid_tables(grids, *, key: str) -> None:
 
 def timing_panel() -> None:
     """Form for n, d, k; runs the three methods and shows times, speed-ups and checks."""
-    with st.form("efficiency_timing_form"):
+    with st.form(widget_key("efficiency", "timing_form")):
         left, middle, right = st.columns(3)
-        n = left.select_slider("sequence length n", options=TIMING_LENGTHS, value=512, key="efficiency_timing_n")
-        d = middle.select_slider("feature size d", options=(16, 32, 64), value=64, key="efficiency_timing_d")
-        k_choice = right.select_slider(
-            "clipping distance k", options=(1, 4, 16, 64, "n − 1"), value=16, key="efficiency_timing_k"
+        n = left.select_slider(
+            "sequence length n", options=TIMING_LENGTHS, value=512, key=widget_key("efficiency", "timing_n")
         )
-        submitted = st.form_submit_button("Run the timing", type="primary", key="efficiency_run_timing")
+        d = middle.select_slider(
+            "feature size d", options=(16, 32, 64), value=64, key=widget_key("efficiency", "timing_d")
+        )
+        k_choice = right.select_slider(
+            "clipping distance k", options=(1, 4, 16, 64, "n − 1"), value=16, key=widget_key("efficiency", "timing_k")
+        )
+        submitted = st.form_submit_button("Run the timing", type="primary", key=widget_key("efficiency", "run_timing"))
     if submitted:
         k = n - 1 if k_choice == "n − 1" else min(int(k_choice), n - 1)
         with st.spinner(f"Timing the three methods at n = {n}…"):
@@ -58,7 +63,7 @@ def timing_panel() -> None:
         f"**Measured** on this server: n = {shown['n']}, d = {shown['d']}, k = {shown['k']}, "
         "float64, best of 3 rounds in which the methods take turns."
     )
-    plotly(figures.timing_figure(shown["timings"]), key="efficiency_timing_chart")
+    plotly(figures.timing_figure(shown["timings"]), key=widget_key("efficiency", "timing_chart"))
     st.dataframe(named_index(tables.timing_frame(shown["timings"])), width="stretch")
 
 
@@ -66,17 +71,26 @@ def memory_panel() -> None:
     """Inputs for the memory formula, its table per method, and the growth with n."""
     columns = st.columns(5)
     n = columns[0].number_input(
-        "sequence length n", min_value=1, max_value=1_000_000, value=2048, step=256, key="efficiency_memory_n"
+        "sequence length n",
+        min_value=1,
+        max_value=1_000_000,
+        value=2048,
+        step=256,
+        key=widget_key("efficiency", "memory_n"),
     )
-    heads = columns[1].number_input("heads H", min_value=1, max_value=128, value=8, key="efficiency_memory_heads")
+    heads = columns[1].number_input(
+        "heads H", min_value=1, max_value=128, value=8, key=widget_key("efficiency", "memory_heads")
+    )
     d_head = columns[2].number_input(
-        "d per head", min_value=1, max_value=1024, value=64, key="efficiency_memory_d_head"
+        "d per head", min_value=1, max_value=1024, value=64, key=widget_key("efficiency", "memory_d_head")
     )
     k = columns[3].number_input(
-        "clipping distance k", min_value=0, max_value=1_000_000, value=64, key="efficiency_memory_k"
+        "clipping distance k", min_value=0, max_value=1_000_000, value=64, key=widget_key("efficiency", "memory_k")
     )
     dtype = columns[4].selectbox(
-        "number format", ("float32 (4 B)", "float16 (2 B)", "float64 (8 B)"), key="efficiency_memory_dtype"
+        "number format",
+        ("float32 (4 B)", "float16 (2 B)", "float64 (8 B)"),
+        key=widget_key("efficiency", "memory_dtype"),
     )
     itemsize = int(dtype.split("(")[1].split(" ")[0])
     n, heads, d_head, k = int(n), int(heads), int(d_head), min(int(k), int(n) - 1)
@@ -91,7 +105,7 @@ def memory_panel() -> None:
         skewing.memory_footprint(int(m), d_model, k=min(k, int(m) - 1), heads=heads, itemsize=itemsize) for m in lengths
     ]
     mark = (n, footprint.gathered, f"n = {n}: {tables.format_bytes(footprint.gathered)}  ")
-    plotly(figures.memory_growth_figure(lengths, footprints, mark=mark), key="efficiency_memory_growth")
+    plotly(figures.memory_growth_figure(lengths, footprints, mark=mark), key=widget_key("efficiency", "memory_growth"))
 
 
 def published_memory_check() -> None:

@@ -1,12 +1,19 @@
 """Settings that travel in the URL, kept in widget state (the schemes and value-side pages).
 
-The settings are declared in :mod:`relpos.state.settings` and parsed by the one codec."""
+The settings are declared in :mod:`relpos.state.settings` and parsed by the one codec.
+
+Why not Streamlit's ``bind="query-params"``: a bound widget names its URL parameter after
+its key (``?schemes.shift=3`` instead of the lesson links' ``?shift=3``), and it drops an
+invalid value from the URL without a word, where a bad link must get a message saying
+which parameter was wrong and what is allowed (and list settings such as ``v=0.1,0.2``
+are one parameter for many sliders)."""
 
 from __future__ import annotations
 
 import streamlit as st
 
 from relpos.text.escape import escape_markdown
+from relpos.ui.keys import state_key, widget_key
 
 # --------------------------------------------------------------------------- settings in the URL (issue 5)
 # A page's settings live in widget state, are saved each run (Streamlit forgets the
@@ -16,7 +23,7 @@ from relpos.text.escape import escape_markdown
 
 def setting_key(page: str, name: str, index: int | None = None) -> str:
     """Widget key of a setting (one key per entry of a list setting)."""
-    return f"{page}.{name}" if index is None else f"{page}.{name}.{index}"
+    return widget_key(page, name) if index is None else widget_key(page, name, index)
 
 
 def _setting_items(page: str, setting, value):
@@ -33,11 +40,11 @@ def init_settings(page: str, settings) -> None:
     from the values saved by :func:`save_settings`."""
     from relpos.state.settings import read_settings
 
-    saved_key = f"{page}._saved"
+    saved_key = state_key(page, "saved")
     if saved_key not in st.session_state:
         values, problems = read_settings(settings, st.query_params.to_dict())
         st.session_state[saved_key] = values
-        st.session_state[f"{page}._problems"] = problems
+        st.session_state[state_key(page, "problems")] = problems
     saved = st.session_state[saved_key]
     for setting in settings:
         for key, value in _setting_items(page, setting, saved[setting.name]):
@@ -69,7 +76,7 @@ def clamp_setting(page: str, name: str, low: int, high: int) -> None:
 
 def show_setting_problems(page: str) -> None:
     """Warn (once) about URL parameters that were malformed and replaced by defaults."""
-    problems = st.session_state.pop(f"{page}._problems", [])
+    problems = st.session_state.pop(state_key(page, "problems"), [])
     if problems:
         lines = "\n".join(f"- {escape_markdown(problem)}" for problem in problems)
         st.warning(f"Some settings in the link were not usable:\n\n{lines}")
@@ -80,7 +87,7 @@ def save_settings(page: str, settings) -> dict:
     from relpos.state.settings import encode_settings
 
     values = {setting.name: setting_value(page, setting) for setting in settings}
-    st.session_state[f"{page}._saved"] = values
+    st.session_state[state_key(page, "saved")] = values
     st.query_params.from_dict(encode_settings(settings, values))
     return values
 

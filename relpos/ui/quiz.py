@@ -12,10 +12,13 @@ from relpos.state.schemas import read_quiz_seed
 from relpos.tables import frames as tables
 from relpos.text.escape import escape_markdown
 from relpos.ui.common import markdown, named_index
+from relpos.ui.keys import state_key, widget_key
 
 # ---------------------------------------------------------------- quiz page
 
-_QUIZ_SEED_KEY = "quiz_seed"
+_QUIZ_SEED_KEY = state_key("quiz", "seed")
+#: Keys of the buttons under the questions.
+NEW_QUESTIONS, START_AGAIN = widget_key("quiz", "new"), widget_key("quiz", "restart")
 
 
 def _fresh_seed() -> int:
@@ -44,17 +47,23 @@ def quiz_seed() -> int:
     return seed
 
 
-def _answer_key(seed: int, number: int) -> str:
-    return f"quiz_answer_{seed}_{number}"
+def answer_key(seed: int, number: int) -> str:
+    """Key of the answer field of question `number` (from 1) of the quiz drawn from `seed`."""
+    return widget_key("quiz", "answer", seed, number)
+
+
+def button_key(action: str, seed: int, number: int) -> str:
+    """Key of the Check or Reveal button (`action` ``check`` or ``reveal``) of a question."""
+    return widget_key("quiz", action, seed, number)
 
 
 def _outcome_key(seed: int, number: int) -> str:
-    return f"quiz_outcome_{seed}_{number}"
+    return state_key("quiz", f"outcome.{seed}.{number}")
 
 
 def _judge(question, seed: int, number: int, give_up: bool) -> None:
     """Form callback: runs before the page, so the verdict and the page agree in one run."""
-    text = st.session_state.get(_answer_key(seed, number), "")
+    text = st.session_state.get(answer_key(seed, number), "")
     feedback = quiz.reveal(question) if give_up else quiz.check_answer(question, text)
     st.session_state[_outcome_key(seed, number)] = {"feedback": feedback, "text": text}
 
@@ -87,10 +96,10 @@ def quiz_question(number: int, question, seed: int) -> None:
     outcome = st.session_state.get(_outcome_key(seed, number))
     feedback = None if outcome is None else outcome["feedback"]
     if feedback is None or not feedback.counts:
-        with st.form(f"quiz_form_{seed}_{number}"):
+        with st.form(widget_key("quiz", "form", seed, number)):
             st.text_input(
                 "Your prediction",
-                key=_answer_key(seed, number),
+                key=answer_key(seed, number),
                 placeholder=question.answer_format,
                 help=f"Type {question.answer_format}.",
             )
@@ -98,13 +107,13 @@ def quiz_question(number: int, question, seed: int) -> None:
                 st.form_submit_button(
                     "Check my answer",
                     type="primary",
-                    key=f"quiz_check_{seed}_{number}",
+                    key=button_key("check", seed, number),
                     on_click=_judge,
                     args=(question, seed, number, False),
                 )
                 st.form_submit_button(
                     "Show me the answer",
-                    key=f"quiz_reveal_{seed}_{number}",
+                    key=button_key("reveal", seed, number),
                     on_click=_judge,
                     args=(question, seed, number, True),
                 )
@@ -133,7 +142,7 @@ def _new_questions() -> None:
 def _start_again(seed: int, count: int) -> None:
     for number in range(1, count + 1):
         st.session_state.pop(_outcome_key(seed, number), None)
-        st.session_state.pop(_answer_key(seed, number), None)
+        st.session_state.pop(answer_key(seed, number), None)
 
 
 def quiz_summary(questions, seed: int) -> None:
@@ -153,9 +162,7 @@ def quiz_summary(questions, seed: int) -> None:
         width="content",
     )
     with st.container(horizontal=True):
-        st.button("New questions", key="quiz_new", on_click=_new_questions, type="primary")
-        st.button(
-            "Start again (same questions)", key="quiz_restart", on_click=_start_again, args=(seed, len(questions))
-        )
+        st.button("New questions", key=NEW_QUESTIONS, on_click=_new_questions, type="primary")
+        st.button("Start again (same questions)", key=START_AGAIN, on_click=_start_again, args=(seed, len(questions)))
     markdown("quiz_share")
     st.code(f"{st.context.url or ''}?seed={seed}", language=None)

@@ -6,8 +6,12 @@ import math
 
 import streamlit as st
 
+from relpos.core.scheme_comparison import length_generalization, translation_changes
+from relpos.plots import schemes as scheme_figures
+from relpos.tables import frames as tables
 from relpos.text import numbers as num
-from relpos.ui.common import chart
+from relpos.ui import common as ui
+from relpos.ui.keys import state_key
 from relpos.ui.page_settings import clamp_setting, init_settings, save_settings, setting_key, show_setting_problems
 
 # --------------------------------------------------------------------------- scheme comparison page (issue 5)
@@ -99,10 +103,10 @@ def _check_scheme_link(page: str) -> None:
     sliders then clamp them (see :func:`clamp_setting`), and the learner is told why.
     Runs only on the page's first run in a session, when the link was just read.
     """
-    problems = st.session_state.get(f"{page}._problems")
+    problems = st.session_state.get(state_key(page, "problems"))
     if problems is None:
         return
-    saved = st.session_state[f"{page}._saved"]
+    saved = st.session_state[state_key(page, "saved")]
     if saved["k"] > saved["n"] - 1:
         problems.append(
             f"Shaw clipping distance k must be at most n − 1 = {saved['n'] - 1} for n = {saved['n']}; "
@@ -161,6 +165,49 @@ def scheme_rows(results, position_figures, weight_figures) -> None:
                 st.caption(SCHEME_SYMBOLS[name])
             position, weights = st.columns(2)
             with position:
-                chart(position_figures[name], key=f"schemes.position.{name}")
+                ui.chart(position_figures[name], key=f"schemes.position.{name}")
             with weights:
-                chart(weight_figures[name], key=f"schemes.weights.{name}")
+                ui.chart(weight_figures[name], key=f"schemes.weights.{name}")
+
+
+# Each section's slider reruns only its section (a fragment): one step of the shift slider
+# redraws the translation test's 7 charts, not the page's 30.
+
+
+@st.fragment
+def translation_section(setup, results) -> None:
+    """Section 2: every token moved s places; which schemes' scores change."""
+    st.header("2 · The translation test")
+    ui.markdown("schemes_translation")
+    shift = scheme_slider("shift", "shift s: the tokens move to positions s + 1 .. s + n", 0, 32)
+    changes = translation_changes(setup, shift)
+    ui.chart(scheme_figures.translation_bar_figure(changes, shift))
+    st.caption(f"Each panel: score after moving the tokens {shift} places minus the score before, same colour range.")
+    change_figures = scheme_figures.translation_heatmaps(changes, before=results, shift=shift)
+    ui.chart_row([change_figures[name] for name in ("sinusoidal", "shaw", "t5")], key_prefix="schemes.change.a")
+    ui.chart_row([change_figures[name] for name in ("alibi", "rope", "none")], key_prefix="schemes.change.b")
+    ui.matrix_tables(scheme_figures.change_matrices(changes), key="schemes.tables.changes")
+    ui.labelled_table(tables.scheme_summary_frame(results, changes), decimals=3, stretch=True)
+    ui.markdown("schemes_translation_after")
+    save_scheme_settings()
+
+
+@st.fragment
+def length_section(setup, slopes, head: int) -> None:
+    """Section 3: each scheme at offsets (or positions) a model trained at length L never saw."""
+    st.header("3 · Length generalization")
+    ui.markdown("schemes_length")
+    length = scheme_slider("L", "trained length L (the model is asked about 2L)", 2, 32)
+    report = length_generalization(setup, length, slopes)
+    curves = [
+        scheme_figures.shaw_curve_figure(report, setup.k),
+        scheme_figures.t5_curve_figure(report),
+        scheme_figures.alibi_curve_figure(report, head),
+    ]
+    ui.chart_row(curves, key_prefix="schemes.length.a")
+    ui.chart_row(
+        [scheme_figures.rope_curve_figure(report), scheme_figures.sinusoid_figure(report)],
+        key_prefix="schemes.length.b",
+    )
+    ui.labelled_table(tables.length_frame(report, k=setup.k, slope=setup.alibi_slope, head=head), stretch=True)
+    save_scheme_settings()

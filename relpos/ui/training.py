@@ -17,6 +17,7 @@ import streamlit as st
 import relpos
 from relpos.core.training import TrainedHead
 from relpos.core.training_eval import LengthTable
+from relpos.lessons.trained_presets import TRAINED_PRESETS
 from relpos.plots import training as figures
 from relpos.state.schemas import ALL_SCHEMES, TRAINING, TRAINING_STEP_CHOICES
 from relpos.tables import training as tables
@@ -293,6 +294,21 @@ def position_section(head: TrainedHead) -> None:
     )
     ui.markdown("training_gradient_after")
     st.page_link("pages/efficiency.py", label="The placement, forward: Efficient computation", icon=":material/speed:")
+    _trained_preset_link(head)
+
+
+def _trained_preset_link(head: TrainedHead) -> None:
+    """Shaw's learned table at work in the Position effects experiment, as its trained preset."""
+    preset = f"trained_{head.settings.task}"
+    if head.settings.scheme != "shaw" or preset not in TRAINED_PRESETS:
+        return
+    label, _ = TRAINED_PRESETS[preset]
+    st.page_link(
+        "pages/position_effects.py",
+        label=f'Position effects, preset "{label}": this task\'s Shaw table (default training) on random tokens',
+        icon=":material/tune:",
+        query_params={"preset": preset},
+    )
 
 
 def attention_section(head: TrainedHead) -> None:

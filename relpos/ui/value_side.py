@@ -77,22 +77,8 @@ def value_side_settings():
     )
 
 
-def value_side_controls():
-    """Draw the value-side controls; return (example, k, query index 0-based, variant name).
-
-    ``variant`` is one of :data:`VALUE_VARIANTS`; the tables it leaves out are zeroed
-    by the page, not forgotten, so switching back restores them.
-    """
-    from relpos.core.value_side import ValueExample
-
-    page = VALUE_PAGE
-    settings = value_side_settings()
-    init_settings(page, settings)
-    show_setting_problems(page)
-    by_name = {s.name: s for s in settings}
-    n = len(by_name["v"].default)
-    variant_codes = dict(zip(("both", "key", "value", "neither"), VALUE_VARIANTS, strict=True))
-
+def _choice_row(page: str, n: int, variant_codes: dict) -> None:
+    """k, the query and which relative tables are in use, side by side."""
     top = st.columns([2, 2, 3])
     with top[0]:
         st.slider("clipping distance k", 0, n - 1, key=setting_key(page, "k"))
@@ -112,6 +98,25 @@ def value_side_controls():
             format_func=lambda code: latex_names(variant_codes[code]),
             horizontal=True,
         )
+
+
+def value_side_controls():
+    """Draw the value-side controls; return (example, k, query index 0-based, variant name).
+
+    ``variant`` is one of :data:`VALUE_VARIANTS`; the tables it leaves out are zeroed
+    by the page, not forgotten, so switching back restores them.
+    """
+    from relpos.core.value_side import ValueExample
+
+    page = VALUE_PAGE
+    settings = value_side_settings()
+    init_settings(page, settings)
+    show_setting_problems(page)
+    by_name = {s.name: s for s in settings}
+    n = len(by_name["v"].default)
+    variant_codes = dict(zip(("both", "key", "value", "neither"), VALUE_VARIANTS, strict=True))
+
+    _choice_row(page, n, variant_codes)
     k = setting_value(page, by_name["k"])
     offsets = range(-(n - 1), n)
     st.markdown("**Values $v_j$** (one number per token, d = 1)")

@@ -1,0 +1,33 @@
+"""One naming scheme for Streamlit keys, so a key says whose it is and what it holds.
+
+* A widget's key: ``<page>.<name>[.<part>…]``, e.g. ``explorer.tables``, ``quiz.check.42.1``.
+  Streamlit forgets a widget's key when the widget is not drawn in a run.
+* Any other session value: ``<page>:<name>``, e.g. ``explorer:tab``, ``quiz:seed``; it lives
+  for the whole session.
+
+``<page>`` is the page's url_path (``explorer``, ``worked_example``, ``quiz`` …), or ``app``
+and ``links`` for values of the whole app. Pages' modules build their keys here; tests find
+widgets through these functions or by label, never by hand-written key strings.
+"""
+
+from __future__ import annotations
+
+__all__ = ["state_key", "widget_key"]
+
+
+def widget_key(page: str, *parts) -> str:
+    """Key of a widget (or a keyed element) of `page`.
+
+    >>> widget_key("quiz", "check", 42, 1)
+    'quiz.check.42.1'
+    """
+    return ".".join(str(part) for part in (page, *parts))
+
+
+def state_key(page: str, name: str) -> str:
+    """Key of a session value of `page` that is not a widget.
+
+    >>> state_key("quiz", "seed")
+    'quiz:seed'
+    """
+    return f"{page}:{name}"
