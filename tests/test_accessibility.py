@@ -25,7 +25,7 @@ import pytest
 from relpos.ui.navigation import PAGES
 from tests.browser import ARTIFACTS, AppTab
 
-pytestmark = pytest.mark.timeout(240)
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
 #: Streamlit's own markup the app cannot change (see the module docstring).
 EXCLUDED_ELEMENTS = [["[data-testid=stSidebarNav]"]]

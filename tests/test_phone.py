@@ -15,7 +15,7 @@ import pytest
 
 from tests.browser import AppTab
 
-pytestmark = pytest.mark.timeout(240)
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
 WIDTH, HEIGHT = 390, 844
 

@@ -13,7 +13,7 @@ import pytest
 
 from tests.browser import AppTab
 
-pytestmark = pytest.mark.timeout(300)
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
 WIDTH, HEIGHT = 1280, 720
 STOPS = 20  # the textbook example: 4 rows × (4 pairs + 1 softmax)

@@ -71,7 +71,7 @@ PAGES: tuple[PageSpec, ...] = (
     ),
     PageSpec(
         "pages/value_side.py",
-        "Value side (a^V)",
+        "Value side (aⱽ)",
         ":material/add_circle:",
         "value_side",
         "Go further",
