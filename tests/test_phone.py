@@ -107,8 +107,15 @@ def test_a_swipe_on_a_heatmap_scrolls_the_page_and_a_tap_shows_the_cell(phone):
 
 def test_a_presenter_link_on_a_phone_gets_the_phone_layout(phone):
     phone.open("worked_example", {"i": 2, "j": 4, "presenter": 1})
-    phone.wait_plots(1)
+    phone.page.wait_for_function(
+        "() => !new URLSearchParams(location.search).has('presenter')"
+        " || new URLSearchParams(location.search).get('presenter') === '0'"
+    )
+    phone.wait_idle()
+    phone.wait_plots(3)
     phone.page.wait_for_timeout(300)  # formulas are fitted on the next frame
+    assert "Stop 9 of 20" in phone.main_text(), "the link's stop is kept"
+    assert phone.page.evaluate(_BARS_JS) == ["h", "h", "h"], "phone charts: colour bars below"
     layout = phone.page.evaluate(_PHONE_LAYOUT_JS)
     phone.screenshot("phone-390x844-walkthrough-presenter-link")
     assert layout["rootPx"] == 16, "presenter text sizes are for a projector, not a phone"

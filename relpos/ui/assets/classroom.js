@@ -1,5 +1,5 @@
 // relpos classroom helpers (issue 12), installed once per browser tab by relpos.ui.client.
-// Static code, no user text. It adds the app-wide style sheet (CSS below), then does four
+// Static code, no user text. It adds the app-wide style sheet (CSS below), then does five
 // jobs, redone after every render:
 // 1. Formulas fit their column: a display formula wider than its box is scaled down to
 //    fit (to 60 % at most); one still too wide scrolls sideways and becomes a focusable,
@@ -9,6 +9,7 @@
 // 3. Presenter mode: after Previous / Next the current stop's heading is in view, below
 //    the sticky navigation bar.
 // 4. Heatmap cell numbers never show below 10 px (hideTinyNumbers).
+// 5. A presenter link opened on a phone gets the phone layout (phoneLeavesPresenterMode).
 (() => {
   if (window.__relposClassroom) return;
   window.__relposClassroom = true;
@@ -71,6 +72,21 @@ label[data-testid="stWidgetLabel"][disabled] { color: rgba(17, 19, 24, 0.62); }
     }
   };
 
+  // 5. A presenter link opened on a phone: presenter mode is for a projector, so it is
+  //    switched off once, at the first look at the walkthrough on this phone-sized screen
+  //    (the student may switch it on again).
+  const PHONE = 700;
+  let phoneChecked = false;
+  const phoneLeavesPresenterMode = () => {
+    if (phoneChecked || window.innerWidth >= PHONE) return;
+    const toggle = [...document.querySelectorAll('[data-testid=stMain] [data-testid=stCheckbox]')]
+      .find((box) => box.textContent.includes('Presenter mode'));
+    if (!toggle) return;
+    phoneChecked = true;
+    const input = toggle.querySelector('input[type=checkbox]');
+    if (input && input.checked) input.click();
+  };
+
   let lastStop = null;
   const keepStopInView = () => {
     const heading = document.getElementById('current-stop');
@@ -101,6 +117,7 @@ label[data-testid="stWidgetLabel"][disabled] { color: rgba(17, 19, 24, 0.62); }
       fitFormulas();
       keepStopInView();
       hideTinyNumbers();
+      phoneLeavesPresenterMode();
       // late layout (web fonts, charts sizing themselves) can widen a formula: fit once more
       clearTimeout(refitTimer);
       refitTimer = setTimeout(fitFormulas, 600);
