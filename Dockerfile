@@ -24,6 +24,9 @@ RUN pip install -r requirements.txt
 # server configuration in place of the developer's one.
 COPY . ./
 COPY deploy/streamlit.toml .streamlit/config.toml
+# The Explorer's live panel serves plotly.js from its own asset folder (never a CDN):
+# copy it from the installed plotly package while /app is still writable.
+RUN python -c "from relpos.ui.live import vendor_plotly; vendor_plotly()"
 
 USER relpos
 EXPOSE 8501

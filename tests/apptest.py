@@ -26,9 +26,39 @@ def open_app(page: str | None = None, *, query: dict[str, str] | None = None, ti
     return at
 
 
+def live_specs(at: AppTest) -> list[dict]:
+    """The data of every live panel (custom component) on the page (relpos.plots.live.live_spec)."""
+    specs = [json.loads(element.proto.json) for element in at.get("bidi_component") if element.proto.json]
+    return [spec for spec in specs if isinstance(spec, dict) and "figures" in spec]
+
+
 def plotly_specs(at: AppTest) -> list[dict]:
-    """Every Plotly chart on the page as its decoded figure JSON."""
-    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+    """Every Plotly chart on the page as its decoded figure JSON (live panels' figures included)."""
+    charts = [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+    return charts + [figure for spec in live_specs(at) for figure in spec["figures"].values()]
+
+
+def live_release(at: AppTest, *, bias: str | None = None, **changes: dict[int, float]) -> AppTest:
+    """Let go of the live panel's sliders as a browser does: hand back its values and rerun.
+
+    ``changes`` maps a group (``a``, ``q``, ``keys``) to ``{index: value}``; the other
+    values are the ones the panel shows now.
+    """
+    from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+    (element,) = [e for e in at.get("bidi_component") if e.proto.json and "figures" in json.loads(e.proto.json)]
+    spec = json.loads(element.proto.json)
+    message = {"seq": spec["seq"] + 1, "bias": bias or ("scalar" if spec["scalar"] else "shaw")}
+    for group in spec["groups"]:
+        if group["values"]:
+            values = list(group["values"])
+            for index, value in changes.get(group["name"], {}).items():
+                values[index] = value
+            message[group["name"]] = values
+    states = at._tree.get_widget_states()
+    state = WidgetState(id=element.proto.id, json_value=json.dumps({"values": message}))
+    states.widgets.append(state)
+    return at._run(states)
 
 
 def decode_z(trace: dict) -> np.ndarray:
@@ -115,12 +145,17 @@ def panel_z(at: AppTest, prefix: str) -> np.ndarray:
 
 
 def texts(at: AppTest) -> str:
-    """All Markdown, caption, info and warning text on the page, joined (for searching)."""
+    """All Markdown, caption, info and warning text on the page, joined (for searching).
+
+    Live panels' captions and slider notes count: the browser shows them as text.
+    """
     parts = [
         element.value
         for kind in ("markdown", "caption", "info", "warning", "error", "success")
         for element in getattr(at, kind)
     ]
+    for spec in live_specs(at):
+        parts += [*spec["captions"].values(), *(group["note"] for group in spec["groups"])]
     return "\n".join(parts)
 
 

@@ -64,12 +64,14 @@ SELECTORS = {
     "error": "[data-testid=stAlertContentError]",
     "warning": "[data-testid=stAlertContentWarning]",
     "heading": "[data-testid=stMain] h1",
-    "plot": "[data-testid=stPlotlyChart] .js-plotly-plot",
-    "slider": "[data-testid=stSlider]",
+    # st.plotly_chart figures and the Explorer's live panel (relpos/ui/live.py), in page order
+    "plot": "[data-testid=stPlotlyChart] .js-plotly-plot, .relpos-live .js-plotly-plot",
+    "slider": ":is([data-testid=stSlider], .relpos-live .rl-slider)",
     "slider_input": "input[type=range]",
     "button": "[data-testid=stButton] button",
     "toggle": "[data-testid=stCheckbox]",
     "tab": "[data-testid=stTab]",
+    "live_tab": ".relpos-live [role=tab]",
     "dataframe": "[data-testid=stDataFrame]",
     "latex": "[data-testid=stMain] .katex",
     "sidebar_link": "[data-testid=stSidebarNav] a[data-testid=stSidebarNavLink]",
@@ -403,8 +405,7 @@ class AppTab:
 
     @classmethod
     def new(cls, browser: Any, base_url: str, *, viewport=(1400, 1000), touch: bool = False) -> AppTab:
-        """A fresh browser context (no shared cookies or state) with one page; ``touch``
-        makes it a phone (touch screen, mobile viewport)."""
+        """A fresh browser context (no shared cookies or state) with one page (a phone's with `touch`)."""
         size = {"width": viewport[0], "height": viewport[1]}
         context = browser.new_context(viewport=size, has_touch=touch, is_mobile=touch)
         context.set_default_timeout(20_000)
@@ -614,13 +615,18 @@ class AppTab:
         """Click the ``st.tabs`` tab with this text and wait for the rerun it causes.
 
         Only for tabs created with ``on_change="rerun"`` (lazy tabs): a plain tab switch
-        runs nothing on the server.
+        runs nothing on the server. A tab of the Explorer's live panel switches in the
+        browser only: nothing to wait for.
         """
         pattern = label if isinstance(label, re.Pattern) else re.compile(re.escape(label))
-        target = self.page.locator(SELECTORS["tab"]).filter(has_text=pattern).first
+        live = self.page.locator(SELECTORS["live_tab"]).filter(has_text=pattern)
+        target = live.first if live.count() else self.page.locator(SELECTORS["tab"]).filter(has_text=pattern).first
         if target.get_attribute("aria-selected") == "true":
             return
-        self.interact(target.click)
+        if live.count():
+            target.click()
+        else:
+            self.interact(target.click)
 
     def toggle(self, label: str | re.Pattern) -> None:
         """Flip a checkbox or toggle by its label and wait for the rerun."""

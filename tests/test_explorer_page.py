@@ -10,7 +10,8 @@ import pytest
 import relpos
 from relpos.state import export
 from relpos.state.schemas import EXPLORER
-from tests.apptest import open_app, panel_z, plotly_specs, texts
+from relpos.text import explain
+from tests.apptest import live_release, live_specs, open_app, panel_z, plotly_specs, texts
 
 SCORE_PANELS = (
     "content  q",
@@ -33,10 +34,10 @@ def all_panels(at) -> dict[str, np.ndarray]:
     return {name: panel_z(at, name) for name in SCORE_PANELS}
 
 
-def moved(at, key: str, value: float) -> tuple[dict, dict]:
-    """Every panel's z before and after moving one slider."""
+def moved(at, group: str, index: int, value: float) -> tuple[dict, dict]:
+    """Every panel's z before and after moving one live slider and letting go."""
     before = all_panels(at)
-    at.slider(key=key).set_value(value).run()
+    live_release(at, **{group: {index: value}})
     assert not at.exception, at.exception
     return before, all_panels(at)
 
@@ -75,18 +76,22 @@ class TestDefaultView:
         assert scores["texttemplate"] == "%{text}"  # few cells: formatted here, with true minus signs
         assert scores["text"][0] == ["1.00", "0.50", "−0.10", "0.70"]
 
-    def test_one_slider_per_value_in_lazy_tabs(self):
-        at = explorer()
-        assert [s.key for s in at.slider if s.key.startswith("explorer.v.")] == [f"explorer.v.a.{r}" for r in range(5)]
-        at.session_state["explorer:tab"] = "Queries qᵢ"
-        at.run()
-        assert [s.key for s in at.slider if s.key.startswith("explorer.v.")] == [f"explorer.v.q.{i}" for i in range(4)]
+    def test_one_slider_per_value_in_the_live_panel(self):
+        (spec,) = live_specs(explorer())
+        labels = {group["name"]: group["labels"] for group in spec["groups"]}
+        assert labels == {
+            "a": ["aᴷ₋₂", "aᴷ₋₁", "aᴷ₀", "aᴷ₊₁", "aᴷ₊₂"],
+            "q": ["q₁", "q₂", "q₃", "q₄"],
+            "keys": ["k₁", "k₂", "k₃", "k₄"],
+        }
+        assert {group["name"]: group["values"] for group in spec["groups"]}["a"] == [-0.3, 0.4, 0.1, -0.2, -0.5]
+        assert not [s for s in explorer().slider if s.key.startswith("explorer.v.")]  # no second set of sliders
 
 
 class TestOneSlider:
     def test_table_entry_changes_only_its_diagonal(self):
         at = explorer()
-        before, after = moved(at, "explorer.v.a.3", 0.6)  # a^K for offset +1
+        before, after = moved(at, "a", 3, 0.6)  # a^K for offset +1
         diagonal = {(0, 1), (1, 2), (2, 3)}
         assert changed(before["position bias"], after["position bias"]) == diagonal
         assert changed(before["combined score"], after["combined score"]) == diagonal
@@ -97,23 +102,19 @@ class TestOneSlider:
 
     def test_edge_entry_also_changes_the_clipped_cells(self):
         at = explorer()
-        before, after = moved(at, "explorer.v.a.4", 0.3)  # a^K for +2, also used by offset +3
+        before, after = moved(at, "a", 4, 0.3)  # a^K for +2, also used by offset +3
         assert changed(before["position bias"], after["position bias"]) == {(0, 2), (1, 3), (0, 3)}
 
     def test_query_changes_only_its_row(self):
         at = explorer()
-        at.session_state["explorer:tab"] = "Queries qᵢ"
-        at.run()
-        before, after = moved(at, "explorer.v.q.1", -1.0)
+        before, after = moved(at, "q", 1, -1.0)
         for name in ("content  q", "position bias", "combined score", "content-only weights", "combined weights"):
             assert {i for i, _ in changed(before[name], after[name])} == {1}
         np.testing.assert_allclose(after["content  q"][1], -1.0 * np.array(relpos.worked_example().keys))
 
     def test_key_changes_only_its_column_of_content(self):
         at = explorer()
-        at.session_state["explorer:tab"] = "Keys kⱼ"
-        at.run()
-        before, after = moved(at, "explorer.v.keys.3", 0.0)
+        before, after = moved(at, "keys", 3, 0.0)
         assert changed(before["content  q"], after["content  q"]) == {(i, 3) for i in range(4)}
         np.testing.assert_array_equal(before["position bias"], after["position bias"])
 
@@ -123,7 +124,7 @@ class TestQueryIndependentBias:
         at = explorer()
         _, spread = relpos.diagonal_spread(panel_z(at, "position bias"))
         assert spread.max() > 0.1  # Shaw: the bias follows each row's query
-        at.toggle(key="explorer.scalar").set_value(True).run()
+        live_release(at, bias="scalar")
         bias = panel_z(at, "position bias")
         _, spread = relpos.diagonal_spread(bias)
         assert not spread.any()
@@ -175,7 +176,8 @@ class TestSizes:
     def test_k_changes_the_table_and_the_clipping(self):
         at = explorer()
         at.slider(key="explorer.k").set_value(0).run()
-        assert len([s for s in at.slider if s.key.startswith("explorer.v.a.")]) == 1
+        (spec,) = live_specs(at)
+        assert spec["groups"][0]["labels"] == ["aᴷ₀"]
         assert not panel_z(at, "offset map").any()  # every pair uses the one entry
         assert "nothing is clipped" not in texts(at)
 
@@ -185,10 +187,10 @@ class TestSizes:
         assert len(specs) == 7
         scores = next(s["data"][0] for s in specs if s["layout"]["title"]["text"] == "combined score")
         assert scores["z"]["dtype"] == "f4" and "customdata" not in scores and "texttemplate" not in scores
-        at.session_state["explorer:tab"] = "Queries qᵢ"
-        at.run()
-        assert not [s for s in at.slider if s.key.startswith("explorer.v.q.")]
-        assert "generated from the preset and seed" in texts(at)
+        (spec,) = live_specs(at)
+        queries = spec["groups"][1]
+        assert queries["labels"] == [] and "generated from the preset and seed" in queries["note"]
+        assert not spec["live"]  # beyond 64 tokens the panels repaint on release
 
     def test_d2_divides_both_terms_by_sqrt_2(self):
         at = explorer({"d": "2", "n": "5", "preset": "random"})
@@ -207,8 +209,8 @@ class TestLessonLinks:
         at.selectbox(key="explorer.preset").select("random").run()
         at.select_slider(key="explorer.n").set_value(6).run()
         at.slider(key="explorer.k").set_value(1).run()
-        at.slider(key="explorer.v.a.0").set_value(1.5).run()
-        at.toggle(key="explorer.scalar").set_value(True).run()
+        live_release(at, a={0: 1.5})
+        live_release(at, bias="scalar")
         at.radio(key="explorer.d").set_value(2).run()
         params = dict(at.query_params)
         assert params["a"].startswith("1.5,") and params["n"] == "6" and params["bias"] == "scalar"
@@ -319,6 +321,29 @@ class TestAccessibilityAndExport:
         np.testing.assert_allclose(content.to_numpy(dtype=float), relpos.worked_example().attention().content)
         assert list(content.index) == ["i = 1", "i = 2", "i = 3", "i = 4"]
 
+    def test_everything_shown_on_release_follows_the_live_values(self):
+        """Tables, captions, the diagonal note and the export link follow a release of aᴷ₀."""
+        at = explorer()
+        at.session_state["explorer.tables"] = True
+        at.session_state["explorer.export"] = True
+        at.run()
+        (before,) = live_specs(at)
+        note = at.info[0].value
+        live_release(at, a={2: 1.5})
+        assert not at.exception, at.exception
+        example = relpos.worked_example()
+        expected = relpos.relative_attention(example.queries, example.keys, A_K=np.array([-0.3, 0.4, 1.5, -0.2, -0.5]))
+        tables = {table.value.to_numpy(dtype=float).shape: table.value for table in at.table}  # all 4 × 4
+        assert len(at.table) == 7 and list(tables) == [(4, 4)]
+        np.testing.assert_allclose(at.table[1].value.to_numpy(dtype=float), expected.bias, atol=5e-5)
+        np.testing.assert_allclose(at.table[4].value.to_numpy(dtype=float), expected.weights, atol=5e-5)
+        (after,) = live_specs(at)
+        assert after["captions"]["weights"] != before["captions"]["weights"]
+        assert after["captions"] == explain.explorer_captions(expected)
+        assert "aᴷ₀ = 0.10" in note and "aᴷ₀ = 1.50" in at.info[0].value
+        link = at.code[0].value
+        assert link.endswith("&a=-0.3,0.4,1.5,-0.2,-0.5") and dict(at.query_params)["a"] == "-0.3,0.4,1.5,-0.2,-0.5"
+
     def test_export_section(self):
         at = explorer()
         at.session_state["explorer.export"] = True
@@ -330,3 +355,20 @@ class TestAccessibilityAndExport:
             "&keys=0.9,0.7,0.4,1.2&a=-0.3,0.4,0.1,-0.2,-0.5"
         )
         assert "relpos.relative_attention(Q, K, A_K=A_K)" in snippet
+
+
+class TestCaching:
+    def test_each_caller_gets_its_own_offset_map(self):
+        """A cached figure is mutable: changing one session's copy must not reach another's."""
+        from relpos.ui import explorer
+
+        first = explorer._offset_map(4, 1, 400)
+        first.update_layout(title_text="changed by one session")
+        assert explorer._offset_map(4, 1, 400).layout.title.text != "changed by one session"
+
+    def test_nothing_is_shared_between_sessions_as_a_resource(self):
+        """st.cache_resource hands every session the same object; the app caches data only."""
+        from pathlib import Path
+
+        sources = [*Path("relpos").rglob("*.py"), *Path("pages").glob("*.py"), Path("app.py")]
+        assert [str(p) for p in sources if "cache_resource" in p.read_text(encoding="utf-8")] == []

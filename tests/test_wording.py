@@ -35,6 +35,7 @@ class TestHandMadePresets:
             read("relpos/lessons/effects.py"),
             read("relpos/text/explain.py"),
             read("pages/position_effects.py"),
+            read("relpos/ui/position_effects.py"),
             " ".join(str(spec) for spec in navigation.PAGES),
         ]
         for text in sources:
@@ -45,7 +46,7 @@ class TestHandMadePresets:
         assert "illustrative hand-made tables" in read("content/position_effects.md")
         assert "hand-made (not trained)" in " ".join(str(spec) for spec in navigation.PAGES)
         assert "illustrative hand-made table" in read("README.md")
-        assert "Table preset (illustrative hand-made tables, or trained live)" in read("pages/position_effects.py")
+        assert "Table preset (illustrative hand-made tables, or trained live)" in read("relpos/ui/position_effects.py")
 
     def test_selector_says_which_presets_are_hand_made_and_which_trained(self):
         """Issue 13: trained presets sit next to the hand-made ones, and each option says which it is."""
@@ -93,7 +94,7 @@ class TestQueryIndependentWording:
     def test_toggle_and_background(self):
         label = explain.SCALAR_TOGGLE_LABEL
         assert "as in T5 or ALiBi" not in label and "per bucket" in label and "ALiBi learns none" in label
-        assert "SCALAR_TOGGLE_LABEL" in read("pages/explorer.py")
+        assert "SCALAR_TOGGLE_LABEL" in read("relpos/plots/live.py")  # the live panel's toggle
         background = read("content/walkthrough_background.md")
         assert "T5's learned scalar\nper offset" not in background and "per *bucket*" in background
         assert "ALiBi (Attention with Linear Biases, Press et al. 2022) learns\nnothing" in background

@@ -23,7 +23,9 @@ __all__ = [
     "HOVER_MAX_N",
     "TEXT_MAX_N",
     "effects_panels",
+    "explorer_hovers",
     "explorer_panels",
+    "explorer_titles",
     "offset_map",
     "panel_height",
     "panel_matrices",
@@ -64,6 +66,23 @@ def plain_title(name: str) -> str:
     for tag, plain in (("<sub>", "_"), ("</sub>", ""), ("<sup>", "^"), ("</sup>", "")):
         title = title.replace(tag, plain)
     return title
+
+
+def explorer_titles(d: int, *, scalar: bool = False) -> dict[str, str]:
+    """The Explorer panels' titles for vectors of size d (the bias title names the bias used).
+
+    >>> explorer_titles(2)["content"]
+    'content  q<sub>i</sub>·k<sub>j</sub>/√2'
+    >>> explorer_titles(1, scalar=True)["bias"]
+    'position bias  b<sub>clip(j−i)</sub>  (query-independent)'
+    """
+    titles = dict(EXPLORER_PANELS)
+    if d > 1:
+        titles["content"] += f"/√{d}"
+        titles["bias"] += f"/√{d}"
+    if scalar:
+        titles["bias"] = "position bias  b<sub>clip(j−i)</sub>  (query-independent)"
+    return titles
 
 
 def panel_matrices(result: AttentionResult) -> dict[str, np.ndarray]:
@@ -116,6 +135,7 @@ def explorer_panels(
     scalar: bool = False,
     height: int = 400,
     offsets: bool = True,
+    hovers: dict[str, hover.Hover] | None = None,
 ) -> dict[str, go.Figure]:
     """The Explorer's seven panels, keyed as :data:`EXPLORER_PANELS`.
 
@@ -133,6 +153,8 @@ def explorer_panels(
     offsets : bool
         Include the offset map (pages that cache it per size pass False and use
         :func:`offset_map`).
+    hovers : dict, optional
+        :func:`explorer_hovers` of these inputs, when the caller has them already.
 
     Examples
     --------
@@ -147,19 +169,14 @@ def explorer_panels(
     n_q, n_k = result.scores.shape
     detail = _detail(max(n_q, n_k))
     matrices = panel_matrices(result)
-    if detail["hover"]:
-        score_hover = hover.score_hover(queries, keys, table, result, scalar=scalar)
-        content_hover, weight_hover, change_hover = hover.weight_hovers(result)
-    else:
-        score_hover = content_hover = weight_hover = change_hover = None
+    if hovers is None:
+        hovers = explorer_hovers(queries, keys, table, result, scalar=scalar)
+    score_hover, content_hover, weight_hover, change_hover = (
+        hovers.get(name) for name in ("scores", "content_weights", "weights", "difference")
+    )
     limit = symmetric_range(result.content, result.bias, result.scores)
     d = np.shape(queries)[1] if np.ndim(queries) == 2 else 1
-    titles = dict(EXPLORER_PANELS)
-    if d > 1:
-        titles["content"] += f"/√{d}"
-        titles["bias"] += f"/√{d}"
-    if scalar:
-        titles["bias"] = "position bias  b<sub>clip(j−i)</sub>  (query-independent)"
+    titles = explorer_titles(d, scalar=scalar)
     scores_look, weights_look = _panel_look(detail, height, detail["score_format"]), _panel_look(detail, height, ".2f")
     k = result.k
     clipped = k < max(n_q, n_k) - 1
@@ -188,6 +205,31 @@ def explorer_panels(
     if offsets:
         panels["offsets"] = offset_map(n_q, n_k, k, height)
     return panels
+
+
+def explorer_hovers(queries, keys, table, result: AttentionResult, *, scalar: bool = False) -> dict[str, hover.Hover]:
+    """The hover arithmetic of the six data panels, keyed by panel (empty above :data:`HOVER_MAX_N`).
+
+    The three score panels share one hover: each cell's content term, position term and sum.
+
+    >>> import relpos
+    >>> example = relpos.worked_example()
+    >>> hovers = explorer_hovers(example.queries, example.keys, example.table, example.attention())
+    >>> hovers["content"] is hovers["scores"], hovers["weights"].fields[:2]
+    (True, (('logit', '.2f'), ('exp', '.3f')))
+    """
+    if not _detail(max(result.scores.shape))["hover"]:
+        return {}
+    score_hover = hover.score_hover(queries, keys, table, result, scalar=scalar)
+    content_hover, weight_hover, change_hover = hover.weight_hovers(result)
+    return {
+        "content": score_hover,
+        "bias": score_hover,
+        "scores": score_hover,
+        "content_weights": content_hover,
+        "weights": weight_hover,
+        "difference": change_hover,
+    }
 
 
 def offset_map(n_q: int, n_k: int, k: int, height: int) -> go.Figure:

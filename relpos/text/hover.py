@@ -36,10 +36,17 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Hover:
-    """``customdata`` of shape (n_q, n_k, fields) and the template that reads it."""
+    """``customdata`` of shape (n_q, n_k, fields) and the template that reads it.
+
+    ``fields`` names what each customdata column holds, as ``(name, format)`` (the
+    Explorer's live panel recomputes them in the browser); ``as_text`` says whether they
+    travel as formatted strings or as numbers Plotly formats.
+    """
 
     customdata: np.ndarray
     template: str
+    fields: tuple[tuple[str, str], ...] = ()
+    as_text: bool = True
 
     def trace_args(self) -> dict:
         """The heatmap trace properties that carry this hover."""
@@ -86,7 +93,7 @@ class _Fields:
         return self("z", fmt)
 
     def hover(self, template: str) -> Hover:
-        return Hover(np.stack(self.arrays, axis=-1), template + "<extra></extra>")
+        return Hover(np.stack(self.arrays, axis=-1), template + "<extra></extra>", tuple(self.index), self.as_text)
 
 
 def format_cells(values, fmt: str) -> np.ndarray:

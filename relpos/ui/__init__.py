@@ -1,9 +1,10 @@
 """The only Streamlit code. Shared page helpers (common), settings kept in the URL
-(page_settings), one module per page's widgets (efficiency, quiz, schemes, value_side,
-training, walkthrough; effects_presets caches the Position effects page's trained
-presets), the page list (navigation), the routing that sends every page through app.py
-(routing), the guard for links too long to read (links) and the one naming scheme
-of widget and session keys (keys: ``page.name`` for widgets, ``page:name`` for other values).
+(page_settings), one module per page's widgets (efficiency, explorer, position_effects, quiz, schemes,
+value_side, training, walkthrough; live is the Explorer's live panel, a custom component;
+effects_presets caches the Position effects page's trained presets), the page list
+(navigation), the routing that sends every page through app.py (routing), the guard for
+links too long to read (links) and the one naming scheme of widget and session keys
+(keys: ``page.name`` for widgets, ``page:name`` for other values).
 
 Pages in ``pages/`` are thin scripts that call these. May import everything below it:
 ``relpos.plots``, ``relpos.tables``, ``relpos.state``, ``relpos.lessons``,

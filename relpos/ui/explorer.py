@@ -1,0 +1,206 @@
+"""The Explorer's widgets and layout (the page file only routes and calls :func:`render`).
+
+The whole view lives in one state dict (:data:`relpos.state.schemas.EXPLORER`) mirrored
+in the URL. The sidebar changes its structure (preset, n, k, d, seed) with Streamlit
+widgets; the values (aᴷ, q, k) and the query-independent toggle live in the live panel
+(:mod:`relpos.ui.live`), which repaints the seven heatmaps in the browser while a slider
+moves and hands the values back on release, when this fragment reruns: captions, the
+diagonal note, the tables, the exports and the URL follow.
+"""
+
+import streamlit as st
+
+import relpos
+from relpos.lessons import presets
+from relpos.plots import live, panels
+from relpos.state import export
+from relpos.state import live as live_values
+from relpos.state import schemas as page_states
+from relpos.state.schemas import EXPLORER, SLIDER_TOKENS
+from relpos.text import explain
+from relpos.ui import common as ui
+from relpos.ui import live as live_ui
+from relpos.ui.keys import state_key, widget_key
+
+__all__ = ["render"]
+
+PAGE = "explorer"  # url_path
+STATE = "explorer"  # st.session_state key of the state dict
+W = widget_key(PAGE, "")  # "explorer.": this page's widget keys (forgotten when the state is replaced)
+LIVE = widget_key(PAGE, "live")  # the live panel (component)
+SEQ = state_key(PAGE, "live_seq")  # number of the last release applied (survives preset changes)
+LIVE_PROBLEMS = state_key(PAGE, "live_problems")
+
+
+def _state() -> dict:
+    return st.session_state[STATE]
+
+
+def _replace(new: dict) -> None:
+    ui.set_page_state(STATE, new, widget_prefix=W)
+
+
+# --- callbacks of the sidebar (structural changes) -------------------------------------
+def _on_preset() -> None:
+    _replace(page_states.apply_preset(_state(), st.session_state[W + "preset"]))
+
+
+def _on_n() -> None:
+    _replace(page_states.resize(_state(), n=st.session_state[W + "n"]))
+
+
+def _on_k() -> None:
+    _replace(page_states.resize(_state(), k=st.session_state[W + "k"]))
+
+
+def _on_d() -> None:
+    _replace(dict(_state(), d=st.session_state[W + "d"]))
+
+
+def _on_seed() -> None:
+    _replace(page_states.reseed(_state(), st.session_state[W + "seed"]))
+
+
+def _on_upload(state: dict) -> None:
+    _replace(state)
+
+
+#: Sequence lengths offered: every n with per-token sliders, then a few long ones.
+TOKEN_COUNTS = (*range(2, SLIDER_TOKENS + 1), 24, 32, 48, 64, 96, 128, 192, 256, 384, 512)
+
+
+def _token_counts(current: int) -> list[int]:
+    """The offered lengths, plus one a link asked for if it is not among them."""
+    return sorted(set(TOKEN_COUNTS) | {current})
+
+
+def setup_sidebar(state: dict) -> None:
+    with st.sidebar:
+        st.subheader("Scenario")
+        for name in ("preset", "k", "d", "seed"):
+            ui.seed_widget(W + name, state[name])
+        ui.seed_widget(W + "n", state["n"])
+        st.selectbox(
+            "Preset", list(presets.PRESETS), format_func=presets.PRESETS.get, key=W + "preset", on_change=_on_preset
+        )
+        st.select_slider(
+            "Tokens n",
+            _token_counts(state["n"]),
+            key=W + "n",
+            on_change=_on_n,
+            help=f"Up to {SLIDER_TOKENS} tokens every q and k has a slider; longer sequences are generated "
+            "from the preset and seed.",
+        )
+        st.slider(
+            "Clipping distance k",
+            0,
+            state["n"] - 1,
+            key=W + "k",
+            on_change=_on_k,
+            help="Offsets j − i beyond ±k share the table entries of ±k.",
+        )
+        st.radio(
+            "Vector size d",
+            (1, 2),
+            key=W + "d",
+            on_change=_on_d,
+            horizontal=True,
+            format_func=lambda d: "d = 1 (textbook)" if d == 1 else "d = 2",
+            help="With d = 2 the sliders set the first coordinate; the second comes from the seed.",
+        )
+        st.number_input(
+            "Seed",
+            0,
+            999_999,
+            key=W + "seed",
+            on_change=_on_seed,
+            help="Draws the random preset, the values beyond the textbook's four tokens and "
+            "the second coordinates for d = 2.",
+        )
+        ui.scenario_upload(PAGE, EXPLORER, key=W + "upload", on_loaded=_on_upload, lazy_key="explorer:load")
+
+
+# --- the fragment: the live panel and everything a release changes ---------------------
+def _on_release() -> None:
+    """The live panel handed back its values: apply them (checked) to the page state."""
+    message = live_ui.values_message(LIVE)
+    if message is None:
+        return
+    state, problems = live_values.apply_live_values(_state(), message)
+    st.session_state[STATE] = state
+    if isinstance(message.get("seq"), int):
+        st.session_state[SEQ] = message["seq"]
+    st.session_state[LIVE_PROBLEMS] = problems
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _offset_map(n: int, k: int, height: int):
+    """The offset map depends on n and k only: build it once per size. ``st.cache_data``
+    hands every caller its own copy (a figure is mutable; a resource cache would share
+    one object between all sessions)."""
+    return panels.offset_map(n, n, k, height)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _generated_inputs(state: dict) -> presets.ExplorerInputs:
+    """Drawing a preset's values for up to 512 tokens is worth keeping."""
+    return page_states.explorer_inputs(state)
+
+
+def _inputs(state: dict) -> presets.ExplorerInputs:
+    """Arrays of a state: straight from the sliders, or drawn (and cached) when generated."""
+    explicit = None not in (state["q"], state["keys"], state["a"]) and state["d"] == 1
+    return page_states.explorer_inputs(state) if explicit else _generated_inputs(state)
+
+
+def _attention(inputs: presets.ExplorerInputs, scalar: bool) -> relpos.AttentionResult:
+    if scalar:
+        return relpos.scalar_bias_attention(inputs.queries, inputs.keys, inputs.table[:, 0])
+    return relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
+
+
+@st.fragment
+def explorer_body() -> None:
+    """The live panel and everything its release changes: a release reruns only this."""
+    state = _state()
+    for problem in st.session_state.pop(LIVE_PROBLEMS, ()):
+        st.warning(f"Some values from the sliders could not be used: {problem}", icon="⚠️")
+    inputs = _inputs(state)
+    scalar = state["bias"] == "scalar"
+    result = _attention(inputs, scalar)
+    height = panels.panel_height(state["n"])
+    hovers = panels.explorer_hovers(inputs.queries, inputs.keys, inputs.table, result, scalar=scalar)
+    figures = panels.explorer_panels(
+        inputs.queries, inputs.keys, inputs.table, result, scalar=scalar, height=height, offsets=False, hovers=hovers
+    )
+    figures["offsets"] = _offset_map(state["n"], state["k"], height)
+    captions = explain.explorer_captions(result, scalar=scalar)
+    seq = st.session_state.get(SEQ, 0)
+    spec = live.live_spec(state, inputs, figures, captions, result=result, hovers=hovers, seq=seq)
+    live_ui.live_panel(spec, key=LIVE, on_release=_on_release)
+    st.info(explain.diagonal_note(inputs.queries, inputs.table, result, scalar=scalar), icon=":material/search:")
+    ui.markdown("explorer_offsets")
+    matrices = panels.panel_matrices(result)
+    ui.matrix_tables({panels.plain_title(name): matrix for name, matrix in matrices.items()}, key=W + "tables")
+    ui.export_section(
+        schema=EXPLORER,
+        state=state,
+        url_path=PAGE,
+        matrices=matrices,
+        result=result,
+        computed={"queries": inputs.queries, "keys": inputs.keys, "table a^K": inputs.table},
+        snippet=export.explorer_snippet(state, inputs.queries, inputs.keys, inputs.table),
+        key=W + "export",
+    )
+    ui.write_url(EXPLORER, state)
+
+
+def render() -> None:
+    """The whole page: the questions to try first, then the sidebar and the live panel."""
+    st.title("Explorer: content and position, side by side")
+    ui.markdown("explorer")
+    ui.markdown("explorer_questions")
+    state = ui.page_state(STATE, EXPLORER)
+    ui.show_url_problems(STATE)
+    setup_sidebar(state)
+    explorer_body()

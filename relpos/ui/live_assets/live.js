@@ -1,0 +1,413 @@
+// The Explorer's live panel (a Streamlit custom component, v2).
+//
+// Python sends a spec (relpos.plots.live.live_spec): the inputs, the slider groups and the
+// seven figures as Plotly JSON. Here the sliders drive the figures directly: every input
+// event marks the panels it changes, one animation frame later attention.js recomputes
+// the numbers and redrawCells swaps z, the cell text and the hover data of exactly
+// those panels (colour ranges stay as Python fitted them: colours hold still while a
+// slider moves, and Python re-fits them on release). On release the values go back
+// to Python as component state ("values"), which rebuilds captions, tables, URL and the
+// figures, and sends a new spec.
+import { attend, formatFixed, hoverData } from "./attention.js";
+
+// Which panels a change can touch: an a^K slider never changes the content panel.
+const AFFECTS = {
+  a: ["bias", "scores", "weights", "difference"],
+  q: ["content", "bias", "scores", "content_weights", "weights", "difference"],
+  keys: ["content", "scores", "content_weights", "weights", "difference"],
+  bias: ["content", "bias", "scores", "weights", "difference"], // content: its hover names the bias
+};
+const SCORE_PANELS = ["content", "bias", "scores"]; // one hover template, which follows the bias
+const LOGITS = { content_weights: "content", weights: "scores" }; // the softmax behind a weight panel
+const MATRIX = { a: "table", q: "queries", keys: "keys" };
+const SEND_DELAY_MS = 120; // a burst of key presses is sent once
+const PLOT_CONFIG = { displayModeBar: false, responsive: true };
+const CELL_KEYS = new Set(["z", "text", "customdata"]); // what a redraw of the cells may change
+
+// Measurements for tests and bench/drag.py: every paint (input times, frame, drawn,
+// presented), panels that needed a full Plotly.restyle, every hand-back to Python and
+// every spec from Python drawn.
+const stats = (window.__relposLive = window.__relposLive || { panels: [], paints: [], painted: 0, restyled: 0, sends: [], specs: [] });
+
+let plotlyPromise = null;
+function loadPlotly() {
+  if (window.Plotly) return Promise.resolve(window.Plotly);
+  if (!plotlyPromise) {
+    plotlyPromise = new Promise((resolve, reject) => {
+      const script = document.createElement("script");
+      script.src = new URL("./vendor/plotly.min.js", import.meta.url).href; // served by Streamlit, never a CDN
+      script.onload = () => resolve(window.Plotly);
+      script.onerror = () => reject(new Error("plotly.js could not be loaded"));
+      document.head.appendChild(script);
+    });
+  }
+  return plotlyPromise;
+}
+
+function element(tag, attributes = {}, text = "") {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
+  if (text) node.textContent = text; // never innerHTML: labels are data
+  return node;
+}
+
+// The property moves the thumb; the attribute lets page tools (and tests) read the value.
+function setValue(input, value) {
+  input.value = value;
+  input.setAttribute("value", input.value);
+}
+
+// Draw new cells into a one-heatmap figure. Plotly.restyle re-runs the whole figure
+// (defaults, margins, both axes, the colour bar: ~20 ms a panel on this machine) although
+// only the cells changed; the colour range is fixed (Python set zmin/zmax) and the axes
+// stay, so recomputing the trace and redrawing its layer is enough (~2 ms a panel). That
+// reaches into plotly.js (the trace module's calc and plot, gd.calcdata), so anything
+// but the plain case (one heatmap, fixed colour range, only cell data changing) goes
+// through Plotly.restyle instead, and so does a plotly.js without these internals.
+function redrawCells(plot, update) {
+  const full = plot._fullData && plot._fullData.length === 1 && plot._fullData[0];
+  const module = full && full._module;
+  const info = plot._fullLayout && plot._fullLayout._plots && plot._fullLayout._plots.xy;
+  const layer = info && info.plot && info.plot.select("g.heatmaplayer");
+  const plain = module && module.name === "heatmap" && !full.zauto && plot.calcdata && layer && !layer.empty();
+  if (!plain || !Object.keys(update).every((key) => CELL_KEYS.has(key)) || !drawLayer(plot, update, info, layer)) {
+    stats.restyled = (stats.restyled || 0) + 1; // counted: tests check that a slider's paint never needs this
+    window.Plotly.restyle(plot, update, [0]);
+  }
+}
+
+// The trace's new cells through its own calc and plot; false if plotly.js refused them.
+function drawLayer(plot, update, info, layer) {
+  const full = plot._fullData[0];
+  for (const [key, [value]] of Object.entries(update)) {
+    plot.data[0][key] = value; // what Plotly.react diffs against when Python's figures arrive
+    full[key] = value; // what calc, plot and the hover labels read
+  }
+  try {
+    const calcdata = full._module.calc(plot, full); // [cell data] for this trace
+    calcdata[0].trace = full;
+    plot.calcdata[0] = calcdata;
+    full._module.plot(plot, info, [calcdata], layer);
+    return true;
+  } catch (error) {
+    console.warn("relpos live panel: redrawing the cells failed, using Plotly.restyle", error);
+    return false;
+  }
+}
+
+function structureOf(spec) {
+  return JSON.stringify([spec.n, spec.k, spec.d, spec.live, spec.groups.map((g) => g.labels.length)]);
+}
+
+class LivePanel {
+  constructor() {
+    this.el = element("div", { class: "relpos-live" });
+    // Where the keyboard was, so a remount (Streamlit re-creates the component's container
+    // now and then while reruns overlap) gives it back instead of dropping it on <body>.
+    this.el.addEventListener("focusin", (event) => (this.lastFocused = event.target));
+    this.el.addEventListener("focusout", (event) => event.relatedTarget && (this.lastFocused = null));
+    this.structure = null;
+    this.figureText = {};
+    this.plots = {};
+    this.dirty = new Set();
+    this.pendingInputs = [];
+    this.frame = 0;
+    this.sentSeq = -1;
+    this.tab = "a";
+    this.queue = loadPlotly();
+    stats.panels.push(this);
+    stats.mounts = (stats.mounts || 0) + 1;
+  }
+
+  // --- the container Streamlit gives us (the same panel survives a remount) --------
+  attach(root) {
+    if (this.el.parentNode === root) return;
+    root.appendChild(this.el); // moves the sliders and the drawn plots: nothing is rebuilt
+    const active = document.activeElement;
+    if (this.lastFocused && this.el.contains(this.lastFocused) && (!active || active === document.body)) {
+      this.lastFocused.focus({ preventScroll: true });
+    }
+    for (const plot of Object.values(this.plots)) {
+      if (plot._fullLayout && plot.clientWidth !== plot._fullLayout.width) window.Plotly.Plots.resize(plot);
+    }
+  }
+
+  detach(root) {
+    if (this.el.parentNode === root) root.removeChild(this.el);
+  }
+
+  // --- data from Python -----------------------------------------------------------
+  load(spec, setStateValue, force = false) {
+    if (setStateValue) this.setStateValue = setStateValue;
+    if (force) this.unsent = false; // tests: draw this spec even over values never handed back
+    this.queue = this.queue.then(() => this.apply(spec)).catch((error) => this.fail(error));
+    return this.queue;
+  }
+
+  async apply(spec) {
+    const structure = structureOf(spec);
+    // Older than the last hand-back, or the learner has moved on since: keep what is shown.
+    if (structure === this.structure && (this.unsent || spec.seq < this.sentSeq)) return;
+    this.sentSeq = Math.max(this.sentSeq, spec.seq);
+    this.spec = spec;
+    this.values = Object.fromEntries(spec.groups.map((g) => [g.name, g.values.slice()]));
+    this.scalar = spec.scalar;
+    if (structure !== this.structure) {
+      this.structure = structure;
+      this.figureText = {};
+      this.build(spec);
+    } else {
+      this.syncControls();
+    }
+    await this.drawFigures(spec);
+    this.setStale(false);
+  }
+
+  async drawFigures(spec) {
+    let drawn = 0;
+    for (const name of Object.keys(spec.figures)) {
+      const text = JSON.stringify(spec.figures[name]);
+      if (this.figureText[name] === text) continue; // unchanged since the last spec
+      this.figureText[name] = text;
+      const figure = JSON.parse(text);
+      await window.Plotly.react(this.plots[name], figure.data, figure.layout, PLOT_CONFIG);
+      drawn += 1;
+    }
+    requestAnimationFrame(() => stats.specs.push({ seq: spec.seq, drawn, presentedAt: performance.now() }));
+  }
+
+  fail(error) {
+    this.el.replaceChildren(element("p", { class: "rl-error", role: "alert" }, `Live panel failed: ${error}`));
+  }
+
+  // --- the DOM ------------------------------------------------------------------------
+  build(spec) {
+    this.el.replaceChildren();
+    this.el.appendChild(this.buildControls(spec));
+    const grid = element("div", { class: "rl-grid" });
+    for (const name of Object.keys(spec.figures)) {
+      const figure = element("figure", { class: `rl-panel rl-${name}` });
+      const plot = element("div", { class: "rl-plot", role: "img", "aria-label": `Heatmap: ${spec.titles[name]}` });
+      const caption = element("figcaption", { class: "rl-caption" }, spec.captions[name]);
+      figure.append(plot, caption);
+      grid.appendChild(figure);
+      this.plots[name] = plot;
+    }
+    this.el.appendChild(grid);
+  }
+
+  buildControls(spec) {
+    const controls = element("div", { class: "rl-controls", role: "group", "aria-label": "Values" });
+    const tabs = element("div", { class: "rl-tabs", role: "tablist", "aria-label": "Which values the sliders set" });
+    this.tabButtons = {};
+    this.groupPanels = {};
+    this.sliders = {};
+    for (const group of spec.groups) {
+      const button = element("button", { type: "button", role: "tab", class: "rl-tab", "data-group": group.name });
+      button.textContent = group.title;
+      button.addEventListener("click", () => this.openTab(group.name));
+      button.addEventListener("keydown", (event) => this.tabKey(event, group.name));
+      this.tabButtons[group.name] = button;
+      tabs.appendChild(button);
+      this.groupPanels[group.name] = this.buildGroup(group, spec);
+    }
+    controls.append(tabs, this.buildToggle(spec), ...Object.values(this.groupPanels));
+    this.status = element("p", { class: "rl-status", role: "status", "aria-live": "polite" });
+    controls.appendChild(this.status);
+    this.openTab(this.tab in this.tabButtons ? this.tab : "a", false);
+    return controls;
+  }
+
+  buildToggle(spec) {
+    const label = element("label", { class: "rl-toggle" });
+    this.toggle = element("input", { type: "checkbox", role: "switch" });
+    this.toggle.checked = spec.scalar;
+    this.toggle.addEventListener("change", (event) => {
+      this.scalar = this.toggle.checked;
+      this.changed("bias", event);
+      this.release();
+    });
+    label.append(this.toggle, element("span", { title: spec.toggle }, spec.toggle)); // cut short on phones
+    return label;
+  }
+
+  buildGroup(group, spec) {
+    const panel = element("div", { role: "tabpanel", class: "rl-group", "data-group": group.name });
+    panel.setAttribute("aria-label", group.title);
+    if (group.note) panel.appendChild(element("p", { class: "rl-note" }, group.note));
+    const grid = element("div", { class: "rl-sliders" });
+    this.sliders[group.name] = group.labels.map((label, index) => {
+      const row = element("label", { class: "rl-slider" });
+      const input = element("input", {
+        type: "range",
+        min: spec.low,
+        max: spec.high,
+        step: spec.step,
+        "aria-label": label,
+      });
+      setValue(input, group.values[index]);
+      const output = element("output", {}, formatFixed(group.values[index], 2));
+      input.addEventListener("input", (event) => this.slide(group.name, index, input, output, event));
+      input.addEventListener("change", () => this.release());
+      row.append(element("span", { class: "rl-label" }, label), input, output);
+      grid.appendChild(row);
+      return { input, output };
+    });
+    panel.appendChild(grid);
+    return panel;
+  }
+
+  openTab(name, focus = true) {
+    this.tab = name;
+    for (const [group, button] of Object.entries(this.tabButtons)) {
+      const open = group === name;
+      button.setAttribute("aria-selected", String(open));
+      button.tabIndex = open ? 0 : -1;
+      this.groupPanels[group].hidden = !open;
+    }
+    if (focus) this.tabButtons[name].focus();
+  }
+
+  tabKey(event, name) {
+    const names = Object.keys(this.tabButtons);
+    const step = { ArrowRight: 1, ArrowLeft: -1 }[event.key];
+    if (!step) return;
+    event.preventDefault();
+    this.openTab(names[(names.indexOf(name) + step + names.length) % names.length]);
+  }
+
+  syncControls() {
+    for (const [name, sliders] of Object.entries(this.sliders)) {
+      sliders.forEach(({ input, output }, index) => {
+        setValue(input, this.values[name][index]);
+        output.textContent = formatFixed(this.values[name][index], 2);
+      });
+    }
+    this.toggle.checked = this.scalar;
+    const figures = this.el.querySelectorAll(".rl-caption");
+    Object.keys(this.spec.figures).forEach((name, index) => {
+      figures[index].textContent = this.spec.captions[name];
+    });
+  }
+
+  setStale(stale) {
+    this.el.classList.toggle("rl-stale", stale);
+    this.status.textContent = stale ? "Captions, tables and the link update when you let go." : "";
+  }
+
+  // --- input: mark, coalesce, paint -----------------------------------------------
+  slide(group, index, input, output, event) {
+    const value = Number(input.value);
+    input.setAttribute("value", input.value);
+    this.values[group][index] = value;
+    output.textContent = formatFixed(value, 2);
+    this.changed(group, event);
+  }
+
+  changed(kind, event) {
+    this.unsent = true;
+    this.setStale(true);
+    if (!this.spec.live) return; // beyond LIVE_MAX_N tokens the panels repaint on release
+    for (const name of AFFECTS[kind]) this.dirty.add(name);
+    this.pendingInputs.push(event ? event.timeStamp : performance.now());
+    if (!this.frame) this.frame = requestAnimationFrame((time) => this.paint(time));
+  }
+
+  inputs() {
+    const column = (name) => {
+      const base = this.spec[MATRIX[name]];
+      const values = this.values[name];
+      return values.length ? base.map((row, r) => [values[r], ...row.slice(1)]) : base; // sliders set column 0
+    };
+    return { queries: column("q"), keys: column("keys"), table: column("a") };
+  }
+
+  paint(frameTime) {
+    this.frame = 0;
+    const inputs = this.pendingInputs;
+    this.pendingInputs = [];
+    const names = [...this.dirty];
+    this.dirty.clear();
+    const started = performance.now();
+    const { queries, keys, table } = this.inputs();
+    const result = attend(queries, keys, table, this.scalar);
+    const live = { queries, keys, table, result };
+    const updates = names.map((name) => this.traceUpdate(name, live)); // numbers, cell text, hover data
+    const built = performance.now();
+    names.forEach((name, index) => redrawCells(this.plots[name], updates[index]));
+    const title = this.spec.bias_titles[this.scalar ? "scalar" : "shaw"];
+    if (names.includes("bias") && this.plots.bias.layout.title.text !== title) {
+      window.Plotly.relayout(this.plots.bias, { "title.text": title }); // only when the toggle flips
+    }
+    const drawnAt = performance.now();
+    stats.painted += 1;
+    requestAnimationFrame(() => {
+      const presentedAt = performance.now(); // the next frame: the new data has been painted
+      const timing = { computeMs: built - started, drawMs: drawnAt - built };
+      stats.paints.push({ inputs, frameTime, drawnAt, presentedAt, panels: names.length, ...timing });
+      if (stats.paints.length > 5000) stats.paints.splice(0, 1000);
+    });
+  }
+
+  traceUpdate(name, live) {
+    const matrix = live.result[name];
+    const update = { z: [matrix] };
+    const decimals = this.spec.decimals[name];
+    if (decimals !== null && decimals !== undefined) {
+      update.text = [matrix.map((row) => row.map((v) => formatFixed(v, decimals)))];
+    }
+    const recipe = this.hoverRecipe(name);
+    if (recipe) {
+      const logits = live.result[LOGITS[name]];
+      update.customdata = [hoverData(recipe.fields, recipe.text, { ...live, logits, z: matrix })];
+      if (recipe.template && this.plots[name].data[0].hovertemplate !== recipe.template) {
+        update.hovertemplate = recipe.template; // the toggle flipped: the other bias's arithmetic
+      }
+    }
+    return update;
+  }
+
+  // Python's fields for a panel's hover; the score panels' follow the bias toggle.
+  hoverRecipe(name) {
+    const hover = this.spec.hover || {};
+    const recipe = hover.fields && hover.fields[name];
+    if (!recipe || !SCORE_PANELS.includes(name)) return recipe || null;
+    const mode = hover.scores[this.scalar ? "scalar" : "shaw"];
+    return { fields: mode.fields, text: recipe.text, template: mode.template };
+  }
+
+  // --- release: hand the values to Python ------------------------------------------
+  release() {
+    clearTimeout(this.sendTimer);
+    this.sendTimer = setTimeout(() => this.send(), SEND_DELAY_MS);
+  }
+
+  send() {
+    if (this.frame) {
+      this.release(); // a repaint is still due: the learner sees it before the server hears of it
+      return;
+    }
+    this.unsent = false;
+    this.sentSeq += 1;
+    const message = { seq: this.sentSeq, bias: this.scalar ? "scalar" : "shaw" };
+    for (const [name, values] of Object.entries(this.values)) if (values.length) message[name] = values.slice();
+    stats.sends.push(performance.now());
+    if (this.setStateValue) this.setStateValue("values", message);
+  }
+}
+
+// One panel per component key: a remount re-attaches it (values, plots, focus and all).
+const panels = (stats.byKey = stats.byKey || new Map()); // on window: survives a re-imported module
+
+export default function (component) {
+  const { parentElement, data, setStateValue } = component;
+  const id = component.key || component.name || "relpos.live";
+  let panel = panels.get(id);
+  if (!panel) {
+    panel = new LivePanel();
+    panels.set(id, panel);
+  }
+  panel.attach(parentElement);
+  panel.load(data, setStateValue);
+  return () => panel.detach(parentElement);
+}

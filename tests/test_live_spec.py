@@ -1,0 +1,134 @@
+"""The Python side of the Explorer's live panel: its spec, its checked release, its component."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+import relpos
+from relpos.plots import live, panels
+from relpos.state import schemas as page_states
+from relpos.state.live import apply_live_values
+from relpos.text import explain
+from tests.apptest import decode_z, live_release, live_specs, open_app, panel_z, texts
+
+
+def spec_for(query: dict[str, str]) -> tuple[dict, dict]:
+    state = page_states.EXPLORER.decode(query).state
+    inputs = page_states.explorer_inputs(state)
+    scalar = state["bias"] == "scalar"
+    if scalar:
+        result = relpos.scalar_bias_attention(inputs.queries, inputs.keys, inputs.table[:, 0])
+    else:
+        result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
+    figures = panels.explorer_panels(inputs.queries, inputs.keys, inputs.table, result, scalar=scalar)
+    return state, live.live_spec(state, inputs, figures, explain.explorer_captions(result, scalar=scalar), seq=3)
+
+
+class TestLiveSpec:
+    def test_is_json_and_carries_the_figures_python_builds(self):
+        _, spec = spec_for({})
+        assert json.loads(json.dumps(spec)) == spec  # what Streamlit sends is what was built
+        assert list(spec["figures"]) == list(panels.EXPLORER_PANELS)
+        example = relpos.worked_example()
+        scores = spec["figures"]["scores"]["data"][0]
+        np.testing.assert_allclose(decode_z(scores), example.attention().scores)
+        assert "q<sub>%{y}</sub>·k<sub>%{x}</sub>" in scores["hovertemplate"]
+        assert scores["text"][0] == ["1.00", "0.50", "−0.10", "0.70"]
+        assert spec["seq"] == 3 and spec["live"] and not spec["scalar"]
+
+    def test_inputs_are_the_arrays_the_core_used(self):
+        state, spec = spec_for({"d": "2", "n": "5", "preset": "random", "seed": "4"})
+        inputs = page_states.explorer_inputs(state)
+        np.testing.assert_array_equal(spec["queries"], inputs.queries)
+        np.testing.assert_array_equal(spec["keys"], inputs.keys)
+        np.testing.assert_array_equal(spec["table"], inputs.table)
+        assert [g["values"] for g in spec["groups"]] == [state["a"], state["q"], state["keys"]]
+        assert all(g["note"].startswith("The sliders set the first coordinate") for g in spec["groups"])
+        assert spec["figures"]["content"]["layout"]["title"]["text"].endswith("/√2")
+
+    @pytest.mark.parametrize(("n", "decimals"), [(4, 2), (10, 1), (13, None)])
+    def test_cell_decimals_follow_what_python_prints(self, n, decimals):
+        _, spec = spec_for({"n": str(n), "k": "2", "preset": "random"})
+        assert spec["decimals"]["scores"] == decimals
+        assert spec["decimals"]["weights"] == (2 if decimals else None)
+
+    def test_long_sequences_have_notes_instead_of_sliders_and_repaint_on_release(self):
+        _, spec = spec_for({"n": "96", "k": "20", "preset": "random"})
+        assert not spec["live"]
+        assert [g["labels"] for g in spec["groups"]] == [[], [], []]
+        assert "With k > 16 the 41 table entries are generated" in spec["groups"][0]["note"]
+        assert "With more than 16 tokens" in spec["groups"][1]["note"]
+
+    def test_bias_titles_for_the_live_toggle(self):
+        _, spec = spec_for({"bias": "scalar"})
+        assert spec["scalar"]
+        assert spec["bias_titles"]["scalar"] == spec["figures"]["bias"]["layout"]["title"]["text"]
+        assert spec["bias_titles"]["shaw"] == panels.EXPLORER_PANELS["bias"]
+
+
+STATE = {"a": [0.1, 0.2, 0.3], "q": [1.0, 0.5], "keys": [0.9, 0.7], "bias": "shaw"}
+
+
+class TestApplyLiveValues:
+    STATE = STATE  # never mutated: apply_live_values returns a new dict
+
+    def test_values_are_clamped_and_put_on_the_slider_grid(self):
+        new, problems = apply_live_values(self.STATE, {"a": [9, -0.0, 0.123456], "q": [-3, 0.5], "bias": "scalar"})
+        assert new["a"] == [2.0, 0.0, 0.12] and new["q"] == [-2.0, 0.5] and new["bias"] == "scalar"
+        assert math.copysign(1, new["a"][1]) == 1 and problems == []
+        assert self.STATE["a"] == [0.1, 0.2, 0.3]  # a new dict; the old state is untouched
+
+    @pytest.mark.parametrize(
+        "message",
+        [
+            {"a": [0.1, float("nan"), 0.3]},
+            {"a": [0.1, float("inf"), 0.3]},
+            {"a": [0.1, "0.2", 0.3]},
+            {"a": [0.1, True, 0.3]},
+            {"a": [0.1, 0.2]},
+            {"a": "0.1,0.2,0.3"},
+            {"bias": "<script>"},
+        ],
+    )
+    def test_hostile_messages_change_nothing(self, message):
+        new, problems = apply_live_values(self.STATE, message)
+        assert new == self.STATE and len(problems) == 1
+
+    def test_lists_without_sliders_stay_generated(self):
+        new, problems = apply_live_values(dict(self.STATE, q=None), {"q": [1.0, 2.0]})
+        assert new["q"] is None and problems == ["q: expected no values here; the values were kept."]
+
+    def test_not_a_dict(self):
+        assert apply_live_values(self.STATE, [1, 2])[1] == ["the live panel sent no values; the values were kept."]
+
+
+class TestComponentOnThePage:
+    def test_one_live_panel_served_from_the_package(self):
+        from relpos.ui import live as live_ui
+
+        at = open_app("explorer")
+        (element,) = at.get("bidi_component")
+        assert element.proto.component_name == live_ui.NAME == "relpos.live"
+        assert element.proto.js_source_path == "live.js" and element.proto.css_source_path == "live.css"
+        assert not at.get("plotly_chart")  # the panels are drawn by the component only
+        assert (live_ui.ASSETS / "attention.js").is_file()
+        assert live_ui.vendor_plotly().read_bytes() == live_ui.PLOTLY_JS.read_bytes()
+
+    def test_a_forged_release_is_reported_and_changes_nothing(self):
+        at = open_app("explorer")
+        before = panel_z(at, "combined score")
+        live_release(at, a={1: float("nan")})
+        assert not at.exception
+        assert "Some values from the sliders could not be used: a: expected 5 numbers" in texts(at)
+        np.testing.assert_array_equal(panel_z(at, "combined score"), before)
+        assert at.query_params["a"] == "-0.3,0.4,0.1,-0.2,-0.5"
+
+    def test_release_seq_comes_back_in_the_spec(self):
+        at = open_app("explorer")
+        live_release(at, a={0: 1.0})
+        (spec,) = live_specs(at)
+        assert spec["seq"] == 1 and spec["groups"][0]["values"][0] == 1.0
