@@ -96,8 +96,10 @@ def test_cell_numbers_never_below_10_px_at_200_percent_zoom(chromium, app_server
         tab.page.wait_for_timeout(500)
         sizes = tab.page.evaluate(_VISIBLE_CELL_PX_JS)
         tab.screenshot("a11y-explorer-n12-200-percent")
+        drawn = tab.page.evaluate(
+            "() => document.querySelectorAll('[data-testid=stMain] .js-plotly-plot .hm text').length"
+        )
+        assert drawn >= 6 * 144, f"the panels' cell numbers were not drawn ({drawn})"
         assert min(sizes, default=10) >= 10, f"cell numbers of {min(sizes)} px at 200 % zoom"
-        label = tab.hover_cell("combined score", 0, 0, 12)
-        assert "=" in label or any(ch.isdigit() for ch in label), "hover still shows the hidden number"
     finally:
         tab.close()
