@@ -103,3 +103,12 @@ def test_cell_numbers_never_below_10_px_at_200_percent_zoom(chromium, app_server
         assert min(sizes, default=10) >= 10, f"cell numbers of {min(sizes)} px at 200 % zoom"
     finally:
         tab.close()
+
+
+def test_walkthrough_in_presenter_mode_has_no_accessibility_violations(axe, app_tab):
+    """Presenter mode rearranges the walkthrough (pickers in the bar, editor in the main area)."""
+    app_tab.open("worked_example", {"i": 2, "j": "softmax", "presenter": 1}, timeout=90)
+    app_tab.page.get_by_text("Edit the numbers").click()
+    violations = run_axe(axe, app_tab)
+    app_tab.screenshot("a11y-worked_example-presenter")
+    assert not violations, f"axe-core on /worked_example in presenter mode:\n{describe(violations)}"
