@@ -16,9 +16,12 @@ RUN groupadd --system relpos \
 
 WORKDIR /app
 
-# Dependencies first, so editing the app does not reinstall them.
-COPY requirements.txt ./
-RUN pip install -r requirements.txt
+# Dependencies first, so editing the app does not reinstall them; in the same layer,
+# what the app never loads goes again (deploy/trim-dependencies.sh says what and why).
+COPY requirements.txt deploy/trim-dependencies.sh ./
+RUN pip install -r requirements.txt \
+    && sh trim-dependencies.sh \
+    && rm trim-dependencies.sh
 
 # The app itself (.dockerignore keeps tests, benchmarks and tooling out), then the
 # server configuration in place of the developer's one.

@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8501
 
-.PHONY: run test lint bench bench-latency bench-load clean
+.PHONY: run test lint bench bench-latency bench-load bench-failover bench-stalled clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -40,6 +40,14 @@ bench-latency: $(VENV)/.dev-installed
 # A classroom: 30 concurrent sessions on one server, two rounds.
 bench-load: $(VENV)/.dev-installed
 	$(BIN)/python bench/load.py
+
+# One replica of two killed behind HAProxy with README's configuration (needs haproxy, Chromium).
+bench-failover: $(VENV)/.dev-installed
+	$(BIN)/python bench/failover.py
+
+# 50 clients that never read their socket, 10 ordinary sessions measured meanwhile.
+bench-stalled: $(VENV)/.dev-installed
+	$(BIN)/python bench/stalled.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis test-artifacts

@@ -2,10 +2,12 @@
 
 import streamlit as st
 
+from relpos.ui.backpressure import wait_for_client
 from relpos.ui.client import client_helpers_sent, install_client_helpers
 from relpos.ui.keys import state_key
 from relpos.ui.links import guard_oversized_links, oversized_link_notice
 from relpos.ui.navigation import HOME_URL_PATH, PAGES
+from relpos.ui.reconnect import rerun_on_reconnect
 from relpos.ui.routing import app_entry
 
 #: Session key of the st.Page objects: built once per session, not on every rerun
@@ -35,6 +37,7 @@ def declare_sections() -> dict[str, list]:
     return sections
 
 
+wait_for_client()  # a client that does not read its answers gets no new run meanwhile
 st.set_page_config(page_title="relpos: relative position encoding", page_icon="↔", layout="wide")
 if SECTIONS not in st.session_state:
     st.session_state[SECTIONS] = declare_sections()
@@ -42,6 +45,7 @@ page = st.navigation(st.session_state[SECTIONS])
 guard_oversized_links()
 install_client_helpers()
 oversized_link_notice()
+rerun_on_reconnect()  # a restarted server or another replica runs the page before the next click
 with app_entry():
     page.run()
 client_helpers_sent()  # not reached when the page switched or stopped: sent again next run

@@ -70,14 +70,49 @@ MEMORY_TOLERANCE = 0.05  # "no growth": round 2 may end at most 5 % above round 
 # Rounds and memory
 
 
-async def sample_rss(server: StreamlitServer, samples: list[int], stop: asyncio.Event) -> None:
+async def sample_rss(server: StreamlitServer, samples: list[tuple[float, int]], stop: asyncio.Event) -> None:
     while not stop.is_set():
-        samples.append(server.rss_bytes())
+        samples.append((time.monotonic(), server.rss_bytes()))
         await asyncio.sleep(0.2)
 
 
+#: A soak's memory is judged after its first five minutes (imports, caches filling).
+WARM_UP_S = 300.0
+TARGET_GROWTH_PER_HOUR = 0.05
+
+
+def soak_report(samples: list[tuple[float, int]], started: float) -> bool:
+    """Print RSS minute by minute and the growth rate after the warm-up (linear fit).
+
+    Returns whether the growth after the warm-up is within TARGET_GROWTH_PER_HOUR.
+    """
+    minutes: dict[int, list[int]] = {}
+    for at, rss in samples:
+        minutes.setdefault(int((at - started) // 60), []).append(rss)
+    print("soak: server RSS per minute (mean of 0.2 s samples)")
+    for minute, values in sorted(minutes.items()):
+        print(f"  minute {minute + 1:3d}: {np.mean(values) / MIB:7.1f} MiB (max {max(values) / MIB:.1f})")
+    late = np.array([(at - started, rss) for at, rss in samples if at - started >= WARM_UP_S])
+    if len(late) < 10:
+        print("soak: too short to judge growth after the first 5 minutes (use --duration > 360)")
+        return True
+    slope_per_s, intercept = np.polyfit(late[:, 0], late[:, 1], 1)
+    at_warm = intercept + slope_per_s * WARM_UP_S
+    per_hour = slope_per_s * 3600 / at_warm
+    ok = per_hour <= TARGET_GROWTH_PER_HOUR
+    print(
+        f"soak: after the first 5 minutes RSS grows {slope_per_s * 3600 / MIB:+.1f} MiB/hour "
+        f"({per_hour:+.1%}/hour of {at_warm / MIB:.0f} MiB; target <= {TARGET_GROWTH_PER_HOUR:.0%}/hour) "
+        f"{'PASS' if ok else 'FAIL'}"
+    )
+    return ok
+
+
 async def run_round(server: StreamlitServer, args, seed: int) -> tuple[Stats, int]:
-    """All sessions of one round; returns their stats and the highest RSS sampled."""
+    """All sessions of one round; returns their stats and the highest RSS sampled.
+
+    A round longer than six minutes is a soak: its memory curve is printed.
+    """
     stats, samples, stop = Stats(), [], asyncio.Event()
     sampler = asyncio.create_task(sample_rss(server, samples, stop))
     rng = random.Random(seed)
@@ -94,7 +129,9 @@ async def run_round(server: StreamlitServer, args, seed: int) -> tuple[Stats, in
     )
     stop.set()
     await sampler
-    return stats, max(samples, default=server.rss_bytes())
+    if args.duration > WARM_UP_S + 60 and not soak_report(samples, now):
+        stats.errors.append(f"memory grew more than {TARGET_GROWTH_PER_HOUR:.0%}/hour after the warm-up")
+    return stats, max((rss for _, rss in samples), default=server.rss_bytes())
 
 
 async def settled_rss(server: StreamlitServer, args) -> int:
@@ -193,7 +230,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "else the first slider on the page)",
     )
     parser.add_argument("--sessions", type=int, default=30, help="concurrent sessions per round (<= 200)")
-    parser.add_argument("--duration", type=float, default=20.0, help="seconds of interaction per round (<= 300)")
+    parser.add_argument(
+        "--duration",
+        type=float,
+        default=20.0,
+        help="seconds of interaction per round (<= 3600; over 360 s a soak: RSS curve and growth per hour)",
+    )
     parser.add_argument("--ramp", type=float, default=2.0, help="sessions join over this many seconds")
     parser.add_argument(
         "--think", type=float, default=2.0, help="mean seconds between one session's interactions (2 s: 15/s for 30)"
@@ -217,8 +259,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="server options: deploy/streamlit.toml, as the Docker image serves (default), or .streamlit/config.toml",
     )
     args = parser.parse_args(argv)
-    if not 1 <= args.sessions <= 200 or not 0 < args.duration <= 300 or not 1 <= args.rounds <= 5:
-        parser.error("keep it bounded: 1-200 sessions, duration up to 300 s, 1-5 rounds")
+    if not 1 <= args.sessions <= 200 or not 0 < args.duration <= 3600 or not 1 <= args.rounds <= 5:
+        parser.error("keep it bounded: 1-200 sessions, duration up to 3600 s, 1-5 rounds")
     if not 1 <= args.trials <= 10 or not 0 <= args.within <= 60:
         parser.error("keep it bounded: 1-10 trials, loads within 0-60 s")
     explorer = page_spec(EXPLORER.path)

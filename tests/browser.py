@@ -107,6 +107,20 @@ _IDLE_JS = """
 
 _NEXT_PAINT_JS = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"
 
+# Streamlit's connection state, for tests whose server goes away (restart, failover).
+_CONNECTION_STATE = "document.querySelector('[data-testid=stApp]')?.getAttribute('data-test-connection-state')"
+CONNECTED_JS = f"() => {_CONNECTION_STATE} === 'CONNECTED'"
+# Notes any moment the page is not connected (polled every 50 ms): a tab checked late has
+# long reconnected, yet must be seen to have lost its server.
+WATCH_DROPS_JS = (
+    f"() => {{ window.__relposDropped = false; "
+    f"setInterval(() => {{ if ({_CONNECTION_STATE} !== 'CONNECTED') window.__relposDropped = true; }}, 50); }}"
+)
+DROPPED_JS = "() => window.__relposDropped === true"
+# A mark on the page's window: still there afterwards means the page was not reloaded.
+NO_RELOAD_MARK_JS = "() => { window.__relposSamePage = true; }"
+SAME_PAGE_JS = "() => window.__relposSamePage === true"
+
 # Every Plotly figure drawn on the page, decoded by plotly.js itself (_fullData holds
 # typed arrays decoded from plotly's base64 `bdata`; fall back to the raw `data`).
 _FIGURES_JS = """
@@ -240,8 +254,10 @@ class StreamlitServer:
         options: dict[str, Any] | None = None,
         log_path: Path | None = None,
         startup_timeout: float = 60.0,
+        env: dict[str, str] | None = None,
     ) -> None:
         self.script = str(script)
+        self.env = dict(env or {})  # extra environment, e.g. STREAMLIT_SERVER_COOKIE_SECRET
         self.port = port
         self.options = dict(options or {})
         self.log_path = log_path or ARTIFACTS / f"streamlit-{Path(self.script).stem}.log"
@@ -259,7 +275,9 @@ class StreamlitServer:
             "browser.gatherUsageStats": "false",
             **self.options,
         }
-        command = [sys.executable, "-m", "streamlit", "run", self.script]
+        # RELPOS_SERVER_PYTHON: serve from another environment, e.g. one trimmed like the image's
+        python = os.environ.get("RELPOS_SERVER_PYTHON") or sys.executable
+        command = [python, "-m", "streamlit", "run", self.script]
         for name, value in flags.items():
             command += [f"--{name}", str(value).lower() if isinstance(value, bool) else str(value)]
         return command
@@ -275,7 +293,7 @@ class StreamlitServer:
         if self.port is None:
             self.port = free_port()
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
-        env = {**os.environ, "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false", "PYTHONUNBUFFERED": "1"}
+        env = {**os.environ, "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false", "PYTHONUNBUFFERED": "1", **self.env}
         with open(self.log_path, "wb") as log:
             self.process = subprocess.Popen(
                 self.command(), cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True

@@ -14,6 +14,8 @@ headless Chromium renderers on a 2-core machine would measure the client, not th
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import json
 import random
 import time
 from dataclasses import dataclass, field
@@ -28,6 +30,14 @@ from tests.browser import StreamlitServer, label_matches
 
 #: The page served at "/": the browser sends no page name for it.
 DEFAULT_PAGE = PAGES[0].url_path
+
+
+def run_in_own_loop(coroutine):
+    """asyncio.run in a thread of its own: Playwright's sync API may hold this thread's loop
+    (a test run after any browser test would otherwise fail with "cannot be called from a
+    running event loop")."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 @dataclass
@@ -76,7 +86,11 @@ class Session:
         self.texts: list[str] = []  # the text of every Markdown element drawn
         self.buttons: dict[str, str] = {}  # button label -> widget id
         self.charts: list[str] = []  # every Plotly figure drawn, as its JSON
+        self.component_figures = 0  # Plotly figures drawn inside custom components (the live panel)
         self.triggers: list[str] = []  # ids of buttons the next message clicks
+        # run_every fragments the server registered: with any, the browser asks for a full
+        # run with its widget values whenever its WebSocket connects again
+        self.auto_rerun_fragments: set[str] = set()
 
     def rerun_message(self, fragment_id: str = "") -> bytes:
         message = BackMsg()
@@ -111,6 +125,8 @@ class Session:
                     self.read_delta(message.delta)
                 elif kind == "navigation" and message.navigation.page_script_hash:
                     self.page_script_hash = message.navigation.page_script_hash
+                elif kind == "auto_rerun":
+                    self.auto_rerun_fragments.add(message.auto_rerun.fragment_id)
                 elif kind == "page_not_found":
                     raise RunError(f"page not found: {self.page!r}")
                 elif kind == "script_finished":
@@ -137,6 +153,11 @@ class Session:
             self.buttons.setdefault(element.button.label, element.button.id)
         elif kind == "plotly_chart":
             self.charts.append(element.plotly_chart.spec)
+        elif kind == "bidi_component":  # the Explorer's live panel draws its figures itself
+            data = element.bidi_component.json or element.bidi_component.mixed.json
+            figures = json.loads(data).get("figures", {}) if data else {}
+            self.charts.extend(json.dumps(figure) for figure in figures.values())
+            self.component_figures += len(figures)
         if kind == "exception":
             raise RunError(f"exception on the page: {element.exception.type}: {element.exception.message[:200]}")
         if kind == "slider" and element.slider.type == element.slider.SLIDER:

@@ -13,9 +13,7 @@ of ``relpos.ui.common`` half-way while other sessions were importing it.
 
 from __future__ import annotations
 
-import asyncio
 import collections
-import concurrent.futures
 import subprocess
 import sys
 
@@ -23,7 +21,7 @@ import pytest
 
 from relpos.ui.navigation import PAGES
 from tests.browser import ROOT, StreamlitServer
-from tests.streamlit_client import first_loads
+from tests.streamlit_client import first_loads, run_in_own_loop
 from tests.ui_contract import contract
 
 STUDENTS = 30
@@ -34,12 +32,6 @@ TRIALS = 3
 CASES = [(url_path, query, trial) for url_path, query in LESSON_LINKS.items() for trial in range(1, TRIALS + 1)] + [
     (spec.url_path, "", 1) for spec in PAGES if spec.url_path not in LESSON_LINKS
 ]
-
-
-def run_in_own_loop(coroutine):
-    """asyncio.run in a thread of its own: Playwright's sync API may hold this thread's loop."""
-    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(asyncio.run, coroutine).result()
 
 
 def _spec(url_path: str):
@@ -63,7 +55,8 @@ def test_a_class_opens_a_link_on_a_fresh_server(url_path, query, trial):
     for session in sessions:
         # the page that was asked for, whole (legacy folder routing would draw no page list and no layout)
         assert wanted.texts[0] in " ".join(session.headings), session.headings
-        assert collections.Counter(session.elements)["plotly_chart"] >= wanted.min_charts
+        drawn = collections.Counter(session.elements)["plotly_chart"] + session.component_figures
+        assert drawn >= wanted.min_charts, collections.Counter(session.elements)
         assert session.page_script_hash, "app.py's navigation never answered"
 
 

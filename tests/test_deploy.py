@@ -70,6 +70,31 @@ class TestDockerfile:
         assert "pip install -r requirements.txt" in runs
         assert "requirements-dev" not in runs
 
+    def test_trims_what_the_app_never_loads_in_the_same_layer(self):
+        (install,) = [run for run in instructions("RUN") if "pip install -r requirements.txt" in run]
+        assert "sh trim-dependencies.sh" in install, "trimming in a later layer would not shrink the image"
+        assert "COPY requirements.txt deploy/trim-dependencies.sh ./" in DOCKERFILE
+
+
+#: What deploy/trim-dependencies.sh removes from the image, as the app would reach it.
+TRIMMED_USES = re.compile(
+    r"\b(pydeck_chart|altair_chart|vega_lite_chart|line_chart|bar_chart|area_chart|scatter_chart)\b"
+    r"|\bst\.map\(|^\s*(import|from)\s+(pydeck|altair|jsonschema)\b|pyarrow\.(flight|orc|fs)\b",
+    re.MULTILINE,
+)
+
+
+def test_no_page_uses_what_the_image_removes():
+    sources = [ROOT / "app.py", *ROOT.glob("pages/*.py"), *ROOT.glob("relpos/**/*.py")]
+    used = {
+        path.relative_to(ROOT).as_posix(): match.group(0)
+        for path in sources
+        for match in TRIMMED_USES.finditer(path.read_text(encoding="utf-8"))
+    }
+    assert not used, f"the image removes what these files use (deploy/trim-dependencies.sh): {used}"
+    trim = (ROOT / "deploy" / "trim-dependencies.sh").read_text(encoding="utf-8")
+    assert "pydeck altair" in trim and "_flight.*" in trim  # the list this test guards
+
 
 class TestDockerignore:
     @pytest.mark.parametrize(
