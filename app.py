@@ -3,6 +3,7 @@
 import streamlit as st
 
 from relpos.ui.backpressure import wait_for_client
+from relpos.ui.client import client_helpers_sent, install_client_helpers
 from relpos.ui.keys import state_key
 from relpos.ui.links import guard_oversized_links, oversized_link_notice
 from relpos.ui.navigation import HOME_URL_PATH, PAGES
@@ -42,7 +43,9 @@ if SECTIONS not in st.session_state:
     st.session_state[SECTIONS] = declare_sections()
 page = st.navigation(st.session_state[SECTIONS])
 guard_oversized_links()
+install_client_helpers()
 oversized_link_notice()
 rerun_on_reconnect()  # a restarted server or another replica runs the page before the next click
 with app_entry():
     page.run()
+client_helpers_sent()  # not reached when the page switched or stopped: sent again next run

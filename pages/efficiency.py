@@ -37,6 +37,7 @@ with left:
     ui.plotly(logits_figure, key=widget_key("efficiency", "logits"))
 with right:
     ui.plotly(placed_figure, key=widget_key("efficiency", "placed"))
+efficiency_ui.grid_tables([logits_figure, placed_figure], key=widget_key("efficiency", "placement_tables"))
 naive = skewing.naive_position_biases(example.queries, example.table)
 st.caption(
     "Check: the placed matrix equals the naive gather's and relpos.position_biases' "
@@ -51,7 +52,10 @@ st.latex(
 )
 length = st.slider("sequence length L", min_value=3, max_value=6, value=4, key=widget_key("efficiency", "length"))
 efficiency_ui.skew_walkthrough(length)
-ui.plotly(figures.skew_memory_strip(length), key=widget_key("efficiency", "strip"))
+# memory runs down the page in a column of its own width; on a phone it fills the screen
+strip = figures.skew_memory_strip(length)
+ui.chart(strip, key=widget_key("efficiency", "strip"), width=520)
+efficiency_ui.grid_tables([strip], key=widget_key("efficiency", "strip_table"))
 
 ui.markdown("efficiency_skewing_numbers")
 queries = np.array(example.queries)

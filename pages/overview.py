@@ -23,7 +23,7 @@ example = relpos.worked_example()
 result = example.attention()
 frames = tables.result_frames(result)
 
-st.subheader("Combined scores $e_{ij}$")
+st.header("Combined scores $e_{ij}$")
 ui.matrix_table(frames["combined score"], caption="Row i = 1 is the textbook's row: 1.0, 0.5, −0.1, 0.7.")
 
 left, middle, right = st.columns(3)
@@ -32,7 +32,7 @@ with left:
     ui.matrix_table(frames["content q_i·k_j/√d"])
 with middle:
     st.markdown(r"**Position** $q_i \cdot a^K_{\operatorname{clip}(j-i,\,k)}$")
-    ui.matrix_table(frames["position bias q_i·a^K/√d"])
+    ui.matrix_table(frames["position bias q_i·aᴷ/√d"])
 with right:
     st.markdown("**Table** $a^K$ (k = 2)")
     ui.matrix_table(tables.table_frame(example.table), decimals=1)

@@ -49,7 +49,7 @@ for row in (("content", "bias"), ("content_weights", "weights")):
                 figures[name], captions[name], key=f"{W}fig.{name}", alt=f"Heatmap: {panels.plain_title(name)}"
             )
 
-st.subheader("What the position term did")
+st.header("What the position term did")
 sentences = effects_text.effects_summary(
     inputs.queries, result, favoured, inputs.direction, trained=effects.is_trained(state["preset"])
 )

@@ -36,10 +36,10 @@ A_V = relpos.window_table(example.value_table, k)
 terms = relpos.query_value_terms(result, example.values, A_V, query)
 parts = relpos.value_parts_by_k(example)
 
-st.subheader(f"Query {query + 1}: its output, key by key (k = {k}, {value_side_ui.latex_names(variant)})")
+st.header(f"Query {query + 1}: its output, key by key (k = {k}, {value_side_ui.latex_names(variant)})")
 left, right = st.columns([3, 2])
 with left:
-    st.plotly_chart(figures.value_split_figure(terms), width="stretch")
+    ui.chart(figures.value_split_figure(terms))
 with right:
     st.latex(
         rf"z_{{{query + 1}}} = \underbrace{{{numbers.tex_number(terms.content_part[0], 4)}}}"
@@ -55,10 +55,10 @@ ui.labelled_table(
     stretch=True,
 )
 
-st.subheader("How the two parts change with k")
+st.header("How the two parts change with k")
 left, right = st.columns([3, 2])
 with left:
-    st.plotly_chart(figures.value_parts_by_k_figure(parts, query, current_k=k), width="stretch")
+    ui.chart(figures.value_parts_by_k_figure(parts, query, current_k=k))
 with right:
     ui.markdown("value_side_k")
     st.caption(
@@ -67,9 +67,9 @@ with right:
         f"and $a^V_0$ = {numbers.number(example.value_table[len(example.values) - 1], 4)}."
     )
 
-st.plotly_chart(figures.value_outputs_figure(result), width="stretch")
+ui.chart(figures.value_outputs_figure(result))
 
-st.subheader("Context: Shaw et al.'s ablation")
+st.header("Context: Shaw et al.'s ablation")
 left, right = st.columns([2, 3])
 with left:
     ablation = tables.value_ablation_frame()

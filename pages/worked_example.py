@@ -12,18 +12,22 @@ lesson = walk.lesson()
 walk.sync_url(lesson)
 ui.presenter_style(lesson.presenter)
 
-heading, toggle = st.columns([3, 1], vertical_alignment="bottom")
+heading, toggle = st.columns([3, 1], vertical_alignment="center")
 heading.title("Walkthrough: one pair at a time")
 with toggle:
     walk.presenter_toggle()
-if not lesson.presenter:  # the teacher is talking: only the conventions stay on screen
+if not lesson.presenter:  # the teacher is talking: the stop comes first, the rest below it
     ui.markdown("walkthrough_intro")
     walk.edited_note(lesson)
-ui.callout("walkthrough_offsets")
+    ui.callout("walkthrough_offsets")
 walk.problems_summary(lesson)
 
 walk.step_controls(lesson)
 walk.stage(lesson)
+if lesson.presenter:  # one screen holds the stop; the note, conventions and editor follow
+    walk.edited_note(lesson)
+    ui.callout("walkthrough_offsets")
+    walk.live_editor(lesson)
 walk.offset_section(lesson)
 
 st.divider()
@@ -32,6 +36,7 @@ walk.step_table(lesson)
 walk.export_section(lesson)
 
 with st.sidebar:
-    walk.editor(lesson)
-    st.divider()
+    if not lesson.presenter:
+        walk.editor(lesson)
+        st.divider()
     walk.share(lesson)

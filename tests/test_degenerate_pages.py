@@ -15,7 +15,7 @@ from tests.apptest import open_app, texts
 SIGNED_ZERO = re.compile(r"[−+-]0\.0+(?![0-9])")
 #: Claims that were printed in degenerate settings before issue 9.
 FALSE_BEFORE = (
-    "a^K₀ or a^K₀",
+    "aᴷ₀ or aᴷ₀",
     "runs from 0.00 to 0.00",
     "because its bias is",
     "only because the queries give equal products; change a qᵢ to see them differ.\nEvery cell",
@@ -26,7 +26,7 @@ FALSE_BEFORE = (
 
 CASES = [
     ("explorer", {"preset": "none"}, "Nothing moved: the bias is 0 everywhere"),
-    ("explorer", {"k": "0"}, "reuse a^K₀, the only row"),
+    ("explorer", {"k": "0"}, "reuse aᴷ₀, the only row"),
     ("explorer", {"preset": "previous", "k": "0"}, "Nothing moved"),
     ("explorer", {"k": "3"}, "nothing is clipped"),
     ("explorer", {"q": "0.5,0.5,0.5,0.5"}, "the queries give equal products"),

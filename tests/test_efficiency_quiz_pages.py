@@ -12,6 +12,7 @@ from relpos.core.skewing import skew_labels
 from relpos.lessons.quiz import make_quiz
 from relpos.text.numbers import offset
 from relpos.ui import quiz as quiz_ui
+from relpos.ui.keys import widget_key
 from tests.apptest import by_label, decode_array, open_app, plotly_specs
 
 
@@ -43,6 +44,25 @@ class TestEfficiencyPage:
     def test_renders(self, efficiency):
         assert efficiency.title[0].value.startswith("Efficient computation")
         assert len(plotly_specs(efficiency)) >= 11  # placement 2, skew 4 + strip, numbers 4, growth 1
+
+    def test_every_grid_has_a_table_alternative(self):
+        """Issue 12: the labelled grids and the memory strip, cell for cell, as HTML tables."""
+        at = open_app("efficiency")
+        assert not at.table  # built only when an expander is open
+        for key in (
+            widget_key("efficiency", "placement_tables"),
+            widget_key("skew", "tables"),
+            widget_key("efficiency", "strip_table"),
+        ):
+            at.session_state[key] = True
+        at.run()
+        assert not at.exception
+        assert len(at.table) == 2 + 4 + 1
+        strip = at.table[-1].value
+        assert list(strip.columns) == ["② rows of 5", "③ rows of 4"] and len(strip) == 20
+        assert strip.iloc[4, 0] == strip.iloc[4, 1] == "q1·e(0)"  # same cells, different row ends
+        logits = at.table[0].value
+        assert logits.iloc[0, 0].startswith("q1·a(−2)")
 
     def test_symbolic_skew_steps(self, efficiency):
         specs = plotly_specs(efficiency)
@@ -139,7 +159,9 @@ class TestQuizPage:
         at = open_app("quiz", query={"seed": "123"})
         assert not at.exception
         assert at.title[0].value == "Self-check quiz"
-        assert [h.value for h in at.subheader] == [f"{n}. {q.title}" for n, q in enumerate(make_quiz(123), 1)]
+        # headers (h2), one level under the title: no h1 -> h3 jump (issue 12, axe heading-order)
+        questions = [f"{n}. {q.title}" for n, q in enumerate(make_quiz(123), 1)]
+        assert [h.value for h in at.header][: len(questions)] == questions
         assert len(at.text_input) == 5
 
     def test_seed_in_the_url_reproduces_the_questions(self):

@@ -340,7 +340,7 @@ class TestAccessibilityAndExport:
         (after,) = live_specs(at)
         assert after["captions"]["weights"] != before["captions"]["weights"]
         assert after["captions"] == explain.explorer_captions(expected)
-        assert "a^K₀ = 0.10" in note and "a^K₀ = 1.50" in at.info[0].value
+        assert "aᴷ₀ = 0.10" in note and "aᴷ₀ = 1.50" in at.info[0].value
         link = at.code[0].value
         assert link.endswith("&a=-0.3,0.4,1.5,-0.2,-0.5") and dict(at.query_params)["a"] == "-0.3,0.4,1.5,-0.2,-0.5"
 

@@ -123,7 +123,7 @@ class TestBiasAndScoresCaptions:
         result = _result(Q, K, A)
         text = " ".join(explain.explorer_captions(result).values()) + explain.diagonal_note(Q, A, result)
         assert not SIGNED_ZERO.search(text), text
-        assert "a^K₀ or a^K₀" not in text  # issue 9.13
+        assert "aᴷ₀ or aᴷ₀" not in text  # issue 9.13
         assert "-" not in re.sub(r"[A-Za-z]-[A-Za-z0-9]|\d-based", "", text)  # true minus signs only
 
     def test_zero_table_bias_caption(self):
@@ -134,9 +134,9 @@ class TestBiasAndScoresCaptions:
         assert "shifts the scores" not in captions["scores"] and "equal the content scores" in captions["scores"]
 
     def test_k_zero_offsets_caption_names_one_row(self):
-        """Issue 9.13: "reuse a^K₀ or a^K₀" at k = 0."""
+        """Issue 9.13: "reuse aᴷ₀ or aᴷ₀" at k = 0."""
         caption = explain.explorer_captions(_result([[1.0], [0.5], [-0.3]], [[0.2], [0.1], [0.4]], [[0.7]]))["offsets"]
-        assert "reuse a^K₀, the only row" in caption
+        assert "reuse aᴷ₀, the only row" in caption
 
 
 class TestDiagonalNote:

@@ -117,6 +117,15 @@ class TestDecode:
         (problem,) = decoded.problems
         assert problem.startswith("Unknown parameters ignored: 'extra0'") and "and 4 more" in problem
 
+    @pytest.mark.parametrize("tail", [".", ")", ").", ",", "!", "'"])
+    def test_trailing_punctuation_of_a_pasted_link_is_tolerated(self, tail):
+        # A link pasted in a chat gains "." or ")" after its last parameter, often the `a` table.
+        decoded = SCHEMA.decode({"n": "7", "values": "0.1,-0.2,0.3" + tail})
+        assert decoded.state["values"] == [0.1, -0.2, 0.3] and decoded.problems == ()
+        assert (
+            SCHEMA.decode({"mode": "b" + tail, "n": "5" + tail}).state == SCHEMA.decode({"mode": "b", "n": "5"}).state
+        )
+
     def test_repeated_keys_use_the_last_value(self):
         assert SCHEMA.decode({"n": ["3", "9"]}).state["n"] == 9
 

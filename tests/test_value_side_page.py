@@ -112,7 +112,7 @@ class TestValueSideLinks:
         assert not at.exception
         (warning,) = at.warning
         shown = shown_text(warning.value)
-        for expected in ("clipping distance k", "query must be", "values v must be 4 numbers", "a^V table", "variant"):
+        for expected in ("clipping distance k", "query must be", "values v must be 4 numbers", "aⱽ table", "variant"):
             assert expected in shown
         assert "<b>" not in warning.value  # user text is never echoed as markup
         assert at.slider(key="value_side.k").value == 2

@@ -348,7 +348,7 @@ class TestChangesFrom:
 
     def test_names_each_changed_number_from_one(self):
         edited = relpos.Scenario((1.0, 0.5, 0.8, 0.3), (0.9, 0.7, 0.4, 2.0), (-0.3, 0.4, 0.1, -0.25, -0.5))
-        assert wt.changes_from(edited, TEXTBOOK) == ("k₄ = 2.0 instead of 1.2", "a^K[+1] = −0.25 instead of −0.2")
+        assert wt.changes_from(edited, TEXTBOOK) == ("k₄ = 2.0 instead of 1.2", "aᴷ₊₁ = −0.25 instead of −0.2")
 
     def test_a_new_k_alone_is_one_change(self):
         grown = relpos.Scenario(TEXTBOOK.queries, TEXTBOOK.keys, wt.resize_table(TEXTBOOK.table, 3))
@@ -371,7 +371,7 @@ class TestStepFrame:
         np.testing.assert_array_equal(frame["clipped offset"].to_numpy().reshape(4, 4), RESULT.offsets)
         for column, field in (
             ("q_i·k_j", "content"),
-            ("q_i·a^K", "bias"),
+            ("q_i·aᴷ", "bias"),
             ("score", "scores"),
             ("content-only weight", "content_weights"),
             ("combined weight", "weights"),
@@ -436,12 +436,14 @@ class TestOffsetMapMarkers:
         assert cells == {(0, 2), (0, 3), (1, 3), (2, 0), (3, 0), (3, 1)}
 
 
-class TestEnlarge:
-    def test_scales_fonts_height_and_outlines(self):
+class TestMinimumFonts:
+    def test_raises_small_text_and_keeps_larger_text(self):
         fig = walkthrough_figures.highlight_cells(
             heatmaps.score_heatmap([[1.0]], "t", look=style.HeatmapStyle(height=300)), [(0, 0)]
         )
-        walkthrough_figures.enlarge(fig, 2.0)
-        assert fig.layout.height == 600 and fig.layout.font.size == 28
-        assert fig.data[0].textfont.size == 28
-        assert [s.line.width for s in fig.layout.shapes] == [15.0, 6.0]
+        fig.update_layout(title={"font": {"size": 30}})
+        walkthrough_figures.minimum_fonts(fig, 20)
+        assert fig.data[0].textfont.size == 20 and fig.layout.font.size == 20
+        assert fig.layout.xaxis.tickfont.size == fig.layout.yaxis.title.font.size == 20
+        assert fig.layout.title.font.size == 30
+        assert fig.layout.height == 300

@@ -268,7 +268,7 @@ class TestStepTableDownload:
         for column, field in (
             ("clipped offset", "offsets"),
             ("q_i·k_j", "content"),
-            ("q_i·a^K", "bias"),
+            ("q_i·aᴷ", "bias"),
             ("score", "scores"),
             ("content-only weight", "content_weights"),
             ("combined weight", "weights"),
@@ -285,19 +285,28 @@ class TestStepTableDownload:
 
 
 class TestPresenterMode:
-    def test_enlarges_figures_injects_the_style_and_hides_the_intro(self, at):
-        normal_heights = [spec["layout"]["height"] for spec in plotly_specs(at)]
+    def test_enlarges_figure_text_injects_the_style_and_hides_the_intro(self, at):
         intro = [m.value for m in at.markdown if m.value.startswith("This page works through")]
-        assert intro and "font-size: 20px" not in at.html[0].proto.body
+        assert intro and "font-size: 22px" not in at.html[0].proto.body
         at.toggle(key=walk.PRESENTER).set_value(True).run()
         assert not at.exception
-        presenter_heights = [spec["layout"]["height"] for spec in plotly_specs(at)]
-        assert all(p > n for p, n in zip(presenter_heights, normal_heights, strict=True))
+        for spec in plotly_specs(at):  # readable from the back row (issue 12)
+            assert spec["layout"]["font"]["size"] >= walk.PRESENTER_FIGURE_FONT
+            assert spec["layout"]["xaxis"]["tickfont"]["size"] >= walk.PRESENTER_FIGURE_FONT
         (style,) = at.html
-        assert "font-size: 20px" in style.proto.body and ".st-key-lesson-nav" in style.proto.body
+        assert "font-size: 22px" in style.proto.body and ".st-key-lesson-nav" in style.proto.body
         assert not [m.value for m in at.markdown if m.value.startswith("This page works through")]
         click(at, walk.NEXT)  # the buttons still work in presenter mode
         assert "j - i = 2 - 1 = +1" in at.latex[0].value
+
+    def test_numbers_are_edited_in_the_main_area_and_the_note_stays(self, at):
+        at.toggle(key=walk.PRESENTER).set_value(True).run()
+        assert not [w for w in at.sidebar.text_input if w.key == walk.input_key("q", 0)]
+        assert [w for w in at.main.text_input if w.key == walk.input_key("q", 0)]
+        type_into(at, walk.input_key("q", 0), "2.0")
+        (note,) = edited_notes(at)
+        assert "q₁" in note or "q_1" in note or "q 1" in note, note
+        assert "below the stop" in note and "sidebar" not in note
 
 
 class TestLeavingAndComingBack:

@@ -97,7 +97,7 @@ class TestQueryIndependentWording:
         assert "SCALAR_TOGGLE_LABEL" in read("relpos/plots/live.py")  # the live panel's toggle
         background = read("content/walkthrough_background.md")
         assert "T5's learned scalar\nper offset" not in background and "per *bucket*" in background
-        assert "ALiBi learns\nnothing" in background
+        assert "ALiBi (Attention with Linear Biases, Press et al. 2022) learns\nnothing" in background
         assert "(as in T5 or ALiBi)" not in read("content/explorer_offsets.md")
 
 

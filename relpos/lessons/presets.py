@@ -40,7 +40,7 @@ PRESETS = {
     "locality": "Locality: nearby keys favoured",
     "previous": "Previous token: offset −1 favoured",
     "ahead": "Look ahead: offset +1 favoured",
-    "none": "No position: a^K = 0",
+    "none": "No position: aᴷ = 0",
     "random": "Random (seed)",
 }
 

@@ -84,7 +84,7 @@ def _wrong_message(question: Question, given) -> str:
         if len(hints) > 1:  # one typed number, several slips that give it: name them all
             hints = [hints[0], "Or: " + hints[1][0].lower() + hints[1][1:]]
         hint = "".join(" " + text for text in hints)
-        return f"Not quite: you typed {numbers.offset(given)}, the row is a^K[{answer}].{hint}"
+        return f"Not quite: you typed {numbers.offset(given)}, the row is aᴷ{numbers.subscript(answer)}.{hint}"
     if question.answer_kind == "positions":
         chosen = ", ".join(str(p) for p in sorted(given))
         return f"Not quite: you chose {chosen}; the weights that grow are at key position(s) {answer}."

@@ -354,7 +354,7 @@ def changes_from(scenario: Scenario, original: Scenario) -> tuple[str, ...]:
         changes.extend(_changed_values(name, dict(enumerate(new, 1)), dict(enumerate(old, 1))))
     new_table = dict(zip(range(-scenario.k, scenario.k + 1), scenario.table, strict=True))
     old_table = dict(zip(range(-original.k, original.k + 1), original.table, strict=True))
-    changes.extend(_changed_values("a^K", new_table, old_table, signed_keys=True))
+    changes.extend(_changed_values("aᴷ", new_table, old_table, signed_keys=True))
     return tuple(changes)
 
 
@@ -363,7 +363,7 @@ def _changed_values(name: str, new: dict, old: dict, *, signed_keys: bool = Fals
     changed = []
     for key in sorted(new.keys() & old.keys()):
         if new[key] != old[key]:
-            where = f"{name}[{numbers.offset(key)}]" if signed_keys else f"{name}{numbers.subscript(key)}"
+            where = f"{name}{numbers.offset_subscript(key)}" if signed_keys else f"{name}{numbers.subscript(key)}"
             changed.append(
                 f"{where} = {numbers.number(new[key], 4, trim=1)} instead of {numbers.number(old[key], 4, trim=1)}"
             )

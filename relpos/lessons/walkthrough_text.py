@@ -207,8 +207,11 @@ def offset_map_note(steps: tuple[PairStep, ...] | list[PairStep]) -> str:
     )
 
 
-def softmax_latex(row_steps: tuple[PairStep, ...] | list[PairStep]) -> str:
+def softmax_latex(row_steps: tuple[PairStep, ...] | list[PairStep], *, compact: bool = False) -> str:
     """Both softmaxes of one row with the numbers substituted (weights to 3 decimals).
+
+    ``compact`` (presenter mode) leaves out the definition of α and puts each label on a
+    line of its own: a narrower formula, for a column next to two figures.
 
     >>> from relpos.core.examples import worked_example
 
@@ -228,6 +231,16 @@ def softmax_latex(row_steps: tuple[PairStep, ...] | list[PairStep]) -> str:
 
     content = vector((s.content for s in row_steps), short_number)
     scores = vector((s.score for s in row_steps), short_number)
+    if compact:
+        lines = [
+            r"&\text{content only:}",
+            rf"&\operatorname{{softmax}}({content})",
+            rf"&= ({weights(s.content_weight for s in row_steps)})",
+            r"&\text{combined:}",
+            rf"&\operatorname{{softmax}}({scores})",
+            rf"&= ({weights(s.weight for s in row_steps)})",
+        ]
+        return r"\begin{aligned}" + r" \\ ".join(lines) + r"\end{aligned}"
     lines = [
         rf"\alpha_{{{i},j}} &= \frac{{\exp(e_{{{i},j}})}}{{\sum_{{j'}} \exp(e_{{{i},j'}})}}",
         rf"\text{{content only:}}\quad &\operatorname{{softmax}}({content})",

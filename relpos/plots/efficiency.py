@@ -14,9 +14,11 @@ import plotly.graph_objects as go
 from relpos.core.offsets import place_relative, table_rows
 from relpos.core.skewing import skew, skew_array, skew_labels
 from relpos.plots import style
+from relpos.tables import frames as tables
 from relpos.text import numbers as num
 
 __all__ = [
+    "grid_frame",
     "labelled_grid_figure",
     "memory_growth_figure",
     "memory_strip_figure",
@@ -141,23 +143,31 @@ def labelled_grid_figure(
 
 
 def _row_ends(length: int, size: int) -> list[dict]:
-    """Thick black bars where a row ends: every L+1 cells in the top strip, every L below."""
+    """Thick black bars where a row ends: every L+1 cells in the left column, every L in the right."""
     return [
         {
             "type": "line",
-            "x0": cut - 0.5,
-            "x1": cut - 0.5,
-            "y0": row - 0.45,
-            "y1": row + 0.45,
+            "x0": column - 0.45,
+            "x1": column + 0.45,
+            "y0": cut - 0.5,
+            "y1": cut - 0.5,
             "line": {"color": "black", "width": 4},
         }
-        for row, width in ((0, length + 1), (1, length))
+        for column, width in ((0, length + 1), (1, length))
         for cut in range(width, size, width)
     ]
 
 
-def memory_strip_figure(labels, offsets, *, length: int, leftover=None, height: int = 260) -> go.Figure:
-    """The padded logits as one row of memory, cut into rows of L+1 (top) and of L (bottom).
+#: Height (px) of one memory cell of the strip: room for a one-line label.
+_STRIP_CELL = 24
+
+
+def memory_strip_figure(labels, offsets, *, length: int, leftover=None, height: int | None = None) -> go.Figure:
+    """The padded logits as one column of memory, cut into rows of L+1 (left) and of L (right).
+
+    Memory runs down the page, so each cell is as wide as half the figure: its label
+    stays legible on a phone (a strip running across would give a 390 px screen 10 px
+    per cell).
 
     Parameters
     ----------
@@ -169,11 +179,17 @@ def memory_strip_figure(labels, offsets, *, length: int, leftover=None, height: 
         L.
     leftover : array_like of bool, shape (L * (L+1),), optional
         Cells no causal score needs (grey, uncoloured).
+    height : int, optional
+        Default: :data:`_STRIP_CELL` px per cell plus the margins.
 
     Notes
     -----
-    Both strips hold the same cells in the same order: a reshape moves nothing, it only
+    Both columns hold the same cells in the same order: a reshape moves nothing, it only
     changes where one row ends. Thick black bars mark row ends.
+
+    >>> fig = memory_strip_figure(["a", "b"], [0.0, 1.0], length=1)
+    >>> fig.layout.yaxis.autorange, list(fig.layout.xaxis.ticktext)
+    ('reversed', ['② rows of 2', '③ rows of 1'])
     """
     labels = [str(label) for label in labels]
     size = len(labels)
@@ -182,11 +198,13 @@ def memory_strip_figure(labels, offsets, *, length: int, leftover=None, height: 
     strip[leftover] = np.nan
     span = _offset_span(length - 1)
     text_colours = list(_label_colours(strip, leftover | np.isnan(strip), span))
-    fig = go.Figure(_offset_heatmap(np.vstack([strip, strip]), list(range(size)), [0, 1], span, ygap=16))
+    heatmap = _offset_heatmap(np.vstack([strip, strip]).T, [0, 1], list(range(size)), span, ygap=2)
+    heatmap.update(xgap=16)
+    fig = go.Figure(heatmap)
     fig.add_trace(
         go.Scatter(
-            x=list(range(size)) * 2,
-            y=[0] * size + [1] * size,
+            x=[0] * size + [1] * size,
+            y=list(range(size)) * 2,
             mode="text",
             text=labels * 2,
             textfont={"size": style.SMALL_LABEL_SIZE, "color": text_colours * 2},
@@ -196,25 +214,27 @@ def memory_strip_figure(labels, offsets, *, length: int, leftover=None, height: 
     )
     for shape in _row_ends(length, size):
         fig.add_shape(shape)
+    margin = style.STRIP_COLUMN_MARGIN
     fig.update_layout(
-        title=style.centred_title("the padded matrix in memory: same cells, different row ends"),
-        margin=style.STRIP_MARGIN.plotly(),
-        height=height,
+        title=style.centred_title("the padded matrix in memory:<br>same cells, different row ends"),
+        margin=margin.plotly(),
+        height=height or _STRIP_CELL * size + margin.top + margin.bottom,
         plot_bgcolor="white",
         font={"size": style.SMALL_FONT_SIZE},
     )
     fig.update_xaxes(
-        title=style.axis_title("position in memory (row-major order)"),
         tickmode="array",
-        tickvals=list(range(size)),
-        ticktext=[str(i) for i in range(size)],
+        tickvals=[0, 1],
+        ticktext=[f"② rows of {length + 1}", f"③ rows of {length}"],
+        side="top",
         showgrid=False,
         zeroline=False,
     )
     fig.update_yaxes(
+        title=style.axis_title("position in memory (row-major order)"),
         tickmode="array",
-        tickvals=[0, 1],
-        ticktext=[f"②  rows of {length + 1}", f"③  rows of {length}"],
+        tickvals=list(range(size)),
+        ticktext=[str(i) for i in range(size)],
         autorange="reversed",
         showgrid=False,
         zeroline=False,
@@ -407,9 +427,7 @@ def skew_memory_strip(length: int) -> go.Figure:
     labels = skew_labels(n, offset_name=num.offset).padded.ravel()
     colours = skew_array(np.broadcast_to(column_offsets, (n, n)).astype(float), np.nan).padded.ravel()
     useful = skew_array(column_offsets[None, :] >= -np.arange(n)[:, None], False).padded.ravel()
-    return memory_strip_figure(
-        [str(label).replace("·", "<br>") for label in labels], colours, length=n, leftover=~useful
-    )
+    return memory_strip_figure([str(label) for label in labels], colours, length=n, leftover=~useful)
 
 
 def placement_figures(scenario, *, decimals: int = 2) -> list[go.Figure]:
@@ -468,3 +486,37 @@ def placement_figures(scenario, *, decimals: int = 2) -> list[go.Figure]:
             limit=k,
         ),
     ]
+
+
+def _tick_names(axis) -> dict:
+    """Tick value -> tick text of an axis with array ticks."""
+    return dict(zip(axis.tickvals or (), axis.ticktext or (), strict=False))
+
+
+def grid_frame(fig: go.Figure):
+    """The text of a labelled grid (:func:`labelled_grid_figure`, :func:`memory_strip_figure`)
+    as a table (:func:`relpos.tables.frames.text_grid_frame`): a chart's screen-reader
+    alternative, cell for cell.
+
+    Rows and columns are named by the axes' tick labels; a line break in a cell becomes
+    a space (none after a "·").
+
+    >>> grid_frame(labelled_grid_figure([["a", "b"]], [[0.0, 1.0]], "t", row_labels=["q1"],
+    ...     column_labels=["k1", "k2"], row_title="query i", column_title="key j", limit=1))
+    key j    k1 k2
+    query i
+    q1        a  b
+    """
+    rows, columns = _tick_names(fig.layout.yaxis), _tick_names(fig.layout.xaxis)
+    cells: dict[tuple, str] = {}
+    for trace in fig.data:
+        if trace.type == "scatter" and trace.mode == "text":
+            for x, y, text in zip(trace.x, trace.y, trace.text, strict=True):
+                cells[(y, x)] = str(text).replace("·<br>", "·").replace("<br>", " ")
+    return tables.text_grid_frame(
+        [[cells.get((y, x), "") for x in columns] for y in rows],
+        rows=list(rows.values()),
+        columns=list(columns.values()),
+        row_title=fig.layout.yaxis.title.text or "row",
+        column_title=fig.layout.xaxis.title.text or "column",
+    )

@@ -38,7 +38,7 @@ def _colorbar(k: int, panel_height: int | None) -> dict:
     ticks = list(range(-k, k + 1)) if k <= 8 else None
     if panel_height:
         return {**panel_colorbar(panel_height), "tickvals": ticks}
-    return {"title": {"text": "a^K offset"}, "tickvals": ticks, "thickness": 14}
+    return {"title": {"text": "aᴷ offset"}, "tickvals": ticks, "thickness": 14}
 
 
 def _large_map(rows: np.ndarray, k: int, colorbar: dict, panel: bool) -> dict:
@@ -91,7 +91,7 @@ def _cell_hover(i: int, j: int, offset: int, clipped: int) -> str:
     entry = num.offset(clipped)
     return (
         f"query i={i + 1}, key j={j + 1}<br>offset j−i = {num.offset(offset)}"
-        f"<br>clipped to {entry} → table row a^K[{entry}]" + (" (clipped)" if offset != clipped else "")
+        f"<br>clipped to {entry} → table row aᴷ{num.subscript(entry)}" + (" (clipped)" if offset != clipped else "")
     )
 
 

@@ -52,7 +52,7 @@ __all__ = [
     "SMALL_LABEL_SIZE",
     "SMALL_PANEL_MARGIN",
     "SMALL_TEXT_SIZE",
-    "STRIP_MARGIN",
+    "STRIP_COLUMN_MARGIN",
     "STRIP_ROW_MARGIN",
     "TITLE_SIZE",
     "TRAINED_FILL",
@@ -155,6 +155,8 @@ CELL_TEXT_SIZE = 14
 SMALL_LABEL_SIZE = 12
 #: Colour-bar ticks, small panels' legends and cell numbers.
 SMALL_TEXT_SIZE = 11
+#: Presenter mode (a projector): no figure text below this many px, read from the back row.
+PRESENTER_MIN_FONT = 20
 
 
 def axis_title(text: str, **extra) -> dict:
@@ -208,14 +210,14 @@ SMALL_PANEL_MARGIN = Margin(50, 10, 45, 45)
 CHART_MARGIN = Margin(55, 20, 60, 50)
 #: The efficiency grids: long row labels on the left.
 GRID_MARGIN = Margin(70, 10, 50, 50)
-#: The memory strip: its row names ("②  rows of L+1") on the left.
-STRIP_MARGIN = Margin(150, 10, 50, 50)
 #: Horizontal bar charts with method names on the left.
 BAR_MARGIN = Margin(180, 40, 30, 50)
 #: Grouped weight bars: the legend sits above the plot.
 WEIGHT_BARS_MARGIN = Margin(60, 20, 90, 60)
 #: The walkthrough's one-row table strip.
 STRIP_ROW_MARGIN = Margin(20, 20, 50, 50)
+#: The memory strip running down the page: position ticks left, column names on top.
+STRIP_COLUMN_MARGIN = Margin(70, 10, 90, 20)
 #: The value side's charts: a title above, the legend below.
 VALUE_MARGIN = Margin(50, 20, 60, 40)
 #: The memory-growth chart: no title, its legend below.

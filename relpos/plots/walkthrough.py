@@ -14,7 +14,14 @@ from relpos.plots.heatmaps import cell_text, score_heatmap, symmetric_range
 from relpos.plots.style import HeatmapStyle
 from relpos.text import numbers as num
 
-__all__ = ["enlarge", "highlight_cells", "partial_score_heatmap", "table_strip_figure", "weight_bars_figure"]
+__all__ = [
+    "colour_bar_below",
+    "highlight_cells",
+    "minimum_fonts",
+    "partial_score_heatmap",
+    "table_strip_figure",
+    "weight_bars_figure",
+]
 
 
 def weight_bars_figure(content_weights, weights, title: str, *, labels=None, height: int | None = None) -> go.Figure:
@@ -108,7 +115,10 @@ def table_strip_figure(table, title: str, *, used=(), height: int | None = None)
     fig.update_traces(
         hovertemplate=None,
         hovertext=[
-            [f"offset {num.offset(o)}: a^K = {num.number(v, 4)}" for o, v in zip(range(-k, k + 1), values, strict=True)]
+            [
+                f"offset {num.offset(o)}: aᴷ{num.offset_subscript(o)} = {num.number(v, 4)}"
+                for o, v in zip(range(-k, k + 1), values, strict=True)
+            ]
         ],
         hoverinfo="text",
         colorbar={"thickness": 10, "len": 1.0},
@@ -197,36 +207,70 @@ def partial_score_heatmap(
     return highlight_cells(fig, current)
 
 
-def _scale_layout_fonts(fig: go.Figure, factor: float) -> None:
-    layout = fig.layout
-    fig.update_layout(font={"size": (layout.font.size or 12) * factor}, height=int((layout.height or 450) * factor))
-    base = fig.layout.font.size
-    for axis in (layout.xaxis, layout.yaxis):
-        if axis.title and axis.title.font and axis.title.font.size:
-            axis.title.font.size = axis.title.font.size * factor
-        axis.tickfont.size = (axis.tickfont.size or base / factor) * factor
-    if layout.title and layout.title.font and layout.title.font.size:
-        layout.title.font.size = layout.title.font.size * factor
-    if layout.uniformtext and layout.uniformtext.minsize:
-        layout.uniformtext.minsize = layout.uniformtext.minsize * factor
-    for shape in layout.shapes:
-        if shape.line and shape.line.width:
-            shape.line.width = shape.line.width * factor
+def _raise_font(font, minimum: float) -> None:
+    if font is not None:
+        font.size = max(font.size or 0, minimum)
 
 
-def enlarge(fig: go.Figure, factor: float) -> go.Figure:
-    """Scale a figure's fonts, height, markers and outlines by `factor` (presenter mode); in place.
+def minimum_fonts(fig: go.Figure, minimum: float = style.PRESENTER_MIN_FONT) -> go.Figure:
+    """Raise every text of a figure (cell numbers, ticks, axis and legend titles, colour
+    bar) to at least `minimum` px; in place. Presenter mode: read from the back row.
 
-    >>> fig = enlarge(score_heatmap([[1.0]], "t", look=HeatmapStyle(height=300)), 1.5)
-    >>> fig.layout.height, fig.layout.font.size
-    (450, 21.0)
+    >>> fig = minimum_fonts(score_heatmap([[1.0]], "t", look=HeatmapStyle(height=300)), 20)
+    >>> fig.data[0].textfont.size, fig.layout.xaxis.tickfont.size, fig.layout.xaxis.title.font.size
+    (20, 20, 20)
     """
-    _scale_layout_fonts(fig, factor)
+    layout = fig.layout
+    fig.update_layout(font={"size": max(layout.font.size or style.FONT_SIZE, minimum)})
+    for axis in (layout.xaxis, layout.yaxis):
+        _raise_font(axis.tickfont, minimum)
+        if axis.title:
+            _raise_font(axis.title.font, minimum)
+    if layout.title:
+        _raise_font(layout.title.font, minimum)
+    _raise_font(layout.legend.font, minimum)
     for trace in fig.data:
-        textfont = getattr(trace, "textfont", None)
-        if textfont is not None and textfont.size:
-            trace.textfont.size = textfont.size * factor
-        marker = getattr(trace, "marker", None)
-        if marker is not None and getattr(marker, "size", None):
-            marker.size = marker.size * factor
+        if getattr(trace, "textfont", None) is not None:
+            _raise_font(trace.textfont, minimum)
+        colorbar = getattr(trace, "colorbar", None)
+        if colorbar is not None:
+            _raise_font(colorbar.tickfont, minimum)
+    return fig
+
+
+#: Room (px) a colour bar under a chart takes: its ticks and its title.
+COLOUR_BAR_ROOM = 70
+
+
+def colour_bar_below(fig: go.Figure) -> go.Figure:
+    """Move every colour bar of a figure under it, as wide as the figure; in place.
+
+    A bar beside a chart takes a third of a phone's width from the cells; under the
+    chart it takes only height (the figure grows by :data:`COLOUR_BAR_ROOM`).
+
+    >>> fig = colour_bar_below(score_heatmap([[1.0]], "t", look=HeatmapStyle(height=300)))
+    >>> fig.data[0].colorbar.orientation, fig.layout.height
+    ('h', 370)
+    """
+    bars = [t for t in fig.data if getattr(t, "colorbar", None) is not None and t.showscale is not False]
+    for trace in bars:
+        trace.colorbar.update(
+            orientation="h",
+            x=0.5,
+            xanchor="center",
+            yref="container",
+            y=0.0,
+            yanchor="bottom",
+            ypad=4,
+            thickness=10,
+            len=0.8,
+            title={"side": "top"},
+        )
+    if bars:
+        margin = fig.layout.margin
+        room = COLOUR_BAR_ROOM + (30 if fig.layout.showlegend else 0)  # a legend under the axis stays clear
+        fig.update_layout(
+            height=(fig.layout.height or 450) + room,
+            margin={"b": (margin.b if margin.b is not None else 80) + room},
+        )
     return fig

@@ -52,6 +52,9 @@ MAX_JSON_BYTES = 1_000_000
 MAX_NAMED = 6
 
 _INTEGER = re.compile(r"[+-]?\d{1,12}")
+#: What a chat or mail program glues to the end of a pasted link ("…&a=0.1,0.2." or "(…)"):
+#: stripped from a value before it is parsed, so the link still opens its whole view.
+_TRAILING_PUNCTUATION = re.compile(r"[.,;:!?)\]}>'\"]+$")
 _DECIMAL = re.compile(r"[+-]?(?:\d{1,20}(?:\.\d{0,20})?|\.\d{1,20})(?:[eE][+-]?\d{1,4})?")
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
@@ -179,6 +182,7 @@ class Field:
         """Value of a URL parameter; ValueError when it is not :meth:`expected`."""
         if len(text) > MAX_PARAM_CHARS:
             raise ValueError
+        text = _TRAILING_PUNCTUATION.sub("", text)
         if self.kind == "int":
             stripped = text.strip()
             if not _INTEGER.fullmatch(stripped) or not self.low <= int(stripped) <= self.high:

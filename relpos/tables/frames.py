@@ -23,6 +23,7 @@ __all__ = [
     "result_frames",
     "scheme_summary_frame",
     "table_frame",
+    "text_grid_frame",
     "value_ablation_frame",
     "value_terms_frame",
 ]
@@ -32,7 +33,7 @@ __all__ += ["STEP_COLUMNS", "step_frame"]
 RESULT_MATRICES = {
     "offsets": "clipped offset clip(j − i, k)",
     "content": "content q_i·k_j/√d",
-    "bias": "position bias q_i·a^K/√d",
+    "bias": "position bias q_i·aᴷ/√d",
     "scores": "combined score",
     "content_weights": "content-only weight",
     "weights": "combined weight",
@@ -66,15 +67,15 @@ def table_frame(table, *, decimals: int | None = None) -> pd.DataFrame:
     """A (2k+1, d) relative-embedding table labelled by offset ``-k..+k``.
 
     >>> table_frame([-0.3, 0.4, 0.1])
-                a^K
-    offset −1  -0.3
-    offset 0    0.4
-    offset +1   0.1
+               aᴷ
+    offset −1 -0.3
+    offset 0   0.4
+    offset +1  0.1
     """
     array = np.asarray(table, dtype=float)
     array = array.reshape(-1, 1) if array.ndim == 1 else array
     k = (array.shape[0] - 1) // 2
-    columns = ["a^K"] if array.shape[1] == 1 else [f"a^K[{f + 1}]" for f in range(array.shape[1])]
+    columns = ["aᴷ"] if array.shape[1] == 1 else [f"aᴷ, dim {f + 1}" for f in range(array.shape[1])]
     frame = pd.DataFrame(array, index=[f"offset {num.offset(o)}" for o in range(-k, k + 1)], columns=columns)
     return frame.round(decimals) if decimals is not None else frame
 
@@ -212,11 +213,13 @@ def offset_row_frame(table) -> pd.DataFrame:
     """A d = 1 table a^K as one row, its columns labelled by offset ``−k..+k``.
 
     >>> offset_row_frame([-0.3, 0.4, 0.1]).columns.tolist()
-    ['a^K[−1]', 'a^K[0]', 'a^K[+1]']
+    ['aᴷ₋₁', 'aᴷ₀', 'aᴷ₊₁']
     """
     values = np.asarray(table, dtype=float).ravel()
     k = (len(values) - 1) // 2
-    return pd.DataFrame([values], index=["a^K"], columns=[f"a^K[{num.offset(offset)}]" for offset in range(-k, k + 1)])
+    return pd.DataFrame(
+        [values], index=["aᴷ"], columns=[f"aᴷ{num.offset_subscript(offset)}" for offset in range(-k, k + 1)]
+    )
 
 
 # --------------------------------------------------------------------------- value side (issue 5)
@@ -268,7 +271,7 @@ def value_terms_frame(terms, *, decimals: int | None = 4) -> pd.DataFrame:
 SCHEME_FACTS = {
     "none": ("nothing", "none"),
     "sinusoidal": ("sin/cos of the position, added to x_i before W^Q, W^K", "fixed functions"),
-    "shaw": ("q_i·a^K_clip(j−i,k)/√d", "learned table a^K, (2k+1)·d"),
+    "shaw": ("qᵢ·aᴷ_clip(j−i,k)/√d", "learned table aᴷ, (2k+1)·d"),
     "t5": ("β[bucket(j − i)]", "one learned number per bucket"),
     "alibi": ("−m·|j − i|", "fixed slope m per head"),
     "rope": ("rotates q_i by i and k_j by j", "fixed rotation angles"),
@@ -325,7 +328,7 @@ def length_frame(report, *, k: int, slope: float, head: int) -> pd.DataFrame:
             f"{length} new position vectors; W^Q and W^K never saw them added to a token",
         ),
         "Shaw relative (clip k)": (
-            f"offsets beyond ±{k} reuse a^K[±{k}]",
+            f"offsets beyond ±{k} reuse aᴷ{num.offset_subscript(-k)} and aᴷ{num.offset_subscript(k)}",
             f"pairs clipped: {before:.0%} at length {length}, {after:.0%} at {long}"
             + (f"; rows {shaw_rows} never trained (k ≥ L)" if shaw_rows else "; every row used was trained"),
         ),
@@ -362,9 +365,9 @@ STEP_COLUMNS = {
     "clipped offset": "clipped",
     "q_i": "query",
     "k_j": "key",
-    "a^K used": "embedding",
+    "aᴷ used": "embedding",
     "q_i·k_j": "content",
-    "q_i·a^K": "position",
+    "q_i·aᴷ": "position",
     "score": "score",
     "content-only weight": "content_weight",
     "combined weight": "weight",
@@ -441,3 +444,18 @@ def pairs_frame(result: AttentionResult, *, decimals: int | None = 6) -> pd.Data
         }
     )
     return frame.round(decimals) if decimals is not None else frame
+
+
+def text_grid_frame(cells, *, rows, columns, row_title: str, column_title: str) -> pd.DataFrame:
+    """A grid of text cells (a labelled chart's table alternative), both axes named.
+
+    >>> text_grid_frame([["a", "b"]], rows=["q1"], columns=["k1", "k2"], row_title="query i", column_title="key j")
+    key j    k1 k2
+    query i
+    q1        a  b
+    """
+    return pd.DataFrame(
+        [list(row) for row in cells],
+        index=pd.Index(list(rows), name=row_title),
+        columns=pd.Index(list(columns), name=column_title),
+    )

@@ -111,7 +111,7 @@ def _no_effect_sentence(result: AttentionResult, kind: str) -> str:
         return "The bias is 0 in every cell, so the position term has no effect on any score or weight."
     if result.k == 0:
         return (
-            "No offset is favoured: with k = 0 every pair reads the one row a^K₀, so each query adds the same "
+            "No offset is favoured: with k = 0 every pair reads the one row aᴷ₀, so each query adds the same "
             "bias to all of its keys, and adding one number to a whole row leaves the softmax unchanged. "
             "Raise k to let the table tell offsets apart."
         )
@@ -135,7 +135,7 @@ def _favoured_sentences(queries, result: AttentionResult, favoured, direction, t
             "component along it and are pushed toward these offsets"
         )
         if aligned < n:
-            text += f"; the other {n - aligned} are pushed away, because a Shaw bias qᵢ·a^K depends on the query"
+            text += f"; the other {n - aligned} are pushed away, because a Shaw bias qᵢ·aᴷ depends on the query"
         sentences.append(text + ".")
     edge = [o for o in favoured if abs(o) >= k and abs(o) < n - 1 and o != 0]
     if edge:

@@ -92,12 +92,12 @@ def diagonal_note(queries, table, result: AttentionResult, *, scalar: bool = Fal
     >>> import relpos
     >>> example = relpos.worked_example()
     >>> note = diagonal_note(example.queries, example.table, example.attention())
-    >>> note[:88]
-    'Every cell on the offset-0 diagonal uses the same table row a^K₀ = 0.10, yet its biases '
-    >>> note[88:131]
-    'are 0.10, 0.05, 0.08, 0.03: each is qᵢ·a^K₀'
-    >>> diagonal_note(example.queries, [[0.0], [0.0], [0.0], [0.0], [0.0]], example.attention())[:64]
-    'Every cell on the offset-0 diagonal uses a^K₀ = 0.00, and that r'
+    >>> note[:87]
+    'Every cell on the offset-0 diagonal uses the same table row aᴷ₀ = 0.10, yet its biases '
+    >>> note[87:129]
+    'are 0.10, 0.05, 0.08, 0.03: each is qᵢ·aᴷ₀'
+    >>> diagonal_note(example.queries, [[0.0], [0.0], [0.0], [0.0], [0.0]], example.attention())[:63]
+    'Every cell on the offset-0 diagonal uses aᴷ₀ = 0.00, and that r'
     """
     A = _columns(table)
     diagonal = np.diagonal(result.bias)
@@ -111,18 +111,18 @@ def diagonal_note(queries, table, result: AttentionResult, *, scalar: bool = Fal
     if _zero(row):
         whole = " The whole table is zero here: no position information at all." if _zero(A) else ""
         return (
-            f"Every cell on the offset-0 diagonal uses a^K₀ = {row_text}, and that row is zero, so every bias "
-            f"on the diagonal is qᵢ·a^K₀ = 0 whatever the query.{whole}"
+            f"Every cell on the offset-0 diagonal uses aᴷ₀ = {row_text}, and that row is zero, so every bias "
+            f"on the diagonal is qᵢ·aᴷ₀ = 0 whatever the query.{whole}"
         )
     if np.ptp(diagonal) <= SAME:
         return (
-            f"Every cell on the offset-0 diagonal uses a^K₀ = {row_text}, and here the biases are all "
+            f"Every cell on the offset-0 diagonal uses aᴷ₀ = {row_text}, and here the biases are all "
             f"{number(diagonal[0])} only because the queries give equal products with it; "
             "change a qᵢ to see them differ."
         )
     return (
-        f"Every cell on the offset-0 diagonal uses the same table row a^K₀ = {row_text}, yet its biases are "
-        f"{_values_text(diagonal)}: each is qᵢ·a^K₀, so it changes with the row's query. "
+        f"Every cell on the offset-0 diagonal uses the same table row aᴷ₀ = {row_text}, yet its biases are "
+        f"{_values_text(diagonal)}: each is qᵢ·aᴷ₀, so it changes with the row's query. "
         "The table row is constant along a diagonal; the Shaw bias is not."
     )
 
@@ -166,8 +166,8 @@ def bias_kind(result: AttentionResult) -> str:
 
 
 def _row_constant_reason(result: AttentionResult) -> str:
-    """Why each row's bias is one number (k = 0: every pair reads a^K₀)."""
-    reason = " With k = 0 every pair reads a^K₀." if result.k == 0 else ""
+    """Why each row's bias is one number (k = 0: every pair reads aᴷ₀)."""
+    reason = " With k = 0 every pair reads aᴷ₀." if result.k == 0 else ""
     return f"Every key of a row gets the same bias ({_values_text(result.bias[:, 0])}, row by row).{reason}"
 
 
@@ -183,13 +183,13 @@ def _bias_caption(result: AttentionResult, kind: str, scalar: bool) -> str:
     if kind == "diagonal_constant":
         return (
             "Each diagonal uses one table row, and here every diagonal is constant too: the queries give "
-            "equal products qᵢ·a^K with the rows they read."
+            "equal products qᵢ·aᴷ with the rows they read."
         )
     offsets, spread = diagonal_spread(bias)
     widest = int(np.argmax(spread))
     values = np.diagonal(bias, int(offsets[widest]))
     return (
-        "Each diagonal uses one table row, but the bias is qᵢ·a^K, so it changes down the diagonal with "
+        "Each diagonal uses one table row, but the bias is qᵢ·aᴷ, so it changes down the diagonal with "
         f"each query: along offset {offset_label(int(offsets[widest]))} it runs from "
         f"{number(values.min())} to {number(values.max())}."
     )
@@ -286,12 +286,12 @@ def offsets_caption(result: AttentionResult, n: int) -> str:
     beyond = int(np.count_nonzero(np.abs(relative_offsets(*result.scores.shape)) > k))
     if not beyond:
         return (
-            "What IS constant along a diagonal: the table row. Each colour is one row of a^K. "
+            "What IS constant along a diagonal: the table row. Each colour is one row of aᴷ. "
             f"No pair is further apart than k = {k}, so nothing is clipped; lower k to see clipping."
         )
-    edges = f"a^K{numbers.offset_subscript(-k)} or a^K{numbers.offset_subscript(k)}" if k else "a^K₀, the only row"
+    edges = f"aᴷ{numbers.offset_subscript(-k)} or aᴷ{numbers.offset_subscript(k)}" if k else "aᴷ₀, the only row"
     return (
-        "What IS constant along a diagonal: the table row. Each colour is one row of a^K; "
+        "What IS constant along a diagonal: the table row. Each colour is one row of aᴷ; "
         f"the {beyond} cells beyond the dashed lines are further apart than k = {k} and reuse {edges}."
     )
 

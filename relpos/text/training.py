@@ -290,7 +290,7 @@ def trained_preset_note(
     shown = format_cells(values, ".2f")  # (k_t+1,)
     listing = ", ".join(f"{offset_label(int(o))}: {b}" for o, b in zip(offsets, shown, strict=True))
     if flat:
-        single = "With k = 0 the head has one row, a^K₀, for every offset, so its" if k_trained == 0 else "Its"
+        single = "With k = 0 the head has one row, aᴷ₀, for every offset, so its" if k_trained == 0 else "Its"
         sentences.append(
             f"{single} learned mean bias is one number for all offsets ({listing}): this preset adds no position bias."
         )

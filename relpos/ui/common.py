@@ -8,6 +8,7 @@ the schemes and value-side pages are in page_settings.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
@@ -45,8 +46,34 @@ def _number_cells(decimals: int):
     return lambda value: num.number(value, decimals) if isinstance(value, (float, np.floating)) else str(value)
 
 
+#: Names for an unnamed index, by how its labels begin: a screen reader announces the
+#: index column's header, and an empty one is an accessibility violation (axe: empty-table-header).
+_INDEX_NAMES = (
+    ("i = ", "query"),
+    ("offset", "offset"),
+    ("key j", "key"),
+    ("q_i", "vector"),
+    ("aᴷ", "table"),
+    ("aⱽ", "table"),
+)
+
+
+def named_index(frame: pd.DataFrame) -> pd.DataFrame:
+    """`frame` with its index named (for its header cell) when it has no name yet.
+
+    >>> named_index(pd.DataFrame({"j = 1": [1.0]}, index=["i = 1"])).index.name
+    'query'
+    """
+    if frame.index.name is not None or isinstance(frame.index, pd.MultiIndex):
+        return frame
+    first = str(frame.index[0]) if len(frame.index) else ""
+    name = next((name for prefix, name in _INDEX_NAMES if first.startswith(prefix)), "row")
+    return frame.rename_axis(name)
+
+
 def matrix_table(frame: pd.DataFrame, *, decimals: int = 4, caption: str | None = None) -> None:
     """Show a labelled matrix with a fixed number of decimals and true minus signs."""
+    frame = named_index(frame)
     st.dataframe(frame.style.format(_number_cells(decimals)), width="content")
     if caption:
         st.caption(caption)
@@ -64,15 +91,38 @@ def page_links(pages, *, columns: int = 2) -> None:
                 st.caption(spec.summary)
 
 
+#: Plotly options of every chart: no zoom or pan by drag or wheel, so a swipe or a wheel
+#: turn that starts on a chart scrolls the page (a phone's swipe would otherwise be
+#: trapped); a tap or hover still shows a cell's text.
+CHART_CONFIG = {"displaylogo": False, "scrollZoom": False, "doubleClick": False, "responsive": True}
+
+
+def chart_name(fig) -> str:
+    """A chart's accessible name: its title without HTML tags (``e<sub>ij</sub>`` reads "e ij")."""
+    title = fig.layout.title.text or ""
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", title)).strip() or "Chart"
+
+
+def chart(fig, *, key: str | None = None, alt: str | None = None, width="stretch", toolbar: bool = True) -> None:
+    """Show a Plotly figure (Plotly's JS ships with Streamlit: no CDN), named for screen readers.
+
+    Dragging never zooms (``dragmode`` off), so touch scrolling passes through the chart.
+    """
+    fig.update_layout(dragmode=False)
+    config = CHART_CONFIG if toolbar else {**CHART_CONFIG, "displayModeBar": False}
+    st.plotly_chart(fig, width=width, config=config, key=key, alt=alt or chart_name(fig))
+
+
 def plotly(fig, *, key: str | None = None) -> None:
-    """Show a Plotly figure at the container's width (Plotly's JS ships with Streamlit: no CDN)."""
-    st.plotly_chart(fig, width="stretch", config={"displaylogo": False}, key=key)
+    """Show a Plotly figure at the container's width, named by its title."""
+    chart(fig, key=key)
 
 
 def labelled_table(
     frame: pd.DataFrame, *, decimals: int = 4, caption: str | None = None, stretch: bool = False
 ) -> None:
     """Show a table mixing text and number columns; numbers get `decimals` places, gaps show a dash."""
+    frame = named_index(frame)
     styled = frame.style.format(_number_cells(decimals), na_rep="—")
     st.dataframe(styled, width="stretch" if stretch else "content")
     if caption:
@@ -83,7 +133,7 @@ def chart_row(figures, *, key_prefix: str) -> None:
     """Figures side by side, one column each."""
     for index, (column, fig) in enumerate(zip(st.columns(len(figures)), figures, strict=True)):
         with column:
-            st.plotly_chart(fig, width="stretch", key=f"{key_prefix}.{index}")
+            chart(fig, key=f"{key_prefix}.{index}")
 
 
 def callout(name: str) -> None:
@@ -101,26 +151,38 @@ ALWAYS_CSS = """
 </style>
 """
 
-#: Presenter mode, for a projector: bigger text and formulas in the main area, and the
-#: container keyed ``lesson-nav`` kept at the top of the window while the page
-#: scrolls. Static CSS only (no user text). Line by line:
+#: Presenter mode, for a projector (designed for 1280 × 720; tests/test_presenter.py
+#: checks every stop): one stop fits one screen, read from the back row. Static CSS only
+#: (no user text). Line by line:
 #:
-#: * the root font size: Streamlit sizes text and widgets in rem (the page enlarges
-#:   its figures itself); the title need not grow with it, the room goes to the lesson;
-#: * formulas a step larger again;
-#: * Previous / Next stick under the top edge while the lesson scrolls beneath them:
-#:   always within reach, and covering nothing before one scrolls. The sticky element
-#:   is the bar's layout wrapper, whose parent spans the whole main area.
+#: * the root font size: Streamlit sizes text and widgets in rem, so body text is 22 px;
+#:   formulas 1.3 em of that (28.6 px); headings small, the room goes to the lesson;
+#: * the header strip and the page's top padding shrink to what the sidebar arrow needs;
+#: * Previous / Next (and the pickers) stick under the header while the lesson scrolls
+#:   beneath them: always within reach, covering nothing before one scrolls. The sticky
+#:   element is the bar's layout wrapper, whose parent spans the whole main area;
+#: * on a phone-sized screen presenter mode steps aside: the phone layout (plain sizes,
+#:   nothing sticky) is what a student who opened a presenter link needs.
 PRESENTER_CSS = """
 <style>
-html { font-size: 20px; }
-[data-testid="stMainBlockContainer"] { padding-top: 4rem; padding-bottom: 7rem; }
-[data-testid="stMainBlockContainer"] h1 { font-size: 2.1rem; padding-top: 0.5rem; }
-[data-testid="stMainBlockContainer"] .katex { font-size: 1.15em; }
-[data-testid="stLayoutWrapper"]:has(> .st-key-lesson-nav) {
-  position: sticky; top: 3.75rem; z-index: 999; width: 100%;
-  padding: 0.3rem 0; background: #ffffff;
-  border-bottom: 1px solid rgba(49, 51, 63, 0.12);
+@media (min-width: 700px) {
+  html { font-size: 22px; }
+  [data-testid="stHeader"] { height: 2.6rem; min-height: 2.6rem; }
+  [data-testid="stMainBlockContainer"] { padding: 2.4rem 2.2rem 7rem; max-width: none; }
+  [data-testid="stMainBlockContainer"] h1 { font-size: 1.3rem; padding: 0.2rem 0 0; }
+  [data-testid="stMainBlockContainer"] h2 { font-size: 1.3rem; padding: 0.1rem 0 0.2rem; }
+  [data-testid="stMainBlockContainer"] h3 { font-size: 1.2rem; }
+  [data-testid="stMainBlockContainer"] [data-testid="stMarkdownContainer"] :is(p, li) { font-size: 1rem; }
+  [data-testid="stMainBlockContainer"] .katex { font-size: 1.3em; }
+  [data-testid="stMainBlockContainer"] .katex-display { margin: 0.4em 0; }
+  [data-testid="stLayoutWrapper"]:has(> .st-key-lesson-nav) {
+    position: sticky; top: 2.6rem; z-index: 999; width: 100%;
+    padding: 0.2rem 0; background: #ffffff;
+    border-bottom: 1px solid rgba(49, 51, 63, 0.12);
+  }
+  .st-key-lesson-nav { flex-wrap: wrap; row-gap: 0.3rem; }
+  .st-key-lesson-nav button { padding-left: 0.55rem; padding-right: 0.55rem; min-height: 2.1rem; }
+  .st-key-lesson-nav [data-testid="stMarkdownContainer"] p { white-space: nowrap; }
 }
 </style>
 """
@@ -172,7 +234,10 @@ def show_url_problems(name: str) -> None:
     problems = st.session_state.pop(f"{name}:problems", ())
     if problems:
         lines = "\n".join(f"- {escape_markdown(problem)}" for problem in problems)
-        st.warning(f"Parts of this link could not be used; the page shows the defaults instead:\n\n{lines}", icon="⚠️")
+        st.warning(
+            f"Parts of this link could not be used; the page shows the defaults instead:\n\n{lines}",
+            icon=":material/warning:",
+        )
 
 
 def set_page_state(name: str, state: dict, *, widget_prefix: str) -> None:
@@ -222,7 +287,7 @@ def lesson_link(schema: Schema, state: dict, url_path: str) -> None:
 # --- Panels ---------------------------------------------------------------------------
 def heatmap_panel(fig, caption: str, *, key: str, alt: str) -> None:
     """One heatmap with its "what to notice" caption; `alt` names it for screen readers."""
-    st.plotly_chart(fig, key=key, width="stretch", config={"displayModeBar": False}, alt=alt)
+    chart(fig, key=key, alt=alt, toolbar=False)
     st.caption(caption)
 
 
@@ -245,8 +310,20 @@ def matrix_tables(matrices: dict[str, object], *, key: str, limit: int = 16, dec
                 else f" (top-left {limit} × {limit} of {array.shape[0]} × {array.shape[1]})"
             )
             st.markdown(f"**{title}**{note}")
-            frame = tables.matrix_frame(corner)
+            frame = named_index(tables.matrix_frame(corner))
             st.table(frame.style.format(_number_cells(decimals)))
+
+
+def chart_tables(frames: dict[str, pd.DataFrame], *, key: str) -> None:
+    """Charts' cells as real HTML tables (each chart's screen-reader alternative), in an
+    expander that renders only when open; `frames` maps a chart's title to its table."""
+    expander = st.expander("Charts as tables (screen-reader friendly)", key=key, on_change="rerun")
+    if not expander.open:
+        return
+    with expander:
+        for title, frame in frames.items():
+            st.markdown(f"**{escape_markdown(title)}**")
+            st.table(named_index(frame))
 
 
 # --- Export and import ------------------------------------------------------------------
@@ -386,6 +463,6 @@ def _scenario_uploader(page: str, schema: Schema, *, key: str, on_loaded) -> Non
     kind, problems = st.session_state.get(f"{key}:message", (None, ()))
     if kind == "error":
         lines = "\n".join(f"- {escape_markdown(problem)}" for problem in problems)
-        st.error(f"This file could not be loaded; nothing was changed:\n\n{lines}", icon="🚫")
+        st.error(f"This file could not be loaded; nothing was changed:\n\n{lines}", icon=":material/block:")
     elif kind == "success":
-        st.success("Scenario loaded.", icon="✅")
+        st.success("Scenario loaded.", icon=":material/check_circle:")

@@ -11,7 +11,7 @@ from relpos.core import skewing
 from relpos.lessons import timing
 from relpos.plots import efficiency as figures
 from relpos.tables import frames as tables
-from relpos.ui.common import plotly
+from relpos.ui.common import chart_name, chart_tables, named_index, plotly
 from relpos.ui.keys import state_key, widget_key
 
 # ---------------------------------------------------------------- efficiency page
@@ -28,6 +28,12 @@ def skew_walkthrough(length: int, values=None, *, key: str = "skew") -> None:
         for column, figure_number in zip(st.columns(2), (first, first + 1), strict=True):
             with column:
                 plotly(step_figures[figure_number], key=widget_key(key, f"step{figure_number + 1}"))
+    grid_tables(step_figures, key=widget_key(key, "tables"))
+
+
+def grid_tables(grids, *, key: str) -> None:
+    """The labelled grids' cells as tables, named by each grid's title."""
+    chart_tables({chart_name(fig): figures.grid_frame(fig) for fig in grids}, key=key)
 
 
 def timing_panel() -> None:
@@ -58,7 +64,7 @@ def timing_panel() -> None:
         "float64, best of 3 rounds in which the methods take turns."
     )
     plotly(figures.timing_figure(shown["timings"]), key=widget_key("efficiency", "timing_chart"))
-    st.dataframe(tables.timing_frame(shown["timings"]), width="stretch")
+    st.dataframe(named_index(tables.timing_frame(shown["timings"])), width="stretch")
 
 
 def memory_panel() -> None:

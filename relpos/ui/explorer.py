@@ -180,7 +180,7 @@ def explorer_body() -> None:
     seq = st.session_state.get(SEQ, 0)
     spec = live.live_spec(state, inputs, figures, captions, result=result, hovers=hovers, seq=seq)
     live_ui.live_panel(spec, key=LIVE, on_release=_on_release)
-    st.info(explain.diagonal_note(inputs.queries, inputs.table, result, scalar=scalar), icon="🔎")
+    st.info(explain.diagonal_note(inputs.queries, inputs.table, result, scalar=scalar), icon=":material/search:")
     ui.markdown("explorer_offsets")
     matrices = panels.panel_matrices(result)
     ui.matrix_tables({panels.plain_title(name): matrix for name, matrix in matrices.items()}, key=W + "tables")

@@ -42,7 +42,7 @@ PAGES: tuple[PageSpec, ...] = (
         ":material/tune:",
         "explorer",
         "Explore",
-        "Move every q, k and a^K with sliders and watch content, bias and weights side by side.",
+        "Move every q, k and aᴷ with sliders and watch content, bias and weights side by side.",
     ),
     PageSpec(
         "pages/position_effects.py",
@@ -71,7 +71,7 @@ PAGES: tuple[PageSpec, ...] = (
     ),
     PageSpec(
         "pages/value_side.py",
-        "Value side (a^V)",
+        "Value side (aⱽ)",
         ":material/add_circle:",
         "value_side",
         "Go further",

@@ -11,7 +11,7 @@ from relpos.lessons import quiz
 from relpos.state.schemas import read_quiz_seed
 from relpos.tables import frames as tables
 from relpos.text.escape import escape_markdown
-from relpos.ui.common import markdown
+from relpos.ui.common import markdown, named_index
 from relpos.ui.keys import state_key, widget_key
 
 # ---------------------------------------------------------------- quiz page
@@ -78,8 +78,8 @@ def _question_numbers(question) -> None:
     """The scenario's q, k and a^K as small tables (positions from 1)."""
     if question.scenario is None:
         return
-    st.dataframe(tables.scenario_frame(question.scenario), width="content")
-    st.dataframe(tables.offset_row_frame(question.scenario.table), width="content")
+    st.dataframe(named_index(tables.scenario_frame(question.scenario)), width="content")
+    st.dataframe(named_index(tables.offset_row_frame(question.scenario.table)), width="content")
 
 
 def _worked_solution(question) -> None:
@@ -90,7 +90,7 @@ def _worked_solution(question) -> None:
 
 def quiz_question(number: int, question, seed: int) -> None:
     """One question: the numbers, the prompt, an answer form until settled, then the verdict."""
-    st.subheader(f"{number}. {question.title}")
+    st.header(f"{number}. {question.title}")
     _question_numbers(question)
     st.markdown(question.prompt)
     outcome = st.session_state.get(_outcome_key(seed, number))
@@ -157,7 +157,7 @@ def quiz_summary(questions, seed: int) -> None:
     st.dataframe(
         pd.DataFrame(
             {"question": [q.title for q in questions], "result": [marks[status] for status in statuses]},
-            index=range(1, len(questions) + 1),
+            index=pd.RangeIndex(1, len(questions) + 1, name="number"),
         ),
         width="content",
     )

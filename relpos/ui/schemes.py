@@ -147,7 +147,7 @@ def scheme_rows(results, position_figures, weight_figures) -> None:
         with st.container(border=True):
             text, formula = st.columns([1, 1.2], vertical_alignment="center")
             with text:
-                st.markdown(f"#### {SCHEMES[name]}")
+                st.markdown(f"### {SCHEMES[name]}")
                 count = result.n_params
                 st.markdown(f"**{count}** learned position parameter{'s' if count != 1 else ''}")
                 if name == "none":
@@ -165,9 +165,9 @@ def scheme_rows(results, position_figures, weight_figures) -> None:
                 st.caption(SCHEME_SYMBOLS[name])
             position, weights = st.columns(2)
             with position:
-                st.plotly_chart(position_figures[name], width="stretch", key=f"schemes.position.{name}")
+                ui.chart(position_figures[name], key=f"schemes.position.{name}")
             with weights:
-                st.plotly_chart(weight_figures[name], width="stretch", key=f"schemes.weights.{name}")
+                ui.chart(weight_figures[name], key=f"schemes.weights.{name}")
 
 
 # Each section's slider reruns only its section (a fragment): one step of the shift slider
@@ -181,7 +181,7 @@ def translation_section(setup, results) -> None:
     ui.markdown("schemes_translation")
     shift = scheme_slider("shift", "shift s: the tokens move to positions s + 1 .. s + n", 0, 32)
     changes = translation_changes(setup, shift)
-    st.plotly_chart(scheme_figures.translation_bar_figure(changes, shift), width="stretch")
+    ui.chart(scheme_figures.translation_bar_figure(changes, shift))
     st.caption(f"Each panel: score after moving the tokens {shift} places minus the score before, same colour range.")
     change_figures = scheme_figures.translation_heatmaps(changes, before=results, shift=shift)
     ui.chart_row([change_figures[name] for name in ("sinusoidal", "shaw", "t5")], key_prefix="schemes.change.a")

@@ -103,7 +103,7 @@ def sidebar(state: dict) -> None:
             key=W + "k",
             args=("k",),
             **common,
-            help="Only the Shaw scheme uses k: offsets beyond ±k share the edge rows of a^K.",
+            help="Only the Shaw scheme uses k: offsets beyond ±k share the edge rows of aᴷ.",
         )
         steps = sorted(set(TRAINING_STEP_CHOICES) | {state["steps"]})
         st.select_slider("Training steps (Adam updates)", steps, key=W + "steps", args=("steps",), **common)
@@ -180,9 +180,9 @@ def train_controls(state: dict) -> dict[str, TrainedHead] | None:
     if st.session_state.get(RUN) == run_key(state):
         return trained_heads(state)
     if RUN in st.session_state:
-        st.info("The settings changed since the last run: press Train to train with these.", icon="🔁")
+        st.info("The settings changed since the last run: press Train to train with these.", icon=":material/refresh:")
     else:
-        st.info("Nothing trained yet: press Train. A default run takes about a second.", icon="▶️")
+        st.info("Nothing trained yet: press Train. A default run takes about a second.", icon=":material/play_arrow:")
     return None
 
 
@@ -286,7 +286,7 @@ def position_section(head: TrainedHead) -> None:
     elif scheme == "absolute":
         _position_vectors(head)
     else:
-        st.info(FIXED_POSITIONS[scheme], icon="ℹ️")
+        st.info(FIXED_POSITIONS[scheme], icon=":material/info:")
     ui.markdown("training_gradient")
     st.latex(
         r"\frac{\partial \mathcal{L}}{\partial a^K_r} \;=\; \sum_{(i,\,j):\ \operatorname{clip}(j-i,\,k) = r - k}"

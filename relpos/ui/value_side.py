@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
+from relpos.text import notation
 from relpos.text import numbers as num
 from relpos.ui.page_settings import (
     init_settings,
@@ -53,8 +54,8 @@ def offset_mass_sentence(mass, table, k: int) -> str:
 
 
 def _table_label(side: str, offset: int) -> str:
-    """Slider label of one table entry, e.g. $a^V_{-2}$ (Streamlit renders the LaTeX)."""
-    return f"$a^{side}_{{{num.tex_offset(offset)}}}$"
+    """Slider label of one table entry in plain text (``aⱽ₋₂``): announced as words."""
+    return notation.entry(side, offset)
 
 
 def value_side_settings():
@@ -69,10 +70,10 @@ def value_side_settings():
         IntSetting("query", "query", 1, 1, n),
         ChoiceSetting("variant", "variant", "both", ("both", "key", "value", "neither")),
         FloatsSetting("v", "values v", example.values, -2.0, 2.0),
-        FloatsSetting("av", "a^V table", example.value_table, -2.0, 2.0),
+        FloatsSetting("av", "aⱽ table", example.value_table, -2.0, 2.0),
         FloatsSetting("q", "queries q", example.queries, -2.0, 2.0),
         FloatsSetting("kk", "keys k", example.keys, -2.0, 2.0),
-        FloatsSetting("ak", "a^K table", example.key_table, -2.0, 2.0),
+        FloatsSetting("ak", "aᴷ table", example.key_table, -2.0, 2.0),
     )
 
 
@@ -119,7 +120,7 @@ def value_side_controls():
     k = setting_value(page, by_name["k"])
     offsets = range(-(n - 1), n)
     st.markdown("**Values $v_j$** (one number per token, d = 1)")
-    number_sliders(page, by_name["v"], [f"$v_{j + 1}$" for j in range(n)])
+    number_sliders(page, by_name["v"], [f"v{num.subscript(j + 1)}" for j in range(n)])
     st.markdown(
         f"**Value-side table $a^V$** (offsets {num.offset_range(n - 1)}; at k = {k} only {offset_window(k)} "
         f"{'is' if k == 0 else 'are'} used, "
@@ -128,11 +129,11 @@ def value_side_controls():
     number_sliders(page, by_name["av"], [_table_label("V", o) for o in offsets], disabled=[abs(o) > k for o in offsets])
     with st.expander("Queries, keys and $a^K$ (the textbook's numbers)"):
         st.caption(
-            "The textbook gives a^K only for offsets −2..+2; the ±3 entries start equal to the ±2 ones, "
+            "The textbook gives aᴷ only for offsets −2..+2; the ±3 entries start equal to the ±2 ones, "
             "so k = 3 changes nothing on the key side until you edit them."
         )
-        number_sliders(page, by_name["q"], [f"$q_{i + 1}$" for i in range(n)])
-        number_sliders(page, by_name["kk"], [f"$k_{j + 1}$" for j in range(n)])
+        number_sliders(page, by_name["q"], [f"q{num.subscript(i + 1)}" for i in range(n)])
+        number_sliders(page, by_name["kk"], [f"k{num.subscript(j + 1)}" for j in range(n)])
         number_sliders(
             page, by_name["ak"], [_table_label("K", o) for o in offsets], disabled=[abs(o) > k for o in offsets]
         )

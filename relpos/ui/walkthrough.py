@@ -25,13 +25,14 @@ from relpos.core.attention import AttentionResult
 from relpos.core.examples import Scenario, worked_example
 from relpos.lessons import walkthrough as wt
 from relpos.lessons import walkthrough_text as wt_text
-from relpos.plots import heatmaps
+from relpos.plots import heatmaps, style
 from relpos.plots import walkthrough as walkthrough_figures
 from relpos.plots.offset_map import offset_map_figure
 from relpos.state import export
 from relpos.state import schemas as page_states
 from relpos.state.schemas import WALKTHROUGH
 from relpos.tables import frames as tables
+from relpos.text import notation
 from relpos.text import numbers as num
 from relpos.text.numbers import subscript
 from relpos.ui import common as ui
@@ -49,10 +50,15 @@ JSON, SNIPPET, UPLOAD, LOAD = "wt_json", "wt_snippet", "wt_upload", "wt_load"
 NAV = "lesson-nav"
 #: Container of the invisible Page Up / Page Down buttons (hidden by ui.ALWAYS_CSS).
 CLICKER = "clicker"
+#: HTML id of the current stop's heading (h2), which presenter mode scrolls into view after a move.
+STAGE_ANCHOR = "current-stop"
 
-#: Size factor of the figures (fonts, height, outlines) in presenter mode; the CSS of
-#: ui.PRESENTER_CSS enlarges the text by 20 px / 16 px = 1.25.
-_PRESENTER_FIGURES = 1.3
+#: Presenter mode (a 1280 × 720 projector): figure text at least this many px, and the
+#: figures' heights, chosen so each stop fits one screen under the navigation bar
+#: (tests/test_presenter.py measures it). The CSS of ui.PRESENTER_CSS sets body text to
+#: 22 px and formulas to 28 px and more.
+PRESENTER_FIGURE_FONT = style.PRESENTER_MIN_FONT
+_PRESENTER_HEIGHTS = {"wt_scores": 440, "wt_scores_softmax": 270, "wt_weights": 270, "wt_offsets": 460, "wt_table": 220}
 #: The edited-example note lists this many changes, then counts the rest.
 _SHOWN_CHANGES = 4
 
@@ -106,11 +112,15 @@ class Lesson:
         columns = range(self.n) if self.at_softmax else [self.stop.step]
         return [(self.stop.row, j) for j in columns]
 
-    def figure(self, fig, key: str) -> None:
-        """Draw a Plotly figure, enlarged in presenter mode."""
+    def figure(self, fig, key: str, *, size: str | None = None) -> None:
+        """Draw a Plotly figure; in presenter mode its text is enlarged and its height fixed
+        (by `size`, a key of ``_PRESENTER_HEIGHTS``, or `key`)."""
         if self.presenter:
-            walkthrough_figures.enlarge(fig, _PRESENTER_FIGURES)
-        st.plotly_chart(fig, key=key, config={"displayModeBar": False})
+            walkthrough_figures.minimum_fonts(fig)
+            fig.update_layout(height=_PRESENTER_HEIGHTS[size or key])
+        else:  # a phone's narrow column: the colour bar goes under the chart
+            walkthrough_figures.colour_bar_below(fig)
+        ui.chart(fig, key=key, toolbar=False)
 
 
 # ---------------------------------------------------------------------------
@@ -259,11 +269,12 @@ def edited_note(lesson: Lesson) -> None:
     if not changes:
         return
     shown = list(changes[:_SHOWN_CHANGES])
+    where = "under Edit the numbers, below the stop" if lesson.presenter else "sidebar"
     if len(changes) > _SHOWN_CHANGES:
         shown.append(f"{len(changes) - _SHOWN_CHANGES} more")
     st.info(
         f"**Edited example.** Compared with the textbook: {'; '.join(shown)}. "
-        "**Reset to the textbook example** (sidebar) brings its numbers back.",
+        f"**Reset to the textbook example** ({where}) brings its numbers back.",
         icon=":material/edit_note:",
     )
 
@@ -283,31 +294,67 @@ def _step_label(step: int, n: int) -> str:
     return "softmax" if step == n else f"j = {step + 1}"
 
 
+def _pickers(lesson: Lesson) -> None:
+    """The row and key pickers; in presenter mode without visible labels (they sit in the
+    navigation bar, where the buttons' "i = 3" and "j = 2" say enough; screen readers
+    still hear the labels)."""
+    n = lesson.n
+    labels = "collapsed" if lesson.presenter else "visible"
+    st.segmented_control(
+        "Query row",
+        list(range(n)),
+        format_func=lambda i: f"i = {i + 1}",
+        key=ROW,
+        required=True,
+        on_change=_pick_row,
+        label_visibility=labels,
+    )
+    st.segmented_control(
+        "Key (or the row's softmax)",
+        list(range(n + 1)),
+        format_func=lambda j: _step_label(j, n),
+        key=STEP,
+        required=True,
+        on_change=_pick_step,
+        label_visibility=labels,
+    )
+
+
+def _clicker_buttons(index: int, total: int) -> None:
+    """A presentation clicker sends Page Up / Page Down; a button takes one shortcut, so a
+    second, invisible pair (ui.ALWAYS_CSS hides CLICKER) listens for those keys."""
+    with st.container(key=CLICKER):
+        st.button(
+            "Page Up: previous stop",
+            key=f"{PREVIOUS}_clicker",
+            on_click=_move,
+            args=(-1,),
+            disabled=index == 0,
+            shortcut="PageUp",
+        )
+        st.button(
+            "Page Down: next stop",
+            key=f"{NEXT}_clicker",
+            on_click=_move,
+            args=(1,),
+            disabled=index == total - 1,
+            shortcut="PageDown",
+        )
+
+
 def step_controls(lesson: Lesson) -> None:
-    """Row and key pickers, and the Previous / Next buttons with the lesson's progress."""
+    """Row and key pickers, and the Previous / Next buttons with the lesson's progress.
+
+    In presenter mode the pickers join the navigation bar, so the bar is one row."""
     n, stop = lesson.n, lesson.stop
     st.session_state[ROW] = stop.row  # the widgets mirror STOP
     st.session_state[STEP] = stop.step
     index, total = wt.stop_index(stop, n), len(wt.lesson_stops(n))
-    with st.container(horizontal=True, vertical_alignment="bottom", gap="medium"):
-        st.segmented_control(
-            "Query row",
-            list(range(n)),
-            format_func=lambda i: f"i = {i + 1}",
-            key=ROW,
-            required=True,
-            on_change=_pick_row,
-        )
-        st.segmented_control(
-            "Key (or the row's softmax)",
-            list(range(n + 1)),
-            format_func=lambda j: _step_label(j, n),
-            key=STEP,
-            required=True,
-            on_change=_pick_step,
-        )
+    if not lesson.presenter:
+        with st.container(horizontal=True, vertical_alignment="bottom", gap="medium"):
+            _pickers(lesson)
     # a row of its own, whose wrapper's parent is the page: presenter mode makes it sticky
-    with st.container(key=NAV, horizontal=True, vertical_alignment="center", gap="small", width="content"):
+    with st.container(key=NAV, horizontal=True, vertical_alignment="center", gap="small", width="stretch"):
         st.button("Previous", key=PREVIOUS, on_click=_move, args=(-1,), disabled=index == 0, shortcut="Left")
         st.button(
             "Next",
@@ -320,25 +367,9 @@ def step_controls(lesson: Lesson) -> None:
         )
         where = f"row {stop.row + 1}, softmax" if lesson.at_softmax else f"pair ({stop.row + 1}, {stop.step + 1})"
         st.markdown(f"**Stop {index + 1} of {total}** · {where}", width="content")
-        # A presentation clicker sends Page Up / Page Down; a button takes one shortcut, so
-        # a second, invisible pair (ui.ALWAYS_CSS hides CLICKER) listens for those keys.
-        with st.container(key=CLICKER):
-            st.button(
-                "Page Up: previous stop",
-                key=f"{PREVIOUS}_clicker",
-                on_click=_move,
-                args=(-1,),
-                disabled=index == 0,
-                shortcut="PageUp",
-            )
-            st.button(
-                "Page Down: next stop",
-                key=f"{NEXT}_clicker",
-                on_click=_move,
-                args=(1,),
-                disabled=index == total - 1,
-                shortcut="PageDown",
-            )
+        if lesson.presenter:
+            _pickers(lesson)
+        _clicker_buttons(index, total)
 
 
 def _score_hover(lesson: Lesson) -> list[list[str]]:
@@ -362,13 +393,28 @@ def _score_matrix(lesson: Lesson) -> None:
         hover=_score_hover(lesson),
         height=420,
     )
-    lesson.figure(fig, "wt_scores")
-    st.caption("Rows are queries i, columns keys j; grey cells are not computed yet. Colour: blue < 0 < red.")
+    squeezed = lesson.presenter and lesson.at_softmax  # a third of the width: no colour bar, no caption
+    if squeezed:
+        _squeeze(fig)
+    lesson.figure(fig, "wt_scores", size="wt_scores_softmax" if lesson.at_softmax else None)
+    if not squeezed:
+        st.caption("Rows are queries i, columns keys j; grey cells are not computed yet. Colour: blue < 0 < red.")
+
+
+def _squeeze(fig) -> None:
+    """The score matrix in a third of a 1280 px screen (presenter mode's softmax stop):
+    no colour bar, short axis titles, and cells wider than tall, so 20 px numbers fit."""
+    fig.update_traces(showscale=False, selector={"type": "heatmap"})
+    fig.update_layout(
+        margin={"l": 62, "r": 4, "t": 40, "b": 62},
+        xaxis={"title": {"text": "key j", "standoff": 8}},
+        yaxis={"title": {"text": "query i", "standoff": 2}, "scaleanchor": None},
+    )
 
 
 def _pair_stage(lesson: Lesson) -> None:
     step = lesson.steps[lesson.stop.row * lesson.n + lesson.stop.step]
-    st.subheader(f"Query i = {step.i + 1}, key j = {step.j + 1}")
+    st.header(f"Query i = {step.i + 1}, key j = {step.j + 1}", anchor=STAGE_ANCHOR)
     st.latex(wt_text.pair_latex(step))
     st.markdown(wt_text.pair_sentence(step))
     st.caption("With d = 1 the scale 1/√d is 1, so both terms are plain products.")
@@ -377,10 +423,28 @@ def _pair_stage(lesson: Lesson) -> None:
 def _softmax_stage(lesson: Lesson) -> None:
     """Both softmaxes of the row with the numbers, and the takeaway computed from them."""
     row_steps = lesson.row_steps
-    st.subheader(f"Softmax of row i = {lesson.stop.row + 1}")
+    st.header(f"Softmax of row i = {lesson.stop.row + 1}", anchor=STAGE_ANCHOR)
     st.latex(wt_text.softmax_latex(row_steps))
+    _takeaway(lesson)
+
+
+def _takeaway(lesson: Lesson) -> None:
     shift = wt.row_shift(lesson.result, lesson.stop.row)
-    st.markdown("\n".join(f"- {sentence}" for sentence in wt_text.takeaway(shift, row_steps)))
+    st.markdown("\n".join(f"- {sentence}" for sentence in wt_text.takeaway(shift, lesson.row_steps)))
+
+
+def _presenter_softmax_stage(lesson: Lesson) -> None:
+    """Presenter mode's softmax stop on one screen: the arithmetic, the weight bars and the
+    score matrix side by side, the takeaway under them at full width."""
+    st.header(f"Softmax of row i = {lesson.stop.row + 1}", anchor=STAGE_ANCHOR)
+    formula, bars, matrix = st.columns([1.1, 1.15, 0.9], gap="small")
+    with formula:
+        st.latex(wt_text.softmax_latex(lesson.row_steps, compact=True))
+    with bars:
+        _weight_bars(lesson)
+    with matrix:
+        _score_matrix(lesson)
+    _takeaway(lesson)
 
 
 def _weight_bars(lesson: Lesson) -> None:
@@ -391,17 +455,24 @@ def _weight_bars(lesson: Lesson) -> None:
     fig = walkthrough_figures.weight_bars_figure(
         shift.content_weights,
         shift.weights,
-        f"Weights of query {i + 1}: content only vs combined",
+        f"Weights of query {i + 1}" + ("" if lesson.presenter else ": content only vs combined"),
         labels=labels,
         height=380,
     )
+    if lesson.presenter:  # a third of the screen wide: labels stay level, the legend below the title
+        fig.update_xaxes(tickangle=0)
+        fig.update_layout(margin={"l": 50, "r": 5, "t": 95, "b": 70})
     lesson.figure(fig, "wt_weights")
 
 
 def stage(lesson: Lesson) -> None:
     """The current stop: its arithmetic on the left; on the right the score matrix filling in,
     under the weight bars at a softmax stop (so the whole softmax step fits one screen)."""
-    left, right = st.columns([1.4, 1] if lesson.presenter else [1.15, 1], gap="large")
+    if lesson.presenter and lesson.at_softmax:
+        _presenter_softmax_stage(lesson)
+        return
+    widths, gap = ([1.25, 1], "medium") if lesson.presenter else ([1.15, 1], "large")
+    left, right = st.columns(widths, gap=gap)
     with left:
         _softmax_stage(lesson) if lesson.at_softmax else _pair_stage(lesson)
     with right:
@@ -417,6 +488,8 @@ def offset_section(lesson: Lesson) -> None:
     left, right = st.columns([1.15, 1], gap="large")
     with left:
         fig = offset_map_figure(n, n, k, title=f"Offset map: clipped offset j − i (k = {k})", height=420)
+        if lesson.presenter:  # 20 px axis title: the legend moves below it
+            fig.update_layout(legend={"y": -0.32}, margin={"b": 120})
         lesson.figure(walkthrough_figures.highlight_cells(fig, lesson.current_cells), "wt_offsets")
     with right:
         used = sorted(
@@ -496,7 +569,7 @@ def share(lesson: Lesson) -> None:
 
 
 def _number_fields(label: str, items, problems: dict[str, str], per_row: int = 4) -> None:
-    """Text fields for (key, latex label) items, in rows of `per_row`, with their errors below."""
+    """Text fields for (key, plain-text label) items, in rows of `per_row`, with their errors below."""
     st.markdown(f"**{label}**")
     items = list(items)
     for start in range(0, len(items), per_row):
@@ -508,19 +581,30 @@ def _number_fields(label: str, items, problems: dict[str, str], per_row: int = 4
             st.error(problems[key])
 
 
+def live_editor(lesson: Lesson) -> None:
+    """Presenter mode: the editor in the main area, under the stop (the sidebar stays folded
+    away, so the page keeps its width); after Enter a field lets go of the focus
+    (relpos/ui/assets/classroom.js), so the clicker steps the lesson again."""
+    with st.expander("Edit the numbers", icon=":material/edit:", expanded=bool(lesson.problems)):
+        editor(lesson)
+
+
 def editor(lesson: Lesson) -> None:
-    """Every number of the example, k, and the reset button (draw inside ``st.sidebar``)."""
+    """Every number of the example, k, and the reset button (draw inside ``st.sidebar``,
+    or :func:`live_editor` in presenter mode)."""
     scenario, problems = lesson.scenario, dict(lesson.problems)
     st.header("The numbers")
     ui.caption("walkthrough_edit")
     n = scenario.n
-    _number_fields("Queries", [(input_key("q", i), f"$q_{{{i + 1}}}$") for i in range(n)], problems)
-    _number_fields("Keys", [(input_key("k", j), f"$k_{{{j + 1}}}$") for j in range(n)], problems)
+    _number_fields("Queries", [(input_key("q", i), f"q{subscript(i + 1)}") for i in range(n)], problems)
+    _number_fields("Keys", [(input_key("k", j), f"k{subscript(j + 1)}") for j in range(n)], problems)
     st.segmented_control("Clipping distance k", list(wt.K_CHOICES), key=K, required=True, on_change=_change_k)
     offsets = [int(o) for o in scenario.table_offsets()]
     _number_fields(
-        f"Table $a^K$ (offsets {num.offset_range(scenario.k, ' … ')})" if scenario.k else "Table $a^K$ (offset 0 only)",
-        [(input_key("a", o), f"$a^K_{{{num.tex_offset(o)}}}$") for o in offsets],
+        f"Table aᴷ, clipping distance k = {scenario.k} (offsets {num.offset_range(scenario.k, ' … ')})"
+        if scenario.k
+        else "Table aᴷ, clipping distance k = 0 (offset 0 only)",
+        [(input_key("a", o), notation.entry("K", o)) for o in offsets],
         problems,
     )
     st.button("Reset to the textbook example", key=RESET, on_click=_reset, icon=":material/restart_alt:")

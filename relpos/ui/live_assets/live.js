@@ -21,7 +21,9 @@ const SCORE_PANELS = ["content", "bias", "scores"]; // one hover template, which
 const LOGITS = { content_weights: "content", weights: "scores" }; // the softmax behind a weight panel
 const MATRIX = { a: "table", q: "queries", keys: "keys" };
 const SEND_DELAY_MS = 120; // a burst of key presses is sent once
-const PLOT_CONFIG = { displayModeBar: false, responsive: true };
+// No zoom or pan by drag, wheel or double tap (as relpos.ui.common.CHART_CONFIG): a swipe
+// that starts on a panel scrolls the page on a phone, a tap still shows the cell (issue 12).
+const PLOT_CONFIG = { displayModeBar: false, responsive: true, scrollZoom: false, doubleClick: false };
 const CELL_KEYS = new Set(["z", "text", "customdata"]); // what a redraw of the cells may change
 
 // Measurements for tests and bench/drag.py: every paint (input times, frame, drawn,
@@ -170,7 +172,7 @@ class LivePanel {
       if (this.figureText[name] === text) continue; // unchanged since the last spec
       this.figureText[name] = text;
       const figure = JSON.parse(text);
-      await window.Plotly.react(this.plots[name], figure.data, figure.layout, PLOT_CONFIG);
+      await window.Plotly.react(this.plots[name], figure.data, { ...figure.layout, dragmode: false }, PLOT_CONFIG);
       drawn += 1;
     }
     requestAnimationFrame(() => stats.specs.push({ seq: spec.seq, drawn, presentedAt: performance.now() }));

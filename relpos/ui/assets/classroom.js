@@ -1,0 +1,141 @@
+// relpos classroom helpers (issue 12), installed once per browser tab by relpos.ui.client.
+// Static code, no user text. It adds the app-wide style sheet (CSS below), then does five
+// jobs, redone after every render:
+// 1. Formulas fit their column: a display formula wider than its box is scaled down to
+//    fit (to 60 % at most); one still too wide scrolls sideways and becomes a focusable,
+//    named region, so keyboard users can scroll it too (axe: scrollable-region-focusable).
+// 2. After Enter in a text field the field lets go of the focus, so the arrow keys and a
+//    presentation clicker step through the lesson again.
+// 3. Presenter mode: after Previous / Next the current stop's heading is in view, below
+//    the sticky navigation bar.
+// 4. Heatmap cell numbers never show below 10 px (hideTinyNumbers).
+// 5. A presenter link opened on a phone gets the phone layout (phoneLeavesPresenterMode).
+(() => {
+  if (window.__relposClassroom) return;
+  window.__relposClassroom = true;
+  const MIN_SCALE = 0.6;
+
+  // App-wide CSS:
+  // * labels of disabled controls faded to 5:1 on white, not Streamlit's 2.6:1 (axe colour-contrast);
+  // * a clearly visible keyboard focus ring on toggles and checkboxes (Streamlit's is faint);
+  // * a touch swipe that starts on a chart scrolls the page (charts never zoom or pan by
+  //   dragging; see relpos.ui.common.chart), a tap still shows the hover text;
+  const style = document.createElement('style');
+  style.id = 'relpos-classroom-css';
+  style.textContent = `
+label[data-testid="stWidgetLabel"][disabled] { color: rgba(17, 19, 24, 0.62); }
+[data-testid="stCheckbox"] label:has(input:focus-visible) {
+  outline: 3px solid #1c4f9c; outline-offset: 3px; border-radius: 6px;
+}
+[data-testid="stPlotlyChart"] .js-plotly-plot .draglayer,
+[data-testid="stPlotlyChart"] .js-plotly-plot .draglayer *,
+[data-testid="stPlotlyChart"] .js-plotly-plot .nsewdrag { touch-action: pan-x pan-y !important; }
+`;
+  document.head.appendChild(style);
+
+  const fitFormulas = () => {
+    for (const box of document.querySelectorAll('[data-testid=stMain] .katex-display, [data-testid=stSidebar] .katex-display')) {
+      box.style.fontSize = '';
+      if (box.scrollWidth <= box.clientWidth + 1) {
+        if (box.dataset.relposScroll) {
+          box.removeAttribute('tabindex');
+          box.removeAttribute('role');
+          box.removeAttribute('aria-label');
+          delete box.dataset.relposScroll;
+        }
+        // fits (or a sub-pixel overhang): never a scroll region without keyboard access
+        box.style.overflowX = 'hidden';
+        continue;
+      }
+      const scale = Math.max(MIN_SCALE, (box.clientWidth - 2) / box.scrollWidth);
+      box.style.fontSize = scale.toFixed(3) + 'em';
+      if (box.scrollWidth > box.clientWidth + 1) {
+        box.style.overflowX = 'auto';
+        box.setAttribute('tabindex', '0');
+        box.setAttribute('role', 'region');
+        box.setAttribute('aria-label', 'Formula, scrolls sideways');
+        box.dataset.relposScroll = '1';
+      } else {
+        box.style.overflowX = 'hidden';
+      }
+    }
+  };
+
+  // 4. Cell numbers Plotly shrank to fit small cells (many cells, a narrow column, or
+  //    200 % zoom) are hidden below MIN_CELL_PX instead of shown as unreadable specks:
+  //    the colours stay, a hover or tap shows the number, and "Numbers as tables" lists them.
+  const MIN_CELL_PX = 10;
+  const hideTinyNumbers = () => {
+    for (const text of document.querySelectorAll('[data-testid=stMain] .js-plotly-plot :is(.hm, g.textpoint) text')) {
+      const tiny = parseFloat(getComputedStyle(text).fontSize) < MIN_CELL_PX;
+      if (tiny !== (text.style.visibility === 'hidden')) text.style.visibility = tiny ? 'hidden' : '';
+    }
+  };
+
+  // 5. A presenter link opened on a phone: presenter mode is for a projector, so it is
+  //    switched off once, at the first look at the walkthrough on this phone-sized screen
+  //    (the student may switch it on again).
+  const PHONE = 700;
+  let phoneChecked = false;
+  const phoneLeavesPresenterMode = () => {
+    if (phoneChecked || window.innerWidth >= PHONE) return;
+    const toggle = [...document.querySelectorAll('[data-testid=stMain] [data-testid=stCheckbox]')]
+      .find((box) => box.textContent.includes('Presenter mode'));
+    if (!toggle) return;
+    phoneChecked = true;
+    const input = toggle.querySelector('input[type=checkbox]');
+    if (input && input.checked) input.click();
+  };
+
+  let lastStop = null;
+  const keepStopInView = () => {
+    const heading = document.getElementById('current-stop');
+    const bar = document.querySelector('.st-key-lesson-nav');
+    if (!heading || !bar) { lastStop = null; return; }
+    const text = heading.textContent;
+    if (text === lastStop) return;
+    const first = lastStop === null;
+    lastStop = text;
+    if (first) return;
+    const barBottom = bar.getBoundingClientRect().bottom;
+    const top = heading.getBoundingClientRect().top;
+    if (top >= barBottom && top <= window.innerHeight * 0.6) return;
+    // Streamlit scrolls inside its main area, not the window: scroll the nearest scroller.
+    let scroller = heading.parentElement;
+    while (scroller && !(scroller.scrollHeight > scroller.clientHeight
+        && /(auto|scroll)/.test(getComputedStyle(scroller).overflowY))) scroller = scroller.parentElement;
+    (scroller || document.scrollingElement).scrollBy(0, top - barBottom - 12);
+  };
+
+  let pending = false;
+  let refitTimer = null;
+  const refresh = () => {
+    if (pending) return;
+    pending = true;
+    requestAnimationFrame(() => {
+      pending = false;
+      fitFormulas();
+      keepStopInView();
+      hideTinyNumbers();
+      phoneLeavesPresenterMode();
+      // late layout (web fonts, charts sizing themselves) can widen a formula: fit once more
+      clearTimeout(refitTimer);
+      refitTimer = setTimeout(fitFormulas, 600);
+    });
+  };
+  new MutationObserver(refresh).observe(document.body, { subtree: true, childList: true, characterData: true });
+  window.addEventListener('resize', refresh);
+  // KaTeX's web fonts arrive after the first fit and widen the formulas: fit again
+  if (document.fonts) {
+    document.fonts.addEventListener('loadingdone', refresh);
+    document.fonts.ready.then(refresh);
+  }
+  document.addEventListener('keydown', (event) => {
+    const field = event.target;
+    if (event.key === 'Enter' && field instanceof HTMLInputElement && field.type === 'text'
+        && field.closest('[data-testid=stTextInput]') && !field.closest('[data-testid=stForm]')) {
+      setTimeout(() => field.blur(), 0);
+    }
+  }, true);
+  refresh();
+})();

@@ -1,0 +1,114 @@
+"""axe-core over every page of the app, in a real browser (issue 12).
+
+axe-core comes from the ``axe-playwright-python`` package (requirements-dev.txt), which
+ships ``axe.min.js``: it is injected into the page, never fetched from a CDN. Each page
+is opened in a viewport as tall as the page, so axe checks every element (it skips
+what lies off screen for some rules, e.g. colour contrast), and the test fails on any
+WCAG 2.0/2.1 A/AA or best-practice violation our code or content causes.
+
+Excluded, and why (the only exclusions):
+
+* ``[data-testid=stSidebarNav]``: Streamlit's own page list in the sidebar. Streamlit
+  renders each section's ``<ul>`` with ``<div>`` children and ``<li>`` elements outside
+  a list (axe rules ``list`` and ``listitem``); the app only names its pages (via
+  ``st.navigation``) and cannot change that markup.
+
+Screenshots of every page go to ``test-artifacts/screens/a11y-*.png``.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from relpos.ui.navigation import PAGES
+from tests.browser import ARTIFACTS, AppTab
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
+
+#: Streamlit's own markup the app cannot change (see the module docstring).
+EXCLUDED_ELEMENTS = [["[data-testid=stSidebarNav]"]]
+TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
+WIDTH, MAX_HEIGHT = 1440, 16_000
+
+
+@pytest.fixture(scope="module")
+def axe():
+    from axe_playwright_python.sync_playwright import Axe  # requirements-dev.txt; never skipped
+
+    return Axe()
+
+
+def run_axe(axe, tab: AppTab) -> list[dict]:
+    """Every violation axe-core finds on the whole page (tall viewport), Streamlit's sidebar list aside."""
+    height = tab.page.evaluate("document.querySelector('[data-testid=stMain]').scrollHeight")
+    tab.page.set_viewport_size({"width": WIDTH, "height": min(int(height) + 80, MAX_HEIGHT)})
+    tab.wait_idle()
+    tab.page.wait_for_timeout(400)  # Plotly and the data grids draw after the run
+    context = {"exclude": EXCLUDED_ELEMENTS}
+    options = {"runOnly": {"type": "tag", "values": TAGS}, "resultTypes": ["violations"]}
+    return axe.run(tab.page, context=context, options=options).response["violations"]
+
+
+def describe(violations: list[dict]) -> str:
+    lines = []
+    for violation in violations:
+        lines.append(f"{violation['id']} ({violation['impact']}, {len(violation['nodes'])}×): {violation['help']}")
+        for node in violation["nodes"][:5]:
+            lines.append(f"    {json.dumps(node['target'])[:200]}: {node['failureSummary'][:200]!r}")
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("spec", PAGES, ids=[spec.url_path for spec in PAGES])
+def test_page_has_no_accessibility_violations(axe, app_tab, spec):
+    app_tab.open(spec.url_path, timeout=90)
+    violations = run_axe(axe, app_tab)
+    app_tab.screenshot(f"a11y-{spec.url_path}")
+    report = ARTIFACTS / "axe" / f"{spec.url_path}.json"
+    report.parent.mkdir(parents=True, exist_ok=True)
+    report.write_text(json.dumps(violations, indent=1), encoding="utf-8")
+    assert not violations, f"axe-core on /{spec.url_path}:\n{describe(violations)}"
+    # every Plotly chart is announced by name (st.plotly_chart's ``alt``), on every page
+    unnamed = app_tab.page.evaluate(
+        """() => [...document.querySelectorAll('[data-testid=stPlotlyChart]')]
+            .filter((chart) => !(chart.getAttribute('aria-label') || '').trim()).length"""
+    )
+    assert unnamed == 0, f"/{spec.url_path}: {unnamed} of {app_tab.count('plot')} charts have no accessible name"
+
+
+# Font sizes (px) of the heatmap cell numbers a reader can see, on every chart.
+_VISIBLE_CELL_PX_JS = """
+() => [...document.querySelectorAll('[data-testid=stMain] .js-plotly-plot :is(.hm, g.textpoint) text')]
+  .filter((text) => text.textContent.trim() && getComputedStyle(text).visibility !== 'hidden')
+  .map((text) => parseFloat(getComputedStyle(text).fontSize))
+"""
+
+
+def test_cell_numbers_never_below_10_px_at_200_percent_zoom(chromium, app_server):
+    """200 % zoom of a 1440 × 900 screen is a 720 × 450 CSS viewport; the Explorer at n = 12
+    has 144 cells a panel. A number that would shrink below 10 px is hidden (the colour
+    stays, hover or tap shows it, and the page's tables list it), never shown as a speck."""
+    tab = AppTab.new(chromium, app_server.base_url, viewport=(720, 450))
+    try:
+        tab.open("explorer", {"n": 12}, timeout=90)
+        tab.wait_plots(7)
+        tab.page.wait_for_timeout(500)
+        sizes = tab.page.evaluate(_VISIBLE_CELL_PX_JS)
+        tab.screenshot("a11y-explorer-n12-200-percent")
+        drawn = tab.page.evaluate(
+            "() => document.querySelectorAll('[data-testid=stMain] .js-plotly-plot .hm text').length"
+        )
+        assert drawn >= 6 * 144, f"the panels' cell numbers were not drawn ({drawn})"
+        assert min(sizes, default=10) >= 10, f"cell numbers of {min(sizes)} px at 200 % zoom"
+    finally:
+        tab.close()
+
+
+def test_walkthrough_in_presenter_mode_has_no_accessibility_violations(axe, app_tab):
+    """Presenter mode rearranges the walkthrough (pickers in the bar, editor in the main area)."""
+    app_tab.open("worked_example", {"i": 2, "j": "softmax", "presenter": 1}, timeout=90)
+    app_tab.page.get_by_text("Edit the numbers").click()
+    violations = run_axe(axe, app_tab)
+    app_tab.screenshot("a11y-worked_example-presenter")
+    assert not violations, f"axe-core on /worked_example in presenter mode:\n{describe(violations)}"

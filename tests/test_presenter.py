@@ -1,0 +1,171 @@
+"""The walkthrough at a 1280 × 720 projector, in presenter mode (issue 12).
+
+Every one of the 20 stops must fit one screen with no scrolling: the navigation bar,
+the whole arithmetic down to the score line (at a softmax stop: the formula, the weights
+chart and the takeaway), and the score matrix with the current cell; and it must read
+from the back row: formulas ≥ 28 px, body text ≥ 22 px, heatmap cell numbers and axis
+labels ≥ 20 px. Screenshots of every stop go to test-artifacts/screens/presenter-*.png.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser import AppTab
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
+
+WIDTH, HEIGHT = 1280, 720
+STOPS = 20  # the textbook example: 4 rows × (4 pairs + 1 softmax)
+
+# Where each part of the stop is, in viewport pixels (top, bottom), and its font sizes.
+_MEASURE_JS = """
+() => {
+  const box = (el) => { if (!el) return null; const r = el.getBoundingClientRect(); return [r.top, r.bottom]; };
+  const px = (el) => el ? parseFloat(getComputedStyle(el).fontSize) : null;
+  const main = document.querySelector('[data-testid=stMain]');
+  const heading = document.getElementById('current-stop');
+  const charts = [...main.querySelectorAll('[data-testid=stPlotlyChart]')];
+  const named = (word) => charts.find((c) => (c.getAttribute('aria-label') || c.textContent).includes(word));
+  const scores = named('Scores');
+  const weights = named('Weights of query');
+  const shapes = scores ? [...scores.querySelectorAll('.shapelayer path')].map(box) : [];
+  const formula = heading && heading.closest('[data-testid=stHorizontalBlock], [data-testid=stVerticalBlock]')
+    .parentElement.querySelector('.katex-display');
+  const stage = heading ? heading.closest('[data-testid=stLayoutWrapper]') || heading.parentElement : null;
+  const takeaway = [...main.querySelectorAll('li')].find((li) => /gained|lost|same weight|weight/.test(li.textContent)
+    && li.getBoundingClientRect().top > (heading ? heading.getBoundingClientRect().top : 0));
+  const lists = takeaway ? [...takeaway.parentElement.children].map(box) : [];
+  const sentence = [...main.querySelectorAll('[data-testid=stMarkdownContainer] p')]
+    .find((p) => heading && p.getBoundingClientRect().top > heading.getBoundingClientRect().top);
+  const cellText = scores ? [...scores.querySelectorAll('.hm text, g.textpoint text, .heatmaplayer text')] : [];
+  const ticks = scores ? [...scores.querySelectorAll('.xtick text, .ytick text')] : [];
+  return {
+    heading: heading ? heading.textContent : null,
+    nav: box(document.querySelector('.st-key-lesson-nav')),
+    formula: box(formula), formulaPx: px(formula && formula.querySelector('.katex')),
+    scores: box(scores), shapes, weights: box(weights), takeaway: lists,
+    bodyPx: px(sentence), cellPx: cellText.map(px), tickPx: ticks.map(px),
+  };
+}
+"""
+
+
+# Plotly draws after the run: the score matrix has its cell numbers and its outline.
+_DRAWN_JS = """
+() => [...document.querySelectorAll('[data-testid=stMain] [data-testid=stPlotlyChart]')]
+  .some((c) => (c.getAttribute('aria-label') || '').includes('Scores')
+    && c.querySelector('.shapelayer path') && c.querySelector('g.textpoint text, .hm text'))
+"""
+
+
+def inside(part, top: float, bottom: float = HEIGHT) -> bool:
+    return part is not None and part[0] >= top - 1 and part[1] <= bottom + 1
+
+
+def check_stop(stop: int, m: dict) -> list[str]:
+    """What is wrong with one stop's measurements (an empty list: nothing)."""
+    problems = []
+    nav_bottom = m["nav"][1] if m["nav"] else 0
+    if not inside(m["nav"], 0):
+        problems.append(f"navigation bar at {m['nav']}")
+    if not inside(m["formula"], nav_bottom):
+        problems.append(f"formula (to its last line) at {m['formula']}")
+    if not m["shapes"] or not all(inside(shape, nav_bottom) for shape in m["shapes"]):
+        problems.append(f"current cell outline at {m['shapes']}")
+    softmax = m["heading"].startswith("Softmax")
+    if softmax and not inside(m["weights"], nav_bottom):
+        problems.append(f"weights chart at {m['weights']}")
+    if softmax and not (m["takeaway"] and all(inside(item, nav_bottom) for item in m["takeaway"])):
+        problems.append(f"takeaway at {m['takeaway']}")
+    if (m["formulaPx"] or 0) < 28 - 0.5:
+        problems.append(f"formula {m['formulaPx']} px < 28")
+    if m["bodyPx"] is not None and m["bodyPx"] < 22 - 0.5:
+        problems.append(f"body text {m['bodyPx']} px < 22")
+    small = [size for size in m["cellPx"] + m["tickPx"] if size < 20 - 0.5]
+    if not m["cellPx"] or small:
+        problems.append(f"heatmap text below 20 px: {small or 'no cell numbers found'}")
+    return [f"stop {stop} ({m['heading']}): {problem}" for problem in problems]
+
+
+@pytest.fixture(scope="module")
+def projector(chromium, app_server):
+    """One 1280 × 720 tab for the module (each test opens its own lesson link)."""
+    tab = AppTab.new(chromium, app_server.base_url, viewport=(WIDTH, HEIGHT))
+    yield tab
+    tab.close()
+
+
+def test_every_stop_fits_a_1280x720_projector(projector):
+    tab = projector
+    tab.open("worked_example", {"i": 1, "j": 1, "presenter": 1})
+    problems, matrix_tops = [], set()
+    for stop in range(1, STOPS + 1):
+        tab.page.wait_for_function(_DRAWN_JS)
+        tab.page.wait_for_timeout(150)  # the formula fitting runs on the next frame
+        measured = tab.page.evaluate(_MEASURE_JS)
+        problems += check_stop(stop, measured)
+        if not measured["heading"].startswith("Softmax") and measured["scores"]:
+            matrix_tops.add(round(measured["scores"][0]))
+        if stop in (1, 4, 5, 20):
+            tab.screenshot(f"presenter-1280x720-stop{stop:02d}", full_page=False)
+        if stop < STOPS:
+            tab.click("Next")
+    assert not problems, "\n".join(problems)
+    assert len(matrix_tops) == 1, f"the score matrix moves between pair stops: tops {sorted(matrix_tops)}"
+    assert not tab.errors, tab.errors
+
+
+# The scroller Streamlit moves (its main area, not the window), and where the current
+# stop's heading and the bottom of the navigation bar are, in viewport pixels.
+_SCROLL_DOWN_JS = """
+(by) => {
+  let el = document.getElementById('current-stop');
+  while (el && !(el.scrollHeight > el.clientHeight && /(auto|scroll)/.test(getComputedStyle(el).overflowY))) {
+    el = el.parentElement;
+  }
+  (el || document.scrollingElement).scrollBy(0, by);
+}
+"""
+_HEADING_JS = """
+() => ({
+  top: document.getElementById('current-stop').getBoundingClientRect().top,
+  text: document.getElementById('current-stop').textContent,
+  barBottom: document.querySelector('.st-key-lesson-nav').getBoundingClientRect().bottom,
+})
+"""
+
+
+def test_after_next_the_new_stop_is_in_view(projector):
+    tab = projector
+    tab.open("worked_example", {"i": 2, "j": 2, "presenter": 1})
+    tab.page.wait_for_function(_DRAWN_JS)
+    tab.page.evaluate(_SCROLL_DOWN_JS, 900)  # the teacher scrolled down to the table of all pairs
+    tab.page.wait_for_timeout(200)
+    assert tab.page.evaluate(_HEADING_JS)["top"] < 0, "the test must start with the stop scrolled away"
+    tab.click("Next")
+    tab.page.wait_for_timeout(300)
+    where = tab.page.evaluate(_HEADING_JS)
+    tab.screenshot("presenter-1280x720-after-next-scrolled", full_page=False)
+    assert where["text"].startswith("Query i = 2, key j = 3"), where
+    assert where["barBottom"] <= where["top"] <= HEIGHT * 0.6, f"heading at {where} after Next"
+
+
+def test_numbers_are_edited_from_the_main_area_and_the_clicker_works_after_enter(projector):
+    tab = projector
+    tab.open("worked_example", {"i": 1, "j": 1, "presenter": 1})
+    tab.page.get_by_text("Edit the numbers").click()
+    field = tab.page.get_by_label("q₁", exact=True)
+    field.wait_for()
+    field.scroll_into_view_if_needed()
+    clipped = field.evaluate("(input) => input.scrollWidth > input.clientWidth + 1")
+    assert not clipped, "a field is too narrow for its number"
+    tab.interact(lambda: (field.fill("0.5"), field.press("Enter")))
+    tab.page.wait_for_timeout(100)
+    focused = tab.page.evaluate("() => document.activeElement && document.activeElement.tagName")
+    assert focused != "INPUT", "after Enter the field lets go of the focus, so the clicker works"
+    assert "Edited example" in tab.main_text()
+    tab.screenshot("presenter-1280x720-edited", full_page=False)
+    tab.interact(lambda: tab.page.keyboard.press("PageDown"))  # a presentation clicker
+    assert tab.page.evaluate(_HEADING_JS)["text"].startswith("Query i = 1, key j = 2")
+    assert not tab.errors, tab.errors
