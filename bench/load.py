@@ -219,6 +219,20 @@ def cold_start(args, options: dict) -> int:
     return 0 if failures == 0 else 1
 
 
+def _default_page(args: argparse.Namespace) -> argparse.Namespace:
+    """The page and slider a class uses most when none is given: the Explorer's value slider."""
+    explorer = page_spec(EXPLORER.path)
+    if args.page is None:
+        # the page a class interacts with most: the Explorer, moving one of its value sliders
+        default = explorer or PAGES[0]
+        args.page = default.url_path if args.script == "app.py" else ""
+    if args.slider is None and explorer is not None and args.page == explorer.url_path:
+        args.slider = EXPLORER.bench_slider
+    if args.slider and args.slider.startswith("re:"):
+        args.slider = re.compile(args.slider[3:], re.IGNORECASE)
+    return args
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--script", default="app.py", help="the Streamlit script to serve (default app.py)")
@@ -263,16 +277,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         parser.error("keep it bounded: 1-200 sessions, duration up to 3600 s, 1-5 rounds")
     if not 1 <= args.trials <= 10 or not 0 <= args.within <= 60:
         parser.error("keep it bounded: 1-10 trials, loads within 0-60 s")
-    explorer = page_spec(EXPLORER.path)
-    if args.page is None:
-        # the page a class interacts with most: the Explorer, moving one of its value sliders
-        default = explorer or PAGES[0]
-        args.page = default.url_path if args.script == "app.py" else ""
-    if args.slider is None and explorer is not None and args.page == explorer.url_path:
-        args.slider = EXPLORER.bench_slider
-    if args.slider and args.slider.startswith("re:"):
-        args.slider = re.compile(args.slider[3:], re.IGNORECASE)
-    return args
+    return _default_page(args)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -4,6 +4,7 @@ import streamlit as st
 
 from relpos.ui import common as ui
 from relpos.ui import walkthrough as walk
+from relpos.ui import walkthrough_stage as walk_stage
 from relpos.ui.routing import require_app_entry
 
 require_app_entry()
@@ -23,16 +24,16 @@ if not lesson.presenter:  # the teacher is talking: the stop comes first, the re
 walk.problems_summary(lesson)
 
 walk.step_controls(lesson)
-walk.stage(lesson)
+walk_stage.stage(lesson)
 if lesson.presenter:  # one screen holds the stop; the note, conventions and editor follow
     walk.edited_note(lesson)
     ui.callout("walkthrough_offsets")
     walk.live_editor(lesson)
-walk.offset_section(lesson)
+walk_stage.offset_section(lesson)
 
 st.divider()
 ui.markdown("walkthrough_background")
-walk.step_table(lesson)
+walk_stage.step_table(lesson)
 walk.export_section(lesson)
 
 with st.sidebar:

@@ -44,6 +44,8 @@ from relpos.state.export import FORMAT, VERSION
 from relpos.state.schemas import EFFECTS, EXPLORER, TRAINING, WALKTHROUGH, read_quiz_seed
 from relpos.ui import schemes as schemes_ui
 from relpos.ui import value_side as value_side_ui
+from relpos.ui import walkthrough as walkthrough_ui
+from relpos.ui.client import SCRIPT as CLIENT_SCRIPT
 from relpos.ui.links import GUARD_HTML
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
@@ -263,7 +265,7 @@ class UploadInputs:
 
 #: url_path -> the page's scenario upload.
 UPLOAD_PAGES: dict[str, UploadInputs] = {
-    "worked_example": UploadInputs("wt_load", WALKTHROUGH),
+    "worked_example": UploadInputs(walkthrough_ui.LOAD, WALKTHROUGH),
     "explorer": UploadInputs("explorer:load", EXPLORER),
     "position_effects": UploadInputs("effects:load", EFFECTS),
 }
@@ -466,8 +468,9 @@ class PeakMemory:
 # Checks
 
 
-#: The one HTML element the app itself writes on every page, constant text.
-LINK_GUARD_HTML = GUARD_HTML
+#: The HTML elements the app itself writes, constant text: the link guard (relpos.ui.links)
+#: and the classroom helpers (relpos.ui.client).
+APP_HTML = frozenset({GUARD_HTML, f"<script>{CLIENT_SCRIPT}</script>"})
 
 
 def _walk(node) -> Iterator:
@@ -487,7 +490,7 @@ def _markdown_bodies(at: AppTest) -> Iterator[tuple[object, str, bool]]:
         proto = getattr(element, "proto", None)
         kind = getattr(element, "type", "")
         if kind == "html":
-            if proto.body == LINK_GUARD_HTML:  # the app's own static script (relpos.ui.links): no user text
+            if proto.body in APP_HTML:  # the app's own static scripts: no user text
                 continue
             yield element, proto.body, True
         elif kind in ("markdown", "caption", "latex", "title", "header", "subheader"):

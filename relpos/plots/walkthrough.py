@@ -271,6 +271,6 @@ def colour_bar_below(fig: go.Figure) -> go.Figure:
         room = COLOUR_BAR_ROOM + (30 if fig.layout.showlegend else 0)  # a legend under the axis stays clear
         fig.update_layout(
             height=(fig.layout.height or 450) + room,
-            margin={"b": (margin.b if margin.b is not None else 80) + room},
+            margin_b=(margin.b if margin.b is not None else 80) + room,  # its own margin, grown
         )
     return fig

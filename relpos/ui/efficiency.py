@@ -10,6 +10,7 @@ import streamlit as st
 from relpos.core import skewing
 from relpos.lessons import timing
 from relpos.plots import efficiency as figures
+from relpos.plots import efficiency_charts as charts
 from relpos.tables import frames as tables
 from relpos.ui.common import chart_name, chart_tables, named_index, plotly
 from relpos.ui.keys import state_key, widget_key
@@ -63,7 +64,7 @@ def timing_panel() -> None:
         f"**Measured** on this server: n = {shown['n']}, d = {shown['d']}, k = {shown['k']}, "
         "float64, best of 3 rounds in which the methods take turns."
     )
-    plotly(figures.timing_figure(shown["timings"]), key=widget_key("efficiency", "timing_chart"))
+    plotly(charts.timing_figure(shown["timings"]), key=widget_key("efficiency", "timing_chart"))
     st.dataframe(named_index(tables.timing_frame(shown["timings"])), width="stretch")
 
 
@@ -105,7 +106,7 @@ def memory_panel() -> None:
         skewing.memory_footprint(int(m), d_model, k=min(k, int(m) - 1), heads=heads, itemsize=itemsize) for m in lengths
     ]
     mark = (n, footprint.gathered, f"n = {n}: {tables.format_bytes(footprint.gathered)}  ")
-    plotly(figures.memory_growth_figure(lengths, footprints, mark=mark), key=widget_key("efficiency", "memory_growth"))
+    plotly(charts.memory_growth_figure(lengths, footprints, mark=mark), key=widget_key("efficiency", "memory_growth"))
 
 
 def published_memory_check() -> None:

@@ -5,6 +5,9 @@
 * Any other session value: ``<page>:<name>``, e.g. ``explorer:tab``, ``quiz:seed``; it lives
   for the whole session.
 
+Containers that CSS or JavaScript find by their ``st-key-…`` class keep a CSS-safe key
+without dots (``lesson-nav``, ``clicker``).
+
 ``<page>`` is the page's url_path (``explorer``, ``worked_example``, ``quiz`` …), or ``app``
 and ``links`` for values of the whole app. Pages' modules build their keys here; tests find
 widgets through these functions or by label, never by hand-written key strings.

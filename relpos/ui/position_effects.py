@@ -66,6 +66,26 @@ def _preset_selector() -> None:
     )
 
 
+def _size_sliders(state: dict, common: dict) -> None:
+    """d_k and d_model, each with a one-line gloss."""
+    st.select_slider(
+        "Query/key size d_k",
+        _options(D_K_CHOICES, state["dk"]),
+        key=W + "dk",
+        args=("dk",),
+        **common,
+        help="d_k: the length of each query, key and table vector; both terms are divided by √d_k.",
+    )
+    st.select_slider(
+        "Embedding size d_model",
+        _options(D_MODEL_CHOICES, state["dmodel"]),
+        key=W + "dmodel",
+        args=("dmodel",),
+        **common,
+        help="d_model: the length of each token's embedding (a row of X); W_q and W_k map it to d_k.",
+    )
+
+
 def setup_sidebar(state: dict) -> None:
     """The experiment's settings in the sidebar, and a scenario file to load."""
     with st.sidebar:
@@ -84,22 +104,7 @@ def setup_sidebar(state: dict) -> None:
             **common,
             help="Offsets beyond ±k share the edge vectors of the table. Clipping matters once n > k + 1.",
         )
-        st.select_slider(
-            "Query/key size d_k",
-            _options(D_K_CHOICES, state["dk"]),
-            key=W + "dk",
-            args=("dk",),
-            **common,
-            help="d_k: the length of each query, key and table vector; both terms are divided by √d_k.",
-        )
-        st.select_slider(
-            "Embedding size d_model",
-            _options(D_MODEL_CHOICES, state["dmodel"]),
-            key=W + "dmodel",
-            args=("dmodel",),
-            **common,
-            help="d_model: the length of each token's embedding (a row of X); W_q and W_k map it to d_k.",
-        )
+        _size_sliders(state, common)
         st.number_input("Seed", 0, 999_999, key=W + "seed", args=("seed",), **common)
         st.slider(
             "Preset strength",

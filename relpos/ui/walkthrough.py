@@ -5,7 +5,8 @@ Every number comes from :mod:`relpos.lessons.walkthrough` (which reads the core'
 :class:`~relpos.core.attention.AttentionResult`); figures come from :mod:`relpos.plots`,
 tables from :mod:`relpos.tables.frames`. Part of the UI layer, like :mod:`relpos.ui.common`.
 
-State lives in ``st.session_state`` under ``wt_*`` keys: the last good scenario and the
+State lives in ``st.session_state`` under ``worked_example:*`` keys (widgets under
+``worked_example.*``, :mod:`relpos.ui.keys`): the last good scenario and the
 current stop are plain entries (they survive page switches); the widgets mirror them.
 
 Lesson links: on the page's first run in a browser session the whole view (stop,
@@ -25,9 +26,8 @@ from relpos.core.attention import AttentionResult
 from relpos.core.examples import Scenario, worked_example
 from relpos.lessons import walkthrough as wt
 from relpos.lessons import walkthrough_text as wt_text
-from relpos.plots import heatmaps, style
+from relpos.plots import style
 from relpos.plots import walkthrough as walkthrough_figures
-from relpos.plots.offset_map import offset_map_figure
 from relpos.state import export
 from relpos.state import schemas as page_states
 from relpos.state.schemas import WALKTHROUGH
@@ -36,16 +36,23 @@ from relpos.text import notation
 from relpos.text import numbers as num
 from relpos.text.numbers import subscript
 from relpos.ui import common as ui
+from relpos.ui.keys import state_key, widget_key
 
-SCENARIO = "wt_scenario"  # last good Scenario
-MEMORY = "wt_memory"  # a^K values by offset, remembered when k is lowered
-STOP = "wt_stop"  # current wt.Stop
-FLASH = "wt_flash"  # one-off confirmation message
-ROW, STEP, K, PRESENTER = "wt_row", "wt_step", "wt_k", "wt_presenter"
-NEXT, PREVIOUS, RESET, CSV = "wt_next", "wt_previous", "wt_reset", "wt_csv"
-PAGE = "worked_example"  # url_path: lesson links and scenario files name the page by it
-LINK = "wt_link"  # the view as a WALKTHROUGH state dict, mirrored in the URL
-JSON, SNIPPET, UPLOAD, LOAD = "wt_json", "wt_snippet", "wt_upload", "wt_load"
+PAGE = "worked_example"  # url_path: lesson links, scenario files and keys name the page by it
+# session values (relpos.ui.keys: page:name)
+SCENARIO = state_key(PAGE, "scenario")  # last good Scenario
+MEMORY = state_key(PAGE, "memory")  # a^K values by offset, remembered when k is lowered
+STOP = state_key(PAGE, "stop")  # current wt.Stop
+FLASH = state_key(PAGE, "flash")  # one-off confirmation message
+LINK = state_key(PAGE, "link")  # the view as a WALKTHROUGH state dict, mirrored in the URL
+# widgets (page.name)
+ROW, STEP, K, PRESENTER = (widget_key(PAGE, name) for name in ("row", "step", "k", "presenter"))
+NEXT, PREVIOUS, RESET, CSV = (widget_key(PAGE, name) for name in ("next", "previous", "reset", "csv"))
+JSON, SNIPPET, UPLOAD, LOAD = (widget_key(PAGE, name) for name in ("json", "snippet", "upload", "load"))
+#: The stage's charts and table.
+SCORES, WEIGHTS, OFFSETS, TABLE, STEP_TABLE = (
+    widget_key(PAGE, name) for name in ("scores", "weights", "offsets", "table", "step_table")
+)
 #: Container key of the Previous / Next bar, which presenter mode keeps on screen (ui.PRESENTER_CSS).
 NAV = "lesson-nav"
 #: Container of the invisible Page Up / Page Down buttons (hidden by ui.ALWAYS_CSS).
@@ -58,14 +65,14 @@ STAGE_ANCHOR = "current-stop"
 #: (tests/test_presenter.py measures it). The CSS of ui.PRESENTER_CSS sets body text to
 #: 22 px and formulas to 28 px and more.
 PRESENTER_FIGURE_FONT = style.PRESENTER_MIN_FONT
-_PRESENTER_HEIGHTS = {"wt_scores": 440, "wt_scores_softmax": 270, "wt_weights": 270, "wt_offsets": 460, "wt_table": 220}
+_PRESENTER_HEIGHTS = {SCORES: 440, SCORES + ".softmax": 270, WEIGHTS: 270, OFFSETS: 460, TABLE: 220}
 #: The edited-example note lists this many changes, then counts the rest.
 _SHOWN_CHANGES = 4
 
 
 def input_key(kind: str, index: int) -> str:
     """Session key of one number field: ``q`` / ``k`` by 0-based position, ``a`` by offset."""
-    return f"wt_a_{index:+d}" if kind == "a" else f"wt_{kind}_{index}"
+    return widget_key(PAGE, kind, f"{index:+d}" if kind == "a" else index)
 
 
 def _fields(scenario: Scenario):
@@ -370,158 +377,6 @@ def step_controls(lesson: Lesson) -> None:
         if lesson.presenter:
             _pickers(lesson)
         _clicker_buttons(index, total)
-
-
-def _score_hover(lesson: Lesson) -> list[list[str]]:
-    n = lesson.n
-    hover = [["not computed yet" for _ in range(n)] for _ in range(n)]
-    reached = wt.reached_cells(lesson.stop, n)
-    for step in lesson.steps:
-        if reached[step.i, step.j]:
-            content, position, score = (num.number(v, 4, trim=1) for v in (step.content, step.position, step.score))
-            hover[step.i][step.j] = f"e({step.i + 1},{step.j + 1}) = content {content} + position {position} = {score}"
-    return hover
-
-
-def _score_matrix(lesson: Lesson) -> None:
-    fig = walkthrough_figures.partial_score_heatmap(
-        lesson.result.scores,
-        wt.reached_cells(lesson.stop, lesson.n),
-        "Scores e<sub>ij</sub> computed so far",
-        limit=heatmaps.symmetric_range(lesson.result.scores),
-        current=lesson.current_cells,
-        hover=_score_hover(lesson),
-        height=420,
-    )
-    squeezed = lesson.presenter and lesson.at_softmax  # a third of the width: no colour bar, no caption
-    if squeezed:
-        _squeeze(fig)
-    lesson.figure(fig, "wt_scores", size="wt_scores_softmax" if lesson.at_softmax else None)
-    if not squeezed:
-        st.caption("Rows are queries i, columns keys j; grey cells are not computed yet. Colour: blue < 0 < red.")
-
-
-def _squeeze(fig) -> None:
-    """The score matrix in a third of a 1280 px screen (presenter mode's softmax stop):
-    no colour bar, short axis titles, and cells wider than tall, so 20 px numbers fit."""
-    fig.update_traces(showscale=False, selector={"type": "heatmap"})
-    fig.update_layout(
-        margin={"l": 62, "r": 4, "t": 40, "b": 62},
-        xaxis={"title": {"text": "key j", "standoff": 8}},
-        yaxis={"title": {"text": "query i", "standoff": 2}, "scaleanchor": None},
-    )
-
-
-def _pair_stage(lesson: Lesson) -> None:
-    step = lesson.steps[lesson.stop.row * lesson.n + lesson.stop.step]
-    st.header(f"Query i = {step.i + 1}, key j = {step.j + 1}", anchor=STAGE_ANCHOR)
-    st.latex(wt_text.pair_latex(step))
-    st.markdown(wt_text.pair_sentence(step))
-    st.caption("With d = 1 the scale 1/√d is 1, so both terms are plain products.")
-
-
-def _softmax_stage(lesson: Lesson) -> None:
-    """Both softmaxes of the row with the numbers, and the takeaway computed from them."""
-    row_steps = lesson.row_steps
-    st.header(f"Softmax of row i = {lesson.stop.row + 1}", anchor=STAGE_ANCHOR)
-    st.latex(wt_text.softmax_latex(row_steps))
-    _takeaway(lesson)
-
-
-def _takeaway(lesson: Lesson) -> None:
-    shift = wt.row_shift(lesson.result, lesson.stop.row)
-    st.markdown("\n".join(f"- {sentence}" for sentence in wt_text.takeaway(shift, lesson.row_steps)))
-
-
-def _presenter_softmax_stage(lesson: Lesson) -> None:
-    """Presenter mode's softmax stop on one screen: the arithmetic, the weight bars and the
-    score matrix side by side, the takeaway under them at full width."""
-    st.header(f"Softmax of row i = {lesson.stop.row + 1}", anchor=STAGE_ANCHOR)
-    formula, bars, matrix = st.columns([1.1, 1.15, 0.9], gap="small")
-    with formula:
-        st.latex(wt_text.softmax_latex(lesson.row_steps, compact=True))
-    with bars:
-        _weight_bars(lesson)
-    with matrix:
-        _score_matrix(lesson)
-    _takeaway(lesson)
-
-
-def _weight_bars(lesson: Lesson) -> None:
-    """Content-only next to combined weight for each key of the row, values printed."""
-    row_steps, i = lesson.row_steps, lesson.stop.row
-    shift = wt.row_shift(lesson.result, i)
-    labels = [f"key {s.j + 1}<br>offset {wt_text.signed(s.offset, 0)}" for s in row_steps]
-    fig = walkthrough_figures.weight_bars_figure(
-        shift.content_weights,
-        shift.weights,
-        f"Weights of query {i + 1}" + ("" if lesson.presenter else ": content only vs combined"),
-        labels=labels,
-        height=380,
-    )
-    if lesson.presenter:  # a third of the screen wide: labels stay level, the legend below the title
-        fig.update_xaxes(tickangle=0)
-        fig.update_layout(margin={"l": 50, "r": 5, "t": 95, "b": 70})
-    lesson.figure(fig, "wt_weights")
-
-
-def stage(lesson: Lesson) -> None:
-    """The current stop: its arithmetic on the left; on the right the score matrix filling in,
-    under the weight bars at a softmax stop (so the whole softmax step fits one screen)."""
-    if lesson.presenter and lesson.at_softmax:
-        _presenter_softmax_stage(lesson)
-        return
-    widths, gap = ([1.25, 1], "medium") if lesson.presenter else ([1.15, 1], "large")
-    left, right = st.columns(widths, gap=gap)
-    with left:
-        _softmax_stage(lesson) if lesson.at_softmax else _pair_stage(lesson)
-    with right:
-        if lesson.at_softmax:
-            _weight_bars(lesson)
-        _score_matrix(lesson)
-
-
-def offset_section(lesson: Lesson) -> None:
-    """The offset map and the a^K table, with what the current stop reads outlined."""
-    n, k = lesson.n, lesson.scenario.k
-    st.subheader("Which table entry does each pair read?")
-    left, right = st.columns([1.15, 1], gap="large")
-    with left:
-        fig = offset_map_figure(n, n, k, title=f"Offset map: clipped offset j − i (k = {k})", height=420)
-        if lesson.presenter:  # 20 px axis title: the legend moves below it
-            fig.update_layout(legend={"y": -0.32}, margin={"b": 120})
-        lesson.figure(walkthrough_figures.highlight_cells(fig, lesson.current_cells), "wt_offsets")
-    with right:
-        used = sorted(
-            {s.clipped for s in lesson.row_steps} if lesson.at_softmax else {lesson.row_steps[lesson.stop.step].clipped}
-        )
-        strip = walkthrough_figures.table_strip_figure(
-            lesson.scenario.table, f"The table a<sup>K</sup>: 2k + 1 = {2 * k + 1} entries", used=used, height=190
-        )
-        lesson.figure(strip, "wt_table")
-        st.markdown(wt_text.offset_map_note(lesson.steps))
-
-
-def _highlight_current(frame, lesson: Lesson):
-    current = {(i + 1, j + 1) for i, j in lesson.current_cells}
-
-    def colour(row):
-        mark = (row["i"], row["j"]) in current
-        return ["background-color: #fff1a8" if mark else "" for _ in row]
-
-    return colour
-
-
-def step_table(lesson: Lesson) -> None:
-    """The arithmetic of all n² pairs (current stop highlighted) and its CSV download."""
-    frame = tables.step_frame(lesson.steps)
-    st.subheader(f"All {len(frame)} pairs at once")
-    integer_columns = ["i", "j", "offset j−i", "clipped offset"]
-    styled = frame.style.format(
-        lambda value: num.number(value, 4), subset=[c for c in frame.columns if c not in integer_columns]
-    ).apply(_highlight_current(frame, lesson), axis=1)
-    st.dataframe(styled, hide_index=True, height="content", key="wt_step_table")
-    st.caption("The highlighted rows are the current stop. Weights are per query row (each row of 4 sums to 1).")
 
 
 def export_section(lesson: Lesson) -> None:

@@ -1,0 +1,173 @@
+"""The walkthrough's stage (``pages/worked_example.py``): the current stop's arithmetic, the
+score matrix filling in, the weight bars at a softmax stop, the offset map and the step table.
+
+Everything is drawn from a :class:`relpos.ui.walkthrough.Lesson`; its state, controls,
+editor and exports live in :mod:`relpos.ui.walkthrough`.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from relpos.lessons import walkthrough as wt
+from relpos.lessons import walkthrough_text as wt_text
+from relpos.plots import heatmaps
+from relpos.plots import walkthrough as walkthrough_figures
+from relpos.plots.offset_map import offset_map_figure
+from relpos.tables import frames as tables
+from relpos.text import numbers as num
+from relpos.ui.walkthrough import OFFSETS, SCORES, STAGE_ANCHOR, STEP_TABLE, TABLE, WEIGHTS, Lesson
+
+__all__ = ["offset_section", "stage", "step_table"]
+
+
+def _score_hover(lesson: Lesson) -> list[list[str]]:
+    n = lesson.n
+    hover = [["not computed yet" for _ in range(n)] for _ in range(n)]
+    reached = wt.reached_cells(lesson.stop, n)
+    for step in lesson.steps:
+        if reached[step.i, step.j]:
+            content, position, score = (num.number(v, 4, trim=1) for v in (step.content, step.position, step.score))
+            hover[step.i][step.j] = f"e({step.i + 1},{step.j + 1}) = content {content} + position {position} = {score}"
+    return hover
+
+
+def _score_matrix(lesson: Lesson) -> None:
+    fig = walkthrough_figures.partial_score_heatmap(
+        lesson.result.scores,
+        wt.reached_cells(lesson.stop, lesson.n),
+        "Scores e<sub>ij</sub> computed so far",
+        limit=heatmaps.symmetric_range(lesson.result.scores),
+        current=lesson.current_cells,
+        hover=_score_hover(lesson),
+        height=420,
+    )
+    squeezed = lesson.presenter and lesson.at_softmax  # a third of the width: no colour bar, no caption
+    if squeezed:
+        _squeeze(fig)
+    lesson.figure(fig, SCORES, size=SCORES + ".softmax" if lesson.at_softmax else None)
+    if not squeezed:
+        st.caption("Rows are queries i, columns keys j; grey cells are not computed yet. Colour: blue < 0 < red.")
+
+
+def _squeeze(fig) -> None:
+    """The score matrix in a third of a 1280 px screen (presenter mode's softmax stop):
+    no colour bar, short axis titles, and cells wider than tall, so 20 px numbers fit."""
+    fig.update_traces(showscale=False, selector={"type": "heatmap"})
+    fig.update_layout(
+        margin={"l": 62, "r": 4, "t": 40, "b": 62},
+        xaxis={"title": {"text": "key j", "standoff": 8}},
+        yaxis={"title": {"text": "query i", "standoff": 2}, "scaleanchor": None},
+    )
+
+
+def _pair_stage(lesson: Lesson) -> None:
+    step = lesson.steps[lesson.stop.row * lesson.n + lesson.stop.step]
+    st.header(f"Query i = {step.i + 1}, key j = {step.j + 1}", anchor=STAGE_ANCHOR)
+    st.latex(wt_text.pair_latex(step))
+    st.markdown(wt_text.pair_sentence(step))
+    st.caption("With d = 1 the scale 1/√d is 1, so both terms are plain products.")
+
+
+def _softmax_stage(lesson: Lesson) -> None:
+    """Both softmaxes of the row with the numbers, and the takeaway computed from them."""
+    row_steps = lesson.row_steps
+    st.header(f"Softmax of row i = {lesson.stop.row + 1}", anchor=STAGE_ANCHOR)
+    st.latex(wt_text.softmax_latex(row_steps))
+    _takeaway(lesson)
+
+
+def _takeaway(lesson: Lesson) -> None:
+    shift = wt.row_shift(lesson.result, lesson.stop.row)
+    st.markdown("\n".join(f"- {sentence}" for sentence in wt_text.takeaway(shift, lesson.row_steps)))
+
+
+def _presenter_softmax_stage(lesson: Lesson) -> None:
+    """Presenter mode's softmax stop on one screen: the arithmetic, the weight bars and the
+    score matrix side by side, the takeaway under them at full width."""
+    st.header(f"Softmax of row i = {lesson.stop.row + 1}", anchor=STAGE_ANCHOR)
+    formula, bars, matrix = st.columns([1.1, 1.15, 0.9], gap="small")
+    with formula:
+        st.latex(wt_text.softmax_latex(lesson.row_steps, compact=True))
+    with bars:
+        _weight_bars(lesson)
+    with matrix:
+        _score_matrix(lesson)
+    _takeaway(lesson)
+
+
+def _weight_bars(lesson: Lesson) -> None:
+    """Content-only next to combined weight for each key of the row, values printed."""
+    row_steps, i = lesson.row_steps, lesson.stop.row
+    shift = wt.row_shift(lesson.result, i)
+    labels = [f"key {s.j + 1}<br>offset {wt_text.signed(s.offset, 0)}" for s in row_steps]
+    fig = walkthrough_figures.weight_bars_figure(
+        shift.content_weights,
+        shift.weights,
+        f"Weights of query {i + 1}" + ("" if lesson.presenter else ": content only vs combined"),
+        labels=labels,
+        height=380,
+    )
+    if lesson.presenter:  # a third of the screen wide: labels stay level, the legend below the title
+        fig.update_xaxes(tickangle=0)
+        fig.update_layout(margin={"l": 50, "r": 5, "t": 95, "b": 70})
+    lesson.figure(fig, WEIGHTS)
+
+
+def stage(lesson: Lesson) -> None:
+    """The current stop: its arithmetic on the left; on the right the score matrix filling in,
+    under the weight bars at a softmax stop (so the whole softmax step fits one screen)."""
+    if lesson.presenter and lesson.at_softmax:
+        _presenter_softmax_stage(lesson)
+        return
+    widths, gap = ([1.25, 1], "medium") if lesson.presenter else ([1.15, 1], "large")
+    left, right = st.columns(widths, gap=gap)
+    with left:
+        _softmax_stage(lesson) if lesson.at_softmax else _pair_stage(lesson)
+    with right:
+        if lesson.at_softmax:
+            _weight_bars(lesson)
+        _score_matrix(lesson)
+
+
+def offset_section(lesson: Lesson) -> None:
+    """The offset map and the a^K table, with what the current stop reads outlined."""
+    n, k = lesson.n, lesson.scenario.k
+    st.subheader("Which table entry does each pair read?")
+    left, right = st.columns([1.15, 1], gap="large")
+    with left:
+        fig = offset_map_figure(n, n, k, title=f"Offset map: clipped offset j − i (k = {k})", height=420)
+        if lesson.presenter:  # 20 px axis title: the legend moves below it
+            fig.update_layout(legend={"y": -0.32}, margin={"b": 120})
+        lesson.figure(walkthrough_figures.highlight_cells(fig, lesson.current_cells), OFFSETS)
+    with right:
+        used = sorted(
+            {s.clipped for s in lesson.row_steps} if lesson.at_softmax else {lesson.row_steps[lesson.stop.step].clipped}
+        )
+        strip = walkthrough_figures.table_strip_figure(
+            lesson.scenario.table, f"The table a<sup>K</sup>: 2k + 1 = {2 * k + 1} entries", used=used, height=190
+        )
+        lesson.figure(strip, TABLE)
+        st.markdown(wt_text.offset_map_note(lesson.steps))
+
+
+def _highlight_current(frame, lesson: Lesson):
+    current = {(i + 1, j + 1) for i, j in lesson.current_cells}
+
+    def colour(row):
+        mark = (row["i"], row["j"]) in current
+        return ["background-color: #fff1a8" if mark else "" for _ in row]
+
+    return colour
+
+
+def step_table(lesson: Lesson) -> None:
+    """The arithmetic of all n² pairs (current stop highlighted) and its CSV download."""
+    frame = tables.step_frame(lesson.steps)
+    st.subheader(f"All {len(frame)} pairs at once")
+    integer_columns = ["i", "j", "offset j−i", "clipped offset"]
+    styled = frame.style.format(
+        lambda value: num.number(value, 4), subset=[c for c in frame.columns if c not in integer_columns]
+    ).apply(_highlight_current(frame, lesson), axis=1)
+    st.dataframe(styled, hide_index=True, height="content", key=STEP_TABLE)
+    st.caption("The highlighted rows are the current stop. Weights are per query row (each row of 4 sums to 1).")
