@@ -12,9 +12,10 @@ A page whose view is one state dict (Explorer, Position effects, Train a tiny he
 that dict under the bare page name (``explorer``, ``effects``, ``training``); its widgets are
 ``<page>.<name>``, so one prefix forgets them all when the state is replaced.
 
-``<page>`` is the page's url_path (``effects`` for Position effects, its older short name) (``explorer``, ``worked_example``, ``quiz`` …), or ``app``
-and ``links`` for values of the whole app. Pages' modules build their keys here; tests find
-widgets through these functions or by label, never by hand-written key strings.
+``<page>`` is the page's url_path (``explorer``, ``worked_example``, ``quiz`` …; Position
+effects keeps its older short name ``effects``), or ``app`` and ``links`` for values of the
+whole app. Pages' modules build their keys here; tests find widgets through these functions
+or by label, never by hand-written key strings.
 """
 
 from __future__ import annotations
