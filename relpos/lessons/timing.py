@@ -73,6 +73,22 @@ def interleaved_best(functions: dict[str, Callable[[], object]], repeats: int) -
     return best
 
 
+def _naive_timing(measured, expected: np.ndarray, gathered_bytes: int, budget_bytes: int) -> MethodTiming:
+    """The naive gather's row: its time and error, or why it was skipped (`measured` None)."""
+    if measured is None:
+        return MethodTiming(
+            "naive gather (n, n, d)",
+            None,
+            gathered_bytes,
+            None,
+            f"skipped: the (n, n, d) tensor would need {gathered_bytes / 2**20:,.0f} MiB "
+            f"(this page allows {budget_bytes / 2**20:,.0f} MiB)",
+        )
+    seconds, naive = measured
+    error = float(np.max(np.abs(naive - expected)))
+    return MethodTiming("naive gather (n, n, d)", seconds, gathered_bytes, error, "builds every pair's embedding")
+
+
 def time_bias_methods(
     n, d, k, *, seed: int = 0, repeats: int = 3, naive_budget_bytes: int = NAIVE_BUDGET_BYTES
 ) -> tuple[MethodTiming, ...]:
@@ -116,24 +132,7 @@ def time_bias_methods(
     skew_seconds, skewed = measured["skewing"]
     causal = np.tril(np.ones((n, n), dtype=bool))
 
-    if run_naive:
-        naive_seconds, naive = measured["naive"]
-        naive_timing = MethodTiming(
-            "naive gather (n, n, d)",
-            naive_seconds,
-            gathered_bytes,
-            float(np.max(np.abs(naive - expected))),
-            "builds every pair's embedding",
-        )
-    else:
-        naive_timing = MethodTiming(
-            "naive gather (n, n, d)",
-            None,
-            gathered_bytes,
-            None,
-            f"skipped: the (n, n, d) tensor would need {gathered_bytes / 2**20:,.0f} MiB "
-            f"(this page allows {naive_budget_bytes / 2**20:,.0f} MiB)",
-        )
+    naive_timing = _naive_timing(measured.get("naive"), expected, gathered_bytes, naive_budget_bytes)
     return (
         naive_timing,
         MethodTiming(

@@ -314,16 +314,24 @@ def matrix_tables(matrices: dict[str, object], *, key: str, limit: int = 16, dec
             st.table(frame.style.format(_number_cells(decimals)))
 
 
-def chart_tables(frames: dict[str, pd.DataFrame], *, key: str) -> None:
+def chart_tables(
+    frames: dict[str, pd.DataFrame],
+    *,
+    key: str,
+    label: str = "Charts as tables (screen-reader friendly)",
+    decimals: int | None = None,
+) -> None:
     """Charts' cells as real HTML tables (each chart's screen-reader alternative), in an
-    expander that renders only when open; `frames` maps a chart's title to its table."""
-    expander = st.expander("Charts as tables (screen-reader friendly)", key=key, on_change="rerun")
+    expander that renders only when open; `frames` maps a chart's title to its table.
+    With `decimals`, numbers are printed by the one formatter (true minus signs)."""
+    expander = st.expander(label, key=key, on_change="rerun")
     if not expander.open:
         return
     with expander:
         for title, frame in frames.items():
             st.markdown(f"**{escape_markdown(title)}**")
-            st.table(named_index(frame))
+            frame = named_index(frame)
+            st.table(frame if decimals is None else frame.style.format(_number_cells(decimals)))
 
 
 # --- Export and import ------------------------------------------------------------------

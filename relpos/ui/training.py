@@ -210,17 +210,6 @@ def loss_section(heads: dict[str, TrainedHead]) -> None:
         st.caption(f"Final loss: {final}.")
 
 
-def _tables_expander(frames: dict, *, key: str, decimals: int = 4) -> None:
-    """Labelled frames as real HTML tables, in an expander that renders only when open."""
-    expander = st.expander("Numbers as tables (screen-reader friendly)", key=key, on_change="rerun")
-    if not expander.open:
-        return
-    with expander:
-        for title, frame in frames.items():
-            st.markdown(f"**{title}**")
-            st.table(frame.round(decimals))
-
-
 def _snapshot_slider(head: TrainedHead, key: str) -> int:
     """Pick a snapshot by the number of updates done (default: the trained head); its index."""
     steps = [int(s) for s in head.snapshot_steps]
@@ -258,8 +247,11 @@ def _offset_bars(head: TrainedHead, scheme: str) -> None:
             f" Orange: the largest. Pale bars: offsets below {edge}, which all read the row of {edge}."
         )
     st.caption(note)
-    _tables_expander(
-        {f"Bias per offset, step {step}": tables.offset_bias_frame(offsets, biases)}, key=f"{W}tables.bias"
+    ui.chart_tables(
+        {f"Bias per offset, step {step}": tables.offset_bias_frame(offsets, biases)},
+        key=f"{W}tables.bias",
+        label="Numbers as tables (screen-reader friendly)",
+        decimals=4,
     )
 
 
