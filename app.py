@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from relpos.ui.backpressure import wait_for_client
+from relpos.ui.backpressure import run_finished, wait_for_client
 from relpos.ui.client import client_helpers_sent, install_client_helpers
 from relpos.ui.keys import state_key
 from relpos.ui.links import guard_oversized_links, oversized_link_notice
@@ -26,6 +26,7 @@ def declare_sections() -> dict[str, list]:
     home = st.Page(first.path, title=first.title, icon=first.icon, url_path=HOME_URL_PATH, default=True)
 
     def go_home() -> None:
+        run_finished()  # switch_page ends this run early: it was not cut short by the client
         st.switch_page(home, query_params=st.query_params.to_dict())
 
     sections: dict[str, list] = {first.section: [home]}
@@ -49,3 +50,4 @@ rerun_on_reconnect()  # a restarted server or another replica runs the page befo
 with app_entry():
     page.run()
 client_helpers_sent()  # not reached when the page switched or stopped: sent again next run
+run_finished()

@@ -54,6 +54,33 @@ class Slider:
 
 
 @dataclass
+class LiveValue:
+    """One value slider of the Explorer's live panel (a custom component, not a Streamlit slider).
+
+    The browser moves it without the server; on release the panel hands all its values back
+    as the component's JSON state (``{"values": {"seq", "bias", "a", "q", "keys"}}``), which
+    reruns the panel's fragment. The client sends the same.
+    """
+
+    component_id: str
+    fragment_id: str
+    group: str  # "a", "q" or "keys"
+    index: int
+    label: str
+    step: float
+    low: float
+    high: float
+    groups: dict[str, list[float]]  # every group's values as the panel last drew them
+    scalar: bool
+
+    def release_json(self, seq: int) -> str:
+        """The component state the panel sends when this slider is let go (values as they are now)."""
+        values = {"seq": seq, "bias": "scalar" if self.scalar else "shaw"}
+        values.update({name: list(group) for name, group in self.groups.items() if group})
+        return json.dumps({"values": values})
+
+
+@dataclass
 class Stats:
     """What all sessions of a round report."""
 
@@ -88,6 +115,9 @@ class Session:
         self.charts: list[str] = []  # every Plotly figure drawn, as its JSON
         self.component_figures = 0  # Plotly figures drawn inside custom components (the live panel)
         self.triggers: list[str] = []  # ids of buttons the next message clicks
+        self.live_values: dict[str, LiveValue] = {}  # label -> a value slider of the live panel
+        self.live_state: dict[str, str] = {}  # component id -> the JSON state the next message sends
+        self.live_seq = 0
         # run_every fragments the server registered: with any, the browser asks for a full
         # run with its widget values whenever its WebSocket connects again
         self.auto_rerun_fragments: set[str] = set()
@@ -110,6 +140,10 @@ class Session:
             widget = state.widget_states.widgets.add()
             widget.id = widget_id
             widget.trigger_value = True
+        for widget_id, value in self.live_state.items():
+            widget = state.widget_states.widgets.add()
+            widget.id = widget_id
+            widget.json_value = value
         self.triggers = []
         return message.SerializeToString()
 
@@ -155,9 +189,11 @@ class Session:
             self.charts.append(element.plotly_chart.spec)
         elif kind == "bidi_component":  # the Explorer's live panel draws its figures itself
             data = element.bidi_component.json or element.bidi_component.mixed.json
-            figures = json.loads(data).get("figures", {}) if data else {}
+            spec = json.loads(data) if data else {}
+            figures = spec.get("figures", {})
             self.charts.extend(json.dumps(figure) for figure in figures.values())
             self.component_figures += len(figures)
+            self.read_live_values(element.bidi_component.id, delta.fragment_id, spec)
         if kind == "exception":
             raise RunError(f"exception on the page: {element.exception.type}: {element.exception.message[:200]}")
         if kind == "slider" and element.slider.type == element.slider.SLIDER:
@@ -167,16 +203,43 @@ class Session:
                 Slider(proto.id, proto.label, proto.min, proto.max, proto.step, list(proto.default), delta.fragment_id),
             )
 
-    def pick_slider(self) -> Slider | None:
+    def read_live_values(self, component_id: str, fragment_id: str, spec: dict) -> None:
+        """Note the live panel's value sliders (labels, values) from the spec it was sent."""
+        groups = {group["name"]: [float(v) for v in group["values"]] for group in spec.get("groups", [])}
+        for group in spec.get("groups", []):
+            for index, label in enumerate(group["labels"]):
+                self.live_values[label] = LiveValue(
+                    component_id, fragment_id, group["name"], index, label,
+                    float(spec.get("step", 0.01)), float(spec.get("low", -2.0)), float(spec.get("high", 2.0)),
+                    groups, bool(spec.get("scalar")),
+                )  # fmt: skip
+        self.live_seq = max(self.live_seq, int(spec.get("seq", 0)))
+
+    def pick_slider(self) -> Slider | LiveValue | None:
+        """The slider the session moves: a Streamlit slider, else a value slider of the live panel."""
         if self.slider_label is None:
             return next(iter(self.sliders.values()), None)
-        return next((s for s in self.sliders.values() if label_matches(s.label, self.slider_label)), None)
+        candidates = [*self.sliders.values(), *self.live_values.values()]
+        return next((s for s in candidates if label_matches(s.label, self.slider_label)), None)
+
+    def release_live_value(self, value: LiveValue) -> bytes:
+        """Move a live-panel slider one step up or down, alternately, and let go: what the panel sends."""
+        self.live_seq += 1
+        values = value.groups[value.group]
+        step = value.step if self.live_seq % 2 else -value.step
+        if not value.low <= values[value.index] + step <= value.high:
+            step = -step
+        values[value.index] = round(values[value.index] + step, 2)
+        self.live_state = {value.component_id: value.release_json(self.live_seq)}
+        return self.rerun_message(value.fragment_id)
 
     def next_interaction(self) -> bytes:
         """Move the chosen slider one step away from its default and back, alternately."""
         slider = self.pick_slider()
         if slider is None:
             return self.rerun_message()  # a page without the slider: a plain rerun
+        if isinstance(slider, LiveValue):
+            return self.release_live_value(slider)
         current = self.widget_values.get(slider.id, slider.default)
         default = slider.default[0]
         moved = default + slider.step if default + slider.step <= slider.high else default - slider.step

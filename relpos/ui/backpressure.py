@@ -2,80 +2,261 @@
 
 A student's frozen laptop, a tab on a dead network or a script can keep asking for
 reruns (slider moves) while never reading the answers. Streamlit would run the page for
-every request and queue every answer for that client, up to 500 messages per session
-(about 12 MiB on the Explorer at 64 tokens) before it drops the session, and those runs
-take the CPU that the rest of the class needs.
+every request and keep every answer for that client (up to 500 messages per session
+before it drops the session), and those runs take the CPU that the rest of the class
+needs.
 
 :func:`wait_for_client` is called at the start of every run (app.py) and of every
-fragment run (the Explorer's panels): while the session's client still has more than
-:data:`BACKLOG` messages waiting to be sent, the run waits, sleeping (no CPU, no new
-messages; a newer request or a stop ends the wait at once), for up to :data:`MAX_WAIT`
-seconds. A reading client never waits (its queue
-is empty when it asks for the next run); a slow one is answered as soon as it has taken
-the previous answer, with its latest widget values (Streamlit folds requests that arrive
-meanwhile into the next run, as it always does); a client that has gone away ends the
-wait and the run (its reconnect reruns the page: relpos.ui.reconnect). Nothing is
-dropped: the run that waited goes on and draws the latest state.
+fragment run (the Explorer's panels), :func:`run_finished` at their end. A run waits,
+sleeping (no CPU, no new messages; a newer request or a stop ends the wait at once):
 
-The one private detail, isolated here: Streamlit's WebSocket session client
+1. **while the session asks faster than its runs finish.** Every request cuts the run
+   before it short (Streamlit starts the newest at once), so a client that sends faster
+   than its runs take would make the server compute for every request and finish none:
+   under load, when runs slow down, fifty such clients kept the interpreter busy and the
+   answers never even left the server. After two runs cut short in a row the next one
+   pauses (:func:`unfinished_pause`: 0.1 s, doubling up to 1.6 s) before it starts.
+2. **while the client has not taken its previous answers** (:func:`behind`), for up to
+   :data:`MAX_WAIT` seconds. Counted on the server's side of the connection: messages a
+   run has made that are not yet handed to the connection (:func:`unflushed_messages`,
+   :func:`pending_messages`), and bytes in the asyncio write buffer and in the kernel's
+   send queue, i.e. sent but not acknowledged by the client (:func:`unread_bytes`).
+
+The kernel's part matters most. The operating system buffers up to 4 MiB per connection
+(Linux's ``tcp_wmem``) before the application notices anything; counting only
+Streamlit's queue, a client that stopped reading got about 75 more Explorer runs (15 s
+at 5 moves/s) before it had to wait. Counting the kernel's send queue, it waits once its
+own receive buffer is full (a run or two). A reading client never waits: on a LAN its
+answer has left the kernel a few milliseconds after the run, and on a slow link the next
+run starts as soon as the previous answer is through, with the latest widget values
+(Streamlit folds requests that arrive meanwhile into the next run, as always). A client
+that has gone away ends the wait and the run (its reconnect reruns the page:
+relpos.ui.reconnect). Nothing is dropped. A client that never reads again is cut off by
+the WebSocket ping timeout (``server.websocketPingInterval`` in deploy/streamlit.toml).
+
+Private details, isolated here: Streamlit's WebSocket session client
 (``StarletteSessionClient``) keeps its outgoing messages in an ``asyncio.Queue`` named
-``_send_queue``; Streamlit offers no public way to ask how many are waiting. When the
-attribute is missing (another Streamlit version or server) :func:`pending_messages`
-answers ``None`` and nothing waits; ``tests/test_backpressure.py`` fails on such an
-upgrade, so it cannot go unnoticed. Nothing is patched.
+``_send_queue`` and its Starlette ``WebSocket`` in ``_websocket``, whose ``send`` ends in
+uvicorn's protocol object holding the asyncio ``transport``; the runtime's session manager
+(``_session_mgr``) holds each session's ``_browser_queue``. Streamlit offers no public
+way to ask for any of them. When they are missing (another Streamlit or server version) the
+functions answer ``None`` and that part is not counted; ``tests/test_backpressure.py``
+(which serves ``tests/apps/backpressure_probe.py``) fails on such an upgrade, so it
+cannot go unnoticed. Nothing is patched.
 """
 
 from __future__ import annotations
 
 import asyncio
+import struct
 import time
+import weakref
+
+try:  # POSIX: the kernel's send queue can be asked for (Linux answers for TCP sockets)
+    import fcntl
+    import termios
+except ImportError:  # Windows: only Streamlit's and asyncio's buffers are counted
+    fcntl = termios = None
 
 import streamlit as st
 
 from relpos.ui.keys import state_key
 
-#: Messages a client may leave unread before its next run waits: more than the few a
-#: busy event loop has not flushed yet, fewer than one Explorer run sends (~50).
-BACKLOG = 16
+#: Messages a session may have waiting before its next run waits: the few a run sends
+#: when it starts (~3) and a little more, fewer than one Explorer run sends (~12).
+BACKLOG = 8
+#: Bytes a client may leave unread before its next run waits: a few compact Explorer answers
+#: (or part of one large one); far less than the 4 MiB the kernel would take for a client that stopped
+#: reading. A reading client's earlier answers are through long before it asks again.
+BACKLOG_BYTES = 32 * 1024
 #: Longest wait (s) before a run goes ahead anyway; a client that never reads is cut off
 #: by Streamlit's WebSocket ping timeout (30 s + 30 s) or its 500-message limit.
 MAX_WAIT = 20.0
-#: Seconds between the first two looks at the queue; each later look waits twice as
+#: Seconds between the first two looks at the client; each later look waits twice as
 #: long, up to POLL_MAX: a client that catches up is answered quickly, while fifty
 #: stalled ones wake rarely (each wake-up competes for the interpreter lock, and frequent
 #: ones delayed everyone else's runs: p95 2.2 s with 0.1 s polls, 0.9 s with 1 s polls).
-POLL = 0.05
+POLL = 0.02
 POLL_MAX = 1.0
+#: Runs a session may see cut short in a row before its next run pauses (unfinished_pause).
+PATIENCE = 1
+#: First pause (s) of a session whose runs keep being cut short; it doubles up to PAUSE_MAX.
+PAUSE = 0.1
+PAUSE_MAX = 1.6
+#: Longest single sleep (s): between two, Streamlit may end the run for a newer request.
+SLICE = 0.25
+#: Session-state key: runs of this session started since one last finished.
+_UNFINISHED = state_key("app", "runs-unfinished")
 #: A session-state key nobody sets: reading it is only a yield point.
 _NEVER_SET = state_key("app", "backpressure-yield")
+#: Linux's SIOCOUTQ (bytes in a socket's send queue not yet acknowledged by the peer);
+#: None where the platform has no such request (the kernel's part is then not counted).
+_SIOCOUTQ = getattr(termios, "TIOCOUTQ", None) if termios else None
+#: How deep to follow the wrappers around the ASGI ``send`` callable (middleware closures).
+_MAX_WRAPPERS = 8
+
+_transports: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # session client -> transport
 
 
-def _session():
-    """(runtime, session id) of this run, or None outside a served session (AppTest, bare import)."""
+def _session(fragment: bool = False):
+    """(runtime, session id) of this run, or None outside a served session (AppTest, bare
+    import) and, with `fragment`, in a full run (app.py's calls cover those)."""
     from streamlit import runtime
     from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
     context = get_script_run_ctx()
-    if context is None or not runtime.exists():
+    if context is None or not runtime.exists() or (fragment and not context.fragment_ids_this_run):
         return None
     return runtime.get_instance(), context.session_id
 
 
 def pending_messages(client) -> int | None:
-    """Messages the client has not been sent yet, or None if the server cannot say."""
+    """Messages in the client's send queue (made, not yet written), or None if the server cannot say."""
     queue = getattr(client, "_send_queue", None)
     return queue.qsize() if isinstance(queue, asyncio.Queue) else None  # AppTest's client is a mock
 
 
-def wait_for_client() -> None:
-    """Sleep while this session's client leaves more than BACKLOG messages unread.
+def unflushed_messages(server, session_id: str) -> int | None:
+    """Messages a run has made that the server's event loop has not yet handed to the client's
+    send queue (Streamlit's per-session browser queue), or None if the server cannot say.
 
-    Ends the run (st.stop) if the client disconnects while the run waits.
+    When runs keep the interpreter busy, the event loop gets little time and finished runs'
+    answers wait here; the next run of the session must wait too, or the server computes
+    answers faster than it can send them and never notices a client that does not read.
     """
-    served = _session()
+    manager = getattr(server, "_session_mgr", None)
+    info = manager.get_session_info(session_id) if hasattr(manager, "get_session_info") else None
+    queue = getattr(getattr(info, "session", None), "_browser_queue", None)
+    try:
+        return len(queue)
+    except TypeError:  # another Streamlit version: not counted
+        return None
+
+
+def _transport_behind(send) -> asyncio.WriteTransport | None:
+    """The transport an ASGI ``send`` callable writes to, through the middleware's wrappers.
+
+    Starlette's middleware wraps ``send`` in closures; the innermost one is a bound method
+    of the server's protocol object (uvicorn's), which holds the asyncio transport.
+    """
+    seen, todo = set(), [send]
+    while todo and len(seen) < _MAX_WRAPPERS:
+        function = todo.pop()
+        if id(function) in seen:
+            continue
+        seen.add(id(function))
+        transport = getattr(getattr(function, "__self__", None), "transport", None)
+        if isinstance(transport, asyncio.WriteTransport):
+            return transport
+        for cell in getattr(function, "__closure__", None) or ():
+            try:
+                value = cell.cell_contents
+            except ValueError:  # an empty cell
+                continue
+            if callable(value):
+                todo.append(value)
+    return None
+
+
+def client_transport(client) -> asyncio.WriteTransport | None:
+    """The asyncio transport of a session client's WebSocket, or None if it cannot be found."""
+    try:
+        return _transports[client]
+    except (KeyError, TypeError):
+        pass
+    websocket = getattr(client, "_websocket", None)
+    transport = _transport_behind(getattr(websocket, "_send", None))
+    if transport is not None:
+        _transports[client] = transport
+    return transport
+
+
+def kernel_unacknowledged(transport: asyncio.BaseTransport) -> int:
+    """Bytes in the kernel's send queue of the transport's socket (0 where it cannot say)."""
+    sock = transport.get_extra_info("socket")
+    if sock is None or _SIOCOUTQ is None:
+        return 0
+    try:
+        answer = fcntl.ioctl(sock.fileno(), _SIOCOUTQ, struct.pack("i", 0))
+    except (OSError, ValueError):  # closed meanwhile
+        return 0
+    return struct.unpack("i", answer)[0]
+
+
+def unread_bytes(client) -> int | None:
+    """Bytes sent to the client's connection that it has not taken, or None if the server cannot say.
+
+    The asyncio write buffer (not yet handed to the kernel) plus the kernel's send queue
+    (handed over, not yet acknowledged by the client's machine).
+    """
+    transport = client_transport(client)
+    if transport is None:
+        return None
+    if transport.is_closing():
+        return 0
+    return transport.get_write_buffer_size() + kernel_unacknowledged(transport)
+
+
+def behind(server, session_id: str, client) -> bool:
+    """True while the session has more than BACKLOG messages or BACKLOG_BYTES bytes not taken
+    by its client: made and not yet sent, or sent and not yet acknowledged."""
+    messages = (unflushed_messages(server, session_id) or 0) + (pending_messages(client) or 0)
+    return messages > BACKLOG or (unread_bytes(client) or 0) > BACKLOG_BYTES
+
+
+def wait_for_client(*, fragment: bool = False) -> None:
+    """Call first in every run: pause a session that asks faster than its runs finish, then
+    sleep while its client has not taken its earlier answers (:func:`behind`).
+
+    app.py calls it for every full run; a fragment calls it with ``fragment=True``, which
+    acts only when the fragment runs on its own (in a full run app.py has waited already).
+    Ends the run (st.stop) if the client disconnects while the run waits. Pair it with
+    :func:`run_finished` at the end of the run.
+    """
+    served = _session(fragment)
     if served is None:
         return
-    server, session_id = served
+    unfinished = st.session_state.get(_UNFINISHED, 0)
+    st.session_state[_UNFINISHED] = unfinished + 1
+    _sleep(unfinished_pause(unfinished))
+    _wait_while_behind(*served)
+
+
+def run_finished(*, fragment: bool = False) -> None:
+    """Call last in every run that called :func:`wait_for_client` (with the same `fragment`):
+    this session's runs finish."""
+    if _session(fragment) is not None:
+        st.session_state[_UNFINISHED] = 0
+
+
+def unfinished_pause(unfinished: int) -> float:
+    """Seconds a run waits before it starts when `unfinished` runs before it were cut short.
+
+    A learner who changes a value while a run is under way cuts one run short: no pause.
+    A client whose requests keep coming faster than its runs finish (a script, or a client
+    that stopped reading: its runs wait for it and are cut short by the next request)
+    would otherwise make the server start a run, and compute the Explorer's panels, for
+    every request without ever finishing one: the pause doubles with every run cut short,
+    up to PAUSE_MAX, so such a client soon only costs a sleeping thread.
+
+    >>> [unfinished_pause(n) for n in range(7)]
+    [0.0, 0.0, 0.1, 0.2, 0.4, 0.8, 1.6]
+    """
+    if unfinished <= PATIENCE:
+        return 0.0
+    return min(PAUSE_MAX, PAUSE * 2 ** (unfinished - PATIENCE - 1))
+
+
+def _sleep(seconds: float) -> None:
+    """Sleep in slices, ending the run at once if a newer request or a stop came meanwhile."""
+    until = time.monotonic() + seconds
+    while (left := until - time.monotonic()) > 0:
+        time.sleep(min(left, SLICE))
+        _yield_point()
+
+
+def _wait_while_behind(server, session_id: str) -> None:
+    """Sleep while the session's client is :func:`behind`, for up to MAX_WAIT seconds."""
     deadline = time.monotonic() + MAX_WAIT
     waited, pause = False, POLL
     while True:
@@ -84,13 +265,11 @@ def wait_for_client() -> None:
             if waited:
                 st.stop()
             return
-        pending = pending_messages(client)
-        if pending is None or pending <= BACKLOG or time.monotonic() > deadline:
+        if not behind(server, session_id, client) or time.monotonic() > deadline:
             return
         waited = True
-        time.sleep(pause)
+        _sleep(pause)
         pause = min(2 * pause, POLL_MAX)
-        _yield_point()
 
 
 def _yield_point() -> None:

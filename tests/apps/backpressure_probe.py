@@ -1,0 +1,29 @@
+"""A one-page app for tests/test_backpressure.py: relpos's back-pressure around a run whose
+answer size and duration the test chooses (query ``?answer=<bytes>&seconds=<s>``).
+
+Each run that gets past :func:`wait_for_client` draws "run started", then reports what the
+back-pressure sees of its own connection (so a Streamlit or uvicorn upgrade that hides the
+transport fails the test), sleeps, and sends an answer of the requested size.
+"""
+
+import time
+
+import streamlit as st
+
+from relpos.ui import backpressure
+
+backpressure.wait_for_client()
+st.markdown("run started")
+server, session_id = backpressure._session()
+client = server.get_client(session_id)
+st.markdown(
+    f"transport found: {backpressure.client_transport(client) is not None}; "
+    f"unread bytes: {backpressure.unread_bytes(client)}; "
+    f"queued messages: {backpressure.pending_messages(client)}; "
+    f"unflushed messages: {backpressure.unflushed_messages(server, session_id)}"
+)
+for _ in range(int(float(st.query_params.get("seconds", 0)) * 20)):
+    time.sleep(0.05)
+    st.session_state.get("never set")  # a point where Streamlit may end the run for a newer request
+st.code("x" * int(st.query_params.get("answer", 0)))
+backpressure.run_finished()
