@@ -123,6 +123,17 @@ def p95(values: list[float]) -> str:
     return f"p95 {np.percentile(values, 95):.0f} ms (n = {len(values)})" if values else "n/a"
 
 
+def p95_by_window(stats: Stats, start: float, window: float) -> str:
+    """The healthy sessions' p95 in consecutive windows from `start`: when the stall hurt them."""
+    windows: dict[int, list[float]] = {}
+    for latency, finished in zip(stats.interactions, stats.finished_at, strict=True):
+        windows.setdefault(int((finished - start) // window), []).append(latency)
+    return ", ".join(
+        f"{index * window:.0f}-{(index + 1) * window:.0f} s: {np.percentile(values, 95):.0f} ms"
+        for index, values in sorted(windows.items())
+    )
+
+
 async def bench(server: StreamlitServer, args) -> int:
     samples: list[tuple[float, int]] = []
     stop = asyncio.Event()
@@ -148,6 +159,7 @@ async def bench(server: StreamlitServer, args) -> int:
     verdict = ["PASS" if ok else "FAIL" for ok in checks]
     print(f"healthy sessions before the stall: {p95(before.interactions)}, errors {len(before.errors)}")
     print(f"healthy sessions during the stall: {p95(during.interactions)}, errors {len(during.errors)}")
+    print(f"  p95 by time since the stall began: {p95_by_window(during, stall_at, 10.0)}")
     print(f"stalled clients: {dict(sorted(outcome.items()))}; server CPU while they stalled {cpu_busy:.0%} of a core")
     print(
         f"server RSS: {baseline / MIB:.0f} MiB before, {loaded / MIB:.0f} MiB once the {args.stalled} clients had "

@@ -85,6 +85,7 @@ class Stats:
     """What all sessions of a round report."""
 
     interactions: list[float] = field(default_factory=list)  # ms, interaction -> finished rerun
+    finished_at: list[float] = field(default_factory=list)  # time.monotonic() when each interaction finished
     loads: list[float] = field(default_factory=list)  # ms, connect -> first run finished
     errors: list[str] = field(default_factory=list)
     sessions_done: int = 0
@@ -271,6 +272,7 @@ class Session:
                     started = time.perf_counter()
                     await self.run_once(socket, payload, timeout)
                     stats.interactions.append((time.perf_counter() - started) * 1000)
+                    stats.finished_at.append(time.monotonic())
         except TimeoutError:
             stats.errors.append(f"a run did not finish within {timeout:.0f} s")
         except RunError as failure:
