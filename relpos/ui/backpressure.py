@@ -183,6 +183,13 @@ def kernel_unacknowledged(transport: asyncio.BaseTransport) -> int:
     return struct.unpack("i", answer)[0]
 
 
+def closing(client) -> bool:
+    """True once the client's connection is being closed (e.g. it missed the ping timeout):
+    Streamlit has not dropped the session yet, but nothing more will reach the client."""
+    transport = client_transport(client)
+    return transport is not None and transport.is_closing()
+
+
 def unread_bytes(client) -> int | None:
     """Bytes sent to the client's connection that it has not taken, or None if the server cannot say.
 
@@ -261,7 +268,7 @@ def _wait_while_behind(server, session_id: str) -> None:
     waited, pause = False, POLL
     while True:
         client = server.get_client(session_id)
-        if client is None:  # disconnected: its reconnect reruns the page
+        if client is None or closing(client):  # disconnected: its reconnect reruns the page
             if waited:
                 st.stop()
             return
