@@ -1,11 +1,15 @@
-"""What the Explorer's live panel needs in the browser: inputs, sliders and the seven figures.
+"""What the Explorer's live panel needs in the browser: inputs, sliders and seven figure skeletons.
 
-Python stays the reference and builds the figures: the browser receives them as Plotly
-JSON (layout, colour scales, axes, hover templates, exactly as :func:`relpos.plots.panels.
-explorer_panels` makes them) plus the arrays they were computed from. While a slider
-moves, the browser recomputes the numbers with its mirror of :mod:`relpos.core`
-(``relpos/ui/live_assets/attention.js``) and swaps only ``z`` and the cell text; on release
-the page rebuilds this spec from the new state and the browser draws it as sent. No
+Python stays the reference: it builds the figures (:func:`relpos.plots.panels.explorer_panels`)
+and sends each one's layout, colour scale, colour range (fitted here), axes and hover and
+cell templates, but not its cells: no ``z``, cell ``text`` or ``customdata``, which grow
+with n² (a spec is a few KiB up to tens of KiB for any n, where the whole figures were
+54 KiB at n = 8 and 8.6 MiB at n = 512). The browser fills the cells itself, on the first
+load and on every release as while a slider moves: its mirror of :mod:`relpos.core`
+(``relpos/ui/live_assets/attention.js``) computes the numbers from the inputs sent here,
+the cell text with the decimals and the hover data from the recipes sent here, and the
+offset map's cells from :func:`relpos.plots.offset_map.panel_cells`. tests/test_live_panel.py
+checks that what it draws equals what the Python builders make, array for array. No
 Streamlit.
 """
 
@@ -15,14 +19,15 @@ import json
 
 import numpy as np
 import plotly.graph_objects as go
+import plotly.io as pio
 
 from relpos.core.attention import AttentionResult
 from relpos.lessons import presets
-from relpos.plots import panels
+from relpos.plots import offset_map, panels
 from relpos.state.schemas import SLIDER_K, SLIDER_TOKENS
 from relpos.text import explain, hover, numbers
 
-__all__ = ["GROUPS", "LIVE_MAX_N", "PANEL_ORDER", "figure_json", "live_spec", "value_labels"]
+__all__ = ["CELL_FIELDS", "GROUPS", "LIVE_MAX_N", "PANEL_ORDER", "figure_json", "live_spec", "skeleton", "value_labels"]
 
 #: Up to this many tokens the browser recomputes the panels on every input event;
 #: above it the panels repaint on release.
@@ -33,6 +38,8 @@ GROUPS = {"a": "Table aᴷ", "q": "Queries qᵢ", "keys": "Keys kⱼ"}
 BIAS_MODES = ("shaw", "scalar")
 #: The panels in reading order (two rows of three, then the offset map).
 PANEL_ORDER = tuple(panels.EXPLORER_PANELS)
+#: The per-cell arrays of a panel's heatmap trace: the browser computes them, Python does not send them.
+CELL_FIELDS = ("z", "text", "customdata")
 
 
 def value_labels(name: str, n: int, k: int) -> list[str]:
@@ -47,9 +54,26 @@ def value_labels(name: str, n: int, k: int) -> list[str]:
     return [f"{symbol}{numbers.subscript(i + 1)}" for i in range(n)]
 
 
-def figure_json(figure: go.Figure) -> dict:
-    """A figure as the JSON plotly.js reads (NumPy arrays become typed arrays, ``bdata``)."""
-    return json.loads(figure.to_json())
+def figure_json(figure: go.Figure, *, cells: bool = True) -> dict:
+    """A figure as the JSON plotly.js reads (NumPy arrays become typed arrays, ``bdata``).
+
+    With ``cells=False`` its :func:`skeleton`, left out before encoding (at n = 512 the
+    cells are megabytes of JSON that would only be thrown away).
+    """
+    if cells:
+        return json.loads(figure.to_json())
+    return json.loads(pio.json.to_json_plotly(skeleton(figure.to_plotly_json())))
+
+
+def skeleton(figure: dict) -> dict:
+    """A figure's JSON without the cells of its heatmap (the first trace): everything but :data:`CELL_FIELDS`.
+
+    >>> skeleton({"data": [{"type": "heatmap", "z": [[1]], "zmax": 1}], "layout": {}})
+    {'data': [{'type': 'heatmap', 'zmax': 1}], 'layout': {}}
+    """
+    first, *others = figure["data"]
+    cells_free = {key: value for key, value in first.items() if key not in CELL_FIELDS}
+    return {**figure, "data": [cells_free, *others]}
 
 
 def _group_note(name: str, state: dict, matrix: np.ndarray) -> str:
@@ -82,14 +106,13 @@ def _groups(state: dict, inputs: presets.ExplorerInputs) -> list[dict]:
     ]
 
 
-def _cell_decimals(figure: dict) -> int | None:
+def _cell_decimals(figure: go.Figure) -> int | None:
     """Decimals of the cell numbers the browser must print, or None when Plotly formats them."""
-    trace = figure["data"][0]
-    if "text" not in trace:
+    trace = figure.data[0]
+    if trace.text is None:
         return None
-    template = trace.get("texttemplate", "")
-    sample = next((cell for row in trace["text"] for cell in row if cell), "0")
-    return len(sample.split(".")[1]) if "." in sample and template == "%{text}" else 0
+    sample = next((cell for row in trace.text for cell in row if cell), "0")
+    return len(sample.split(".")[1]) if "." in sample and trace.texttemplate == "%{text}" else 0
 
 
 def _hover_recipes(state: dict, inputs: presets.ExplorerInputs, result: AttentionResult, hovers: dict) -> dict:
@@ -127,7 +150,9 @@ def live_spec(
     inputs : ExplorerInputs
         Its arrays: queries and keys (n, d), table (2k+1, d).
     figures : dict of str to Figure
-        The seven panels keyed as :data:`PANEL_ORDER`.
+        The seven panels keyed as :data:`PANEL_ORDER`; the spec carries their skeletons
+        (:func:`skeleton`: no cells), with the recipes the browser fills the cells from
+        (``decimals``, ``hover``, ``offsets``).
     captions : dict of str to str
         One "what to notice" sentence per panel.
     result, hovers : AttentionResult and dict, optional
@@ -150,7 +175,6 @@ def live_spec(
     (4, 2, True, ['aᴷ₋₂', 'q₁', 'k₁'])
     """
     n, k, d = state["n"], state["k"], state["d"]
-    encoded = {name: figure_json(figures[name]) for name in PANEL_ORDER}
     low, high = presets.VALUE_RANGE
     return {
         "n": n,
@@ -166,8 +190,9 @@ def live_spec(
         "table": inputs.table.tolist(),
         "groups": _groups(state, inputs),
         "toggle": explain.SCALAR_TOGGLE_LABEL,
-        "figures": encoded,
-        "decimals": {name: _cell_decimals(figure) for name, figure in encoded.items()},
+        "figures": {name: figure_json(figures[name], cells=False) for name in PANEL_ORDER},
+        "decimals": {name: _cell_decimals(figures[name]) for name in PANEL_ORDER},
+        "offsets": offset_map.panel_cells(n, n, k),
         "titles": {name: panels.plain_title(name) for name in PANEL_ORDER},
         # the bias panel's title follows the query-independent toggle while it is live
         "bias_titles": {mode: panels.explorer_titles(d, scalar=mode == "scalar")["bias"] for mode in BIAS_MODES},
