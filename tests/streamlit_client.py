@@ -86,7 +86,7 @@ class Session:
         self.texts: list[str] = []  # the text of every Markdown element drawn
         self.buttons: dict[str, str] = {}  # button label -> widget id
         self.charts: list[str] = []  # every Plotly figure drawn, as its JSON
-        self.component_figures = 0  # Plotly figures drawn inside custom components (the live panel)
+        self.component_figures = 0  # Plotly figures drawn inside custom components (the live panel's skeletons)
         self.triggers: list[str] = []  # ids of buttons the next message clicks
         # run_every fragments the server registered: with any, the browser asks for a full
         # run with its widget values whenever its WebSocket connects again
@@ -153,7 +153,7 @@ class Session:
             self.buttons.setdefault(element.button.label, element.button.id)
         elif kind == "plotly_chart":
             self.charts.append(element.plotly_chart.spec)
-        elif kind == "bidi_component":  # the Explorer's live panel draws its figures itself
+        elif kind == "bidi_component":  # the Explorer's live panel: figure skeletons whose cells it fills itself
             data = element.bidi_component.json or element.bidi_component.mixed.json
             figures = json.loads(data).get("figures", {}) if data else {}
             self.charts.extend(json.dumps(figure) for figure in figures.values())
