@@ -160,7 +160,8 @@ async (spec) => {
     const check = () => (live.specs.length > before ? done() : requestAnimationFrame(check));
     check();
   });
-  const drawn = Object.fromEntries(Object.entries(panel.plots).map(([name, plot]) => [name, plot.data]));
+  const drawn = Object.fromEntries(Object.entries(panel.plots).map(([name, plot]) => [name,
+    { data: plot.data, shapes: plot.layout.shapes || null, title: plot.layout.title }]));
   const shown = live.specs.at(-1);
   return { drawn, figures: shown.drawn, ms: shown.presentedAt - shown.startedAt };
 }
@@ -199,10 +200,15 @@ def test_compact_specs_draw_what_python_builds(app_tab):
     for state in states:
         spec, figures = spec_and_figures(state)
         assert not any(set(live.CELL_FIELDS) & set(figure["data"][0]) for figure in spec["figures"].values())
+        assert not any("path" in shape for figure in spec["figures"].values() for shape in shapes_of(figure))
         answer = app_tab.page.evaluate(LOAD_AND_READ_JS, spec)
         assert answer["figures"] >= 6, (state, answer["figures"])  # a new spec redraws every value panel
         assert_drawn_as_built(answer["drawn"], figures, state)
     assert_clean(app_tab)
+
+
+def shapes_of(figure: dict) -> list[dict]:
+    return figure["layout"].get("shapes", [])
 
 
 def same_property(drawn, sent) -> bool:
@@ -214,7 +220,8 @@ def same_property(drawn, sent) -> bool:
 
 
 def assert_drawn_as_built(drawn: dict, figures: dict, state: dict) -> None:
-    """Every trace property the browser drew equals Python's figure: cells and skeleton alike.
+    """Every trace property the browser drew equals Python's figure, cells and skeleton alike, and
+    so do the title and the outline's shapes.
 
     ``z`` within 1e-12 of the float64 matrices the builders are given (above 64 tokens
     Python's own figures round them to float32, and match within its precision), cell text
@@ -223,7 +230,12 @@ def assert_drawn_as_built(drawn: dict, figures: dict, state: dict) -> None:
     inputs = page_states.explorer_inputs(state)
     matrices = panels.panel_matrices(attention(inputs.queries, inputs.keys, inputs.table, state["bias"] == "scalar"))
     for name, figure in figures.items():
-        expected = live.figure_json(figure)["data"]
+        built = live.figure_json(figure)
+        expected = built["data"]
+        # the clipping window's outline: its paths come from the browser too
+        assert drawn[name]["shapes"] == built["layout"].get("shapes"), (name, state)
+        assert drawn[name]["title"] == built["layout"]["title"], (name, state)
+        drawn[name] = drawn[name]["data"]
         assert len(drawn[name]) == len(expected), (name, state)
         for trace, want in zip(drawn[name], expected, strict=True):
             assert set(trace) == set(want), (name, set(trace) ^ set(want), state)

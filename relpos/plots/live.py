@@ -24,6 +24,7 @@ import plotly.io as pio
 from relpos.core.attention import AttentionResult
 from relpos.lessons import presets
 from relpos.plots import offset_map, panels
+from relpos.plots.heatmaps import PANEL_ORIGIN, outline_shapes
 from relpos.state.schemas import SLIDER_K, SLIDER_TOKENS
 from relpos.text import explain, hover, numbers
 
@@ -74,6 +75,18 @@ def skeleton(figure: dict) -> dict:
     first, *others = figure["data"]
     cells_free = {key: value for key, value in first.items() if key not in CELL_FIELDS}
     return {**figure, "data": [cells_free, *others]}
+
+
+def _outline_free(figure: dict, n: int, k: int) -> dict:
+    """A skeleton without the paths of its clipping-window outline, when they are the ones the
+    browser draws from n and k (:func:`relpos.plots.heatmaps.outline_shapes` of an n × n
+    panel): two staircases of ~2n corners each, 28 KiB per figure at n = 512."""
+    shapes = figure["layout"].get("shapes")
+    expected = [shape["path"] for shape in outline_shapes(n, n, k, origin=PANEL_ORIGIN)]
+    if not shapes or [shape.get("path") for shape in shapes] != expected:
+        return figure
+    pathless = [{key: value for key, value in shape.items() if key != "path"} for shape in shapes]
+    return {**figure, "layout": {**figure["layout"], "shapes": pathless}}
 
 
 def _group_note(name: str, state: dict, matrix: np.ndarray) -> str:
@@ -152,7 +165,8 @@ def live_spec(
     figures : dict of str to Figure
         The seven panels keyed as :data:`PANEL_ORDER`; the spec carries their skeletons
         (:func:`skeleton`: no cells), with the recipes the browser fills the cells from
-        (``decimals``, ``hover``, ``offsets``).
+        (``decimals``, ``hover``, ``offsets``); the clipping window's dashed outline
+        comes without its path, which the browser draws from n, k and ``origin``.
     captions : dict of str to str
         One "what to notice" sentence per panel.
     result, hovers : AttentionResult and dict, optional
@@ -190,7 +204,8 @@ def live_spec(
         "table": inputs.table.tolist(),
         "groups": _groups(state, inputs),
         "toggle": explain.SCALAR_TOGGLE_LABEL,
-        "figures": {name: figure_json(figures[name], cells=False) for name in PANEL_ORDER},
+        "figures": {name: _outline_free(figure_json(figures[name], cells=False), n, k) for name in PANEL_ORDER},
+        "origin": PANEL_ORIGIN,  # cell (i, j) is drawn at x = j + origin, y = i + origin
         "decimals": {name: _cell_decimals(figures[name]) for name in PANEL_ORDER},
         "offsets": offset_map.panel_cells(n, n, k),
         "titles": {name: panels.plain_title(name) for name in PANEL_ORDER},

@@ -115,6 +115,37 @@ function offsetCells(n, k, { shift, labels, hover }) {
   return cells;
 }
 
+// relpos.plots.heatmaps.window_staircases + outline_shapes: the cell-edge paths between
+// offsets within ±k and the clipped ones (above the window, then below it), for the
+// outline shapes Python sent without their path.
+function outlinePaths(shapes, { n, k, origin }) {
+  if (!shapes || shapes.every((shape) => shape.path)) return;
+  const paths = [];
+  const corner = (x, y) => `${x + origin},${y + origin}`;
+  if (k + 1 <= n - 1) {
+    // keys more than k after their query, then more than k before it (a square panel has both or neither)
+    paths.push(staircase(k + 0.5, -0.5, n, 0, 1), staircase(-0.5, k + 0.5, n, 1, 0));
+  }
+  shapes.forEach((shape, index) => {
+    if (!shape.path) shape.path = `M ${paths[index].map(([x, y]) => corner(x, y)).join(" L ")}`;
+  });
+}
+
+// One staircase from (x, y): a step down then right (dx = 0, dy = 1 first) or right then down.
+function staircase(x, y, n, dx, dy) {
+  const end = n - 0.5;
+  const path = [[x, y]];
+  while (x < end && y < end) {
+    [x, y] = [x + dx, y + dy];
+    path.push([x, y]);
+    if ((dx ? x : y) < end) {
+      [x, y] = [x + dy, y + dx];
+      path.push([x, y]);
+    }
+  }
+  return path;
+}
+
 function structureOf(spec) {
   return JSON.stringify([spec.n, spec.k, spec.d, spec.live, spec.groups.map((g) => g.labels.length)]);
 }
@@ -198,6 +229,7 @@ class LivePanel {
       const figure = JSON.parse(skeleton); // a copy: the spec keeps its skeleton
       if (name !== "offsets" && !live) live = this.compute();
       Object.assign(figure.data[0], name === "offsets" ? offsetCells(spec.n, spec.k, spec.offsets) : this.cellsOf(name, live));
+      outlinePaths(figure.layout.shapes, spec);
       await window.Plotly.react(this.plots[name], figure.data, { ...figure.layout, dragmode: false }, PLOT_CONFIG);
       drawn += 1;
     }
