@@ -23,6 +23,8 @@ from relpos.state import schemas
 from relpos.text import explain
 
 SIZES = (2, 8, 16, 64, 128, 512)
+#: What the spec carries only since the figures travel as skeletons (recipes, shared parts).
+COMPACT_ONLY = ("offsets", "origin", "layout", "trace")
 
 
 def page_spec(query: dict[str, str], *, seq: int = 0) -> tuple[dict, dict]:
@@ -47,7 +49,8 @@ def page_spec(query: dict[str, str], *, seq: int = 0) -> tuple[dict, dict]:
 def spec_bytes(n: int) -> tuple[int, int]:
     """JSON bytes of one release's spec for n tokens: (figures whole, skeletons)."""
     spec, figures = page_spec({"n": str(n)})
-    whole = {**spec, "figures": {name: live.figure_json(figure) for name, figure in figures.items()}}
+    before = {key: value for key, value in spec.items() if key not in COMPACT_ONLY}
+    whole = {**before, "figures": {name: live.figure_json(figure) for name, figure in figures.items()}}
     return len(json.dumps(whole).encode()), len(json.dumps(spec).encode())
 
 

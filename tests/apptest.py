@@ -49,11 +49,19 @@ def live_figures(spec: dict) -> dict[str, dict]:
         result = relpos.relative_attention(queries, keys, A_K=table)
     built = panels.explorer_panels(queries, keys, table, result, scalar=spec["scalar"])
     figures = {}
-    for name, figure in spec["figures"].items():
+    for name in spec["figures"]:
+        figure = live_skeleton(spec, name)
         cells = live.figure_json(built[name])["data"][0]
         first = {**figure["data"][0], **{key: cells[key] for key in live.CELL_FIELDS if key in cells}}
         figures[name] = {**figure, "data": [first, *figure["data"][1:]]}
     return figures
+
+
+def live_skeleton(spec: dict, name: str) -> dict:
+    """A live spec's figure with the layout and trace properties all seven share put back (as live.js does)."""
+    figure = spec["figures"][name]
+    first, *others = figure["data"]
+    return {**figure, "layout": {**spec["layout"], **figure["layout"]}, "data": [{**spec["trace"], **first}, *others]}
 
 
 def plotly_specs(at: AppTest) -> list[dict]:

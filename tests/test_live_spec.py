@@ -13,7 +13,7 @@ import relpos
 from relpos.plots import live, panels
 from relpos.state import schemas as page_states
 from relpos.state.live import apply_live_values
-from tests.apptest import ROOT, live_release, live_specs, open_app, panel_z, texts
+from tests.apptest import ROOT, live_release, live_skeleton, live_specs, open_app, panel_z, texts
 
 sys.path.insert(0, str(ROOT / "bench"))
 import spec_size
@@ -37,8 +37,8 @@ class TestLiveSpec:
         built = panels.explorer_panels(
             example.queries, example.keys, example.table, example.attention(), height=panels.panel_height(4)
         )
-        for name, figure in spec["figures"].items():
-            full = live.figure_json(built[name])
+        for name in spec["figures"]:
+            figure, full = live_skeleton(spec, name), live.figure_json(built[name])
             assert not set(live.CELL_FIELDS) & set(figure["data"][0]), name  # the browser computes the cells
             shapes = full["layout"].get("shapes", [])
             assert figure["layout"].get("shapes", []) == [without_path(shape) for shape in shapes], name
@@ -46,7 +46,7 @@ class TestLiveSpec:
             sent = {**figure, "layout": {**figure["layout"], "shapes": shapes}} if shapes else figure
             assert sent == live.skeleton(full), name  # everything else exactly as Python builds it
             assert set(live.CELL_FIELDS) & set(full["data"][0]), name  # (which did have cells)
-        scores = spec["figures"]["scores"]["data"][0]
+        scores = live_skeleton(spec, "scores")["data"][0]
         result = example.attention()
         limit = np.abs(np.stack([result.content, result.bias, result.scores])).max()
         assert scores["zmax"] == pytest.approx(limit) and scores["zmin"] == pytest.approx(-limit)  # Python's fit
@@ -54,6 +54,7 @@ class TestLiveSpec:
         assert spec["offsets"] == {"shift": 0, "labels": True, "hover": "text"}
         assert spec["origin"] == 1  # the browser draws the outline paths from n, k and this
         assert len(spec["figures"]["bias"]["layout"]["shapes"]) == 2
+        assert {"xaxis", "yaxis", "margin"} <= set(spec["layout"]) and "xaxis" not in spec["figures"]["bias"]["layout"]
         assert spec["seq"] == 3 and spec["live"] and not spec["scalar"]
 
     def test_inputs_are_the_arrays_the_core_used(self):
@@ -87,9 +88,9 @@ class TestLiveSpec:
 
 
 #: Upper bounds (KiB) of one release's spec, a little above what bench/spec_size.py
-#: measures (16.3, 18.1, 17.6, 18.2, 15.7, 21.3 KiB); the whole figures were 18.6,
+#: measures (12.4, 14.3, 13.9, 14.5, 12.0, 17.6 KiB); the whole figures were 18.5,
 #: 50, 79, 979, 562 and 8609 KiB.
-SPEC_KIB = {2: 18, 8: 20, 16: 20, 64: 20, 128: 18, 512: 24}
+SPEC_KIB = {2: 14, 8: 16, 16: 16, 64: 16, 128: 14, 512: 20}
 
 
 @pytest.mark.parametrize("n", list(SPEC_KIB))

@@ -3,19 +3,20 @@
 Python stays the reference: it builds the figures (:func:`relpos.plots.panels.explorer_panels`)
 and sends each one's layout, colour scale, colour range (fitted here), axes and hover and
 cell templates, but not its cells: no ``z``, cell ``text`` or ``customdata``, which grow
-with n² (a spec is a few KiB up to tens of KiB for any n, where the whole figures were
-54 KiB at n = 8 and 8.6 MiB at n = 512). The browser fills the cells itself, on the first
-load and on every release as while a slider moves: its mirror of :mod:`relpos.core`
-(``relpos/ui/live_assets/attention.js``) computes the numbers from the inputs sent here,
-the cell text with the decimals and the hover data from the recipes sent here, and the
-offset map's cells from :func:`relpos.plots.offset_map.panel_cells`. tests/test_live_panel.py
-checks that what it draws equals what the Python builders make, array for array. No
-Streamlit.
+with n², nor the paths of the clipping window's outline (2n corners), and what all seven
+share once. A release's spec is 12–18 KiB for any n; the whole figures were 50 KiB at
+n = 8, 979 KiB at n = 64 and 8.6 MiB at n = 512 (``bench/spec_size.py``). The browser fills
+the cells itself, on the first load and on every release as while a slider moves: its
+mirror of :mod:`relpos.core` (``relpos/ui/live_assets/attention.js``) computes the numbers
+from the inputs sent here, the cell text with the decimals and the hover data from the
+recipes sent here, the offset map's cells from :func:`relpos.plots.offset_map.panel_cells`
+and the outline from n and k. tests/test_live_panel.py checks that what it draws equals
+what the Python builders make, array for array. No Streamlit.
 """
-
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 import numpy as np
 import plotly.graph_objects as go
@@ -87,6 +88,35 @@ def _outline_free(figure: dict, n: int, k: int) -> dict:
         return figure
     pathless = [{key: value for key, value in shape.items() if key != "path"} for shape in shapes]
     return {**figure, "layout": {**figure["layout"], "shapes": pathless}}
+
+
+def _shared(figures: dict[str, dict]) -> tuple[dict, dict, dict[str, dict]]:
+    """Layout and first-trace properties that every figure has with the same value, sent once.
+
+    Returns the shared layout, the shared trace properties and the figures without them;
+    the browser draws ``{**layout, **figure layout}`` and ``{**trace, **figure trace}``
+    (about 3.7 KiB a spec: fonts, margins, axes, cell gaps).
+    """
+    first = next(iter(figures.values()))
+    missing = object()
+
+    def common(part: Callable[[dict], dict]) -> dict:
+        return {
+            key: value
+            for key, value in part(first).items()
+            if all(part(f).get(key, missing) == value for f in figures.values())
+        }
+
+    layout, trace = common(lambda f: f["layout"]), common(lambda f: f["data"][0])
+    rest = {
+        name: {
+            **figure,
+            "data": [{k: v for k, v in figure["data"][0].items() if k not in trace}, *figure["data"][1:]],
+            "layout": {k: v for k, v in figure["layout"].items() if k not in layout},
+        }
+        for name, figure in figures.items()
+    }
+    return layout, trace, rest
 
 
 def _group_note(name: str, state: dict, matrix: np.ndarray) -> str:
@@ -189,6 +219,8 @@ def live_spec(
     (4, 2, True, ['aᴷ₋₂', 'q₁', 'k₁'])
     """
     n, k, d = state["n"], state["k"], state["d"]
+    skeletons = {name: _outline_free(figure_json(figures[name], cells=False), n, k) for name in PANEL_ORDER}
+    layout, trace, skeletons = _shared(skeletons)
     low, high = presets.VALUE_RANGE
     return {
         "n": n,
@@ -204,7 +236,9 @@ def live_spec(
         "table": inputs.table.tolist(),
         "groups": _groups(state, inputs),
         "toggle": explain.SCALAR_TOGGLE_LABEL,
-        "figures": {name: _outline_free(figure_json(figures[name], cells=False), n, k) for name in PANEL_ORDER},
+        "figures": skeletons,
+        "layout": layout,  # what every figure's layout has, and
+        "trace": trace,  # every figure's heatmap trace, sent once
         "origin": PANEL_ORIGIN,  # cell (i, j) is drawn at x = j + origin, y = i + origin
         "decimals": {name: _cell_decimals(figures[name]) for name in PANEL_ORDER},
         "offsets": offset_map.panel_cells(n, n, k),

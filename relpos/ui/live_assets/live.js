@@ -2,7 +2,8 @@
 //
 // Python sends a spec (relpos.plots.live.live_spec): the inputs, the slider groups, the
 // seven figures as Plotly JSON *skeletons* (layout, colour scale and range, templates;
-// no cells) and the recipes for their cells (decimals, hover fields, the offset map's).
+// no cells, no outline paths; what all seven share comes once, as spec.layout and
+// spec.trace) and the recipes for their cells (decimals, hover fields, the offset map's).
 // The browser fills every cell itself, with one code path: attention.js recomputes the
 // numbers from the inputs and traceUpdate / cellsOf build z, the cell text and the hover
 // data. drawFigures does it when a spec arrives (first load and every release, any n);
@@ -219,14 +220,17 @@ class LivePanel {
   async drawFigures(spec) {
     const started = performance.now();
     const inputs = JSON.stringify([spec.queries, spec.keys, spec.table, spec.scalar, spec.decimals, spec.hover]);
+    const shared = JSON.stringify([spec.layout, spec.trace]);
     let live = null;
     let drawn = 0;
     for (const name of Object.keys(spec.figures)) {
       const skeleton = JSON.stringify(spec.figures[name]);
-      const shown = name === "offsets" ? skeleton + JSON.stringify(spec.offsets) : skeleton + inputs;
+      const shown = shared + skeleton + (name === "offsets" ? JSON.stringify(spec.offsets) : inputs);
       if (this.figureText[name] === shown) continue; // unchanged since the last spec
       this.figureText[name] = shown;
       const figure = JSON.parse(skeleton); // a copy: the spec keeps its skeleton
+      figure.layout = { ...structuredClone(spec.layout), ...figure.layout }; // what all seven share, sent once
+      figure.data[0] = { ...structuredClone(spec.trace), ...figure.data[0] };
       if (name !== "offsets" && !live) live = this.compute();
       Object.assign(figure.data[0], name === "offsets" ? offsetCells(spec.n, spec.k, spec.offsets) : this.cellsOf(name, live));
       outlinePaths(figure.layout.shapes, spec);
