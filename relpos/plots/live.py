@@ -13,6 +13,7 @@ recipes sent here, the offset map's cells from :func:`relpos.plots.offset_map.pa
 and the outline from n and k. tests/test_live_panel.py checks that what it draws equals
 what the Python builders make, array for array. No Streamlit.
 """
+
 from __future__ import annotations
 
 import json
