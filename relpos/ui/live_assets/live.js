@@ -22,7 +22,6 @@ const AFFECTS = {
   keys: ["content", "scores", "content_weights", "weights", "difference"],
   bias: ["content", "bias", "scores", "weights", "difference"], // content: its hover names the bias
 };
-const VALUE_PANELS = ["content", "bias", "scores", "content_weights", "weights", "difference"]; // attend's
 const SCORE_PANELS = ["content", "bias", "scores"]; // one hover template, which follows the bias
 const LOGITS = { content_weights: "content", weights: "scores" }; // the softmax behind a weight panel
 const MATRIX = { a: "table", q: "queries", keys: "keys" };
@@ -228,16 +227,21 @@ class LivePanel {
       const shown = shared + skeleton + (name === "offsets" ? JSON.stringify(spec.offsets) : inputs);
       if (this.figureText[name] === shown) continue; // unchanged since the last spec
       this.figureText[name] = shown;
-      const figure = JSON.parse(skeleton); // a copy: the spec keeps its skeleton
-      figure.layout = { ...structuredClone(spec.layout), ...figure.layout }; // what all seven share, sent once
-      figure.data[0] = { ...structuredClone(spec.trace), ...figure.data[0] };
-      if (name !== "offsets" && !live) live = this.compute();
-      Object.assign(figure.data[0], name === "offsets" ? offsetCells(spec.n, spec.k, spec.offsets) : this.cellsOf(name, live));
-      outlinePaths(figure.layout.shapes, spec);
+      if (name !== "offsets" && !live) live = this.compute(); // once for the six value panels
+      const figure = this.assemble(spec, JSON.parse(skeleton), name === "offsets" ? null : this.cellsOf(name, live));
       await window.Plotly.react(this.plots[name], figure.data, { ...figure.layout, dragmode: false }, PLOT_CONFIG);
       drawn += 1;
     }
     requestAnimationFrame(() => stats.specs.push({ seq: spec.seq, drawn, startedAt: started, presentedAt: performance.now() }));
+  }
+
+  // A figure as Python built it: the parts all seven share, the skeleton (a copy, filled in
+  // place), its cells (the offset map's when `cells` is null) and the outline's paths.
+  assemble(spec, figure, cells) {
+    figure.layout = { ...structuredClone(spec.layout), ...figure.layout };
+    figure.data[0] = { ...structuredClone(spec.trace), ...figure.data[0], ...(cells || offsetCells(spec.n, spec.k, spec.offsets)) };
+    outlinePaths(figure.layout.shapes, spec);
+    return figure;
   }
 
   fail(error) {
