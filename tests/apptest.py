@@ -32,10 +32,42 @@ def live_specs(at: AppTest) -> list[dict]:
     return [spec for spec in specs if isinstance(spec, dict) and "figures" in spec]
 
 
+def live_figures(spec: dict) -> dict[str, dict]:
+    """The figures a live panel draws from its spec: each skeleton with the cells the browser fills in.
+
+    The spec sends no cells (relpos.plots.live.skeleton); here they come from the Python
+    builders run on the spec's own inputs, which tests/test_live_panel.py shows equal the
+    browser's, array for array.
+    """
+    import relpos
+    from relpos.plots import live, panels
+
+    queries, keys, table = (np.array(spec[name], dtype=float) for name in ("queries", "keys", "table"))
+    if spec["scalar"]:
+        result = relpos.scalar_bias_attention(queries, keys, table[:, 0])
+    else:
+        result = relpos.relative_attention(queries, keys, A_K=table)
+    built = panels.explorer_panels(queries, keys, table, result, scalar=spec["scalar"])
+    figures = {}
+    for name in spec["figures"]:
+        figure = live_skeleton(spec, name)
+        cells = live.figure_json(built[name])["data"][0]
+        first = {**figure["data"][0], **{key: cells[key] for key in live.CELL_FIELDS if key in cells}}
+        figures[name] = {**figure, "data": [first, *figure["data"][1:]]}
+    return figures
+
+
+def live_skeleton(spec: dict, name: str) -> dict:
+    """A live spec's figure with the layout and trace properties all seven share put back (as live.js does)."""
+    figure = spec["figures"][name]
+    first, *others = figure["data"]
+    return {**figure, "layout": {**spec["layout"], **figure["layout"]}, "data": [{**spec["trace"], **first}, *others]}
+
+
 def plotly_specs(at: AppTest) -> list[dict]:
-    """Every Plotly chart on the page as its decoded figure JSON (live panels' figures included)."""
+    """Every Plotly chart on the page as its decoded figure JSON (live panels' figures, cells filled, included)."""
     charts = [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
-    return charts + [figure for spec in live_specs(at) for figure in spec["figures"].values()]
+    return charts + [figure for spec in live_specs(at) for figure in live_figures(spec).values()]
 
 
 def live_release(at: AppTest, *, bias: str | None = None, **changes: dict[int, float]) -> AppTest:

@@ -114,7 +114,7 @@ class Session:
         self.texts: list[str] = []  # the text of every Markdown element drawn
         self.buttons: dict[str, str] = {}  # button label -> widget id
         self.charts: list[str] = []  # every Plotly figure drawn, as its JSON
-        self.component_figures = 0  # Plotly figures drawn inside custom components (the live panel)
+        self.component_figures = 0  # Plotly figures drawn inside custom components (the live panel's skeletons)
         self.triggers: list[str] = []  # ids of buttons the next message clicks
         self.live_values: dict[str, LiveValue] = {}  # label -> a value slider of the live panel
         self.live_state: dict[str, str] = {}  # component id -> the JSON state the next message sends
@@ -188,7 +188,7 @@ class Session:
             self.buttons.setdefault(element.button.label, element.button.id)
         elif kind == "plotly_chart":
             self.charts.append(element.plotly_chart.spec)
-        elif kind == "bidi_component":  # the Explorer's live panel draws its figures itself
+        elif kind == "bidi_component":  # the Explorer's live panel: figure skeletons whose cells it fills itself
             data = element.bidi_component.json or element.bidi_component.mixed.json
             spec = json.loads(data) if data else {}
             figures = spec.get("figures", {})

@@ -18,6 +18,7 @@ from relpos.plots import live, panels
 from relpos.state import schemas as page_states
 from relpos.text import explain
 from relpos.text.hover import format_cells
+from tests.apptest import decode_z
 from tests.browser import AppTab
 from tests.test_browser import assert_clean, open_explorer
 
@@ -88,13 +89,19 @@ def random_state(rng: np.random.Generator, scalar: bool) -> dict:
 
 def spec_of(state: dict) -> dict:
     """The spec the page would send for `state`, built by the Python side of the component."""
+    return spec_and_figures(state)[0]
+
+
+def spec_and_figures(state: dict) -> tuple[dict, dict]:
+    """The spec for `state` and the whole figures (cells and all) Python's builders make for it."""
     inputs = page_states.explorer_inputs(state)
     result = attention(inputs.queries, inputs.keys, inputs.table, state["bias"] == "scalar")
     scalar = state["bias"] == "scalar"
     hovers = panels.explorer_hovers(inputs.queries, inputs.keys, inputs.table, result, scalar=scalar)
     figures = panels.explorer_panels(inputs.queries, inputs.keys, inputs.table, result, scalar=scalar, hovers=hovers)
     captions = explain.explorer_captions(result, scalar=scalar)
-    return live.live_spec(state, inputs, figures, captions, result=result, hovers=hovers, seq=1_000_000)
+    spec = live.live_spec(state, inputs, figures, captions, result=result, hovers=hovers, seq=1_000_000)
+    return spec, figures
 
 
 def attention(queries, keys, table, scalar: bool):
@@ -138,6 +145,119 @@ def test_live_numbers_equal_the_core_on_random_states(app_tab):
         seen.add((state["d"], state["bias"], state["k"] == state["n"] - 1, state["k"] == 0))
     assert checked >= 50 and {(d, bias) for d, bias, *_ in seen} == {(d, b) for d in (1, 2) for b in ("shaw", "scalar")}
     assert_clean(app_tab)
+
+
+# Draw a spec as the page's first load and every release do (the panel fills the cells of
+# Python's skeletons) and return every drawn trace, as plotly.js holds it, with the time
+# from the spec's arrival to its figures being on screen.
+LOAD_AND_READ_JS = """
+async (spec) => {
+  const live = window.__relposLive;
+  const panel = live.panels[0];
+  const before = live.specs.length;
+  await panel.load(spec, null, true);
+  await new Promise((done) => {
+    const check = () => (live.specs.length > before ? done() : requestAnimationFrame(check));
+    check();
+  });
+  const drawn = Object.fromEntries(Object.entries(panel.plots).map(([name, plot]) => [name,
+    { data: plot.data, layout: plot.layout }]));
+  const shown = live.specs.at(-1);
+  return { drawn, figures: shown.drawn, ms: shown.presentedAt - shown.startedAt };
+}
+"""
+#: Settings where sentences and numbers go wrong first (the guide's degenerate settings),
+#: the edges of every level of detail (text up to 12, hover up to 64 tokens, offset labels
+#: up to 16 × 16, the offset map's table rows above 64 × 64) and n = 128 (no hover data).
+EDGE_STATES = (
+    {"k": "0"},
+    {"preset": "none", "n": "6"},  # a zero table
+    {"q": "0.5,0.5,0.5,0.5"},  # equal queries
+    {"n": "2", "k": "1"},
+    {"n": "2", "k": "0", "bias": "scalar"},
+    {"d": "2", "n": "5", "preset": "random", "seed": "4"},
+    {"bias": "scalar", "n": "12", "k": "3", "preset": "random", "seed": "8"},
+    {"n": "13", "k": "12", "preset": "random", "seed": "2"},
+    {"n": "16", "k": "5", "d": "2", "bias": "scalar", "preset": "random", "seed": "3"},
+    {"n": "17", "k": "0", "preset": "locality"},
+    {"n": "64", "k": "63", "preset": "random", "seed": "5"},
+    {"n": "128", "k": "5", "d": "2", "preset": "random", "seed": "6"},
+    {"n": "128", "k": "127", "bias": "scalar", "preset": "ahead"},
+)
+
+
+def test_compact_specs_draw_what_python_builds(app_tab):
+    """The spec carries no cells; the browser fills them: every drawn trace equals Python's figure.
+
+    13 edge states and 12 random ones (n 2–16, k 0..n−1, both biases, d = 1 and 2) are loaded
+    through the component, as the page sends them on the first load and on every release.
+    """
+    open_explorer(app_tab)
+    app_tab.page.wait_for_function(LIVE_PLOTS)
+    rng = np.random.default_rng(14)
+    states = [page_states.EXPLORER.decode(query).state for query in EDGE_STATES]
+    states += [random_state(rng, scalar=number % 2 == 1) for number in range(12)]
+    for state in states:
+        spec, figures = spec_and_figures(state)
+        assert not any(set(live.CELL_FIELDS) & set(figure["data"][0]) for figure in spec["figures"].values())
+        assert not any("path" in shape for figure in spec["figures"].values() for shape in shapes_of(figure))
+        answer = app_tab.page.evaluate(LOAD_AND_READ_JS, spec)
+        assert answer["figures"] >= 6, (state, answer["figures"])  # a new spec redraws every value panel
+        assert_drawn_as_built(answer["drawn"], figures, state)
+    assert_clean(app_tab)
+
+
+def shapes_of(figure: dict) -> list[dict]:
+    return figure["layout"].get("shapes", [])
+
+
+def same_property(drawn, sent) -> bool:
+    """A trace property as plotly.js holds it equals the JSON Python sent (a typed array
+    keeps its ``bdata`` and gains the decoded ``_inputArray``)."""
+    if isinstance(sent, dict) and "bdata" in sent:
+        return {**drawn, "_inputArray": None} == {**sent, "_inputArray": None}
+    return drawn == sent
+
+
+def assert_drawn_as_built(drawn: dict, figures: dict, state: dict) -> None:
+    """Every trace property the browser drew equals Python's figure, cells and skeleton alike, and
+    so does the layout.
+
+    ``z`` within 1e-12 of the float64 matrices the builders are given (above 64 tokens
+    Python's own figures round them to float32, and match within its precision), cell text
+    and hover strings identical, numeric hover data as Python's float32 holds it.
+    """
+    inputs = page_states.explorer_inputs(state)
+    matrices = panels.panel_matrices(attention(inputs.queries, inputs.keys, inputs.table, state["bias"] == "scalar"))
+    for name, figure in figures.items():
+        built = live.figure_json(figure)
+        expected = built["data"]
+        # the layout too (the shared parts are sent once; the outline's paths come from the browser);
+        # plotly.js writes what it computed for an axis (autorange …) back into it
+        layout = drawn[name]["layout"]
+        for axis in ("xaxis", "yaxis"):
+            layout[axis] = {key: layout[axis][key] for key in built["layout"][axis]}
+        assert layout == {**built["layout"], "dragmode": False}, (name, state)
+        drawn[name] = drawn[name]["data"]
+        assert len(drawn[name]) == len(expected), (name, state)
+        for trace, want in zip(drawn[name], expected, strict=True):
+            assert set(trace) == set(want), (name, set(trace) ^ set(want), state)
+            for key, value in want.items():
+                if key not in live.CELL_FIELDS:
+                    assert same_property(trace[key], value), (name, key, trace[key], value, state)
+        trace, want = drawn[name][0], expected[0]
+        z = np.array(trace["z"], dtype=float)
+        assert np.abs(z - matrices[name]).max() <= 1e-12 or name == "offsets", (name, state)
+        np.testing.assert_allclose(z, decode_z(want), rtol=1e-6, atol=1e-7 if name != "offsets" else 0)
+        assert trace.get("text") == want.get("text"), (name, state)
+        if isinstance(want.get("customdata"), list):  # strings: Python's, true minus signs and all
+            assert trace["customdata"] == want["customdata"], (name, state)
+        elif "customdata" in want:  # numbers Plotly formats (float32 or int16 in Python)
+            np.testing.assert_allclose(
+                np.array(trace["customdata"]), decode_z({"z": want["customdata"]}), rtol=1e-6, atol=1e-7
+            )
+        if name == "offsets":
+            np.testing.assert_array_equal(z, decode_z(want))
 
 
 def assert_drawn_equals_core(drawn: dict, state: dict, values: dict, decimals: dict) -> None:

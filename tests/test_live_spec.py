@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 
 import numpy as np
 import pytest
@@ -12,32 +13,48 @@ import relpos
 from relpos.plots import live, panels
 from relpos.state import schemas as page_states
 from relpos.state.live import apply_live_values
-from relpos.text import explain
-from tests.apptest import decode_z, live_release, live_specs, open_app, panel_z, texts
+from tests.apptest import ROOT, live_release, live_skeleton, live_specs, open_app, panel_z, texts
+
+sys.path.insert(0, str(ROOT / "bench"))
+import spec_size
 
 
 def spec_for(query: dict[str, str]) -> tuple[dict, dict]:
-    state = page_states.EXPLORER.decode(query).state
-    inputs = page_states.explorer_inputs(state)
-    scalar = state["bias"] == "scalar"
-    if scalar:
-        result = relpos.scalar_bias_attention(inputs.queries, inputs.keys, inputs.table[:, 0])
-    else:
-        result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
-    figures = panels.explorer_panels(inputs.queries, inputs.keys, inputs.table, result, scalar=scalar)
-    return state, live.live_spec(state, inputs, figures, explain.explorer_captions(result, scalar=scalar), seq=3)
+    """The state of a link's query and the spec the page builds for it (after release 3)."""
+    return page_states.EXPLORER.decode(query).state, spec_size.page_spec(query, seq=3)[0]
+
+
+def without_path(shape: dict) -> dict:
+    return {key: value for key, value in shape.items() if key != "path"}
 
 
 class TestLiveSpec:
-    def test_is_json_and_carries_the_figures_python_builds(self):
+    def test_is_json_and_carries_figure_skeletons_without_cells(self):
         _, spec = spec_for({})
         assert json.loads(json.dumps(spec)) == spec  # what Streamlit sends is what was built
         assert list(spec["figures"]) == list(panels.EXPLORER_PANELS)
         example = relpos.worked_example()
-        scores = spec["figures"]["scores"]["data"][0]
-        np.testing.assert_allclose(decode_z(scores), example.attention().scores)
-        assert "q<sub>%{y}</sub>·k<sub>%{x}</sub>" in scores["hovertemplate"]
-        assert scores["text"][0] == ["1.00", "0.50", "−0.10", "0.70"]
+        built = panels.explorer_panels(
+            example.queries, example.keys, example.table, example.attention(), height=panels.panel_height(4)
+        )
+        for name in spec["figures"]:
+            figure, full = live_skeleton(spec, name), live.figure_json(built[name])
+            assert not set(live.CELL_FIELDS) & set(figure["data"][0]), name  # the browser computes the cells
+            shapes = full["layout"].get("shapes", [])
+            assert figure["layout"].get("shapes", []) == [without_path(shape) for shape in shapes], name
+            assert all(shape["path"].startswith("M 3.5,0.5 L 3.5,1.5") for shape in shapes[:1])  # k = 2: outline
+            sent = {**figure, "layout": {**figure["layout"], "shapes": shapes}} if shapes else figure
+            assert sent == live.skeleton(full), name  # everything else exactly as Python builds it
+            assert set(live.CELL_FIELDS) & set(full["data"][0]), name  # (which did have cells)
+        scores = live_skeleton(spec, "scores")["data"][0]
+        result = example.attention()
+        limit = np.abs(np.stack([result.content, result.bias, result.scores])).max()
+        assert scores["zmax"] == pytest.approx(limit) and scores["zmin"] == pytest.approx(-limit)  # Python's fit
+        assert "q<sub>%{y}</sub>·k<sub>%{x}</sub>" in scores["hovertemplate"] and scores["texttemplate"] == "%{text}"
+        assert spec["offsets"] == {"shift": 0, "labels": True, "hover": "text"}
+        assert spec["origin"] == 1  # the browser draws the outline paths from n, k and this
+        assert len(spec["figures"]["bias"]["layout"]["shapes"]) == 2
+        assert {"xaxis", "yaxis", "margin"} <= set(spec["layout"]) and "xaxis" not in spec["figures"]["bias"]["layout"]
         assert spec["seq"] == 3 and spec["live"] and not spec["scalar"]
 
     def test_inputs_are_the_arrays_the_core_used(self):
@@ -68,6 +85,21 @@ class TestLiveSpec:
         assert spec["scalar"]
         assert spec["bias_titles"]["scalar"] == spec["figures"]["bias"]["layout"]["title"]["text"]
         assert spec["bias_titles"]["shaw"] == panels.EXPLORER_PANELS["bias"]
+
+
+#: Upper bounds (KiB) of one release's spec, a little above what bench/spec_size.py
+#: measures (12.4, 14.3, 13.9, 14.5, 12.0, 17.6 KiB); the whole figures were 18.5,
+#: 50, 79, 979, 562 and 8609 KiB.
+SPEC_KIB = {2: 14, 8: 16, 16: 16, 64: 16, 128: 14, 512: 20}
+
+
+@pytest.mark.parametrize("n", list(SPEC_KIB))
+def test_a_release_sends_a_small_spec_for_any_n(n):
+    whole, compact = spec_size.spec_bytes(n)
+    assert compact <= SPEC_KIB[n] * 1024, f"n = {n}: {compact / 1024:.1f} KiB"
+    spec, _ = spec_size.page_spec({"n": str(n)})
+    assert not any(set(live.CELL_FIELDS) & set(figure["data"][0]) for figure in spec["figures"].values())
+    assert whole > compact  # the bench's "before" does carry the cells
 
 
 STATE = {"a": [0.1, 0.2, 0.3], "q": [1.0, 0.5], "keys": [0.9, 0.7], "bias": "shaw"}

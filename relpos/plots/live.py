@@ -1,28 +1,36 @@
-"""What the Explorer's live panel needs in the browser: inputs, sliders and the seven figures.
+"""What the Explorer's live panel needs in the browser: inputs, sliders and seven figure skeletons.
 
-Python stays the reference and builds the figures: the browser receives them as Plotly
-JSON (layout, colour scales, axes, hover templates, exactly as :func:`relpos.plots.panels.
-explorer_panels` makes them) plus the arrays they were computed from. While a slider
-moves, the browser recomputes the numbers with its mirror of :mod:`relpos.core`
-(``relpos/ui/live_assets/attention.js``) and swaps only ``z`` and the cell text; on release
-the page rebuilds this spec from the new state and the browser draws it as sent. No
-Streamlit.
+Python stays the reference: it builds the figures (:func:`relpos.plots.panels.explorer_panels`)
+and sends each one's layout, colour scale, colour range (fitted here), axes and hover and
+cell templates, but not its cells: no ``z``, cell ``text`` or ``customdata``, which grow
+with n², nor the paths of the clipping window's outline (2n corners), and what all seven
+share once. A release's spec is 12–18 KiB for any n; the whole figures were 50 KiB at
+n = 8, 979 KiB at n = 64 and 8.6 MiB at n = 512 (``bench/spec_size.py``). The browser fills
+the cells itself, on the first load and on every release as while a slider moves: its
+mirror of :mod:`relpos.core` (``relpos/ui/live_assets/attention.js``) computes the numbers
+from the inputs sent here, the cell text with the decimals and the hover data from the
+recipes sent here, the offset map's cells from :func:`relpos.plots.offset_map.panel_cells`
+and the outline from n and k. tests/test_live_panel.py checks that what it draws equals
+what the Python builders make, array for array. No Streamlit.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 import numpy as np
 import plotly.graph_objects as go
+import plotly.io as pio
 
 from relpos.core.attention import AttentionResult
 from relpos.lessons import presets
-from relpos.plots import panels
+from relpos.plots import offset_map, panels
+from relpos.plots.heatmaps import PANEL_ORIGIN, outline_shapes
 from relpos.state.schemas import SLIDER_K, SLIDER_TOKENS
 from relpos.text import explain, hover, numbers
 
-__all__ = ["GROUPS", "LIVE_MAX_N", "PANEL_ORDER", "figure_json", "live_spec", "value_labels"]
+__all__ = ["CELL_FIELDS", "GROUPS", "LIVE_MAX_N", "PANEL_ORDER", "figure_json", "live_spec", "skeleton", "value_labels"]
 
 #: Up to this many tokens the browser recomputes the panels on every input event;
 #: above it the panels repaint on release.
@@ -33,6 +41,8 @@ GROUPS = {"a": "Table aᴷ", "q": "Queries qᵢ", "keys": "Keys kⱼ"}
 BIAS_MODES = ("shaw", "scalar")
 #: The panels in reading order (two rows of three, then the offset map).
 PANEL_ORDER = tuple(panels.EXPLORER_PANELS)
+#: The per-cell arrays of a panel's heatmap trace: the browser computes them, Python does not send them.
+CELL_FIELDS = ("z", "text", "customdata")
 
 
 def value_labels(name: str, n: int, k: int) -> list[str]:
@@ -47,9 +57,67 @@ def value_labels(name: str, n: int, k: int) -> list[str]:
     return [f"{symbol}{numbers.subscript(i + 1)}" for i in range(n)]
 
 
-def figure_json(figure: go.Figure) -> dict:
-    """A figure as the JSON plotly.js reads (NumPy arrays become typed arrays, ``bdata``)."""
-    return json.loads(figure.to_json())
+def figure_json(figure: go.Figure, *, cells: bool = True) -> dict:
+    """A figure as the JSON plotly.js reads (NumPy arrays become typed arrays, ``bdata``).
+
+    With ``cells=False`` its :func:`skeleton`, left out before encoding (at n = 512 the
+    cells are megabytes of JSON that would only be thrown away).
+    """
+    if cells:
+        return json.loads(figure.to_json())
+    return json.loads(pio.json.to_json_plotly(skeleton(figure.to_plotly_json())))
+
+
+def skeleton(figure: dict) -> dict:
+    """A figure's JSON without the cells of its heatmap (the first trace): everything but :data:`CELL_FIELDS`.
+
+    >>> skeleton({"data": [{"type": "heatmap", "z": [[1]], "zmax": 1}], "layout": {}})
+    {'data': [{'type': 'heatmap', 'zmax': 1}], 'layout': {}}
+    """
+    first, *others = figure["data"]
+    cells_free = {key: value for key, value in first.items() if key not in CELL_FIELDS}
+    return {**figure, "data": [cells_free, *others]}
+
+
+def _outline_free(figure: dict, n: int, k: int) -> dict:
+    """A skeleton without the paths of its clipping-window outline, when they are the ones the
+    browser draws from n and k (:func:`relpos.plots.heatmaps.outline_shapes` of an n × n
+    panel): two staircases of ~2n corners each, 28 KiB per figure at n = 512."""
+    shapes = figure["layout"].get("shapes")
+    expected = [shape["path"] for shape in outline_shapes(n, n, k, origin=PANEL_ORIGIN)]
+    if not shapes or [shape.get("path") for shape in shapes] != expected:
+        return figure
+    pathless = [{key: value for key, value in shape.items() if key != "path"} for shape in shapes]
+    return {**figure, "layout": {**figure["layout"], "shapes": pathless}}
+
+
+def _shared(figures: dict[str, dict]) -> tuple[dict, dict, dict[str, dict]]:
+    """Layout and first-trace properties that every figure has with the same value, sent once.
+
+    Returns the shared layout, the shared trace properties and the figures without them;
+    the browser draws ``{**layout, **figure layout}`` and ``{**trace, **figure trace}``
+    (about 3.7 KiB a spec: fonts, margins, axes, cell gaps).
+    """
+    first = next(iter(figures.values()))
+    missing = object()
+
+    def common(part: Callable[[dict], dict]) -> dict:
+        return {
+            key: value
+            for key, value in part(first).items()
+            if all(part(f).get(key, missing) == value for f in figures.values())
+        }
+
+    layout, trace = common(lambda f: f["layout"]), common(lambda f: f["data"][0])
+    rest = {
+        name: {
+            **figure,
+            "data": [{k: v for k, v in figure["data"][0].items() if k not in trace}, *figure["data"][1:]],
+            "layout": {k: v for k, v in figure["layout"].items() if k not in layout},
+        }
+        for name, figure in figures.items()
+    }
+    return layout, trace, rest
 
 
 def _group_note(name: str, state: dict, matrix: np.ndarray) -> str:
@@ -82,14 +150,13 @@ def _groups(state: dict, inputs: presets.ExplorerInputs) -> list[dict]:
     ]
 
 
-def _cell_decimals(figure: dict) -> int | None:
+def _cell_decimals(figure: go.Figure) -> int | None:
     """Decimals of the cell numbers the browser must print, or None when Plotly formats them."""
-    trace = figure["data"][0]
-    if "text" not in trace:
+    trace = figure.data[0]
+    if trace.text is None:
         return None
-    template = trace.get("texttemplate", "")
-    sample = next((cell for row in trace["text"] for cell in row if cell), "0")
-    return len(sample.split(".")[1]) if "." in sample and template == "%{text}" else 0
+    sample = next((cell for row in trace.text for cell in row if cell), "0")
+    return len(sample.split(".")[1]) if "." in sample and trace.texttemplate == "%{text}" else 0
 
 
 def _hover_recipes(state: dict, inputs: presets.ExplorerInputs, result: AttentionResult, hovers: dict) -> dict:
@@ -127,7 +194,10 @@ def live_spec(
     inputs : ExplorerInputs
         Its arrays: queries and keys (n, d), table (2k+1, d).
     figures : dict of str to Figure
-        The seven panels keyed as :data:`PANEL_ORDER`.
+        The seven panels keyed as :data:`PANEL_ORDER`; the spec carries their skeletons
+        (:func:`skeleton`: no cells), with the recipes the browser fills the cells from
+        (``decimals``, ``hover``, ``offsets``); the clipping window's dashed outline
+        comes without its path, which the browser draws from n, k and ``origin``.
     captions : dict of str to str
         One "what to notice" sentence per panel.
     result, hovers : AttentionResult and dict, optional
@@ -150,7 +220,8 @@ def live_spec(
     (4, 2, True, ['aᴷ₋₂', 'q₁', 'k₁'])
     """
     n, k, d = state["n"], state["k"], state["d"]
-    encoded = {name: figure_json(figures[name]) for name in PANEL_ORDER}
+    skeletons = {name: _outline_free(figure_json(figures[name], cells=False), n, k) for name in PANEL_ORDER}
+    layout, trace, skeletons = _shared(skeletons)
     low, high = presets.VALUE_RANGE
     return {
         "n": n,
@@ -166,8 +237,12 @@ def live_spec(
         "table": inputs.table.tolist(),
         "groups": _groups(state, inputs),
         "toggle": explain.SCALAR_TOGGLE_LABEL,
-        "figures": encoded,
-        "decimals": {name: _cell_decimals(figure) for name, figure in encoded.items()},
+        "figures": skeletons,
+        "layout": layout,  # what every figure's layout has, and
+        "trace": trace,  # every figure's heatmap trace, sent once
+        "origin": PANEL_ORIGIN,  # cell (i, j) is drawn at x = j + origin, y = i + origin
+        "decimals": {name: _cell_decimals(figures[name]) for name in PANEL_ORDER},
+        "offsets": offset_map.panel_cells(n, n, k),
         "titles": {name: panels.plain_title(name) for name in PANEL_ORDER},
         # the bias panel's title follows the query-independent toggle while it is live
         "bias_titles": {mode: panels.explorer_titles(d, scalar=mode == "scalar")["bias"] for mode in BIAS_MODES},

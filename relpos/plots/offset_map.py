@@ -23,7 +23,7 @@ from relpos.plots.heatmaps import (
 from relpos.text import numbers as num
 from relpos.text.hover import TEXT_CELLS, format_cells
 
-__all__ = ["offset_map_figure"]
+__all__ = ["offset_map_figure", "panel_cells"]
 
 #: Offset labels and hover strings are sent per cell up to this many cells (16 × 16);
 #: beyond it the browser formats the offsets from z.
@@ -80,6 +80,26 @@ def _panel_labels(offsets: np.ndarray, clipped: np.ndarray) -> dict:
         "customdata": offsets[..., None].astype(np.int16),
         "hovertemplate": where + "%{customdata[0]:+d} → table row a<sup>K</sup><sub>%{z:+d}</sub><extra></extra>",
     }
+
+
+def panel_cells(n_q: int, n_k: int, k: int) -> dict:
+    """What the cells of the offset map *as a panel* hold, for a browser that builds them itself.
+
+    The Explorer's live panel receives the figure without its cells and fills them from
+    this recipe: ``z`` is the clipped offset ``clip(j − i, k)`` plus ``shift`` (the table
+    row above :data:`LARGE_CELLS` cells, see :func:`_large_map`); ``labels`` says whether
+    the cells carry their offsets as text (``+2``, ``0``, ``−1``); ``hover`` whether
+    ``customdata`` holds ``[offset, clipped]`` as such text, the offset as a number, or nothing.
+
+    >>> panel_cells(4, 4, 2), panel_cells(16, 16, 2)["hover"], panel_cells(128, 128, 3)["shift"]
+    ({'shift': 0, 'labels': True, 'hover': 'text'}, 'offset', 3)
+    """
+    cells = n_q * n_k
+    if cells > LARGE_CELLS:
+        return {"shift": k, "labels": False, "hover": None}
+    if cells <= TEXT_CELLS:
+        return {"shift": 0, "labels": True, "hover": "text"}
+    return {"shift": 0, "labels": False, "hover": "offset"}
 
 
 def _cell_label(offset: int, clipped: int) -> str:

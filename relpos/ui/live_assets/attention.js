@@ -129,7 +129,7 @@ function vectorField(letter, c, queries, keys, table, k) {
 
 // relpos.text.hover._number (which writes with relpos.text.numbers.number): "+d" signs
 // offsets (0 unsigned), ".Nf" as formatFixed.
-function formatField(value, format) {
+export function formatField(value, format) {
   if (format === "+d") return value > 0 ? `+${value}` : value < 0 ? `−${-value}` : "0";
   const fixed = /^\.(\d+)f$/.exec(format);
   return fixed ? formatFixed(value, Number(fixed[1])) : String(value).replace("-", "−");

@@ -1,14 +1,19 @@
 // The Explorer's live panel (a Streamlit custom component, v2).
 //
-// Python sends a spec (relpos.plots.live.live_spec): the inputs, the slider groups and the
-// seven figures as Plotly JSON. Here the sliders drive the figures directly: every input
-// event marks the panels it changes, one animation frame later attention.js recomputes
-// the numbers and redrawCells swaps z, the cell text and the hover data of exactly
-// those panels (colour ranges stay as Python fitted them: colours hold still while a
-// slider moves, and Python re-fits them on release). On release the values go back
-// to Python as component state ("values"), which rebuilds captions, tables, URL and the
-// figures, and sends a new spec.
-import { attend, formatFixed, hoverData } from "./attention.js";
+// Python sends a spec (relpos.plots.live.live_spec): the inputs, the slider groups, the
+// seven figures as Plotly JSON *skeletons* (layout, colour scale and range, templates;
+// no cells, no outline paths; what all seven share comes once, as spec.layout and
+// spec.trace) and the recipes for their cells (decimals, hover fields, the offset map's).
+// The browser fills every cell itself, with one code path: attention.js recomputes the
+// numbers from the inputs and traceUpdate / cellsOf build z, the cell text and the hover
+// data. drawFigures does it when a spec arrives (first load and every release, any n);
+// while a slider moves (up to LIVE_MAX_N tokens) every input event marks the panels it
+// changes and, one animation frame later, redrawCells swaps exactly those panels' cells
+// (colour ranges stay as Python fitted them: colours hold still while a slider moves, and
+// Python re-fits them on release). On release the values go back to Python as component
+// state ("values"), which rebuilds captions, tables, URL and the skeletons, and sends a
+// new spec.
+import { attend, clip, formatField, formatFixed, hoverData } from "./attention.js";
 
 // Which panels a change can touch: an a^K slider never changes the content panel.
 const AFFECTS = {
@@ -28,7 +33,7 @@ const CELL_KEYS = new Set(["z", "text", "customdata"]); // what a redraw of the 
 
 // Measurements for tests and bench/drag.py: every paint (input times, frame, drawn,
 // presented), panels that needed a full Plotly.restyle, every hand-back to Python and
-// every spec from Python drawn.
+// every spec from Python drawn (how many figures, and when its drawing started).
 const stats = (window.__relposLive = window.__relposLive || { panels: [], paints: [], painted: 0, restyled: 0, sends: [], specs: [] });
 
 let plotlyPromise = null;
@@ -95,6 +100,50 @@ function drawLayer(plot, update, info, layer) {
     console.warn("relpos live panel: redrawing the cells failed, using Plotly.restyle", error);
     return false;
   }
+}
+
+// relpos.plots.offset_map (the map as a panel, see panel_cells there): z the clipped offset
+// clip(j − i, k) + shift (the table row above 64 × 64 cells), the offsets as cell text and
+// the hover's [offset, clipped] as text (up to 12 × 12), or the offset as a number.
+function offsetCells(n, k, { shift, labels, hover }) {
+  const grid = (cell) => Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => cell(i, j)));
+  const offset = (value) => formatField(value, "+d");
+  const cells = { z: grid((i, j) => clip(j - i, k) + shift) };
+  if (labels) cells.text = grid((i, j) => offset(clip(j - i, k)));
+  if (hover === "text") cells.customdata = grid((i, j) => [offset(j - i), offset(clip(j - i, k))]);
+  if (hover === "offset") cells.customdata = grid((i, j) => [j - i]);
+  return cells;
+}
+
+// relpos.plots.heatmaps.window_staircases + outline_shapes: the cell-edge paths between
+// offsets within ±k and the clipped ones (above the window, then below it), for the
+// outline shapes Python sent without their path.
+function outlinePaths(shapes, { n, k, origin }) {
+  if (!shapes || shapes.every((shape) => shape.path)) return;
+  const paths = [];
+  const corner = (x, y) => `${x + origin},${y + origin}`;
+  if (k + 1 <= n - 1) {
+    // keys more than k after their query, then more than k before it (a square panel has both or neither)
+    paths.push(staircase(k + 0.5, -0.5, n, 0, 1), staircase(-0.5, k + 0.5, n, 1, 0));
+  }
+  shapes.forEach((shape, index) => {
+    if (!shape.path) shape.path = `M ${paths[index].map(([x, y]) => corner(x, y)).join(" L ")}`;
+  });
+}
+
+// One staircase from (x, y): a step down then right (dx = 0, dy = 1 first) or right then down.
+function staircase(x, y, n, dx, dy) {
+  const end = n - 0.5;
+  const path = [[x, y]];
+  while (x < end && y < end) {
+    [x, y] = [x + dx, y + dy];
+    path.push([x, y]);
+    if ((dx ? x : y) < end) {
+      [x, y] = [x + dy, y + dx];
+      path.push([x, y]);
+    }
+  }
+  return path;
 }
 
 function structureOf(spec) {
@@ -165,17 +214,34 @@ class LivePanel {
     this.setStale(false);
   }
 
+  // Each skeleton with its cells filled in, drawn with Plotly.react; a panel whose skeleton
+  // and inputs are those it shows already is left alone (a paint since forgets what it shows).
   async drawFigures(spec) {
+    const started = performance.now();
+    const inputs = JSON.stringify([spec.queries, spec.keys, spec.table, spec.scalar, spec.decimals, spec.hover]);
+    const shared = JSON.stringify([spec.layout, spec.trace]);
+    let live = null;
     let drawn = 0;
     for (const name of Object.keys(spec.figures)) {
-      const text = JSON.stringify(spec.figures[name]);
-      if (this.figureText[name] === text) continue; // unchanged since the last spec
-      this.figureText[name] = text;
-      const figure = JSON.parse(text);
+      const skeleton = JSON.stringify(spec.figures[name]);
+      const shown = shared + skeleton + (name === "offsets" ? JSON.stringify(spec.offsets) : inputs);
+      if (this.figureText[name] === shown) continue; // unchanged since the last spec
+      this.figureText[name] = shown;
+      if (name !== "offsets" && !live) live = this.compute(); // once for the six value panels
+      const figure = this.assemble(spec, JSON.parse(skeleton), name === "offsets" ? null : this.cellsOf(name, live));
       await window.Plotly.react(this.plots[name], figure.data, { ...figure.layout, dragmode: false }, PLOT_CONFIG);
       drawn += 1;
     }
-    requestAnimationFrame(() => stats.specs.push({ seq: spec.seq, drawn, presentedAt: performance.now() }));
+    requestAnimationFrame(() => stats.specs.push({ seq: spec.seq, drawn, startedAt: started, presentedAt: performance.now() }));
+  }
+
+  // A figure as Python built it: the parts all seven share, the skeleton (a copy, filled in
+  // place), its cells (the offset map's when `cells` is null) and the outline's paths.
+  assemble(spec, figure, cells) {
+    figure.layout = { ...structuredClone(spec.layout), ...figure.layout };
+    figure.data[0] = { ...structuredClone(spec.trace), ...figure.data[0], ...(cells || offsetCells(spec.n, spec.k, spec.offsets)) };
+    outlinePaths(figure.layout.shapes, spec);
+    return figure;
   }
 
   fail(error) {
@@ -331,9 +397,8 @@ class LivePanel {
     const names = [...this.dirty];
     this.dirty.clear();
     const started = performance.now();
-    const { queries, keys, table } = this.inputs();
-    const result = attend(queries, keys, table, this.scalar);
-    const live = { queries, keys, table, result };
+    const live = this.compute();
+    for (const name of names) delete this.figureText[name]; // shows the slider's values, not the spec's
     const updates = names.map((name) => this.traceUpdate(name, live)); // numbers, cell text, hover data
     const built = performance.now();
     names.forEach((name, index) => redrawCells(this.plots[name], updates[index]));
@@ -351,20 +416,34 @@ class LivePanel {
     });
   }
 
-  traceUpdate(name, live) {
+  // The numbers of every panel for the values shown now (attention.js, mirroring relpos.core).
+  compute() {
+    const { queries, keys, table } = this.inputs();
+    return { queries, keys, table, result: attend(queries, keys, table, this.scalar) };
+  }
+
+  // A value panel's cells: z, the cell text (when Python prints it) and the hover data.
+  cellsOf(name, live) {
     const matrix = live.result[name];
-    const update = { z: [matrix] };
+    const cells = { z: matrix };
     const decimals = this.spec.decimals[name];
     if (decimals !== null && decimals !== undefined) {
-      update.text = [matrix.map((row) => row.map((v) => formatFixed(v, decimals)))];
+      cells.text = matrix.map((row) => row.map((v) => formatFixed(v, decimals)));
     }
     const recipe = this.hoverRecipe(name);
     if (recipe) {
       const logits = live.result[LOGITS[name]];
-      update.customdata = [hoverData(recipe.fields, recipe.text, { ...live, logits, z: matrix })];
-      if (recipe.template && this.plots[name].data[0].hovertemplate !== recipe.template) {
-        update.hovertemplate = recipe.template; // the toggle flipped: the other bias's arithmetic
-      }
+      cells.customdata = hoverData(recipe.fields, recipe.text, { ...live, logits, z: matrix });
+    }
+    return cells;
+  }
+
+  // The cells as a Plotly.restyle update (one trace), with the hover template if the toggle flipped.
+  traceUpdate(name, live) {
+    const update = Object.fromEntries(Object.entries(this.cellsOf(name, live)).map(([key, value]) => [key, [value]]));
+    const recipe = this.hoverRecipe(name);
+    if (recipe && recipe.template && this.plots[name].data[0].hovertemplate !== recipe.template) {
+      update.hovertemplate = recipe.template; // the other bias's arithmetic
     }
     return update;
   }
