@@ -9,6 +9,7 @@ from relpos.ui.links import guard_oversized_links, oversized_link_notice
 from relpos.ui.navigation import HOME_URL_PATH, PAGES
 from relpos.ui.reconnect import rerun_on_reconnect
 from relpos.ui.routing import app_entry
+from relpos.ui.turns import take_turn
 
 #: Session key of the st.Page objects: built once per session, not on every rerun
 #: (constructing them resolves and checks every page file: ~1.5 ms a rerun).
@@ -47,7 +48,7 @@ guard_oversized_links()
 install_client_helpers()
 oversized_link_notice()
 rerun_on_reconnect()  # a restarted server or another replica runs the page before the next click
-with app_entry():
+with take_turn(), app_entry():  # runs compute in turns, the least busy session first
     page.run()
 client_helpers_sent()  # not reached when the page switched or stopped: sent again next run
 run_finished()

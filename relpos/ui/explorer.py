@@ -20,8 +20,8 @@ from relpos.state.schemas import EXPLORER, SLIDER_TOKENS
 from relpos.text import explain
 from relpos.ui import common as ui
 from relpos.ui import live as live_ui
-from relpos.ui.backpressure import run_finished, wait_for_client
 from relpos.ui.keys import state_key, widget_key
+from relpos.ui.turns import paced_fragment
 
 __all__ = ["render"]
 
@@ -161,9 +161,9 @@ def _attention(inputs: presets.ExplorerInputs, scalar: bool) -> relpos.Attention
 
 
 @st.fragment
+@paced_fragment  # fragment runs skip app.py: the same back-pressure and turns here
 def explorer_body() -> None:
     """The live panel and everything its release changes: a release reruns only this."""
-    wait_for_client(fragment=True)  # fragment runs skip app.py: the same back-pressure here
     state = _state()
     for problem in st.session_state.pop(LIVE_PROBLEMS, ()):
         st.warning(f"Some values from the sliders could not be used: {problem}", icon="⚠️")
@@ -195,7 +195,6 @@ def explorer_body() -> None:
         key=W + "export",
     )
     ui.write_url(EXPLORER, state)
-    run_finished(fragment=True)
 
 
 def render() -> None:

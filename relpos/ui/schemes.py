@@ -13,6 +13,7 @@ from relpos.text import numbers as num
 from relpos.ui import common as ui
 from relpos.ui.keys import state_key
 from relpos.ui.page_settings import clamp_setting, init_settings, save_settings, setting_key, show_setting_problems
+from relpos.ui.turns import paced_fragment
 
 # --------------------------------------------------------------------------- scheme comparison page (issue 5)
 
@@ -175,6 +176,7 @@ def scheme_rows(results, position_figures, weight_figures) -> None:
 
 
 @st.fragment
+@paced_fragment
 def translation_section(setup, results) -> None:
     """Section 2: every token moved s places; which schemes' scores change."""
     st.header("2 · The translation test")
@@ -193,6 +195,7 @@ def translation_section(setup, results) -> None:
 
 
 @st.fragment
+@paced_fragment
 def length_section(setup, slopes, head: int) -> None:
     """Section 3: each scheme at offsets (or positions) a model trained at length L never saw."""
     st.header("3 · Length generalization")

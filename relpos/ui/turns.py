@@ -1,0 +1,150 @@
+"""Page runs take turns, the session that has used the server least first.
+
+Streamlit runs every session's script in a thread of its own, and all of them share one
+interpreter lock, so fifty runs at once do not finish sooner than fifty in a row: each
+takes fifty times longer, and the event loop that sends every answer and reads every
+request waits for the lock behind them. When a few sessions ask for far more runs than
+the rest (a script, or clients that stopped reading and still get a few runs before
+:mod:`relpos.ui.backpressure` can tell), the whole class waited seconds for each
+interaction.
+
+:func:`take_turn` wraps the work of a run (app.py: the page; the Explorer's fragment).
+At most :data:`SLOTS` runs compute at once; the others wait, sleeping, and the next
+turn goes to the waiting run whose session has used the least run time recently (an
+exponentially fading sum of its runs' CPU time, half-life :data:`HALF_LIFE` s). A student who moves a
+slider now and then is served before a session that asks many times a second. Waiting
+runs stay interruptible: a newer request or a stop ends the wait at once, as elsewhere.
+A run that is already computing (a fragment inside its page's run) does not wait again.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from relpos.ui import backpressure
+
+#: Runs that compute at once: the interpreter runs one thread at a time; a second slot
+#: lets a run start while another finishes sending, more only slow every run down.
+SLOTS = 2
+#: Half-life (s) of a session's recent run time, which orders the waiting runs.
+HALF_LIFE = 5.0
+#: Longest single wait (s) between two looks at whether the run should end.
+SLICE = 0.1
+
+
+class Turns:
+    """Slots for computing runs, handed to the waiting run of the least busy session.
+
+    >>> turns = Turns(slots=1)
+    >>> turns.charge("busy", 2.0, now=0.0)
+    >>> turns.usage("busy", now=0.0), turns.usage("busy", now=HALF_LIFE), turns.usage("idle", now=0.0)
+    (2.0, 1.0, 0.0)
+    """
+
+    def __init__(self, slots: int = SLOTS) -> None:
+        self._changed = threading.Condition()
+        self._free = slots
+        self._waiting: dict[int, tuple[float, int]] = {}  # ticket -> (usage when it asked, ticket)
+        self._usage: dict[str, tuple[float, float]] = {}  # session -> (run seconds, as of time)
+        self._tickets = itertools.count()
+
+    def usage(self, session: str, now: float) -> float:
+        """Recent run time of a session (s), fading with HALF_LIFE."""
+        seconds, at = self._usage.get(session, (0.0, now))
+        return seconds * 0.5 ** ((now - at) / HALF_LIFE)
+
+    def charge(self, session: str, seconds: float, now: float) -> None:
+        """Add a finished (or ended) run's time to its session; forget faded sessions."""
+        with self._changed:
+            self._usage[session] = (self.usage(session, now) + seconds, now)
+            if len(self._usage) > 64:
+                faded = [name for name in self._usage if self.usage(name, now) < 1e-3]
+                for name in faded:
+                    del self._usage[name]
+
+    def ask(self, session: str) -> int:
+        """Queue a run of `session`; returns its ticket."""
+        with self._changed:
+            ticket = next(self._tickets)
+            self._waiting[ticket] = (self.usage(session, time.monotonic()), ticket)
+            return ticket
+
+    def try_start(self, ticket: int, timeout: float) -> bool:
+        """Take a slot if one is free and this ticket is first in line; else wait up to `timeout` s."""
+        with self._changed:
+            if self._free > 0 and min(self._waiting.values()) == self._waiting[ticket]:
+                del self._waiting[ticket]
+                self._free -= 1
+                return True
+            self._changed.wait(timeout)
+            return False
+
+    def give_up(self, ticket: int) -> None:
+        """Leave the line without a slot (the run was ended while it waited)."""
+        with self._changed:
+            if self._waiting.pop(ticket, None) is not None:
+                self._changed.notify_all()
+
+    def finish(self) -> None:
+        """Hand a slot back."""
+        with self._changed:
+            self._free += 1
+            self._changed.notify_all()
+
+
+TURNS = Turns()
+_computing = threading.local()  # .depth: take_turn blocks this thread is inside
+
+
+@contextmanager
+def take_turn(turns: Turns = TURNS) -> Iterator[None]:
+    """Run the block when it is this session's turn (see the module docstring).
+
+    Outside a served session (AppTest, a bare import) and inside a block that already
+    has a turn, the block runs at once.
+    """
+    served = backpressure._session()
+    if served is None or getattr(_computing, "depth", 0):
+        yield
+        return
+    session = served[1]
+    ticket = turns.ask(session)
+    try:
+        while not turns.try_start(ticket, SLICE):
+            backpressure._yield_point()  # a newer request or a stop ends the wait here
+    except BaseException:
+        turns.give_up(ticket)
+        raise
+    started = time.thread_time()  # CPU time of this thread: waiting for the lock is not charged
+    _computing.depth = 1
+    try:
+        yield
+    finally:
+        _computing.depth = 0
+        turns.charge(session, time.thread_time() - started, time.monotonic())
+        turns.finish()
+
+
+def paced_fragment(body: Callable) -> Callable:
+    """Decorate a fragment's body (under ``@st.fragment``) like app.py paces a whole run.
+
+    When the fragment reruns on its own it waits for its client
+    (:func:`relpos.ui.backpressure.wait_for_client`) before it takes a turn, computes in
+    its turn, and marks the run finished; inside its page's full run all three are
+    app.py's.
+    """
+
+    @functools.wraps(body)
+    def run(*args, **kwargs):
+        backpressure.wait_for_client(fragment=True)
+        with take_turn():
+            result = body(*args, **kwargs)
+        backpressure.run_finished(fragment=True)
+        return result
+
+    return run
