@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import os
 import random
 import sys
@@ -80,10 +81,18 @@ def connect_stalling(session: Session, timeout: float):
     )
 
 
-async def sample_rss(server: StreamlitServer, samples: list[tuple[float, int]], stop: asyncio.Event) -> None:
+async def sample_rss(server: StreamlitServer, samples: list[tuple[float, int, float]], stop: asyncio.Event) -> None:
+    """(time, RSS, CPU seconds so far) of the server every 0.2 s."""
     while not stop.is_set():
-        samples.append((time.monotonic(), server.rss_bytes()))
+        samples.append((time.monotonic(), server.rss_bytes(), cpu_seconds(server)))
         await asyncio.sleep(0.2)
+
+
+def cpu_by_window(samples: list[tuple[float, int, float]], start: float, end: float, window: float) -> str:
+    """The server's CPU use (share of one core) in consecutive windows from `start`."""
+    marks = [start + index * window for index in range(int((end - start) // window) + 1)]
+    cpu = [next((c for at, _, c in samples if at >= mark), samples[-1][2]) for mark in marks]
+    return ", ".join(f"{(b - a) / window:.0%}" for a, b in itertools.pairwise(cpu))
 
 
 async def healthy_round(server: StreamlitServer, args, seconds: float, seed: int) -> Stats:
@@ -147,7 +156,8 @@ async def bench(server: StreamlitServer, args) -> int:
     during = await healthy_round(server, args, args.duration, seed=2)
     outcome = await outcome_task
     cpu_busy = (cpu_seconds(server) - cpu_before) / (time.monotonic() - stall_at)
-    stalled_peak = max(rss for at, rss in samples if at >= stall_at)
+    stalled_peak = max(rss for at, rss, _ in samples if at >= stall_at)
+    stall_end = time.monotonic()
     await asyncio.sleep(args.ttl + 3)
     after = server.rss_bytes()
     stop.set()
@@ -160,6 +170,7 @@ async def bench(server: StreamlitServer, args) -> int:
     print(f"healthy sessions before the stall: {p95(before.interactions)}, errors {len(before.errors)}")
     print(f"healthy sessions during the stall: {p95(during.interactions)}, errors {len(during.errors)}")
     print(f"  p95 by time since the stall began: {p95_by_window(during, stall_at, 10.0)}")
+    print(f"  server CPU in the same windows: {cpu_by_window(samples, stall_at, stall_end, 10.0)}")
     print(f"stalled clients: {dict(sorted(outcome.items()))}; server CPU while they stalled {cpu_busy:.0%} of a core")
     print(
         f"server RSS: {baseline / MIB:.0f} MiB before, {loaded / MIB:.0f} MiB once the {args.stalled} clients had "

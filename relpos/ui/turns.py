@@ -34,11 +34,15 @@ SLOTS = 2
 #: Half-life (s) of a session's recent run time, which orders the waiting runs.
 HALF_LIFE = 5.0
 #: Longest single wait (s) between two looks at whether the run should end.
-SLICE = 0.1
+SLICE = 0.25
 
 
 class Turns:
     """Slots for computing runs, handed to the waiting run of the least busy session.
+
+    A finished run hands its slot straight to the next run in line (each waiting run has
+    an event of its own): waking every waiting thread to let them compete for the slot
+    cost more than the runs themselves when fifty waited.
 
     >>> turns = Turns(slots=1)
     >>> turns.charge("busy", 2.0, now=0.0)
@@ -47,9 +51,10 @@ class Turns:
     """
 
     def __init__(self, slots: int = SLOTS) -> None:
-        self._changed = threading.Condition()
+        self._lock = threading.Lock()
         self._free = slots
         self._waiting: dict[int, tuple[float, int]] = {}  # ticket -> (usage when it asked, ticket)
+        self._granted: dict[int, threading.Event] = {}  # ticket -> set when the ticket has a slot
         self._usage: dict[str, tuple[float, float]] = {}  # session -> (run seconds, as of time)
         self._tickets = itertools.count()
 
@@ -60,7 +65,7 @@ class Turns:
 
     def charge(self, session: str, seconds: float, now: float) -> None:
         """Add a finished (or ended) run's time to its session; forget faded sessions."""
-        with self._changed:
+        with self._lock:
             self._usage[session] = (self.usage(session, now) + seconds, now)
             if len(self._usage) > 64:
                 faded = [name for name in self._usage if self.usage(name, now) < 1e-3]
@@ -68,33 +73,44 @@ class Turns:
                     del self._usage[name]
 
     def ask(self, session: str) -> int:
-        """Queue a run of `session`; returns its ticket."""
-        with self._changed:
+        """Queue a run of `session` (it starts at once if a slot is free); returns its ticket."""
+        with self._lock:
             ticket = next(self._tickets)
+            self._granted[ticket] = threading.Event()
             self._waiting[ticket] = (self.usage(session, time.monotonic()), ticket)
+            self._hand_over()
             return ticket
 
     def try_start(self, ticket: int, timeout: float) -> bool:
-        """Take a slot if one is free and this ticket is first in line; else wait up to `timeout` s."""
-        with self._changed:
-            if self._free > 0 and min(self._waiting.values()) == self._waiting[ticket]:
-                del self._waiting[ticket]
-                self._free -= 1
-                return True
-            self._changed.wait(timeout)
-            return False
+        """True once the ticket has a slot; waits up to `timeout` s for it."""
+        granted = self._granted[ticket]
+        if granted.wait(timeout):
+            with self._lock:
+                self._granted.pop(ticket, None)
+            return True
+        return False
 
     def give_up(self, ticket: int) -> None:
-        """Leave the line without a slot (the run was ended while it waited)."""
-        with self._changed:
-            if self._waiting.pop(ticket, None) is not None:
-                self._changed.notify_all()
+        """Leave the line (the run was ended while it waited); a slot it was just given passes on."""
+        with self._lock:
+            if self._waiting.pop(ticket, None) is None and ticket in self._granted:
+                self._free += 1  # granted meanwhile, never used
+            self._granted.pop(ticket, None)
+            self._hand_over()
 
     def finish(self) -> None:
-        """Hand a slot back."""
-        with self._changed:
+        """Hand a slot back: to the next run in line, if any."""
+        with self._lock:
             self._free += 1
-            self._changed.notify_all()
+            self._hand_over()
+
+    def _hand_over(self) -> None:
+        """Give free slots to the first runs in line (call with the lock held)."""
+        while self._free > 0 and self._waiting:
+            ticket = min(self._waiting.values())[1]
+            del self._waiting[ticket]
+            self._free -= 1
+            self._granted[ticket].set()
 
 
 TURNS = Turns()
