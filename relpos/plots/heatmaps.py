@@ -31,10 +31,14 @@ __all__ = [
     "EVERY_TICK_MAX_N",
     "LARGE_CELLS",
     "PANEL_ORIGIN",
+    "WEIGHT_RANGE",
     "ColourRange",
+    "cell_decimals",
     "cell_text",
     "colorscale_pairs",
+    "diverging_range",
     "figure_from_spec",
+    "heatmap_spec",
     "matrix_layout",
     "outline_shapes",
     "panel_colorbar",
@@ -291,20 +295,40 @@ class ColourRange:
 WEIGHT_RANGE = ColourRange(style.SEQUENTIAL, 0.0, 1.0)
 
 
-def _cells_text(matrix: np.ndarray, look: HeatmapStyle) -> dict:
-    """The trace properties that print the numbers in the cells."""
+def diverging_range(limit: float) -> ColourRange:
+    """The score panels' diverging scale from ``-limit`` to ``limit``, centred on 0."""
+    return ColourRange(style.DIVERGING, -limit, limit, 0.0)
+
+
+def cell_decimals(size: int, look: HeatmapStyle) -> int | None:
+    """Decimals of the cell numbers a heatmap of `size` cells prints as its own strings,
+    or None when it prints none or Plotly formats z (``texttemplate``).
+
+    >>> cell_decimals(64, style.HeatmapStyle(cell_format=".1f")), cell_decimals(400, style.HeatmapStyle())
+    (1, 2)
+    """
     fixed = re.fullmatch(r"\.(\d)f", look.cell_format or "")
-    if look.cell_format and (matrix.size > TEXT_CELLS or not fixed):
+    if not look.text or (look.cell_format and (size > TEXT_CELLS or not fixed)):
+        return None
+    return int(fixed[1]) if fixed else look.decimals
+
+
+def _cells_text(matrix: np.ndarray, look: HeatmapStyle, cells: bool = True) -> dict:
+    """The trace properties that print the numbers in the cells (``cells=False``: without the strings)."""
+    decimals = cell_decimals(matrix.size, look)
+    if decimals is None:
         # the browser formats z: no string per cell to build and send (with a hyphen-minus)
         args = {"texttemplate": f"%{{z:{look.cell_format}}}"}
-    else:  # few cells: our own strings, with a true minus sign
-        args = {"text": cell_text(matrix, int(fixed[1]) if fixed else look.decimals), "texttemplate": "%{text}"}
+    elif cells:  # few cells: our own strings, with a true minus sign
+        args = {"text": cell_text(matrix, decimals), "texttemplate": "%{text}"}
+    else:
+        args = {"texttemplate": "%{text}"}
     if look.text_size:  # None: Plotly fits the numbers to the cells
         args["textfont"] = {"size": look.text_size}
     return args
 
 
-def _default_hover(matrix: np.ndarray, panel: bool) -> dict:
+def _default_hover(matrix: np.ndarray, panel: bool, cells: bool = True) -> dict:
     """The hover of a heatmap given none: the cell's positions and value."""
     n_q, n_k = matrix.shape
     if matrix.size > LARGE_CELLS:
@@ -315,22 +339,38 @@ def _default_hover(matrix: np.ndarray, panel: bool) -> dict:
         values = format_cells(matrix, ".4f")
         hover = [[f"query i={i + 1}, key j={j + 1}<br>{values[i, j]}" for j in range(n_k)] for i in range(n_q)]
         return {"hovertext": hover, "hoverinfo": "text"}
-    return {
-        "hovertemplate": "query i=%{customdata[0]}, key j=%{customdata[1]}<br>%{z:.4f}<extra></extra>",
-        "customdata": np.dstack(np.indices((n_q, n_k)) + 1),
-    }
+    template = {"hovertemplate": "query i=%{customdata[0]}, key j=%{customdata[1]}<br>%{z:.4f}<extra></extra>"}
+    return {**template, "customdata": np.dstack(np.indices((n_q, n_k)) + 1)} if cells else template
 
 
-def _hover_args(matrix: np.ndarray, hover, panel: bool) -> dict:
+def _hover_args(matrix: np.ndarray, hover, panel: bool, cells: bool = True) -> dict:
     """Trace properties for a :class:`Hover`, one string per cell, or the default hover."""
     if isinstance(hover, Hover):
-        return hover.trace_args()
+        args = hover.trace_args()
+        return args if cells else {key: value for key, value in args.items() if key != "customdata"}
     if hover is not None:
         return {"hovertext": hover, "hoverinfo": "text"}
-    return _default_hover(matrix, panel)
+    return _default_hover(matrix, panel, cells)
 
 
 def _heatmap(matrix, title: str, colours: ColourRange, look: HeatmapStyle, hover, outline_k) -> go.Figure:
+    spec = heatmap_spec(matrix, title, colours, look, hover=hover, outline_k=outline_k)
+    return figure_from_spec(spec, look.validate)
+
+
+def heatmap_spec(
+    matrix, title: str, colours: ColourRange, look: HeatmapStyle, *, hover=None, outline_k=None, cells: bool = True
+) -> dict:
+    """A heatmap as the plain ``{"data": [trace], "layout": ...}`` dict its figure is built from.
+
+    With ``cells=False`` the trace leaves out the per-cell arrays (``z``, cell ``text``,
+    ``customdata``) without computing them: what :func:`relpos.plots.live.skeleton` keeps
+    of the figure, at a fraction of the cost (the Explorer's browser fills the cells).
+
+    >>> spec = heatmap_spec([[0.5]], "t", WEIGHT_RANGE, style.DEFAULT_HEATMAP, cells=False)
+    >>> sorted(set(spec["data"][0]) & {"z", "text", "customdata"}), spec["data"][0]["zmax"]
+    ([], 1.0)
+    """
     matrix = np.asarray(matrix)
     # float32 input stays float32: half the bytes sent to the browser for large panels
     matrix = matrix if matrix.dtype == np.float32 else matrix.astype(float)
@@ -339,7 +379,7 @@ def _heatmap(matrix, title: str, colours: ColourRange, look: HeatmapStyle, hover
     panel = bool(look.panel_height)
     trace = {
         "type": "heatmap",
-        "z": matrix,
+        **({"z": matrix} if cells else {}),
         "colorscale": [list(pair) for pair in colorscale_pairs(colours.colorscale)],
         "zmin": colours.zmin,
         "zmax": colours.zmax,
@@ -352,13 +392,14 @@ def _heatmap(matrix, title: str, colours: ColourRange, look: HeatmapStyle, hover
             if panel
             else {"x": list(range(n_k)), "y": list(range(n_q))}
         ),
-        **(_cells_text(matrix, look) if look.text else {}),
-        **_hover_args(matrix, hover, panel),
+        **(_cells_text(matrix, look, cells) if look.text else {}),
+        **_hover_args(matrix, hover, panel, cells),
     }
     layout = matrix_layout(n_q, n_k, title, look.height, look.panel_height)
     if outline_k is not None:
         layout["shapes"] = outline_shapes(n_q, n_k, outline_k, origin=PANEL_ORIGIN if panel else 0)
-    return figure_from_spec({"data": [trace], "layout": layout}, look.validate)
+    # a figure leaves out unset properties (a weight scale's zmid); so does the plain dict
+    return {"data": [{key: value for key, value in trace.items() if value is not None}], "layout": layout}
 
 
 def score_heatmap(
@@ -397,7 +438,7 @@ def score_heatmap(
     (-1.0, 0.0, (['−0.25', '1.00'],))
     """
     limit = symmetric_range(matrix) if limit is None else limit
-    return _heatmap(matrix, title, ColourRange(style.DIVERGING, -limit, limit, 0.0), look, hover, outline_k)
+    return _heatmap(matrix, title, diverging_range(limit), look, hover, outline_k)
 
 
 def weight_heatmap(matrix, title: str, *, look: HeatmapStyle = style.DEFAULT_HEATMAP, hover=None) -> go.Figure:
