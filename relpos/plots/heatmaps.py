@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 import numpy as np
 import plotly.colors
@@ -268,14 +268,18 @@ def outline_shapes(n_q: int, n_k: int, k: int, origin: int = 0) -> list[dict]:
     ['M 0.5,-0.5 L 0.5,0.5 L 1.5,0.5', 'M -0.5,0.5 L 0.5,0.5 L 0.5,1.5']
     """
     return [
-        {
-            "type": "path",
-            "path": "M " + " L ".join(f"{x + origin},{y + origin}" for x, y in path),
-            "line": {"color": "black", "width": 2, "dash": "dash"},
-            "layer": "above",
-        }
-        for path in window_staircases(n_q, n_k, k)
+        {"type": "path", "path": path, "line": {"color": "black", "width": 2, "dash": "dash"}, "layer": "above"}
+        for path in _outline_paths(n_q, n_k, k, origin)
     ]
+
+
+@lru_cache(maxsize=32)
+def _outline_paths(n_q: int, n_k: int, k: int, origin: int) -> tuple[str, ...]:
+    """The SVG paths of :func:`outline_shapes`, kept by size: every Explorer release draws
+    (and compares) the bias panel's outline, ~2n corners formatted one by one."""
+    return tuple(
+        "M " + " L ".join(f"{x + origin},{y + origin}" for x, y in path) for path in window_staircases(n_q, n_k, k)
+    )
 
 
 # ------------------------------------------------------------------ heatmaps
