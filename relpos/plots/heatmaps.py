@@ -377,7 +377,7 @@ def heatmap_spec(
     """
     matrix = np.asarray(matrix)
     # float32 input stays float32: half the bytes sent to the browser for large panels
-    matrix = matrix if matrix.dtype == np.float32 else matrix.astype(float)
+    matrix = matrix if matrix.dtype == np.float32 or not cells else matrix.astype(float)
     n_q, n_k = matrix.shape
     gap = 0 if matrix.size > LARGE_CELLS else 1
     panel = bool(look.panel_height)

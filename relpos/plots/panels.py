@@ -196,15 +196,18 @@ def explorer_skeletons(result: AttentionResult, d: int, *, scalar: bool, height:
     the cell numbers the browser prints (None: none, or Plotly formats z). `hovers` may be
     recipes (``explorer_hovers(..., cells=False)``).
     """
-    specs = _explorer_heatmaps(result, d, scalar=scalar, height=height, hovers=hovers)
+    specs = _explorer_heatmaps(result, d, scalar=scalar, height=height, hovers=hovers, cells=False)
     return {
         name: (heatmap_spec(**args, cells=False), cell_decimals(args["matrix"].size, args["look"]))
         for name, args in specs.items()
     }
 
 
-def _explorer_heatmaps(result: AttentionResult, d: int, *, scalar: bool, height: int, hovers: dict) -> dict:
-    """What each of the six data panels is drawn from: :func:`heatmap_spec`'s arguments."""
+def _explorer_heatmaps(
+    result: AttentionResult, d: int, *, scalar: bool, height: int, hovers: dict, cells: bool = True
+) -> dict:
+    """What each of the six data panels is drawn from: :func:`heatmap_spec`'s arguments
+    (``cells=False``: the matrices as computed, since no cell is sent in any dtype)."""
     n_q, n_k = result.scores.shape
     detail = _detail(max(n_q, n_k))
     matrices = panel_matrices(result)
@@ -222,7 +225,7 @@ def _explorer_heatmaps(result: AttentionResult, d: int, *, scalar: bool, height:
     }
     return {
         name: {
-            "matrix": matrices[name].astype(detail["dtype"]),
+            "matrix": matrices[name].astype(detail["dtype"]) if cells else matrices[name],
             "title": titles[name],
             "colours": colours,
             "look": look,
