@@ -28,7 +28,8 @@ COMPACT_ONLY = ("offsets", "origin", "layout", "trace")
 
 
 def page_spec(query: dict[str, str], *, seq: int = 0) -> tuple[dict, dict]:
-    """The spec the Explorer sends for a link's query (as relpos.ui.explorer.explorer_body builds it),
+    """The spec the Explorer sends for a link's query (built from the whole figures; the page's
+    live.release_spec sends the same without building them, tests/test_live_spec.py),
     and the seven Plotly figures it was made from, keyed as :data:`relpos.plots.live.PANEL_ORDER`."""
     state = schemas.EXPLORER.decode(query).state
     inputs = schemas.explorer_inputs(state)

@@ -358,14 +358,6 @@ class TestAccessibilityAndExport:
 
 
 class TestCaching:
-    def test_each_caller_gets_its_own_offset_map(self):
-        """A cached figure is mutable: changing one session's copy must not reach another's."""
-        from relpos.ui import explorer
-
-        first = explorer._offset_map(4, 1, 400)
-        first.update_layout(title_text="changed by one session")
-        assert explorer._offset_map(4, 1, 400).layout.title.text != "changed by one session"
-
     def test_nothing_is_shared_between_sessions_as_a_resource(self):
         """st.cache_resource hands every session the same object; the app caches data only."""
         from pathlib import Path

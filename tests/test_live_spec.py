@@ -13,6 +13,7 @@ import relpos
 from relpos.plots import live, panels
 from relpos.state import schemas as page_states
 from relpos.state.live import apply_live_values
+from relpos.text import explain
 from tests.apptest import ROOT, live_release, live_skeleton, live_specs, open_app, panel_z, texts
 
 sys.path.insert(0, str(ROOT / "bench"))
@@ -85,6 +86,64 @@ class TestLiveSpec:
         assert spec["scalar"]
         assert spec["bias_titles"]["scalar"] == spec["figures"]["bias"]["layout"]["title"]["text"]
         assert spec["bias_titles"]["shaw"] == panels.EXPLORER_PANELS["bias"]
+
+
+RELEASE_QUERIES = [
+    {},
+    {"n": "2", "k": "1"},
+    {"n": "3", "k": "0"},
+    {"bias": "scalar"},
+    {"n": "8", "d": "2", "preset": "random", "seed": "4"},
+    {"n": "12", "k": "3", "preset": "random"},
+    {"n": "13", "bias": "scalar", "preset": "random"},
+    {"n": "16", "k": "0", "preset": "random"},
+    {"n": "24", "d": "2", "preset": "random"},
+    {"n": "64", "k": "5", "preset": "random"},
+    {"n": "96", "k": "20", "preset": "random", "bias": "scalar"},
+    {"n": "128", "k": "3", "preset": "random"},
+]
+
+
+def _query_id(query: dict) -> str:
+    return "&".join(f"{key}={value}" for key, value in query.items()) or "default"
+
+
+@pytest.mark.parametrize("query", RELEASE_QUERIES, ids=_query_id)
+def test_a_release_builds_the_same_spec_without_building_figures(query):
+    """release_spec (the page's path: skeletons straight from the specs, hover recipes, cached
+    offset map) sends exactly what live_spec makes of the whole figures, key for key."""
+    state, whole = spec_for(query)
+    inputs = page_states.explorer_inputs(state)
+    if state["bias"] == "scalar":
+        result = relpos.scalar_bias_attention(inputs.queries, inputs.keys, inputs.table[:, 0])
+    else:
+        result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
+    captions = explain.explorer_captions(result, scalar=state["bias"] == "scalar")
+    released = live.release_spec(state, inputs, result, captions, seq=3)
+    assert json.dumps(released, sort_keys=True) == json.dumps(whole, sort_keys=True)
+
+
+def test_each_release_gets_its_own_offset_map_skeleton():
+    """The offset map's skeleton is cached by size: one spec's copy changed must not reach the next."""
+    state = page_states.EXPLORER.decode({}).state
+    inputs = page_states.explorer_inputs(state)
+    result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
+    first = live.release_spec(state, inputs, result, {})
+    first["figures"]["offsets"]["layout"]["title"]["text"] = "changed by one session"
+    assert live.release_spec(state, inputs, result, {})["figures"]["offsets"]["layout"]["title"]["text"] != (
+        "changed by one session"
+    )
+
+
+def test_hover_recipes_carry_no_cells():
+    example = relpos.worked_example()
+    result = example.attention()
+    args = (example.queries, example.keys, example.table, result)
+    full, recipes = panels.explorer_hovers(*args), panels.explorer_hovers(*args, cells=False)
+    assert all(recipe.customdata is None for recipe in recipes.values())
+    assert {name: (h.template, h.fields, h.as_text) for name, h in full.items()} == {
+        name: (h.template, h.fields, h.as_text) for name, h in recipes.items()
+    }
 
 
 #: Upper bounds (KiB) of one release's spec, a little above what bench/spec_size.py

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 import numpy as np
 import plotly.colors
@@ -31,10 +31,14 @@ __all__ = [
     "EVERY_TICK_MAX_N",
     "LARGE_CELLS",
     "PANEL_ORIGIN",
+    "WEIGHT_RANGE",
     "ColourRange",
+    "cell_decimals",
     "cell_text",
     "colorscale_pairs",
+    "diverging_range",
     "figure_from_spec",
+    "heatmap_spec",
     "matrix_layout",
     "outline_shapes",
     "panel_colorbar",
@@ -264,14 +268,18 @@ def outline_shapes(n_q: int, n_k: int, k: int, origin: int = 0) -> list[dict]:
     ['M 0.5,-0.5 L 0.5,0.5 L 1.5,0.5', 'M -0.5,0.5 L 0.5,0.5 L 0.5,1.5']
     """
     return [
-        {
-            "type": "path",
-            "path": "M " + " L ".join(f"{x + origin},{y + origin}" for x, y in path),
-            "line": {"color": "black", "width": 2, "dash": "dash"},
-            "layer": "above",
-        }
-        for path in window_staircases(n_q, n_k, k)
+        {"type": "path", "path": path, "line": {"color": "black", "width": 2, "dash": "dash"}, "layer": "above"}
+        for path in _outline_paths(n_q, n_k, k, origin)
     ]
+
+
+@lru_cache(maxsize=32)
+def _outline_paths(n_q: int, n_k: int, k: int, origin: int) -> tuple[str, ...]:
+    """The SVG paths of :func:`outline_shapes`, kept by size: every Explorer release draws
+    (and compares) the bias panel's outline, ~2n corners formatted one by one."""
+    return tuple(
+        "M " + " L ".join(f"{x + origin},{y + origin}" for x, y in path) for path in window_staircases(n_q, n_k, k)
+    )
 
 
 # ------------------------------------------------------------------ heatmaps
@@ -291,20 +299,40 @@ class ColourRange:
 WEIGHT_RANGE = ColourRange(style.SEQUENTIAL, 0.0, 1.0)
 
 
-def _cells_text(matrix: np.ndarray, look: HeatmapStyle) -> dict:
-    """The trace properties that print the numbers in the cells."""
+def diverging_range(limit: float) -> ColourRange:
+    """The score panels' diverging scale from ``-limit`` to ``limit``, centred on 0."""
+    return ColourRange(style.DIVERGING, -limit, limit, 0.0)
+
+
+def cell_decimals(size: int, look: HeatmapStyle) -> int | None:
+    """Decimals of the cell numbers a heatmap of `size` cells prints as its own strings,
+    or None when it prints none or Plotly formats z (``texttemplate``).
+
+    >>> cell_decimals(64, style.HeatmapStyle(cell_format=".1f")), cell_decimals(400, style.HeatmapStyle())
+    (1, 2)
+    """
     fixed = re.fullmatch(r"\.(\d)f", look.cell_format or "")
-    if look.cell_format and (matrix.size > TEXT_CELLS or not fixed):
+    if not look.text or (look.cell_format and (size > TEXT_CELLS or not fixed)):
+        return None
+    return int(fixed[1]) if fixed else look.decimals
+
+
+def _cells_text(matrix: np.ndarray, look: HeatmapStyle, cells: bool = True) -> dict:
+    """The trace properties that print the numbers in the cells (``cells=False``: without the strings)."""
+    decimals = cell_decimals(matrix.size, look)
+    if decimals is None:
         # the browser formats z: no string per cell to build and send (with a hyphen-minus)
         args = {"texttemplate": f"%{{z:{look.cell_format}}}"}
-    else:  # few cells: our own strings, with a true minus sign
-        args = {"text": cell_text(matrix, int(fixed[1]) if fixed else look.decimals), "texttemplate": "%{text}"}
+    elif cells:  # few cells: our own strings, with a true minus sign
+        args = {"text": cell_text(matrix, decimals), "texttemplate": "%{text}"}
+    else:
+        args = {"texttemplate": "%{text}"}
     if look.text_size:  # None: Plotly fits the numbers to the cells
         args["textfont"] = {"size": look.text_size}
     return args
 
 
-def _default_hover(matrix: np.ndarray, panel: bool) -> dict:
+def _default_hover(matrix: np.ndarray, panel: bool, cells: bool = True) -> dict:
     """The hover of a heatmap given none: the cell's positions and value."""
     n_q, n_k = matrix.shape
     if matrix.size > LARGE_CELLS:
@@ -315,31 +343,47 @@ def _default_hover(matrix: np.ndarray, panel: bool) -> dict:
         values = format_cells(matrix, ".4f")
         hover = [[f"query i={i + 1}, key j={j + 1}<br>{values[i, j]}" for j in range(n_k)] for i in range(n_q)]
         return {"hovertext": hover, "hoverinfo": "text"}
-    return {
-        "hovertemplate": "query i=%{customdata[0]}, key j=%{customdata[1]}<br>%{z:.4f}<extra></extra>",
-        "customdata": np.dstack(np.indices((n_q, n_k)) + 1),
-    }
+    template = {"hovertemplate": "query i=%{customdata[0]}, key j=%{customdata[1]}<br>%{z:.4f}<extra></extra>"}
+    return {**template, "customdata": np.dstack(np.indices((n_q, n_k)) + 1)} if cells else template
 
 
-def _hover_args(matrix: np.ndarray, hover, panel: bool) -> dict:
+def _hover_args(matrix: np.ndarray, hover, panel: bool, cells: bool = True) -> dict:
     """Trace properties for a :class:`Hover`, one string per cell, or the default hover."""
     if isinstance(hover, Hover):
-        return hover.trace_args()
+        args = hover.trace_args()
+        return args if cells else {key: value for key, value in args.items() if key != "customdata"}
     if hover is not None:
         return {"hovertext": hover, "hoverinfo": "text"}
-    return _default_hover(matrix, panel)
+    return _default_hover(matrix, panel, cells)
 
 
 def _heatmap(matrix, title: str, colours: ColourRange, look: HeatmapStyle, hover, outline_k) -> go.Figure:
+    spec = heatmap_spec(matrix, title, colours, look, hover=hover, outline_k=outline_k)
+    return figure_from_spec(spec, look.validate)
+
+
+def heatmap_spec(
+    matrix, title: str, colours: ColourRange, look: HeatmapStyle, *, hover=None, outline_k=None, cells: bool = True
+) -> dict:
+    """A heatmap as the plain ``{"data": [trace], "layout": ...}`` dict its figure is built from.
+
+    With ``cells=False`` the trace leaves out the per-cell arrays (``z``, cell ``text``,
+    ``customdata``) without computing them: what :func:`relpos.plots.live.skeleton` keeps
+    of the figure, at a fraction of the cost (the Explorer's browser fills the cells).
+
+    >>> spec = heatmap_spec([[0.5]], "t", WEIGHT_RANGE, style.DEFAULT_HEATMAP, cells=False)
+    >>> sorted(set(spec["data"][0]) & {"z", "text", "customdata"}), spec["data"][0]["zmax"]
+    ([], 1.0)
+    """
     matrix = np.asarray(matrix)
     # float32 input stays float32: half the bytes sent to the browser for large panels
-    matrix = matrix if matrix.dtype == np.float32 else matrix.astype(float)
+    matrix = matrix if matrix.dtype == np.float32 or not cells else matrix.astype(float)
     n_q, n_k = matrix.shape
     gap = 0 if matrix.size > LARGE_CELLS else 1
     panel = bool(look.panel_height)
     trace = {
         "type": "heatmap",
-        "z": matrix,
+        **({"z": matrix} if cells else {}),
         "colorscale": [list(pair) for pair in colorscale_pairs(colours.colorscale)],
         "zmin": colours.zmin,
         "zmax": colours.zmax,
@@ -352,13 +396,14 @@ def _heatmap(matrix, title: str, colours: ColourRange, look: HeatmapStyle, hover
             if panel
             else {"x": list(range(n_k)), "y": list(range(n_q))}
         ),
-        **(_cells_text(matrix, look) if look.text else {}),
-        **_hover_args(matrix, hover, panel),
+        **(_cells_text(matrix, look, cells) if look.text else {}),
+        **_hover_args(matrix, hover, panel, cells),
     }
     layout = matrix_layout(n_q, n_k, title, look.height, look.panel_height)
     if outline_k is not None:
         layout["shapes"] = outline_shapes(n_q, n_k, outline_k, origin=PANEL_ORIGIN if panel else 0)
-    return figure_from_spec({"data": [trace], "layout": layout}, look.validate)
+    # a figure leaves out unset properties (a weight scale's zmid); so does the plain dict
+    return {"data": [{key: value for key, value in trace.items() if value is not None}], "layout": layout}
 
 
 def score_heatmap(
@@ -397,7 +442,7 @@ def score_heatmap(
     (-1.0, 0.0, (['−0.25', '1.00'],))
     """
     limit = symmetric_range(matrix) if limit is None else limit
-    return _heatmap(matrix, title, ColourRange(style.DIVERGING, -limit, limit, 0.0), look, hover, outline_k)
+    return _heatmap(matrix, title, diverging_range(limit), look, hover, outline_k)
 
 
 def weight_heatmap(matrix, title: str, *, look: HeatmapStyle = style.DEFAULT_HEATMAP, hover=None) -> go.Figure:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from functools import lru_cache
 
 import numpy as np
 import plotly.graph_objects as go
@@ -30,7 +31,17 @@ from relpos.plots.heatmaps import PANEL_ORIGIN, outline_shapes
 from relpos.state.schemas import SLIDER_K, SLIDER_TOKENS
 from relpos.text import explain, hover, numbers
 
-__all__ = ["CELL_FIELDS", "GROUPS", "LIVE_MAX_N", "PANEL_ORDER", "figure_json", "live_spec", "skeleton", "value_labels"]
+__all__ = [
+    "CELL_FIELDS",
+    "GROUPS",
+    "LIVE_MAX_N",
+    "PANEL_ORDER",
+    "figure_json",
+    "live_spec",
+    "release_spec",
+    "skeleton",
+    "value_labels",
+]
 
 #: Up to this many tokens the browser recomputes the panels on every input event;
 #: above it the panels repaint on release.
@@ -167,7 +178,8 @@ def _hover_recipes(state: dict, inputs: presets.ExplorerInputs, result: Attentio
     if not hovers:
         return {"fields": {}, "scores": {}}
     scalar = state["bias"] == "scalar"
-    toggled = hover.score_hover(inputs.queries, inputs.keys, inputs.table, result, scalar=not scalar)
+    # only its template and fields are sent: no per-cell strings
+    toggled = hover.score_hover(inputs.queries, inputs.keys, inputs.table, result, scalar=not scalar, cells=False)
     modes = {state["bias"]: hovers["scores"], BIAS_MODES[not scalar]: toggled}  # BIAS_MODES[True] == "scalar"
     return {
         "fields": {name: {"fields": [list(f) for f in h.fields], "text": h.as_text} for name, h in hovers.items()},
@@ -219,8 +231,51 @@ def live_spec(
     >>> spec["n"], spec["k"], spec["live"], [group["labels"][0] for group in spec["groups"]]
     (4, 2, True, ['aᴷ₋₂', 'q₁', 'k₁'])
     """
-    n, k, d = state["n"], state["k"], state["d"]
+    n, k = state["n"], state["k"]
     skeletons = {name: _outline_free(figure_json(figures[name], cells=False), n, k) for name in PANEL_ORDER}
+    decimals = {name: _cell_decimals(figures[name]) for name in PANEL_ORDER}
+    recipes = _hover_recipes(state, inputs, result, hovers) if result is not None and hovers else {}
+    return _spec(state, inputs, skeletons, decimals, captions, recipes, seq)
+
+
+def release_spec(
+    state: dict, inputs: presets.ExplorerInputs, result: AttentionResult, captions: dict[str, str], *, seq: int = 0
+) -> dict:
+    """:func:`live_spec` of the figures :func:`relpos.plots.panels.explorer_panels` would build,
+    without building them: the skeletons come straight from the panels' specs
+    (:func:`relpos.plots.panels.explorer_skeletons`), the hovers as recipes, the offset
+    map's skeleton from a cache by size. No per-cell number, string or Plotly object is
+    made, which is most of a release's server time; tests/test_live_spec.py checks that
+    both give the same spec.
+    """
+    n, k, d = state["n"], state["k"], state["d"]
+    scalar = state["bias"] == "scalar"
+    height = panels.panel_height(n)
+    hovers = panels.explorer_hovers(inputs.queries, inputs.keys, inputs.table, result, scalar=scalar, cells=False)
+    built = panels.explorer_skeletons(result, d, scalar=scalar, height=height, hovers=hovers)
+    skeletons = {name: _outline_free(_json_ready(spec), n, k) for name, (spec, _) in built.items()}
+    skeletons["offsets"], offsets_decimals = json.loads(_offsets_skeleton(n, k, height))
+    decimals = {name: built[name][1] if name in built else offsets_decimals for name in PANEL_ORDER}
+    recipes = _hover_recipes(state, inputs, result, hovers) if hovers else {}
+    return _spec(state, inputs, {name: skeletons[name] for name in PANEL_ORDER}, decimals, captions, recipes, seq)
+
+
+def _json_ready(spec: dict) -> dict:
+    """A figure dict as its JSON reads back (tuples become lists, NumPy numbers plain ones)."""
+    return json.loads(pio.json.to_json_plotly(spec))
+
+
+@lru_cache(maxsize=64)
+def _offsets_skeleton(n: int, k: int, height: int) -> str:
+    """The offset map's skeleton and cell decimals depend only on the sizes (JSON text:
+    every caller parses its own copy, which it may change)."""
+    figure = panels.offset_map(n, n, k, height)
+    return json.dumps([_outline_free(figure_json(figure, cells=False), n, k), _cell_decimals(figure)])
+
+
+def _spec(state, inputs, skeletons: dict, decimals: dict, captions: dict, recipes: dict, seq: int) -> dict:
+    """The spec's JSON-ready dict from the figures' skeletons and the rest of the page's numbers."""
+    n, k, d = state["n"], state["k"], state["d"]
     layout, trace, skeletons = _shared(skeletons)
     low, high = presets.VALUE_RANGE
     return {
@@ -241,12 +296,12 @@ def live_spec(
         "layout": layout,  # what every figure's layout has, and
         "trace": trace,  # every figure's heatmap trace, sent once
         "origin": PANEL_ORIGIN,  # cell (i, j) is drawn at x = j + origin, y = i + origin
-        "decimals": {name: _cell_decimals(figures[name]) for name in PANEL_ORDER},
+        "decimals": decimals,
         "offsets": offset_map.panel_cells(n, n, k),
         "titles": {name: panels.plain_title(name) for name in PANEL_ORDER},
         # the bias panel's title follows the query-independent toggle while it is live
         "bias_titles": {mode: panels.explorer_titles(d, scalar=mode == "scalar")["bias"] for mode in BIAS_MODES},
         "captions": {name: captions.get(name, "") for name in PANEL_ORDER},
-        "hover": _hover_recipes(state, inputs, result, hovers) if result is not None and hovers else {},
+        "hover": recipes,
         "seq": seq,
     }

@@ -12,7 +12,16 @@ import numpy as np
 import plotly.graph_objects as go
 
 from relpos.core.attention import AttentionResult
-from relpos.plots.heatmaps import score_heatmap, symmetric_range, weight_heatmap
+from relpos.plots.heatmaps import (
+    WEIGHT_RANGE,
+    cell_decimals,
+    diverging_range,
+    figure_from_spec,
+    heatmap_spec,
+    score_heatmap,
+    symmetric_range,
+    weight_heatmap,
+)
 from relpos.plots.offset_map import offset_map_figure
 from relpos.plots.style import HeatmapStyle
 from relpos.text import hover
@@ -25,6 +34,7 @@ __all__ = [
     "effects_panels",
     "explorer_hovers",
     "explorer_panels",
+    "explorer_skeletons",
     "explorer_titles",
     "offset_map",
     "panel_height",
@@ -166,51 +176,73 @@ def explorer_panels(
     >>> panels["content"].data[0].zmax == panels["bias"].data[0].zmax  # one shared score range
     True
     """
-    n_q, n_k = result.scores.shape
-    detail = _detail(max(n_q, n_k))
-    matrices = panel_matrices(result)
     if hovers is None:
         hovers = explorer_hovers(queries, keys, table, result, scalar=scalar)
-    score_hover, content_hover, weight_hover, change_hover = (
-        hovers.get(name) for name in ("scores", "content_weights", "weights", "difference")
-    )
-    limit = symmetric_range(result.content, result.bias, result.scores)
     d = np.shape(queries)[1] if np.ndim(queries) == 2 else 1
-    titles = explorer_titles(d, scalar=scalar)
-    scores_look, weights_look = _panel_look(detail, height, detail["score_format"]), _panel_look(detail, height, ".2f")
-    k = result.k
-    clipped = k < max(n_q, n_k) - 1
-    panels = {
-        name: score_heatmap(
-            matrices[name].astype(detail["dtype"]),
-            titles[name],
-            limit=limit,
-            look=scores_look,
-            hover=score_hover,
-            outline_k=k if name == "bias" and clipped else None,
-        )
-        for name in ("content", "bias", "scores")
-    }
-    for name, hover_data in (("content_weights", content_hover), ("weights", weight_hover)):
-        panels[name] = weight_heatmap(
-            matrices[name].astype(detail["dtype"]), titles[name], look=weights_look, hover=hover_data
-        )
-    panels["difference"] = score_heatmap(
-        matrices["difference"].astype(detail["dtype"]),
-        titles["difference"],
-        limit=symmetric_range(matrices["difference"]),
-        look=weights_look,
-        hover=change_hover,
-    )
+    specs = _explorer_heatmaps(result, d, scalar=scalar, height=height, hovers=hovers)
+    panels = {name: figure_from_spec(heatmap_spec(**args), args["look"].validate) for name, args in specs.items()}
     if offsets:
-        panels["offsets"] = offset_map(n_q, n_k, k, height)
+        n_q, n_k = result.scores.shape
+        panels["offsets"] = offset_map(n_q, n_k, result.k, height)
     return panels
 
 
-def explorer_hovers(queries, keys, table, result: AttentionResult, *, scalar: bool = False) -> dict[str, hover.Hover]:
+def explorer_skeletons(result: AttentionResult, d: int, *, scalar: bool, height: int, hovers: dict) -> dict:
+    """The six data panels of :func:`explorer_panels` as skeletons: plain dicts without the
+    per-cell arrays (``z``, cell ``text``, ``customdata``), which are never computed.
+
+    Returns a dict of panel key to ``(spec, decimals)``: the figure dict (what
+    :func:`relpos.plots.live.skeleton` keeps of the figure's JSON) and the decimals of
+    the cell numbers the browser prints (None: none, or Plotly formats z). `hovers` may be
+    recipes (``explorer_hovers(..., cells=False)``).
+    """
+    specs = _explorer_heatmaps(result, d, scalar=scalar, height=height, hovers=hovers, cells=False)
+    return {
+        name: (heatmap_spec(**args, cells=False), cell_decimals(args["matrix"].size, args["look"]))
+        for name, args in specs.items()
+    }
+
+
+def _explorer_heatmaps(
+    result: AttentionResult, d: int, *, scalar: bool, height: int, hovers: dict, cells: bool = True
+) -> dict:
+    """What each of the six data panels is drawn from: :func:`heatmap_spec`'s arguments
+    (``cells=False``: the matrices as computed, since no cell is sent in any dtype)."""
+    n_q, n_k = result.scores.shape
+    detail = _detail(max(n_q, n_k))
+    matrices = panel_matrices(result)
+    titles = explorer_titles(d, scalar=scalar)
+    scores_look, weights_look = _panel_look(detail, height, detail["score_format"]), _panel_look(detail, height, ".2f")
+    score_range = diverging_range(symmetric_range(result.content, result.bias, result.scores))
+    clipped = result.k < max(n_q, n_k) - 1
+    looks = {
+        "content": (score_range, scores_look, None),
+        "bias": (score_range, scores_look, result.k if clipped else None),
+        "scores": (score_range, scores_look, None),
+        "content_weights": (WEIGHT_RANGE, weights_look, None),
+        "weights": (WEIGHT_RANGE, weights_look, None),
+        "difference": (diverging_range(symmetric_range(matrices["difference"])), weights_look, None),
+    }
+    return {
+        name: {
+            "matrix": matrices[name].astype(detail["dtype"]) if cells else matrices[name],
+            "title": titles[name],
+            "colours": colours,
+            "look": look,
+            "hover": hovers.get(name),
+            "outline_k": outline_k,
+        }
+        for name, (colours, look, outline_k) in looks.items()
+    }
+
+
+def explorer_hovers(
+    queries, keys, table, result: AttentionResult, *, scalar: bool = False, cells: bool = True
+) -> dict[str, hover.Hover]:
     """The hover arithmetic of the six data panels, keyed by panel (empty above :data:`HOVER_MAX_N`).
 
     The three score panels share one hover: each cell's content term, position term and sum.
+    ``cells=False``: only the recipes (templates and fields, no ``customdata``).
 
     >>> import relpos
     >>> example = relpos.worked_example()
@@ -220,8 +252,8 @@ def explorer_hovers(queries, keys, table, result: AttentionResult, *, scalar: bo
     """
     if not _detail(max(result.scores.shape))["hover"]:
         return {}
-    score_hover = hover.score_hover(queries, keys, table, result, scalar=scalar)
-    content_hover, weight_hover, change_hover = hover.weight_hovers(result)
+    score_hover = hover.score_hover(queries, keys, table, result, scalar=scalar, cells=cells)
+    content_hover, weight_hover, change_hover = hover.weight_hovers(result, cells=cells)
     return {
         "content": score_hover,
         "bias": score_hover,

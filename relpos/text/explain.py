@@ -16,7 +16,6 @@ from relpos.core.measures import (
     row_spread,
     shift_threshold,
 )
-from relpos.core.offsets import relative_offsets
 from relpos.text import numbers
 from relpos.text.numbers import subscript
 
@@ -156,13 +155,17 @@ def bias_kind(result: AttentionResult) -> str:
     >>> bias_kind(relpos.relative_attention([[1.0], [2.0]], [[0.0], [1.0]], A_K=[[0.5]]))
     'row_constant'
     """
+    return _kind_and_spread(result)[0]
+
+
+def _kind_and_spread(result: AttentionResult) -> tuple[str, tuple | None]:
+    """:func:`bias_kind` and the :func:`diagonal_spread` it computed, if any (the caption reuses it)."""
     if _zero(result.bias[result.mask]):
-        return "zero"
+        return "zero", None
     if np.all(row_spread(result.bias, result.mask) <= SAME):
-        return "row_constant"
-    if np.all(diagonal_spread(result.bias)[1] <= SAME):
-        return "diagonal_constant"
-    return "varying"
+        return "row_constant", None
+    spread = diagonal_spread(result.bias)
+    return ("diagonal_constant" if np.all(spread[1] <= SAME) else "varying"), spread
 
 
 def _row_constant_reason(result: AttentionResult) -> str:
@@ -171,7 +174,7 @@ def _row_constant_reason(result: AttentionResult) -> str:
     return f"Every key of a row gets the same bias ({_values_text(result.bias[:, 0])}, row by row).{reason}"
 
 
-def _bias_caption(result: AttentionResult, kind: str, scalar: bool) -> str:
+def _bias_caption(result: AttentionResult, kind: str, scalar: bool, spread: tuple | None = None) -> str:
     """The bias panel's caption: zero, one number per row, constant diagonals, or varying."""
     bias = result.bias
     if kind == "zero":
@@ -185,7 +188,7 @@ def _bias_caption(result: AttentionResult, kind: str, scalar: bool) -> str:
             "Each diagonal uses one table row, and here every diagonal is constant too: the queries give "
             "equal products qᵢ·aᴷ with the rows they read."
         )
-    offsets, spread = diagonal_spread(bias)
+    offsets, spread = diagonal_spread(bias) if spread is None else spread
     widest = int(np.argmax(spread))
     values = np.diagonal(bias, int(offsets[widest]))
     return (
@@ -280,10 +283,22 @@ def difference_caption(result: AttentionResult, kind: str) -> str:
     return " ".join(parts)
 
 
+def _beyond_window(n_q: int, n_k: int, k: int) -> int:
+    """How many pairs are further apart than k, ``|j − i| > k``, counted per row and column
+    (every release asks; an (n_q, n_k) offset grid for one number is 2 MiB at n = 512).
+
+    >>> _beyond_window(4, 4, 1), _beyond_window(3, 5, 0), _beyond_window(2, 2, 1)
+    (6, 12, 0)
+    """
+    after = np.clip(n_k - k - 1 - np.arange(n_q), 0, None).sum()  # keys more than k after query i
+    before = np.clip(n_q - k - 1 - np.arange(n_k), 0, None).sum()  # queries more than k after key j
+    return int(after + before)
+
+
 def offsets_caption(result: AttentionResult, n: int) -> str:
     """The offset map's caption: how many cells are clipped, and to which rows."""
     k = result.k
-    beyond = int(np.count_nonzero(np.abs(relative_offsets(*result.scores.shape)) > k))
+    beyond = _beyond_window(*result.scores.shape, k)
     if not beyond:
         return (
             "What IS constant along a diagonal: the table row. Each colour is one row of aᴷ. "
@@ -344,14 +359,14 @@ def explorer_captions(result: AttentionResult, *, scalar: bool = False) -> dict[
     """
     n_q, n_k = result.scores.shape
     content = result.content
-    kind = bias_kind(result)
+    kind, spread = _kind_and_spread(result)
     top = np.unravel_index(np.argmax(content), content.shape)
     change = result.weights - result.content_weights
     row = int(np.unravel_index(np.argmax(change), change.shape)[0]) if kind not in ("zero", "row_constant") else 0
     captions = {
         "content": "Content depends on what the tokens are, not where they are. "
         f"Largest: {_cell(*top)}, {number(content[top])}.",
-        "bias": _bias_caption(result, kind, scalar),
+        "bias": _bias_caption(result, kind, scalar, spread),
         "scores": _scores_caption(result, kind),
         "difference": difference_caption(result, kind),
         "offsets": offsets_caption(result, max(n_q, n_k)),

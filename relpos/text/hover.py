@@ -43,13 +43,16 @@ class Hover:
     travel as formatted strings or as numbers Plotly formats.
     """
 
-    customdata: np.ndarray
+    customdata: np.ndarray | None
     template: str
     fields: tuple[tuple[str, str], ...] = ()
     as_text: bool = True
 
     def trace_args(self) -> dict:
-        """The heatmap trace properties that carry this hover."""
+        """The heatmap trace properties that carry this hover (a recipe, without
+        ``customdata``, carries only its template)."""
+        if self.customdata is None:
+            return {"hovertemplate": self.template}
         return {"customdata": self.customdata, "hovertemplate": self.template}
 
 
@@ -62,26 +65,31 @@ TEXT_CELLS = 144
 class _Fields:
     """Collects named per-cell arrays and writes template references to them.
 
-    Only the fields a template references are sent, in the order first referenced.
+    Only the fields a template references are sent, in the order first referenced. With
+    ``cells=False`` only the recipe is kept (template, fields): no per-cell array is formatted.
     """
 
-    def __init__(self, shape: tuple[int, int]):
+    def __init__(self, shape: tuple[int, int], cells: bool = True):
         self.shape = shape
+        self.cells = cells
         self.as_text = shape[0] * shape[1] <= TEXT_CELLS
         self.values: dict[str, np.ndarray] = {}
         self.arrays: list[np.ndarray] = []
         self.index: dict[tuple[str, str], int] = {}
 
     def add(self, name: str, values) -> None:
+        if not self.cells:  # a recipe never reads the values
+            return
         dtype = np.float64 if self.as_text else np.float32
         self.values[name] = np.broadcast_to(np.asarray(values, dtype=dtype), self.shape)
 
     def __call__(self, name: str, fmt: str = "") -> str:
         key = (name, fmt if self.as_text else "")  # text fields are formatted once per format
         if key not in self.index:
-            self.index[key] = len(self.arrays)
-            values = self.values[name]
-            self.arrays.append(format_cells(values, fmt) if self.as_text else values)
+            self.index[key] = len(self.index)
+            if self.cells:  # a recipe needs the field's name and format, not its n² strings
+                values = self.values[name]
+                self.arrays.append(format_cells(values, fmt) if self.as_text else values)
         reference = f"customdata[{self.index[key]}]"
         return f"%{{{reference}:{fmt}}}" if fmt and not self.as_text else f"%{{{reference}}}"
 
@@ -93,7 +101,8 @@ class _Fields:
         return self("z", fmt)
 
     def hover(self, template: str) -> Hover:
-        return Hover(np.stack(self.arrays, axis=-1), template + "<extra></extra>", tuple(self.index), self.as_text)
+        customdata = np.stack(self.arrays, axis=-1) if self.cells else None
+        return Hover(customdata, template + "<extra></extra>", tuple(self.index), self.as_text)
 
 
 def format_cells(values, fmt: str) -> np.ndarray:
@@ -141,10 +150,10 @@ class _PanelFields(_Fields):
         return super().__call__(name, fmt)
 
 
-def _cells(result: AttentionResult, *, offsets: bool = True) -> _Fields:
+def _cells(result: AttentionResult, *, offsets: bool = True, cells: bool = True) -> _Fields:
     """Fields the panels share: (for scores) the offset and the clipped offset."""
     n_q, n_k = result.scores.shape
-    fields = _PanelFields((n_q, n_k))
+    fields = _PanelFields((n_q, n_k), cells)
     if offsets:
         fields.add("offset", relative_offsets(n_q, n_k))
         fields.add("clipped", result.offsets)
@@ -167,7 +176,7 @@ def _dot(f: _Fields, left: str, left_sub: str, right: str, right_sub: str, d: in
     return f"{name} = {terms}" if d == 1 else f"{name} = ({terms})/√{d}"
 
 
-def score_hover(queries, keys, table, result: AttentionResult, *, scalar: bool = False) -> Hover:
+def score_hover(queries, keys, table, result: AttentionResult, *, scalar: bool = False, cells: bool = True) -> Hover:
     """Arithmetic of every score cell: content term, position term and their sum.
 
     Parameters
@@ -179,6 +188,9 @@ def score_hover(queries, keys, table, result: AttentionResult, *, scalar: bool =
         Computed from these inputs.
     scalar : bool
         The bias is one number per offset instead of ``q_i·a^K``.
+    cells : bool
+        False: only the recipe (template, fields), ``customdata`` None; the Explorer's
+        browser fills the cells itself, so formatting n² strings would be wasted.
 
     Returns
     -------
@@ -198,7 +210,7 @@ def score_hover(queries, keys, table, result: AttentionResult, *, scalar: bool =
     """
     Q, K, A = (_columns(x) for x in (queries, keys, table))
     d = Q.shape[1]
-    f = _cells(result)
+    f = _cells(result, cells=cells)
     rows = result.offsets + result.k  # (n_q, n_k) table row of each cell
     for c in range(d):
         f.add(f"q{c}", Q[:, c][:, None])
@@ -216,11 +228,11 @@ def score_hover(queries, keys, table, result: AttentionResult, *, scalar: bool =
     return f.hover("<br>".join(lines))
 
 
-def weight_hovers(result: AttentionResult) -> tuple[Hover, Hover, Hover]:
+def weight_hovers(result: AttentionResult, *, cells: bool = True) -> tuple[Hover, Hover, Hover]:
     """Arithmetic of the content-only weights, the combined weights and their difference.
 
     A weight is ``exp(e_ij) / Σ_j exp(e_ij)`` of its row; rows with scores above 50
-    show the stable form ``exp(e − max)``.
+    show the stable form ``exp(e − max)``. ``cells=False``: recipes only (see :func:`score_hover`).
 
     Examples
     --------
@@ -233,10 +245,10 @@ def weight_hovers(result: AttentionResult) -> tuple[Hover, Hover, Hover]:
     ['0.2764', '0.3576', '−0.0812']
     """
     hovers = [
-        _softmax_hover(_cells(result, offsets=False), logits, symbol, letter)
+        _softmax_hover(_cells(result, offsets=False, cells=cells), logits, symbol, letter)
         for logits, symbol, letter in ((result.content, "α<sup>(c)</sup>", "c"), (result.scores, "α", "e"))
     ]
-    f = _cells(result, offsets=False)
+    f = _cells(result, offsets=False, cells=cells)
     f.add("content_weight", result.content_weights)
     f.add("weight", result.weights)
     hovers.append(

@@ -135,14 +135,6 @@ def _on_release() -> None:
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def _offset_map(n: int, k: int, height: int):
-    """The offset map depends on n and k only: build it once per size. ``st.cache_data``
-    hands every caller its own copy (a figure is mutable; a resource cache would share
-    one object between all sessions)."""
-    return panels.offset_map(n, n, k, height)
-
-
-@st.cache_data(max_entries=64, show_spinner=False)
 def _generated_inputs(state: dict) -> presets.ExplorerInputs:
     """Drawing a preset's values for up to 512 tokens is worth keeping."""
     return page_states.explorer_inputs(state)
@@ -170,15 +162,10 @@ def explorer_body() -> None:
     inputs = _inputs(state)
     scalar = state["bias"] == "scalar"
     result = _attention(inputs, scalar)
-    height = panels.panel_height(state["n"])
-    hovers = panels.explorer_hovers(inputs.queries, inputs.keys, inputs.table, result, scalar=scalar)
-    figures = panels.explorer_panels(
-        inputs.queries, inputs.keys, inputs.table, result, scalar=scalar, height=height, offsets=False, hovers=hovers
-    )
-    figures["offsets"] = _offset_map(state["n"], state["k"], height)
     captions = explain.explorer_captions(result, scalar=scalar)
     seq = st.session_state.get(SEQ, 0)
-    spec = live.live_spec(state, inputs, figures, captions, result=result, hovers=hovers, seq=seq)
+    # the figures' skeletons and hover recipes only: the browser fills the cells (live.release_spec)
+    spec = live.release_spec(state, inputs, result, captions, seq=seq)
     live_ui.live_panel(spec, key=LIVE, on_release=_on_release)
     st.info(explain.diagonal_note(inputs.queries, inputs.table, result, scalar=scalar), icon=":material/search:")
     ui.markdown("explorer_offsets")
