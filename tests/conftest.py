@@ -9,6 +9,9 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parents[1]
+#: Streamlit scripts that tests serve (tests/apps): not test modules, and not importable
+#: outside a served session (the doctest collection would run them).
+collect_ignore_glob = ["apps/*.py"]
 
 settings.register_profile("default", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("default")
