@@ -212,14 +212,36 @@ def test_the_back_pressure_sees_the_served_connection(probe_server):
     report = next(text for text in texts if text.startswith("transport found"))
     assert report.startswith("transport found: True; unread bytes: "), report
     assert "None" not in report, report
+    assert "TCP_NODELAY: 1" in texts  # else each answer's last message waits ~40 ms for an ACK
+
+
+def test_send_without_delay_leaves_other_sockets_alone():
+    import socket
+
+    class Transport:
+        def __init__(self, sock):
+            self.sock = sock
+
+        def get_extra_info(self, name):
+            return self.sock if name == "socket" else None
+
+    left, right = socket.socketpair()  # a Unix socket: no Nagle to turn off
+    with left, right:
+        assert backpressure.send_without_delay(Transport(left)) is False
+    assert backpressure.send_without_delay(Transport(None)) is False
+    with socket.create_server(("127.0.0.1", 0)) as listener, socket.create_connection(listener.getsockname()) as tcp:
+        assert tcp.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) == 0
+        assert backpressure.send_without_delay(Transport(tcp)) is True
+        assert tcp.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) == 1
 
 
 def test_a_client_that_never_reads_gets_a_few_runs_not_one_per_request(probe_server):
-    """30 requests, 200 KB answers, nothing read: without the back-pressure all 30 run (the
-    kernel takes megabytes first); with it the client's buffers take a run or two, then it waits."""
+    """30 requests, 200 KB answers, nothing read. Counting only Streamlit's queue all 30 ran
+    (the kernel takes megabytes first); counting the kernel's send queue the client's own
+    buffers take a few answers (5-9 here: they grew while it read the page), then it waits."""
     texts = probe_runs(probe_server, "answer=200000", requests=30, every=0.15, read=False)
     started = texts.count("run started")
-    assert 1 <= started <= 5, f"{started} of 30 requests ran for a client that did not read"
+    assert 1 <= started <= 12, f"{started} of 30 requests ran for a client that did not read"
 
 
 def test_a_reading_client_is_answered_every_time(probe_server):

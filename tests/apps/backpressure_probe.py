@@ -6,6 +6,7 @@ back-pressure sees of its own connection (so a Streamlit or uvicorn upgrade that
 transport fails the test), sleeps, and sends an answer of the requested size.
 """
 
+import socket
 import time
 
 import streamlit as st
@@ -16,6 +17,10 @@ backpressure.wait_for_client()
 st.markdown("run started")
 server, session_id = backpressure._session()
 client = server.get_client(session_id)
+transport = backpressure.client_transport(client)
+connection = transport.get_extra_info("socket") if transport else None
+no_delay = connection.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) if connection else None
+st.markdown(f"TCP_NODELAY: {no_delay}")
 st.markdown(
     f"transport found: {backpressure.client_transport(client) is not None}; "
     f"unread bytes: {backpressure.unread_bytes(client)}; "
