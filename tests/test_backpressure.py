@@ -51,7 +51,7 @@ def test_outside_a_served_session_nothing_waits():
 
 
 def test_a_stalled_client_cannot_grow_the_servers_memory():
-    """One client at 64 tokens asks for a run every 0.3 s for 10 s and never reads. Measured
+    """One client at 64 tokens asks for a run every 0.3 s for 7 s and never reads. Measured
     with the live panel when each run sent its figures whole: 28 MiB more without the
     back-pressure, 5–7 MiB with it (first-run caches, allocator noise on a busy machine)."""
     sys.path.insert(0, str(ROOT / "bench"))
@@ -67,8 +67,8 @@ def test_a_stalled_client_cannot_grow_the_servers_memory():
 
         async def stall() -> tuple[int, int]:
             now = time.monotonic()
-            task = asyncio.create_task(client.stall(now, now + 6, now + 16, args, outcome))
-            await asyncio.sleep(5.8)  # the page is loaded (read); the client stalls from 6 s on
+            task = asyncio.create_task(client.stall(now, now + 3, now + 10, args, outcome))
+            await asyncio.sleep(2.8)  # the page is loaded (read); the client stalls from 3 s on
             loaded = server.rss_bytes()
             await task
             await asyncio.sleep(1.0)
@@ -173,10 +173,10 @@ def probe_runs(server, query: str, *, requests: int, every: float, read: bool) -
             for _ in range(requests):
                 await socket.send(session.rerun_message())
                 await asyncio.sleep(every)
-            await asyncio.sleep(1.0)
+            await asyncio.sleep(0.5)
             if reader is None:
                 reader = asyncio.create_task(drain(socket, session))
-            await asyncio.sleep(3.0)
+            await asyncio.sleep(2.0)  # the last request's run, after a pause of up to 1.6 s
             reader.cancel()
         return session.texts
 
