@@ -8,8 +8,9 @@
 * The page list (navigation), the routing that sends every page through app.py (routing),
   the guard for links too long to read (links), the classroom helpers' script (client),
   back-pressure for clients that stop reading (backpressure), runs that take turns, the
-  least busy session first (turns), a full run after every reconnect (reconnect), and the one naming scheme of widget and session keys (keys:
-  ``page.name`` for widgets, ``page:name`` for other values).
+  least busy session first (turns), a full run after every reconnect (reconnect), and the
+  one naming scheme of widget and session keys (keys: ``page.name`` for widgets,
+  ``page:name`` for other values).
 
 Pages in ``pages/`` are thin scripts that call these. May import everything below it:
 ``relpos.plots``, ``relpos.tables``, ``relpos.state``, ``relpos.lessons``,
