@@ -223,3 +223,16 @@ class TestComponentOnThePage:
         live_release(at, a={0: 1.0})
         (spec,) = live_specs(at)
         assert spec["seq"] == 1 and spec["groups"][0]["values"][0] == 1.0
+
+
+def test_with_k_0_the_weight_change_is_not_painted_from_rounding_noise():
+    """With k = 0 every row's scores shift by one number: the weight change is zero, computed
+    as ~1e-17. A colour range fitted to that painted the noise dark red and blue under cells
+    that read 0.00 (seen in a screenshot); the range stays [-1, 1]."""
+    state = page_states.EXPLORER.decode({"k": "0"}).state
+    inputs = page_states.explorer_inputs(state)
+    result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
+    change = result.weights - result.content_weights
+    assert 0 < abs(change).max() < 1e-15  # the noise is there
+    trace = live.release_spec(state, inputs, result, {})["figures"]["difference"]["data"][0]
+    assert (trace["zmin"], trace["zmax"]) == (-1.0, 1.0)

@@ -64,14 +64,22 @@ PANEL_ORIGIN = 1
 EVERY_TICK_MAX_N = 12
 
 
+#: Largest magnitude that is rounding noise, not a value: with k = 0 every row's scores
+#: shift by one number, and the weight change is exactly zero but computes as ~1e-17.
+NOISE = 1e-12
+
+
 def symmetric_range(*matrices) -> float:
     """Half-width of a colour range centred on 0 that covers every matrix (never 0).
 
-    >>> symmetric_range([[0.5, -2.0]], [[1.0]])
-    2.0
+    Matrices of zeros and rounding noise (nothing above :data:`NOISE`) get ``[-1, 1]``:
+    a range fitted to the noise would paint it in the strongest colours.
+
+    >>> symmetric_range([[0.5, -2.0]], [[1.0]]), symmetric_range([[5e-17, -3e-17]])
+    (2.0, 1.0)
     """
     largest = max(float(np.max(np.abs(np.asarray(m)))) for m in matrices)
-    return largest if largest > 0 else 1.0
+    return largest if largest > NOISE else 1.0
 
 
 def cell_text(matrix: np.ndarray, decimals: int) -> list[list[str]]:
@@ -241,24 +249,22 @@ def window_staircases(n_q: int, n_k: int, k: int) -> list[list[tuple[float, floa
     """
     paths = []
     if k + 1 <= n_k - 1:  # some key is more than k after its query
-        x, y, path = k + 0.5, -0.5, [(k + 0.5, -0.5)]
-        while y < n_q - 0.5 and x < n_k - 0.5:
-            y += 1
-            path.append((x, y))
-            if y < n_q - 0.5:
-                x += 1
-                path.append((x, y))
-        paths.append(path)
-    if k + 1 <= n_q - 1:  # some key is more than k before its query
-        x, y, path = -0.5, k + 0.5, [(-0.5, k + 0.5)]
-        while x < n_k - 0.5 and y < n_q - 0.5:
+        paths.append(_upper_staircase(n_q, n_k, k))
+    if k + 1 <= n_q - 1:  # some key is more than k before its query: the mirror image
+        paths.append([(x, y) for y, x in _upper_staircase(n_k, n_q, k)])
+    return paths
+
+
+def _upper_staircase(n_q: int, n_k: int, k: int) -> list[tuple[float, float]]:
+    """Cell-edge path (x, y) between offset k and k + 1, from the top edge down and right."""
+    x, y, path = k + 0.5, -0.5, [(k + 0.5, -0.5)]
+    while y < n_q - 0.5 and x < n_k - 0.5:
+        y += 1
+        path.append((x, y))
+        if y < n_q - 0.5:
             x += 1
             path.append((x, y))
-            if x < n_k - 0.5:
-                y += 1
-                path.append((x, y))
-        paths.append(path)
-    return paths
+    return path
 
 
 def outline_shapes(n_q: int, n_k: int, k: int, origin: int = 0) -> list[dict]:
