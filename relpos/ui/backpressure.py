@@ -99,7 +99,7 @@ _MAX_WRAPPERS = 8
 _transports: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # session client -> transport
 
 
-def _session(fragment: bool = False):
+def served_session(fragment: bool = False):
     """(runtime, session id) of this run, or None outside a served session (AppTest, bare
     import) and, with `fragment`, in a full run (app.py's calls cover those)."""
     from streamlit import runtime
@@ -245,7 +245,7 @@ def wait_for_client(*, fragment: bool = False) -> None:
     Ends the run (st.stop) if the client disconnects while the run waits. Pair it with
     :func:`run_finished` at the end of the run.
     """
-    served = _session(fragment)
+    served = served_session(fragment)
     if served is None:
         return
     unfinished = st.session_state.get(_UNFINISHED, 0)
@@ -257,7 +257,7 @@ def wait_for_client(*, fragment: bool = False) -> None:
 def run_finished(*, fragment: bool = False) -> None:
     """Call last in every run that called :func:`wait_for_client` (with the same `fragment`):
     this session's runs finish."""
-    if _session(fragment) is not None:
+    if served_session(fragment) is not None:
         st.session_state[_UNFINISHED] = 0
 
 
@@ -284,7 +284,7 @@ def _sleep(seconds: float) -> None:
     until = time.monotonic() + seconds
     while (left := until - time.monotonic()) > 0:
         time.sleep(min(left, SLICE))
-        _yield_point()
+        yield_point()
 
 
 def _wait_while_behind(server, session_id: str) -> None:
@@ -304,7 +304,7 @@ def _wait_while_behind(server, session_id: str) -> None:
         pause = min(2 * pause, POLL_MAX)
 
 
-def _yield_point() -> None:
+def yield_point() -> None:
     """Let Streamlit end this run here if a newer rerun or a stop was requested.
 
     Reading session state is one of the points where Streamlit checks for such

@@ -33,8 +33,6 @@ from relpos.ui import backpressure
 SLOTS = 2
 #: Half-life (s) of a session's recent run time, which orders the waiting runs.
 HALF_LIFE = 5.0
-#: Longest single wait (s) between two looks at whether the run should end.
-SLICE = 0.25
 
 
 class Turns:
@@ -124,15 +122,15 @@ def take_turn(turns: Turns = TURNS) -> Iterator[None]:
     Outside a served session (AppTest, a bare import) and inside a block that already
     has a turn, the block runs at once.
     """
-    served = backpressure._session()
+    served = backpressure.served_session()
     if served is None or getattr(_computing, "depth", 0):
         yield
         return
     session = served[1]
     ticket = turns.ask(session)
     try:
-        while not turns.try_start(ticket, SLICE):
-            backpressure._yield_point()  # a newer request or a stop ends the wait here
+        while not turns.try_start(ticket, backpressure.SLICE):
+            backpressure.yield_point()  # a newer request or a stop ends the wait here
     except BaseException:
         turns.give_up(ticket)
         raise

@@ -15,7 +15,7 @@ from relpos.ui import backpressure
 
 backpressure.wait_for_client()
 st.markdown("run started")
-server, session_id = backpressure._session()
+server, session_id = backpressure.served_session()
 client = server.get_client(session_id)
 transport = backpressure.client_transport(client)
 connection = transport.get_extra_info("socket") if transport else None
