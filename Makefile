@@ -5,8 +5,10 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8501
+# pytest-xdist workers for `make test` (auto: one per core); JOBS=0 runs in one process.
+JOBS ?= auto
 
-.PHONY: run test lint bench bench-latency bench-load bench-failover bench-stalled clean
+.PHONY: run test lint bench bench-latency bench-load bench-failover bench-stalled soak clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,7 +26,7 @@ run: $(VENV)/.runtime-installed
 
 test: $(VENV)/.dev-installed
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadscope
 
 lint: $(VENV)/.dev-installed
 	$(BIN)/ruff check .
@@ -48,6 +50,10 @@ bench-failover: $(VENV)/.dev-installed
 # 50 clients that never read their socket, 10 ordinary sessions measured meanwhile.
 bench-stalled: $(VENV)/.dev-installed
 	$(BIN)/python bench/stalled.py
+
+# The browser and server tests three times in a row beside a busy core (0 failures expected).
+soak: $(VENV)/.dev-installed
+	$(BIN)/python bench/suite_soak.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis test-artifacts

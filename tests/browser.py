@@ -105,6 +105,36 @@ _IDLE_JS = """
 }
 """
 
+# Where the main area's blocks are: a layout fingerprint for wait_layout_settled.
+_LAYOUT_JS = """
+() => [...document.querySelectorAll('[data-testid=stMain] [data-testid=stElementContainer]')]
+  .map((el) => { const r = el.getBoundingClientRect(); return [Math.round(r.top), Math.round(r.height)]; })
+"""
+
+# Resolves with measure() once fonts are in, the classroom helpers' last formula fit is
+# done, and measure() gives the same answer on two frames in a row.
+_SETTLED_JS = """
+async ({ measure, timeout }) => {
+  const read = eval(measure);
+  const frame = () => new Promise((done) => requestAnimationFrame(() => done()));
+  const deadline = performance.now() + timeout;
+  await document.fonts.ready;
+  let last = JSON.stringify(read());
+  for (;;) {
+    await frame();
+    const now = JSON.stringify(read());
+    const helpers = document.getElementById('relpos-classroom-css');
+    const fitted = !helpers || document.documentElement.dataset.relposLayout === 'settled';
+    if (now === last && fitted && document.fonts.status === 'loaded') return JSON.parse(now);
+    if (performance.now() > deadline) throw new Error(`layout still moving after ${timeout} ms: ${now}`);
+    last = now;
+  }
+}
+"""
+
+# Playwright's words when a navigation destroyed the document a script ran in.
+_NAVIGATED = re.compile(r"Execution context was destroyed|because of a navigation")
+
 _NEXT_PAINT_JS = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"
 
 # Streamlit's connection state, for tests whose server goes away (restart, failover).
@@ -504,20 +534,55 @@ class AppTab:
         while True:
             if after is None or self.runs_finished > after:
                 remaining_ms = max(1.0, (deadline - time.monotonic()) * 1000)
-                self.page.wait_for_function(_IDLE_JS, polling="raf", timeout=remaining_ms)
-                settled = self.runs_finished
-                self.page.wait_for_timeout(quiet_ms)  # also lets Playwright deliver socket frames
-                if self.runs_finished == settled and self.page.evaluate(_IDLE_JS):
+                if self._survive_navigation(self._idle_for, quiet_ms, remaining_ms) is True:
                     break
             else:
                 self.page.wait_for_timeout(15)
             if time.monotonic() > deadline:
-                log = self.page.evaluate("() => window.__relpos ? window.__relpos.log.slice(-6) : []")
+                log = self._survive_navigation(
+                    self.page.evaluate, "() => window.__relpos ? window.__relpos.log.slice(-6) : []"
+                )
                 raise TimeoutError(
                     f"the app did not become idle within {timeout:.0f} s "
                     f"(runs finished {self.runs_finished}, waiting for > {after}; script states {log})"
                 )
-        self.page.evaluate(_NEXT_PAINT_JS)
+        if self._survive_navigation(self.page.evaluate, _NEXT_PAINT_JS) is None:
+            self.wait_idle(timeout=max(1.0, deadline - time.monotonic()), quiet_ms=quiet_ms)
+
+    def _idle_for(self, quiet_ms: int, timeout_ms: float) -> bool:
+        """Idle now and still idle ``quiet_ms`` later, with no run finished in between."""
+        self.page.wait_for_function(_IDLE_JS, polling="raf", timeout=timeout_ms)
+        settled = self.runs_finished
+        self.page.wait_for_timeout(quiet_ms)  # also lets Playwright deliver socket frames
+        return self.runs_finished == settled and self.page.evaluate(_IDLE_JS)
+
+    def _survive_navigation(self, step, *args):
+        """``step(*args)``, or None when the page navigated away under it (the caller tries again).
+
+        The page may reload itself (the oversized-link guard does), destroying the document
+        a check was evaluating in; the check is then repeated in the new document, once it
+        has loaded.
+        """
+        from playwright.sync_api import Error
+
+        try:
+            return step(*args)
+        except Error as error:
+            if not _NAVIGATED.search(str(error)):
+                raise
+        with contextlib.suppress(Error):
+            self.page.wait_for_load_state("domcontentloaded")
+        return None
+
+    def wait_layout_settled(self, measure_js: str = _LAYOUT_JS, *, timeout: float = 30) -> Any:
+        """Wait until the page's layout has stopped moving; return ``measure_js``'s last result.
+
+        Settled means: every web font has loaded, the classroom helpers have fitted the
+        formulas for the last time (``data-relpos-layout="settled"`` on the root element,
+        when the helpers are on the page) and ``measure_js`` returns the same value on two
+        animation frames in a row. No fixed pause: a slow machine waits longer, a fast one less.
+        """
+        return self.page.evaluate(_SETTLED_JS, {"measure": measure_js, "timeout": timeout * 1000})
 
     def interact(self, action, *, timeout: float = 30) -> None:
         """Run ``action()`` (a click, a key press …) and wait for the rerun it causes."""

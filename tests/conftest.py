@@ -16,6 +16,14 @@ collect_ignore_glob = ["apps/*.py"]
 settings.register_profile("default", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("default")
 
+#: pytest-xdist's name for this process ("gw0", "gw1" …), empty without xdist.
+WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+if WORKER and "RELPOS_PORTS" not in os.environ:
+    # Each worker hands out ports from its own range, so two servers started at the same
+    # moment by two workers never race for one port (below Linux's ephemeral range).
+    first = 20_000 + 500 * int(WORKER.removeprefix("gw"))
+    os.environ["RELPOS_PORTS"] = f"{first}-{first + 499}"
+
 
 @pytest.fixture(autouse=True)
 def _repository_root(monkeypatch):
@@ -50,7 +58,8 @@ def chromium():
 def app_server(chromium):
     from tests.browser import ARTIFACTS, StreamlitServer
 
-    with StreamlitServer(ROOT / "app.py", log_path=ARTIFACTS / "streamlit-browser-tests.log") as server:
+    log = ARTIFACTS / f"streamlit-browser-tests{'-' + WORKER if WORKER else ''}.log"
+    with StreamlitServer(ROOT / "app.py", log_path=log) as server:
         yield server
 
 

@@ -14,6 +14,8 @@ from relpos.ui import backpressure
 from tests.apptest import ROOT
 from tests.streamlit_client import run_in_own_loop
 
+pytestmark = pytest.mark.server
+
 MIB = 2**20
 
 

@@ -24,6 +24,8 @@ from tests.browser import ROOT, StreamlitServer
 from tests.streamlit_client import first_loads, run_in_own_loop
 from tests.ui_contract import contract
 
+pytestmark = pytest.mark.server
+
 STUDENTS = 30
 WITHIN_S = 0.5
 #: The links a teacher shares most, each tried on 3 fresh servers; every other page on one.

@@ -102,8 +102,7 @@ def test_every_stop_fits_a_1280x720_projector(projector):
     problems, matrix_tops = [], set()
     for stop in range(1, STOPS + 1):
         tab.page.wait_for_function(_DRAWN_JS)
-        tab.page.wait_for_timeout(150)  # the formula fitting runs on the next frame
-        measured = tab.page.evaluate(_MEASURE_JS)
+        measured = tab.wait_layout_settled(_MEASURE_JS)
         problems += check_stop(stop, measured)
         if not measured["heading"].startswith("Softmax") and measured["scores"]:
             matrix_tops.add(round(measured["scores"][0]))

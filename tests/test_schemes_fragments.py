@@ -16,6 +16,8 @@ from tests.browser import ARTIFACTS, StreamlitServer
 from tests.conftest import ROOT
 from tests.streamlit_client import Session
 
+pytestmark = pytest.mark.server
+
 #: Section sliders and the charts their section draws: a bar chart and six heatmaps;
 #: five curves.
 SECTIONS = {

@@ -107,9 +107,14 @@ label[data-testid="stWidgetLabel"][disabled] { color: rgba(17, 19, 24, 0.62); }
     (scroller || document.scrollingElement).scrollBy(0, top - barBottom - 12);
   };
 
+  // The root element's data-relpos-layout says "settled" once the last render's formulas
+  // were fitted for the final time, and "fitting" until then: a screenshot or a
+  // measurement taken before that may see a formula (and what follows it) move.
+  const layoutState = (state) => { document.documentElement.dataset.relposLayout = state; };
   let pending = false;
   let refitTimer = null;
   const refresh = () => {
+    layoutState('fitting');
     if (pending) return;
     pending = true;
     requestAnimationFrame(() => {
@@ -120,7 +125,7 @@ label[data-testid="stWidgetLabel"][disabled] { color: rgba(17, 19, 24, 0.62); }
       phoneLeavesPresenterMode();
       // late layout (web fonts, charts sizing themselves) can widen a formula: fit once more
       clearTimeout(refitTimer);
-      refitTimer = setTimeout(fitFormulas, 600);
+      refitTimer = setTimeout(() => { fitFormulas(); layoutState('settled'); }, 600);
     });
   };
   new MutationObserver(refresh).observe(document.body, { subtree: true, childList: true, characterData: true });
