@@ -111,6 +111,12 @@ _LAYOUT_JS = """
   .map((el) => { const r = el.getBoundingClientRect(); return [Math.round(r.top), Math.round(r.height)]; })
 """
 
+# Every st.plotly_chart and every figure of the live panel has been drawn by plotly.js.
+_ALL_DRAWN_JS = """
+() => [...document.querySelectorAll('[data-testid=stPlotlyChart], .relpos-live .rl-plot')]
+  .every((chart) => { const plot = chart.querySelector('.js-plotly-plot') || chart; return !!plot._fullLayout; })
+"""
+
 # Resolves with measure() once fonts are in, the classroom helpers' last formula fit is
 # done, and measure() gives the same answer on two frames in a row.
 _SETTLED_JS = """
@@ -583,6 +589,12 @@ class AppTab:
         animation frames in a row. No fixed pause: a slow machine waits longer, a fast one less.
         """
         return self.page.evaluate(_SETTLED_JS, {"measure": measure_js, "timeout": timeout * 1000})
+
+    def wait_drawn(self, *, timeout: float = 30) -> None:
+        """Wait until the app is idle, every chart on the page is drawn and the layout holds still."""
+        self.wait_idle(timeout=timeout)
+        self.page.wait_for_function(_ALL_DRAWN_JS, timeout=timeout * 1000)
+        self.wait_layout_settled(timeout=timeout)
 
     def interact(self, action, *, timeout: float = 30) -> None:
         """Run ``action()`` (a click, a key press …) and wait for the rerun it causes."""

@@ -44,8 +44,7 @@ def run_axe(axe, tab: AppTab) -> list[dict]:
     """Every violation axe-core finds on the whole page (tall viewport), Streamlit's sidebar list aside."""
     height = tab.page.evaluate("document.querySelector('[data-testid=stMain]').scrollHeight")
     tab.page.set_viewport_size({"width": WIDTH, "height": min(int(height) + 80, MAX_HEIGHT)})
-    tab.wait_idle()
-    tab.page.wait_for_timeout(400)  # Plotly and the data grids draw after the run
+    tab.wait_drawn()  # Plotly draws after the run, and the formulas are fitted after that
     context = {"exclude": EXCLUDED_ELEMENTS}
     options = {"runOnly": {"type": "tag", "values": TAGS}, "resultTypes": ["violations"]}
     return axe.run(tab.page, context=context, options=options).response["violations"]
@@ -93,7 +92,7 @@ def test_cell_numbers_never_below_10_px_at_200_percent_zoom(chromium, app_server
     try:
         tab.open("explorer", {"n": 12}, timeout=90)
         tab.wait_plots(7)
-        tab.page.wait_for_timeout(500)
+        tab.wait_drawn()
         sizes = tab.page.evaluate(_VISIBLE_CELL_PX_JS)
         tab.screenshot("a11y-explorer-n12-200-percent")
         drawn = tab.page.evaluate(

@@ -98,8 +98,7 @@ def _settled_heatmap(tab: AppTab) -> dict:
 def test_a_swipe_on_a_heatmap_scrolls_the_page_and_a_tap_shows_the_cell(phone):
     phone.open("explorer")
     phone.wait_plots(6)
-    phone.wait_idle()
-    phone.page.wait_for_timeout(500)  # plotly's responsive re-layout settles
+    phone.wait_drawn()  # plotly's responsive re-layout settles
     scrolled = 0.0
     for _ in range(2):  # a finger that lands while plotly redraws the chart is cancelled: once more
         before = _settled_heatmap(phone)
@@ -126,9 +125,8 @@ def test_a_presenter_link_on_a_phone_gets_the_phone_layout(phone):
         "() => !new URLSearchParams(location.search).has('presenter')"
         " || new URLSearchParams(location.search).get('presenter') === '0'"
     )
-    phone.wait_idle()
     phone.wait_plots(3)
-    phone.page.wait_for_timeout(300)  # formulas are fitted on the next frame
+    phone.wait_drawn()  # formulas are fitted after the charts are drawn
     assert "Stop 9 of 20" in phone.main_text(), "the link's stop is kept"
     assert phone.page.evaluate(_BARS_JS) == ["h", "h", "h"], "phone charts: colour bars below"
     layout = phone.page.evaluate(_PHONE_LAYOUT_JS)
@@ -176,8 +174,8 @@ def test_narrow_charts_stay_legible(phone):
 
     phone.open("efficiency")
     phone.wait_plots(5)
+    phone.wait_drawn()
     strip = phone.page.evaluate(_LABELS_JS, ["padded matrix in memory", 2])
-    phone.page.wait_for_timeout(300)
     phone.screenshot("phone-390x844-efficiency-memory-strip", full_page=False)
     assert strip["labels"] >= 40 and strip["overlaps"] == 0, f"the memory strip's labels overlap: {strip}"
     assert strip["widest"] <= strip["cell"], strip

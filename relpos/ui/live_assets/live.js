@@ -223,6 +223,9 @@ class LivePanel {
     let live = null;
     let drawn = 0;
     for (const name of Object.keys(spec.figures)) {
+      // The learner moved a slider while this spec was being drawn: its numbers are old.
+      // The rest stays as painted, and the panels are painted again from the new values.
+      if (this.unsent) break;
       const skeleton = JSON.stringify(spec.figures[name]);
       const shown = shared + skeleton + (name === "offsets" ? JSON.stringify(spec.offsets) : inputs);
       if (this.figureText[name] === shown) continue; // unchanged since the last spec
@@ -232,6 +235,7 @@ class LivePanel {
       await window.Plotly.react(this.plots[name], figure.data, { ...figure.layout, dragmode: false }, PLOT_CONFIG);
       drawn += 1;
     }
+    if (this.unsent && spec.live) this.repaintValues();
     requestAnimationFrame(() => stats.specs.push({ seq: spec.seq, drawn, startedAt: started, presentedAt: performance.now() }));
   }
 
@@ -378,6 +382,12 @@ class LivePanel {
     if (!this.spec.live) return; // beyond LIVE_MAX_N tokens the panels repaint on release
     for (const name of AFFECTS[kind]) this.dirty.add(name);
     this.pendingInputs.push(event ? event.timeStamp : performance.now());
+    if (!this.frame) this.frame = requestAnimationFrame((time) => this.paint(time));
+  }
+
+  // Every panel that shows numbers, painted again on the next frame from the sliders' values.
+  repaintValues() {
+    for (const names of Object.values(AFFECTS)) for (const name of names) this.dirty.add(name);
     if (!this.frame) this.frame = requestAnimationFrame((time) => this.paint(time));
   }
 
