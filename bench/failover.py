@@ -141,10 +141,10 @@ class ReconnectingSession(Session):
     On a new socket it does what Streamlit's browser does (App.handleConnectionStateChanged
     in Streamlit 1.67): it asks for a full run with its current widget values only when a
     run was going on, its last run was a fragment run, or the app registered a
-    ``run_every`` fragment (relpos.ui.reconnect); otherwise its next slider move goes out as
+    ``run_every`` fragment (relpos.server.reconnect); otherwise its next slider move goes out as
     a plain fragment rerun, which a replica that never ran the page drops: lost. These
     sessions always moved a slider before the kill (a fragment run), so the browser's own
-    rule already reruns them; the case only relpos.ui.reconnect saves (a page whose last
+    rule already reruns them; the case only relpos.server.reconnect saves (a page whose last
     run was a full one) is the second Chromium tab's.
     """
 

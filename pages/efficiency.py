@@ -6,13 +6,13 @@ import streamlit as st
 import relpos
 from relpos.core import skewing
 from relpos.plots import efficiency as figures
+from relpos.server import page_entry
+from relpos.state.keys import widget_key
 from relpos.text import numbers
 from relpos.ui import common as ui
 from relpos.ui import efficiency as efficiency_ui
-from relpos.ui.keys import widget_key
-from relpos.ui.routing import require_app_entry
 
-require_app_entry()
+page_entry()
 
 st.title("Efficient computation: never build the (n, n, d) tensor")
 ui.markdown("efficiency_intro")

@@ -4,9 +4,9 @@ The widgets and layout live in :mod:`relpos.ui.explorer`; the heatmaps follow th
 sliders while they move (:mod:`relpos.ui.live`).
 """
 
+from relpos.server import page_entry
 from relpos.ui import explorer
-from relpos.ui.routing import require_app_entry
 
-require_app_entry()
+page_entry()
 
 explorer.render()

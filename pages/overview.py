@@ -3,13 +3,13 @@
 import streamlit as st
 
 import relpos
+from relpos.server import page_entry
 from relpos.tables import frames as tables
 from relpos.text import numbers
 from relpos.ui import common as ui
 from relpos.ui.navigation import PAGES
-from relpos.ui.routing import require_app_entry
 
-require_app_entry()
+page_entry()
 
 st.title("Relative position encoding in self-attention")
 ui.markdown("overview")

@@ -11,6 +11,7 @@ import streamlit as st
 import relpos
 from relpos.lessons import effects
 from relpos.plots import panels
+from relpos.server import page_entry
 from relpos.state import schemas as page_states
 from relpos.state.export import effects_snippet
 from relpos.state.schemas import EFFECTS
@@ -18,9 +19,8 @@ from relpos.text import effects as effects_text
 from relpos.ui import common as ui
 from relpos.ui import effects_presets
 from relpos.ui import position_effects as page
-from relpos.ui.routing import require_app_entry
 
-require_app_entry()
+page_entry()
 
 PAGE, STATE, W = page.PAGE, page.STATE, page.W
 

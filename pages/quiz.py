@@ -3,11 +3,11 @@
 import streamlit as st
 
 from relpos.lessons import quiz
+from relpos.server import page_entry
 from relpos.ui import common as ui
 from relpos.ui import quiz as quiz_ui
-from relpos.ui.routing import require_app_entry
 
-require_app_entry()
+page_entry()
 
 st.title("Self-check quiz")
 ui.markdown("quiz_intro")

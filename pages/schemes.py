@@ -4,11 +4,11 @@ import streamlit as st
 
 import relpos
 from relpos.plots import schemes as scheme_figures
+from relpos.server import page_entry
 from relpos.ui import common as ui
 from relpos.ui import schemes as schemes_ui
-from relpos.ui.routing import require_app_entry
 
-require_app_entry()
+page_entry()
 
 st.title("Comparing position schemes")
 ui.markdown("schemes")

@@ -2,12 +2,12 @@
 
 import streamlit as st
 
+from relpos.server import page_entry
 from relpos.state.schemas import TRAINING
 from relpos.ui import common as ui
 from relpos.ui import training as page
-from relpos.ui.routing import require_app_entry
 
-require_app_entry()
+page_entry()
 
 st.title("Train a tiny head")
 ui.markdown("training")

@@ -6,13 +6,13 @@ import streamlit as st
 
 import relpos
 from relpos.plots import value_side as figures
+from relpos.server import page_entry
 from relpos.tables import frames as tables
 from relpos.text import numbers
 from relpos.ui import common as ui
 from relpos.ui import value_side as value_side_ui
-from relpos.ui.routing import require_app_entry
 
-require_app_entry()
+page_entry()
 
 st.title("The value side: relative embeddings $a^V$")
 ui.markdown("value_side")

@@ -2,12 +2,12 @@
 
 import streamlit as st
 
+from relpos.server import page_entry
 from relpos.ui import common as ui
 from relpos.ui import walkthrough as walk
 from relpos.ui import walkthrough_stage as walk_stage
-from relpos.ui.routing import require_app_entry
 
-require_app_entry()
+page_entry()
 
 lesson = walk.lesson()
 walk.sync_url(lesson)

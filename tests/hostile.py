@@ -39,14 +39,14 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from relpos.lessons import answers
+from relpos.server.client import SCRIPT as CLIENT_SCRIPT
+from relpos.server.links import GUARD_HTML
 from relpos.state.codec import MAX_JSON_BYTES, Schema
 from relpos.state.export import FORMAT, VERSION
 from relpos.state.schemas import EFFECTS, EXPLORER, TRAINING, WALKTHROUGH, read_quiz_seed
 from relpos.ui import schemes as schemes_ui
 from relpos.ui import value_side as value_side_ui
 from relpos.ui import walkthrough as walkthrough_ui
-from relpos.ui.client import SCRIPT as CLIENT_SCRIPT
-from relpos.ui.links import GUARD_HTML
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 
@@ -468,8 +468,8 @@ class PeakMemory:
 # Checks
 
 
-#: The HTML elements the app itself writes, constant text: the link guard (relpos.ui.links)
-#: and the classroom helpers (relpos.ui.client).
+#: The HTML elements the app itself writes, constant text: the link guard (relpos.server.links)
+#: and the classroom helpers (relpos.server.client).
 APP_HTML = frozenset({GUARD_HTML, f"<script>{CLIENT_SCRIPT}</script>"})
 
 

@@ -1,4 +1,4 @@
-"""A client that never reads gets no new runs (issue 14, part 3; relpos.ui.backpressure)."""
+"""A client that never reads gets no new runs (issue 14, part 3; relpos.server.backpressure)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from relpos.ui import backpressure
+from relpos.server import backpressure, internals
 from tests.apptest import ROOT
 from tests.streamlit_client import run_in_own_loop
 
@@ -114,14 +114,14 @@ class TestTransportBehind:
 
             return sender
 
-        assert backpressure._transport_behind(middleware(middleware(inner))) is transport
+        assert internals.transport_behind(middleware(middleware(inner))) is transport
 
     def test_nothing_to_find(self):
         async def send(message):
             pass
 
-        assert backpressure._transport_behind(send) is None
-        assert backpressure._transport_behind(None) is None
+        assert internals.transport_behind(send) is None
+        assert internals.transport_behind(None) is None
         assert backpressure.unread_bytes(object()) is None
 
 

@@ -120,7 +120,7 @@ def test_link_on_a_fresh_server_runs_through_app_py(chromium, fresh_servers, spe
     """A lesson link opened before anyone visited "/" still gets the app's navigation.
 
     (Streamlit runs pages/<page>.py alone, as a legacy pages-folder app, until app.py's
-    st.navigation has run once in the process; relpos.ui.routing corrects that.)
+    st.navigation has run once in the process; relpos.server.routing corrects that.)
     """
     tab = AppTab.new(chromium, fresh_servers[spec.url_path].base_url)
     try:

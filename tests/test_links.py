@@ -1,10 +1,10 @@
-"""Links too long for Streamlit are reported (relpos.ui.links); the browser half is in test_browser.py."""
+"""Links too long for Streamlit are reported (relpos.server.links); the browser half is in test_browser.py."""
 
 from __future__ import annotations
 
 import pytest
 
-from relpos.ui.links import CHARS, FIELDS, MARKER, oversized_link_message
+from relpos.server.links import CHARS, FIELDS, MARKER, oversized_link_message
 from tests.apptest import open_app
 
 

@@ -25,14 +25,14 @@ class TestPages:
 
     @pytest.mark.parametrize("spec", PAGES, ids=lambda spec: spec.url_path)
     def test_page_runs_through_app_first(self, spec):
-        """Each page's first statement after its imports is relpos.ui.routing.require_app_entry()
+        """Each page's first statement after its imports is relpos.server.page_entry()
         (a fresh server's first direct link must rerun through app.py before anything is drawn)."""
         tree = ast.parse((ROOT / spec.path).read_text(encoding="utf-8"))
         body = [node for node in tree.body if not isinstance(node, ast.Import | ast.ImportFrom)]
         body = body[1:] if isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) else body
         first = body[0]
         assert isinstance(first, ast.Expr) and isinstance(first.value, ast.Call), ast.dump(first)
-        assert ast.unparse(first.value.func).endswith("require_app_entry")
+        assert ast.unparse(first.value.func).endswith("page_entry")
 
     def test_every_page_file_is_declared(self):
         declared = {spec.path for spec in PAGES}

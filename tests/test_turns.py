@@ -1,12 +1,12 @@
-"""Page runs take turns, the least busy session first (relpos.ui.turns)."""
+"""Page runs take turns, the least busy session first (relpos.server.turns)."""
 
 from __future__ import annotations
 
 import threading
 import time
 
-from relpos.ui import turns as turns_module
-from relpos.ui.turns import HALF_LIFE, Turns, take_turn
+from relpos.server import turns as turns_module
+from relpos.server.turns import HALF_LIFE, Turns, take_turn
 
 
 def start_when_first(turns: Turns, ticket: int, order: list[str], name: str) -> threading.Thread:

@@ -11,9 +11,9 @@ from relpos.core import skewing
 from relpos.lessons import timing
 from relpos.plots import efficiency as figures
 from relpos.plots import efficiency_charts as charts
+from relpos.state.keys import state_key, widget_key
 from relpos.tables import frames as tables
 from relpos.ui.common import chart_name, chart_tables, named_index, plotly
-from relpos.ui.keys import state_key, widget_key
 
 # ---------------------------------------------------------------- efficiency page
 

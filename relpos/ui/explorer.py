@@ -13,15 +13,15 @@ import streamlit as st
 import relpos
 from relpos.lessons import presets
 from relpos.plots import live, panels
+from relpos.server import fragment
 from relpos.state import export
 from relpos.state import live as live_values
 from relpos.state import schemas as page_states
+from relpos.state.keys import state_key, widget_key
 from relpos.state.schemas import EXPLORER, SLIDER_TOKENS
 from relpos.text import explain
 from relpos.ui import common as ui
 from relpos.ui import live as live_ui
-from relpos.ui.keys import state_key, widget_key
-from relpos.ui.turns import paced_fragment
 
 __all__ = ["render"]
 
@@ -152,8 +152,7 @@ def _attention(inputs: presets.ExplorerInputs, scalar: bool) -> relpos.Attention
     return relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
 
 
-@st.fragment
-@paced_fragment  # fragment runs skip app.py: the same back-pressure and turns here
+@fragment  # fragment runs skip app.py: the same back-pressure and turns here
 def explorer_body() -> None:
     """The live panel and everything its release changes: a release reruns only this."""
     state = _state()

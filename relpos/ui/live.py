@@ -18,7 +18,8 @@ from pathlib import Path
 
 import plotly
 import streamlit as st
-from streamlit.components.v2.manifest_scanner import ComponentConfig, ComponentManifest
+
+from relpos.server import internals
 
 __all__ = ["ASSETS", "NAME", "live_panel", "values_message"]
 
@@ -32,15 +33,11 @@ VENDORED_PLOTLY = ASSETS / "vendor" / "plotly.min.js"
 _mounts: dict[int, Callable] = {}  # id(component manager) -> mounting callable
 
 
-def _manifest() -> ComponentManifest:
+def _manifest():
     """The component manifest of pyproject.toml (``[tool.streamlit.component]``)."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     entries = project["tool"]["streamlit"]["component"]["components"]
-    return ComponentManifest(
-        name=project["project"]["name"],
-        version=project["project"]["version"],
-        components=[ComponentConfig.from_dict(entry) for entry in entries],
-    )
+    return internals.manifest(project["project"]["name"], project["project"]["version"], entries)
 
 
 def vendor_plotly() -> Path:
@@ -56,9 +53,7 @@ def vendor_plotly() -> Path:
 
 def _register() -> Callable:
     """The component's mounting callable, registered with the running server's manager."""
-    from streamlit.runtime import Runtime
-
-    manager = Runtime.instance().bidi_component_registry
+    manager = internals.component_registry()
     if manager.get_component_asset_root(NAME) is None:
         vendor_plotly()
         manager.register_from_manifest(_manifest(), ROOT)

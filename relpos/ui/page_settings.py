@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import streamlit as st
 
+from relpos.state.keys import state_key, widget_key
 from relpos.text.escape import escape_markdown
-from relpos.ui.keys import state_key, widget_key
 
 # --------------------------------------------------------------------------- settings in the URL (issue 5)
 # A page's settings live in widget state, are saved each run (Streamlit forgets the

@@ -9,9 +9,9 @@ from __future__ import annotations
 import streamlit as st
 
 from relpos.lessons import effects
+from relpos.state.keys import state_key
 from relpos.state.schemas import D_K_CHOICES, D_MODEL_CHOICES, EFFECTS
 from relpos.ui import common as ui
-from relpos.ui.keys import state_key
 
 __all__ = ["PAGE", "STATE", "W", "setup_sidebar"]
 

@@ -8,11 +8,11 @@ import pandas as pd
 import streamlit as st
 
 from relpos.lessons import quiz
+from relpos.state.keys import state_key, widget_key
 from relpos.state.schemas import read_quiz_seed
 from relpos.tables import frames as tables
 from relpos.text.escape import escape_markdown
 from relpos.ui.common import markdown, named_index
-from relpos.ui.keys import state_key, widget_key
 
 # ---------------------------------------------------------------- quiz page
 

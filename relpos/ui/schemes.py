@@ -8,12 +8,12 @@ import streamlit as st
 
 from relpos.core.scheme_comparison import length_generalization, translation_changes
 from relpos.plots import schemes as scheme_figures
+from relpos.server import fragment
+from relpos.state.keys import state_key
 from relpos.tables import frames as tables
 from relpos.text import numbers as num
 from relpos.ui import common as ui
-from relpos.ui.keys import state_key
 from relpos.ui.page_settings import clamp_setting, init_settings, save_settings, setting_key, show_setting_problems
-from relpos.ui.turns import paced_fragment
 
 # --------------------------------------------------------------------------- scheme comparison page (issue 5)
 
@@ -175,8 +175,7 @@ def scheme_rows(results, position_figures, weight_figures) -> None:
 # redraws the translation test's 7 charts, not the page's 30.
 
 
-@st.fragment
-@paced_fragment
+@fragment
 def translation_section(setup, results) -> None:
     """Section 2: every token moved s places; which schemes' scores change."""
     st.header("2 · The translation test")
@@ -194,8 +193,7 @@ def translation_section(setup, results) -> None:
     save_scheme_settings()
 
 
-@st.fragment
-@paced_fragment
+@fragment
 def length_section(setup, slopes, head: int) -> None:
     """Section 3: each scheme at offsets (or positions) a model trained at length L never saw."""
     st.header("3 · Length generalization")

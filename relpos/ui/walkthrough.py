@@ -6,7 +6,7 @@ Every number comes from :mod:`relpos.lessons.walkthrough` (which reads the core'
 tables from :mod:`relpos.tables.frames`. Part of the UI layer, like :mod:`relpos.ui.common`.
 
 State lives in ``st.session_state`` under ``worked_example:*`` keys (widgets under
-``worked_example.*``, :mod:`relpos.ui.keys`): the last good scenario and the
+``worked_example.*``, :mod:`relpos.state.keys`): the last good scenario and the
 current stop are plain entries (they survive page switches); the widgets mirror them.
 
 Lesson links: on the page's first run in a browser session the whole view (stop,
@@ -30,16 +30,16 @@ from relpos.plots import style
 from relpos.plots import walkthrough as walkthrough_figures
 from relpos.state import export
 from relpos.state import schemas as page_states
+from relpos.state.keys import state_key, widget_key
 from relpos.state.schemas import WALKTHROUGH
 from relpos.tables import frames as tables
 from relpos.text import notation
 from relpos.text import numbers as num
 from relpos.text.numbers import subscript
 from relpos.ui import common as ui
-from relpos.ui.keys import state_key, widget_key
 
 PAGE = "worked_example"  # url_path: lesson links, scenario files and keys name the page by it
-# session values (relpos.ui.keys: page:name)
+# session values (relpos.state.keys: page:name)
 SCENARIO = state_key(PAGE, "scenario")  # last good Scenario
 MEMORY = state_key(PAGE, "memory")  # a^K values by offset, remembered when k is lowered
 STOP = state_key(PAGE, "stop")  # current wt.Stop
@@ -439,7 +439,7 @@ def _number_fields(label: str, items, problems: dict[str, str], per_row: int = 4
 def live_editor(lesson: Lesson) -> None:
     """Presenter mode: the editor in the main area, under the stop (the sidebar stays folded
     away, so the page keeps its width); after Enter a field lets go of the focus
-    (relpos/ui/assets/classroom.js), so the clicker steps the lesson again."""
+    (relpos/server/assets/classroom.js), so the clicker steps the lesson again."""
     with st.expander("Edit the numbers", icon=":material/edit:", expanded=bool(lesson.problems)):
         editor(lesson)
 

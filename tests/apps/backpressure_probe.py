@@ -11,7 +11,7 @@ import time
 
 import streamlit as st
 
-from relpos.ui import backpressure
+from relpos.server import backpressure
 
 backpressure.wait_for_client()
 st.markdown("run started")

@@ -5,7 +5,7 @@ interpreter lock, so fifty runs at once do not finish sooner than fifty in a row
 takes fifty times longer, and the event loop that sends every answer and reads every
 request waits for the lock behind them. When a few sessions ask for far more runs than
 the rest (a script, or clients that stopped reading and still get a few runs before
-:mod:`relpos.ui.backpressure` can tell), the whole class waited seconds for each
+:mod:`relpos.server.backpressure` can tell), the whole class waited seconds for each
 interaction.
 
 :func:`take_turn` wraps the work of a run (app.py: the page; the Explorer's fragment).
@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from relpos.ui import backpressure
+from relpos.server import backpressure
 
 #: Runs that compute at once: the interpreter runs one thread at a time; a second slot
 #: lets a run start while another finishes sending, more only slow every run down.
@@ -148,7 +148,7 @@ def paced_fragment(body: Callable) -> Callable:
     """Decorate a fragment's body (under ``@st.fragment``) like app.py paces a whole run.
 
     When the fragment reruns on its own it waits for its client
-    (:func:`relpos.ui.backpressure.wait_for_client`) before it takes a turn, computes in
+    (:func:`relpos.server.backpressure.wait_for_client`) before it takes a turn, computes in
     its turn, and marks the run finished; inside its page's full run all three are
     app.py's.
     """

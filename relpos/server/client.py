@@ -1,4 +1,4 @@
-"""Browser-side helpers of the classroom (issue 12): ``relpos/ui/assets/classroom.js``.
+"""Browser-side helpers of the classroom: ``relpos/server/assets/classroom.js``.
 
 Formulas scaled to fit their column (or made keyboard-scrollable regions when they
 cannot), text fields that let go of the focus after Enter (so a clicker steps the lesson

@@ -31,18 +31,13 @@ answer has left the kernel a few milliseconds after the run, and on a slow link 
 run starts as soon as the previous answer is through, with the latest widget values
 (Streamlit folds requests that arrive meanwhile into the next run, as always). A client
 that has gone away ends the wait and the run (its reconnect reruns the page:
-relpos.ui.reconnect). Nothing is dropped. A client that never reads again is cut off by
+relpos.server.reconnect). Nothing is dropped. A client that never reads again is cut off by
 the WebSocket ping timeout (``server.websocketPingInterval`` in deploy/streamlit.toml).
 
-Private details, isolated here: Streamlit's WebSocket session client
-(``StarletteSessionClient``) keeps its outgoing messages in an ``asyncio.Queue`` named
-``_send_queue`` and its Starlette ``WebSocket`` in ``_websocket``, whose ``send`` ends in
-uvicorn's protocol object holding the asyncio ``transport``; the runtime's session manager
-(``_session_mgr``) holds each session's ``_browser_queue``. Streamlit offers no public
-way to ask for any of them. When they are missing (another Streamlit or server version) the
-functions answer ``None`` and that part is not counted; ``tests/test_backpressure.py``
-(which serves ``tests/apps/backpressure_probe.py``) fails on such an upgrade, so it
-cannot go unnoticed. Nothing is patched.
+The counts come from Streamlit's and uvicorn's private objects, all reached through
+:mod:`relpos.server.internals`; where one is missing (another version) that part is not
+counted, and ``tests/test_backpressure.py`` (which serves ``tests/apps/backpressure_probe.py``)
+fails on such an upgrade, so it cannot go unnoticed. Nothing is patched.
 """
 
 from __future__ import annotations
@@ -61,7 +56,9 @@ except ImportError:  # Windows: only Streamlit's and asyncio's buffers are count
 
 import streamlit as st
 
-from relpos.ui.keys import state_key
+from relpos.server import internals
+from relpos.server.internals import pending_messages, served_session, unflushed_messages
+from relpos.state.keys import state_key
 
 #: Messages a session may have waiting before its next run waits: the few a run sends
 #: when it starts (~3) and a little more, fewer than one Explorer run sends (~12).
@@ -76,7 +73,7 @@ MAX_WAIT = 20.0
 #: Seconds between the first two looks at the client; each later look waits twice as
 #: long, up to POLL_MAX: a client that catches up is answered quickly, while fifty
 #: stalled ones wake rarely (each wake-up competes for the interpreter lock, and frequent
-#: ones delayed everyone else's runs: p95 2.2 s with 0.1 s polls, 0.9 s with 1 s polls).
+#: ones delayed everyone else's runs).
 POLL = 0.02
 POLL_MAX = 1.0
 #: Runs a session may see cut short in a row before its next run pauses (unfinished_pause).
@@ -93,70 +90,8 @@ _NEVER_SET = state_key("app", "backpressure-yield")
 #: Linux's SIOCOUTQ (bytes in a socket's send queue not yet acknowledged by the peer);
 #: None where the platform has no such request (the kernel's part is then not counted).
 _SIOCOUTQ = getattr(termios, "TIOCOUTQ", None) if termios else None
-#: How deep to follow the wrappers around the ASGI ``send`` callable (middleware closures).
-_MAX_WRAPPERS = 8
 
 _transports: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # session client -> transport
-
-
-def served_session(fragment: bool = False):
-    """(runtime, session id) of this run, or None outside a served session (AppTest, bare
-    import) and, with `fragment`, in a full run (app.py's calls cover those)."""
-    from streamlit import runtime
-    from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
-
-    context = get_script_run_ctx()
-    if context is None or not runtime.exists() or (fragment and not context.fragment_ids_this_run):
-        return None
-    return runtime.get_instance(), context.session_id
-
-
-def pending_messages(client) -> int | None:
-    """Messages in the client's send queue (made, not yet written), or None if the server cannot say."""
-    queue = getattr(client, "_send_queue", None)
-    return queue.qsize() if isinstance(queue, asyncio.Queue) else None  # AppTest's client is a mock
-
-
-def unflushed_messages(server, session_id: str) -> int | None:
-    """Messages a run has made that the server's event loop has not yet handed to the client's
-    send queue (Streamlit's per-session browser queue), or None if the server cannot say.
-
-    When runs keep the interpreter busy, the event loop gets little time and finished runs'
-    answers wait here; the next run of the session must wait too, or the server computes
-    answers faster than it can send them and never notices a client that does not read.
-    """
-    manager = getattr(server, "_session_mgr", None)
-    info = manager.get_session_info(session_id) if hasattr(manager, "get_session_info") else None
-    queue = getattr(getattr(info, "session", None), "_browser_queue", None)
-    try:
-        return len(queue)
-    except TypeError:  # another Streamlit version: not counted
-        return None
-
-
-def _transport_behind(send) -> asyncio.WriteTransport | None:
-    """The transport an ASGI ``send`` callable writes to, through the middleware's wrappers.
-
-    Starlette's middleware wraps ``send`` in closures; the innermost one is a bound method
-    of the server's protocol object (uvicorn's), which holds the asyncio transport.
-    """
-    seen, todo = set(), [send]
-    while todo and len(seen) < _MAX_WRAPPERS:
-        function = todo.pop()
-        if id(function) in seen:
-            continue
-        seen.add(id(function))
-        transport = getattr(getattr(function, "__self__", None), "transport", None)
-        if isinstance(transport, asyncio.WriteTransport):
-            return transport
-        for cell in getattr(function, "__closure__", None) or ():
-            try:
-                value = cell.cell_contents
-            except ValueError:  # an empty cell
-                continue
-            if callable(value):
-                todo.append(value)
-    return None
 
 
 def client_transport(client) -> asyncio.WriteTransport | None:
@@ -169,8 +104,7 @@ def client_transport(client) -> asyncio.WriteTransport | None:
         return _transports[client]
     except (KeyError, TypeError):
         pass
-    websocket = getattr(client, "_websocket", None)
-    transport = _transport_behind(getattr(websocket, "_send", None))
+    transport = internals.transport_of(client)
     if transport is not None:
         send_without_delay(transport)
         _transports[client] = transport

@@ -1,4 +1,4 @@
-// relpos classroom helpers (issue 12), installed once per browser tab by relpos.ui.client.
+// relpos classroom helpers, installed once per browser tab by relpos.server.client.
 // Static code, no user text. It adds the app-wide style sheet (CSS below), then does five
 // jobs, redone after every render:
 // 1. Formulas fit their column: a display formula wider than its box is scaled down to

@@ -8,7 +8,7 @@ app.py's setup.
 
 The correction has two halves, and neither runs at import time (an import that reruns
 the script aborts half-way, and every other session importing the same module at that
-moment fails with an ImportError: issue 15):
+moment fails with an ImportError):
 
 * app.py runs the chosen page inside :func:`app_entry`, which marks the current script
   run (a context variable, so each session's run thread sees only its own mark);
@@ -33,6 +33,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 import streamlit as st
+
+from relpos.server import internals
 
 #: True while app.py is running the page it chose with st.navigation (per run thread).
 _THROUGH_APP: ContextVar[bool] = ContextVar("relpos_through_app", default=False)
@@ -67,12 +69,8 @@ def require_app_entry() -> None:
     """
     if came_through_app():
         return
-    from streamlit.runtime.pages_manager import PagesManager
-    from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
-
-    PagesManager.uses_pages_directory = False
-    context = get_script_run_ctx()
-    if context is None:  # not in a Streamlit run (a bare import): nothing to route
+    entry = internals.use_navigation_routing()
+    if entry is None:  # not in a Streamlit run (a bare import): nothing to route
         return
-    runpy.run_path(str(context.pages_manager.main_script_path), run_name="__main__")
+    runpy.run_path(str(entry), run_name="__main__")
     st.stop()

@@ -1,7 +1,7 @@
 """Links too long for Streamlit: said out loud instead of silently dropped.
 
 Streamlit ignores a whole query string of more than 1,000 parameters or 512 Ki
-characters (``streamlit.runtime.state.query_params``): the page would open with its
+characters (its query-parameter limits, :mod:`relpos.server.internals`): the page would open with its
 defaults and no word about the link. Only the browser still knows the link it was
 opened with (the navigation entry keeps the original URL even after the page rewrites
 its address), so a small script checks it once and, for an oversized link, reopens the
@@ -12,12 +12,9 @@ that into the page's warning.
 from __future__ import annotations
 
 import streamlit as st
-from streamlit.runtime.state.query_params import (
-    CLIENT_STATE_QUERY_STRING_MAX_FIELDS as MAX_FIELDS,
-)
-from streamlit.runtime.state.query_params import (
-    CLIENT_STATE_QUERY_STRING_MAX_LENGTH as MAX_CHARS,
-)
+
+from relpos.server.internals import QUERY_MAX_CHARS as MAX_CHARS
+from relpos.server.internals import QUERY_MAX_FIELDS as MAX_FIELDS
 
 #: the parameters the guard writes (nothing else from the oversized link survives)
 MARKER, FIELDS, CHARS = "oversized_link", "fields", "chars"

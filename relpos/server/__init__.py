@@ -1,0 +1,62 @@
+"""The server harness: what every run of every page goes through, in one place.
+
+app.py reads as page config, navigation and ``with page_run(): page.run()``; a fragment
+that reruns on its own is declared with :func:`fragment` instead of ``st.fragment``; a
+page file's first statement is :func:`page_entry`. Inside:
+
+* :mod:`~relpos.server.backpressure`: a client that does not read its answers gets no new
+  runs meanwhile, and a session asking faster than its runs finish is paused;
+* :mod:`~relpos.server.turns`: at most two runs compute at once, the least busy session first;
+* :mod:`~relpos.server.reconnect`: a browser that reconnects (server restart, another
+  replica) gets a full run before its next interaction;
+* :mod:`~relpos.server.routing`: every page runs through app.py, even on a fresh server
+  whose first request names a page;
+* :mod:`~relpos.server.links`: a link too long for Streamlit is reported, not dropped;
+* :mod:`~relpos.server.client`: the classroom's browser-side helpers (``assets/classroom.js``);
+* :mod:`~relpos.server.internals`: every private Streamlit name the above need, and why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+import streamlit as st
+
+from relpos.server import backpressure, client, links, reconnect, routing, turns
+
+__all__ = ["fragment", "page_entry", "page_run", "run_finished"]
+
+#: A run that ended early on purpose (``st.switch_page``) calls this before it ends.
+run_finished = backpressure.run_finished
+#: The first statement of every page file (see :func:`relpos.server.routing.require_app_entry`).
+page_entry = routing.require_app_entry
+
+
+@contextmanager
+def page_run() -> Iterator[None]:
+    """Wrap app.py's ``page.run()``: the whole harness, in the order it needs.
+
+    Before the page: wait for a client that has not read its answers, check the link the
+    tab was opened with, send the classroom helpers, say if the link was too long, and
+    register the reconnect marker. The page then runs in its turn, marked as reached
+    through app.py. After a complete run the helpers count as delivered and the run as
+    finished; a run that stopped or switched pages on the way skips both, so the next
+    run sends the helpers again.
+    """
+    backpressure.wait_for_client()
+    links.guard_oversized_links()
+    client.install_client_helpers()
+    links.oversized_link_notice()
+    reconnect.rerun_on_reconnect()
+    with turns.take_turn(), routing.app_entry():
+        yield
+    client.client_helpers_sent()
+    backpressure.run_finished()
+
+
+def fragment(body: Callable) -> Callable:
+    """``st.fragment`` paced like a whole run: when it reruns on its own it waits for its
+    client, computes in its turn and marks the run finished (in its page's full run,
+    :func:`page_run` does all three)."""
+    return st.fragment(turns.paced_fragment(body))

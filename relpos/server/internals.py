@@ -1,0 +1,166 @@
+"""Every private Streamlit (and Starlette/uvicorn) name the app relies on, and why.
+
+The rest of relpos uses Streamlit's public API only (``tests/test_layers.py`` fails on a
+private name anywhere else), so an upgrade can break the app only here. Each name below
+was checked on the Streamlit version that ``requirements.txt`` pins (one minor release),
+and ``tests/test_internals.py`` finds every one of them on the installed version.
+
+Why each is still private:
+
+* **Which session a run belongs to** (``get_script_run_ctx``, ``runtime.get_instance``):
+  back-pressure and turns act per session; Streamlit has no public "this session" handle.
+* **What a session has not sent or its client has not read** (``AppSession._browser_queue``
+  through ``Runtime._session_mgr``; ``StarletteSessionClient._send_queue`` and
+  ``._websocket._send``, whose innermost wrapper is uvicorn's protocol with the asyncio
+  ``transport``): Streamlit exposes no back-pressure signal at all.
+* **Legacy folder routing** (``PagesManager.uses_pages_directory``): a ``pages/`` folder
+  next to the entry script still makes a fresh server run ``pages/<name>.py`` on its own
+  until some session has called ``st.navigation`` (Streamlit 1.67 keeps the flag "for
+  apps created with the pages directory feature"); the project's layout keeps ``pages/``.
+* **The query-string limits** (``CLIENT_STATE_QUERY_STRING_MAX_FIELDS`` / ``_LENGTH``):
+  Streamlit drops a longer query string without a word; the app says so instead.
+* **Registering the live panel's manifest** (``Runtime.bidi_component_registry``,
+  ``ComponentManifest``): ``st.components.v2`` finds manifests only in installed
+  distributions, and relpos runs from its source tree.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from streamlit.components.v2.manifest_scanner import ComponentConfig, ComponentManifest
+from streamlit.runtime.state.query_params import (
+    CLIENT_STATE_QUERY_STRING_MAX_FIELDS as QUERY_MAX_FIELDS,
+)
+from streamlit.runtime.state.query_params import (
+    CLIENT_STATE_QUERY_STRING_MAX_LENGTH as QUERY_MAX_CHARS,
+)
+
+__all__ = [
+    "QUERY_MAX_CHARS",
+    "QUERY_MAX_FIELDS",
+    "component_registry",
+    "manifest",
+    "pending_messages",
+    "served_session",
+    "transport_behind",
+    "transport_of",
+    "unflushed_messages",
+    "use_navigation_routing",
+]
+
+#: How deep to follow the wrappers around the ASGI ``send`` callable (middleware closures).
+_MAX_WRAPPERS = 8
+
+
+def script_run_context():
+    """The running script's context, or None outside a Streamlit run."""
+    from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+
+    return get_script_run_ctx()
+
+
+def served_session(fragment: bool = False) -> tuple[Any, str] | None:
+    """(runtime, session id) of this run, or None outside a served session (AppTest, bare
+    import) and, with `fragment`, in a full run (app.py's calls cover those)."""
+    from streamlit import runtime
+
+    context = script_run_context()
+    if context is None or not runtime.exists() or (fragment and not context.fragment_ids_this_run):
+        return None
+    return runtime.get_instance(), context.session_id
+
+
+def pending_messages(client) -> int | None:
+    """Messages in the client's send queue (made, not yet written), or None if the server cannot say."""
+    queue = getattr(client, "_send_queue", None)
+    return queue.qsize() if isinstance(queue, asyncio.Queue) else None  # AppTest's client is a mock
+
+
+def unflushed_messages(server, session_id: str) -> int | None:
+    """Messages a run has made that the event loop has not yet handed to the client's send
+    queue (the session's browser queue), or None if the server cannot say."""
+    manager = getattr(server, "_session_mgr", None)
+    info = manager.get_session_info(session_id) if hasattr(manager, "get_session_info") else None
+    queue = getattr(getattr(info, "session", None), "_browser_queue", None)
+    try:
+        return len(queue)
+    except TypeError:  # another Streamlit version: not counted
+        return None
+
+
+def transport_of(client) -> asyncio.WriteTransport | None:
+    """The asyncio transport behind a session client's WebSocket, or None if it cannot be found."""
+    return transport_behind(getattr(getattr(client, "_websocket", None), "_send", None))
+
+
+def transport_behind(send) -> asyncio.WriteTransport | None:
+    """The transport an ASGI ``send`` callable writes to, through the middleware's wrappers.
+
+    Starlette's middleware wraps ``send`` in closures; the innermost one is a bound method
+    of the server's protocol object (uvicorn's), which holds the asyncio transport.
+    """
+    seen, todo = set(), [send]
+    while todo and len(seen) < _MAX_WRAPPERS:
+        function = todo.pop()
+        if function is None or id(function) in seen:
+            continue
+        seen.add(id(function))
+        transport = getattr(getattr(function, "__self__", None), "transport", None)
+        if isinstance(transport, asyncio.WriteTransport):
+            return transport
+        for cell in getattr(function, "__closure__", None) or ():
+            try:
+                value = cell.cell_contents
+            except ValueError:  # an empty cell
+                continue
+            if callable(value):
+                todo.append(value)
+    return None
+
+
+def use_navigation_routing() -> Path | None:
+    """Switch the process to ``st.navigation`` routing; return the entry script's path
+    (None outside a Streamlit run)."""
+    from streamlit.runtime.pages_manager import PagesManager
+
+    PagesManager.uses_pages_directory = False  # the value st.navigation itself assigns
+    context = script_run_context()
+    return None if context is None else Path(context.pages_manager.main_script_path)
+
+
+def manifest(name: str, version: str, components: list[dict]) -> ComponentManifest:
+    """A components-v2 manifest, as Streamlit builds it from an installed package's pyproject."""
+    return ComponentManifest(
+        name=name, version=version, components=[ComponentConfig.from_dict(entry) for entry in components]
+    )
+
+
+def component_registry() -> Any:
+    """The running server's registry of components-v2 assets (``register_from_manifest``,
+    ``get_component_asset_root``)."""
+    from streamlit.runtime import Runtime
+
+    return Runtime.instance().bidi_component_registry
+
+
+#: What ``tests/test_internals.py`` checks on the installed Streamlit: (module, dotted name).
+CHECKED: list[tuple[str, str]] = [
+    ("streamlit.runtime.scriptrunner_utils.script_run_context", "get_script_run_ctx"),
+    ("streamlit.runtime.pages_manager", "PagesManager.uses_pages_directory"),
+    ("streamlit.runtime.state.query_params", "CLIENT_STATE_QUERY_STRING_MAX_FIELDS"),
+    ("streamlit.runtime.state.query_params", "CLIENT_STATE_QUERY_STRING_MAX_LENGTH"),
+    ("streamlit.components.v2.manifest_scanner", "ComponentManifest"),
+    ("streamlit.components.v2.manifest_scanner", "ComponentConfig.from_dict"),
+    ("streamlit.runtime", "Runtime.bidi_component_registry"),
+]
+#: Instance attributes (set in ``__init__``, so found in the class's source): (module, class, attribute).
+CHECKED_ATTRIBUTES: list[tuple[str, str, str]] = [
+    ("streamlit.runtime.runtime", "Runtime", "_session_mgr"),
+    ("streamlit.runtime.app_session", "AppSession", "_browser_queue"),
+    ("streamlit.web.server.starlette.starlette_websocket", "StarletteSessionClient", "_send_queue"),
+    ("streamlit.web.server.starlette.starlette_websocket", "StarletteSessionClient", "_websocket"),
+    ("starlette.websockets", "WebSocket", "_send"),
+]
