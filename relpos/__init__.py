@@ -55,42 +55,50 @@ from relpos.core.value_side import (
     window_table,
 )
 
-__all__ = [
+__all__ = [  # noqa: RUF022 - grouped by topic, as the README lists them
+    # scores, biases and weights of one head (Shaw et al. 2018, eq. 4-5)
     "AttentionResult",
-    "Scenario",
-    "attention_distance",
-    "clip_offsets",
     "content_scores",
-    "diagonal_spread",
-    "mean_offset",
-    "place_relative",
     "position_biases",
     "relative_attention",
-    "relative_offsets",
-    "scalar_bias_attention",
-    "scalar_position_biases",
     "softmax",
+    # offsets j - i, clipping at k, table rows r = offset + k
+    "clip_offsets",
+    "place_relative",
+    "relative_offsets",
     "table_rows",
-    "walkthrough",
+    # the textbook example and measures of where attention goes
+    "Scenario",
+    "attention_distance",
+    "diagonal_spread",
+    "mean_offset",
     "weight_on_offsets",
     "worked_example",
-]
-
-# Efficient computation (issue 5): the naive gather, Music Transformer's skewing, memory formulas.
-__all__ += ["memory_footprint", "naive_position_biases", "skew", "skewed_position_biases"]
-# value side and other position schemes (issue 5)
-__all__ += [
-    "SCHEMES",
-    "LengthReport",
+    # one number per offset instead of a vector (a scalar bias)
+    "scalar_bias_attention",
+    "scalar_position_biases",
+    # efficient computation: the naive gather, Music Transformer's skewing, memory
+    "memory_footprint",
+    "naive_position_biases",
+    "skew",
+    "skewed_position_biases",
+    # the value side: a^V and the output's content and position parts
     "QueryValueTerms",
-    "SchemeScores",
-    "SchemeSetup",
     "ValueExample",
     "ValueParts",
+    "query_value_terms",
+    "value_example",
+    "value_parts_by_k",
+    "weight_per_offset",
+    "window_table",
+    # other position schemes on the same tokens
+    "SCHEMES",
+    "LengthReport",
+    "SchemeScores",
+    "SchemeSetup",
     "alibi_bias",
     "alibi_slopes",
     "length_generalization",
-    "query_value_terms",
     "random_scheme_setup",
     "rope",
     "rope_offset_scores",
@@ -101,13 +109,7 @@ __all__ += [
     "t5_bucket",
     "t5_buckets_seen",
     "translation_changes",
-    "value_example",
-    "value_parts_by_k",
-    "weight_per_offset",
-    "window_table",
-]
-# trained, not hand-made: a tiny attention head trained live (issue 13)
-__all__ += [
+    # a tiny attention head trained live
     "TRAINING_SCHEMES",
     "TRAINING_TASKS",
     "LengthTable",
