@@ -1,7 +1,7 @@
 # relpos for a class: one Streamlit server per container, listening on port 8501.
 #   docker build -t relpos .
 #   docker run --rm -p 8501:8501 relpos          # then open http://<host>:8501
-# Several replicas: see README, "Hosting for a class".
+# Several replicas: see docs/hosting.md.
 FROM python:3.11-slim-bookworm
 
 ENV PYTHONDONTWRITEBYTECODE=1 \

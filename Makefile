@@ -43,7 +43,7 @@ bench-latency: $(VENV)/.dev-installed
 bench-load: $(VENV)/.dev-installed
 	$(BIN)/python bench/load.py
 
-# One replica of two killed behind HAProxy with README's configuration (needs haproxy, Chromium).
+# One replica of two killed behind HAProxy with docs/hosting.md's configuration (needs haproxy, Chromium).
 bench-failover: $(VENV)/.dev-installed
 	$(BIN)/python bench/failover.py
 

@@ -1,8 +1,8 @@
 """Failover behind HAProxy (issue 14, part 2): one replica dies in the middle of a lesson.
 
-Runs what README's "Several replicas behind a load balancer" recommends, on loopback:
+Runs what docs/hosting.md's "Several replicas behind a load balancer" recommends, on loopback:
 two replicas of the app (deployment configuration, one shared cookie secret) and
-Debian's ``haproxy`` with the configuration block copied verbatim from README.md (only
+Debian's ``haproxy`` with the configuration block copied verbatim from docs/hosting.md (only
 the ports are replaced). Through the proxy, ``--sessions`` WebSocket sessions
 (tests/streamlit_client.py; half of them hold replica app1's affinity cookie, half
 app2's, as the proxy hands them out) move an Explorer slider every ``--think`` s, and
@@ -66,20 +66,20 @@ COOKIE = "RELPOS_REPLICA"
 
 
 # ---------------------------------------------------------------------------------------
-# The proxy, configured from README.md
+# The proxy, configured from docs/hosting.md
 
 
 def readme_haproxy_config() -> str:
-    """The HAProxy block of README.md's hosting section, as written there."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    """The HAProxy block of docs/hosting.md, as written there."""
+    text = (ROOT / "docs" / "hosting.md").read_text(encoding="utf-8")
     match = re.search(r"With HAProxy[^\n]*\n+```\n(.*?)```", text, re.DOTALL)
     if match is None:
-        raise SystemExit("README.md has no HAProxy configuration block ('With HAProxy ...' followed by ```)")
+        raise SystemExit("docs/hosting.md has no HAProxy configuration block ('With HAProxy ...' followed by ```)")
     return match.group(1)
 
 
 def proxy_config(proxy_port: int, ports: tuple[int, int]) -> str:
-    """README's configuration with loopback ports in place of :80, 8501 and 8502."""
+    """The documented configuration with loopback ports in place of :80, 8501 and 8502."""
     config = readme_haproxy_config().replace("bind :80", f"bind 127.0.0.1:{proxy_port}")
     return config.replace("127.0.0.1:8501", f"127.0.0.1:{ports[0]}").replace("127.0.0.1:8502", f"127.0.0.1:{ports[1]}")
 
@@ -353,7 +353,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def failover(chromium, args: argparse.Namespace) -> int:
     """Replicas, proxy and the lesson with `chromium` (a Playwright browser); 0 when every check passed."""
-    secret = {"STREAMLIT_SERVER_COOKIE_SECRET": secrets.token_hex(32)}  # one for both replicas, as README says
+    secret = {"STREAMLIT_SERVER_COOKIE_SECRET": secrets.token_hex(32)}  # one for both replicas, as docs/hosting.md says
     options, ports = deployed_server_options(), (free_port(), free_port())
     replicas = {
         name: StreamlitServer(
@@ -370,7 +370,7 @@ def failover(chromium, args: argparse.Namespace) -> int:
         proxy_port = free_port()
         proxy = start_proxy(proxy_port, ports)
         print(
-            f"failover: 2 replicas (ports {ports[0]}, {ports[1]}) behind haproxy on {proxy_port} with README's "
+            f"failover: 2 replicas (ports {ports[0]}, {ports[1]}) behind haproxy on {proxy_port} with the documented "
             f"configuration; {args.sessions} WebSocket sessions + 2 Chromium tabs on /explorer?n=8, a slider move "
             f"per {args.think:.0f} s each; replica app1 killed {args.kill_after:.0f} s in; {os.cpu_count()} CPUs",
             flush=True,

@@ -3,7 +3,7 @@
 # Run by the Dockerfile right after `pip install -r requirements.txt`, in the same layer.
 #   PYTHON=/path/to/python sh deploy/trim-dependencies.sh   # default: python on PATH
 #
-# What goes, and why it is safe (README, "Hosting for a class", says how this was checked:
+# What goes, and why it is safe (docs/hosting.md says how this was checked:
 # a server on the trimmed environment served every page, with -X importtime and its
 # /proc/<pid>/maps listing what it imported and which shared libraries it loaded):
 # - pydeck and altair with altair's own dependencies: Streamlit's map and chart

@@ -1,6 +1,6 @@
 """A replica dies behind HAProxy in the middle of a lesson: nothing is lost (issue 14, part 2).
 
-Runs bench/failover.py at a test's size: README's HAProxy configuration in front of two
+Runs bench/failover.py at a test's size: docs/hosting.md's HAProxy configuration in front of two
 replicas, 10 WebSocket sessions and two Chromium tabs through the proxy, replica app1
 killed (SIGKILL) 8 s in. Every session on it must reconnect, no interaction may be lost,
 and both tabs (one after a slider move, one just opened) must keep their view without a

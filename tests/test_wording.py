@@ -31,6 +31,7 @@ class TestHandMadePresets:
     def test_no_training_claim_anywhere(self):
         sources = [
             read("README.md"),
+            read("docs/pages.md"),
             read("content/position_effects.md"),
             read("relpos/lessons/effects.py"),
             read("relpos/text/explain.py"),
@@ -45,7 +46,7 @@ class TestHandMadePresets:
     def test_called_illustrative_hand_made(self):
         assert "illustrative hand-made tables" in read("content/position_effects.md")
         assert "hand-made (not trained)" in " ".join(str(spec) for spec in navigation.PAGES)
-        assert "illustrative hand-made table" in read("README.md")
+        assert "illustrative hand-made table" in read("README.md") + read("docs/pages.md")
         assert "Table preset (illustrative hand-made tables, or trained live)" in read("relpos/ui/position_effects.py")
 
     def test_selector_says_which_presets_are_hand_made_and_which_trained(self):
