@@ -41,6 +41,7 @@ from relpos.core.training_eval import (
     offset_biases,
     predict,
     train_short_test_long,
+    trained_rows,
 )
 from relpos.core.training_model import TRAINING_SCHEMES
 from relpos.core.training_tasks import TRAINING_TASKS, TaskBatch, task_sequences
@@ -121,4 +122,5 @@ __all__ += [
     "task_sequences",
     "train_head",
     "train_short_test_long",
+    "trained_rows",
 ]

@@ -246,5 +246,6 @@ class TestLink:
             table = pd.read_csv(io.BytesIO(download_bytes(at, files, "training.download.1")), encoding="utf-8-sig")
         expected = head()
         np.testing.assert_allclose(loss["loss (Shaw relative (clip k))"], expected.losses)
-        final = table[table["step"] == 60].drop(columns=["step", "offset j − i"]).to_numpy()
+        final = table[table["step"] == 60].drop(columns=["step", "offset j − i", "trained"]).to_numpy()
         np.testing.assert_allclose(final, expected.params["A_K"])
+        assert table[table["step"] == 60]["trained"].tolist() == relpos.trained_rows(expected).tolist()
