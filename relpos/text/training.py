@@ -308,8 +308,8 @@ def _shaw_rows_sentences(offsets: np.ndarray, k: int, length: int) -> list[str]:
     rows = np.arange(-k, k + 1)
     if k > 0:
         sentences.append(
-            f"Never trained: {_rows_text(1, k)} of aᴷ, for keys after the query. The head is causal, so no "
-            "cell ever reads them and they keep their random initial values."
+            f"Never trained: {_rows_text(1, k)} of aᴷ, for keys after the query. The head is causal: only "
+            "masked cells read them, so they get no gradient and keep their random initial values."
         )
     far = rows[~trained & (rows < 0)]
     if far.size:
