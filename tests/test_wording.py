@@ -166,7 +166,7 @@ class TestSkewingText:
 
 
 class TestReferenceCodeBuildsTheSharedTensor:
-    """"Real implementations never build either": tensor2tensor and Wav2Vec2-BERT build the shared (L, L, d) one."""
+    """The claim "real implementations never build either": reference code builds the shared (L, L, d) one."""
 
     def test_says_who_builds_it_and_what_is_avoided(self):
         text = read("content/efficiency_intro.md")
@@ -202,7 +202,7 @@ class TestSinusoidalTranslation:
 
 
 class TestCausalEdgeRows:
-    """"The two edge rows collect every diagonal beyond ±k": in a causal head the +k row gets no gradient."""
+    """The claim "the two edge rows collect every diagonal beyond ±k": in a causal head the +k row gets no gradient."""
 
     def test_text(self):
         text = read("content/training_gradient_after.md")
@@ -221,7 +221,7 @@ class TestCausalEdgeRows:
 
 
 class TestClippingCoversTestDistancesOnlyBelowL:
-    """"Every distance … maps to an entry it was trained on" holds only for k below the training length."""
+    """The claim "every distance … maps to an entry it was trained on" holds only for k below the training length."""
 
     def test_text_states_the_condition(self):
         text = read("content/walkthrough_background.md")
@@ -236,7 +236,7 @@ class TestClippingCoversTestDistancesOnlyBelowL:
 
 
 class TestT5ExactBuckets:
-    """"Exact only for offsets below 8 with 32 buckets" is the bidirectional case; a decoder keeps 16."""
+    """The claim "exact only for offsets below 8 with 32 buckets" is the bidirectional case; a decoder keeps 16."""
 
     def test_text(self):
         text = read("content/walkthrough_background.md")
