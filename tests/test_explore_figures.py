@@ -278,7 +278,9 @@ class TestCaptions:
     def test_effects_summary_for_a_random_table(self):
         inputs = effects.position_effects_inputs(6, 2, seed=0, pattern="random")
         result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
-        assert "no preferred offset" in " ".join(effects_text.effects_summary(inputs.queries, result, ()))
+        sentences = effects_text.effects_summary(inputs.queries, result, (), table=inputs.table)
+        assert "no preferred offset" not in " ".join(sentences)
+        assert effects_text.preferred_row_sentence(inputs.queries, inputs.table, result) in sentences
 
 
 class TestEffectsPanels:
