@@ -102,7 +102,8 @@ def sidebar(state: dict) -> None:
             key=W + "k",
             args=("k",),
             **common,
-            help="Only the Shaw scheme uses k: offsets beyond ±k share the edge rows of aᴷ.",
+            help="Only the Shaw scheme uses k: offsets below −k share the row of −k. The head is causal, so the "
+            "rows after the query (+1 … +k) are never trained.",
         )
         steps = sorted(set(TRAINING_STEP_CHOICES) | {state["steps"]})
         st.select_slider("Training steps (Adam updates)", steps, key=W + "steps", args=("steps",), **common)
