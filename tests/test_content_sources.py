@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 
 from relpos.ui.common import without_source_notes
+from tests.apptest import open_app, texts
 
 ROOT = Path(__file__).resolve().parents[1]
 CONTENT = sorted((ROOT / "content").glob("*.md"))
@@ -120,3 +121,11 @@ class TestTheRule:
     def test_the_page_never_shows_a_note(self):
         text = "ALiBi adds a fixed penalty.\n<!-- source: Press et al. 2022, Section 3 -->\n\nNext.\n"
         assert "<!--" not in without_source_notes(text) and "Next." in without_source_notes(text)
+
+
+def test_a_rendered_page_shows_no_note():
+    at = open_app("overview")
+    assert not at.exception
+    page = texts(at)
+    assert "<!--" not in page and "source:" not in page
+    assert "Relative position encoding" in page  # the content itself is there
