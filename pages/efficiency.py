@@ -14,7 +14,7 @@ from relpos.ui import efficiency as efficiency_ui
 
 page_entry()
 
-st.title("Efficient computation: never build the (n, n, d) tensor")
+st.title("Efficient computation: the (n, n, d) tensor and two ways around it")
 ui.markdown("efficiency_intro")
 
 st.header("1 · The naive gather")

@@ -51,7 +51,7 @@ for row in (("content", "bias"), ("content_weights", "weights")):
 
 st.header("What the position term did")
 sentences = effects_text.effects_summary(
-    inputs.queries, result, favoured, inputs.direction, trained=effects.is_trained(state["preset"])
+    inputs.queries, result, favoured, inputs.direction, trained=effects.is_trained(state["preset"]), table=inputs.table
 )
 st.markdown("\n".join(f"- {sentence}" for sentence in sentences))
 

@@ -41,6 +41,7 @@ from relpos.core.training_eval import (
     offset_biases,
     predict,
     train_short_test_long,
+    trained_rows,
 )
 from relpos.core.training_model import TRAINING_SCHEMES
 from relpos.core.training_tasks import TRAINING_TASKS, TaskBatch, task_sequences
@@ -123,4 +124,5 @@ __all__ = [  # noqa: RUF022 - grouped by topic, as the README lists them
     "task_sequences",
     "train_head",
     "train_short_test_long",
+    "trained_rows",
 ]

@@ -239,8 +239,10 @@ class TestCaptions:
         _, result = _example()
         caption = explain.explorer_captions(result)["difference"]
         assert "Largest loss: query 1 → key 4 (offset +3, clipped to +2), −0.081 (0.358 → 0.276)" in caption
-        # the cause is the bias relative to the row's content-weighted average, not the bias alone
-        assert "its bias −0.50 is below the row's content-weighted average T = log Σₗ wₗ·e^(bₗ) = −0.2425" in caption
+        # the cause is the bias relative to the row's content-weighted log-mean-exp, not the bias alone
+        assert (
+            "its bias −0.50 is below the row's content-weighted log-mean-exp T = log Σₗ wₗ·e^(bₗ) = −0.2425" in caption
+        )
 
     def test_bias_caption_reports_the_query_dependence(self):
         _, result = _example()
@@ -276,7 +278,9 @@ class TestCaptions:
     def test_effects_summary_for_a_random_table(self):
         inputs = effects.position_effects_inputs(6, 2, seed=0, pattern="random")
         result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
-        assert "no preferred offset" in " ".join(effects_text.effects_summary(inputs.queries, result, ()))
+        sentences = effects_text.effects_summary(inputs.queries, result, (), table=inputs.table)
+        assert "no preferred offset" not in " ".join(sentences)
+        assert effects_text.preferred_row_sentence(inputs.queries, inputs.table, result) in sentences
 
 
 class TestEffectsPanels:

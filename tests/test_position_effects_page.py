@@ -78,9 +78,12 @@ class TestPresets:
             )
         assert shifts["back"] < -0.1 and shifts["forward"] > 0.1  # back looks earlier, forward later
 
-    def test_random_table_has_no_favoured_offset(self):
-        at = effects_page({"preset": "random"})
-        assert "A random table has no preferred offset" in texts(at)
+    def test_random_table_says_which_row_the_queries_prefer(self):
+        """At seed 6 the shared direction makes all six queries favour offset −1: the page says so."""
+        at = effects_page({"preset": "random", "seed": "6"})
+        page = texts(at)
+        assert "A random table has no preferred offset" not in page
+        assert "all 6 queries score the row of offset −1 highest" in page
 
 
 class TestClipping:

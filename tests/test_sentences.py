@@ -29,7 +29,7 @@ from tests.strategies import caption_settings
 SIGNED_ZERO = re.compile(r"[−+-]0\.0+(?![0-9])")
 CELL = re.compile(
     r"Largest (gain|loss): query (\d+) → key (\d+) \(offset [^)]*\), ([+−]\d\.\d{3}) \((\d\.\d{3}) → (\d\.\d{3})\): "
-    r"its bias (\S+) is (above|below) the row's content-weighted average T = log Σₗ wₗ·e\^\(bₗ\) = (\S+), "
+    r"its bias (\S+) is (above|below) the row's content-weighted log-mean-exp T = log Σₗ wₗ·e\^\(bₗ\) = (\S+), "
     r"so its weight is multiplied by e\^\(bⱼ − T\) = (\S+)\."
 )
 

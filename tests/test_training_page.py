@@ -86,6 +86,22 @@ class TestTrain:
         offsets, biases = relpos.offset_biases(expected, snapshot=0)
         assert text.bias_summary(offsets, biases, step=0) in texts(at)
 
+    def test_k_zero_says_position_can_never_change_a_weight(self):
+        page = texts(trained({"k": "0"}))
+        assert "With k = 0 every offset reads the one row aᴷ₀" in page and "however long the head trains" in page
+        assert "the scores yet" not in page and "Pale bars" not in page
+
+    def test_k_beyond_the_length_names_the_untrained_rows(self):
+        page = texts(trained({"L": "8", "k": "12"}))
+        assert "Pale bars" not in page  # every offset of the chart has its own row
+        assert "Never trained either: rows −12 to −8" in page
+
+    def test_alibi_penalty_is_not_presented_as_learned(self):
+        at = trained({"scheme": "alibi"})
+        assert "step" not in figure(at, "ALiBi: fixed penalty")["layout"]["title"]["text"]
+        page = texts(at)
+        assert "The penalty is fixed, not learned" in page and "After 60 steps the largest bias" not in page
+
     def test_attention_at_L_and_4L_side_by_side(self):
         at = trained()
         expected = head()
@@ -246,5 +262,6 @@ class TestLink:
             table = pd.read_csv(io.BytesIO(download_bytes(at, files, "training.download.1")), encoding="utf-8-sig")
         expected = head()
         np.testing.assert_allclose(loss["loss (Shaw relative (clip k))"], expected.losses)
-        final = table[table["step"] == 60].drop(columns=["step", "offset j − i"]).to_numpy()
+        final = table[table["step"] == 60].drop(columns=["step", "offset j − i", "trained"]).to_numpy()
         np.testing.assert_allclose(final, expected.params["A_K"])
+        assert table[table["step"] == 60]["trained"].tolist() == relpos.trained_rows(expected).tolist()

@@ -24,8 +24,10 @@ class TestLengthSummary:
         )
         assert sentences == [
             "At the training length L = 16 the highest accuracy is 100%: Shaw.",
+            "None (32%) did not learn the task at L = 16 (below 50%), so its accuracy on longer sequences says "
+            "nothing about generalising.",
             "From L = 16 to 4L = 64, Shaw stays within 5 percentage points.",
-            "Absolute falls from 99% to 29% and none falls from 32% to 18%.",
+            "Absolute falls from 99% to 29%.",
             "At 4L = 64 the highest accuracy is 100%: Shaw.",
         ]
 
@@ -42,18 +44,20 @@ class TestLengthSummary:
         assert sentences[1] == "From L = 4 to 4L = 16, a falls from 100% to 20% and b falls from 90% to 50%."
 
     def test_a_rise_is_called_a_rise(self):
-        sentences = text.length_summary(["a", "b"], [4, 8], [[0.3, 0.6], [0.5, 0.5]])
-        assert "A rises from 30% to 60%." in sentences
+        sentences = text.length_summary(["a", "b"], [4, 8], [[0.6, 0.9], [0.5, 0.5]])
+        assert "A rises from 60% to 90%." in sentences
         assert all("falls" not in sentence for sentence in sentences)
 
     def test_rounded_numbers_decide(self):
         """0.996 and 0.995 both show as 100%: no scheme 'falls' between two equal-looking numbers."""
         sentences = text.length_summary(["a"], [4, 8], [[0.996, 0.946]])
-        assert sentences[1] == "From L = 4 to 2L = 8 every scheme stays within 5 percentage points."
+        assert sentences[1] == "From L = 4 to 2L = 8, a stays within 5 percentage points."
 
     def test_one_length_and_one_scheme(self):
         assert text.length_summary(["a"], [4], [[0.0]]) == [
-            "At the training length L = 4 the highest accuracy is 0%: a."
+            "At the training length L = 4 the highest accuracy is 0%: a.",
+            "A (0%) did not learn the task at L = 4 (below 50%), so its accuracy on longer sequences says nothing "
+            "about generalising.",
         ]
 
     def test_no_schemes(self):
@@ -187,7 +191,7 @@ class TestTables:
     def test_position_frame_rows_are_offsets(self, shaw):
         frame = tables.position_frame(shaw)
         assert list(frame["offset j − i"][:5]) == ["-2", "-1", "0", "+1", "+2"]
-        final = frame[frame["step"] == 30].drop(columns=["step", "offset j − i"]).to_numpy()
+        final = frame[frame["step"] == 30].drop(columns=["step", "offset j − i", "trained"]).to_numpy()
         np.testing.assert_array_equal(final, shaw.params["A_K"])
 
     def test_accuracy_frame_labels(self):

@@ -160,7 +160,7 @@ class TestTakeaway:
         assert sentences[0].startswith("Key 1 (offset 0) gained the most weight: 0.265 → 0.373 (+0.108): ")
         assert sentences[1].startswith(
             "Key 4 (offset +3, clipped to +2) lost the most weight: 0.358 → 0.276 (−0.081): its position term −0.50 "
-            "is below the row's content-weighted average T = log Σₗ wₗ·e^(bₗ) = −0.2425"
+            "is below the row's content-weighted log-mean-exp T = log Σₗ wₗ·e^(bₗ) = −0.2425"
         )
         assert "Content alone would attend most to key 4" in sentences[2] and "key 1 gets the most" in sentences[2]
 

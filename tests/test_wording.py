@@ -8,8 +8,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 import relpos
+from relpos.core.measures import shift_threshold
+from relpos.core.training_model import init_params, loss_and_gradient
+from relpos.core.training_tasks import random_batch
 from relpos.lessons import effects
 from relpos.lessons import walkthrough as wt
 from relpos.tables import frames as tables
@@ -160,3 +164,127 @@ class TestSkewingText:
         reshaped = padded.ravel().reshape(length + 1, length)  # nothing moves in memory
         for r in range(length):
             assert reshaped[r, r] == padded[r, 0]  # padded row r lands r cells further right
+
+
+class TestReferenceCodeBuildsTheSharedTensor:
+    """The claim "real implementations never build either": reference code builds the shared (L, L, d) one."""
+
+    def test_says_who_builds_it_and_what_is_avoided(self):
+        text = read("content/efficiency_intro.md")
+        assert "never build" not in text
+        assert "`_relative_attention_inner`" in text and "tensor2tensor" in text.lower()
+        assert "Wav2Vec2-BERT" in text and "`relative_key`" in text
+        assert "Neither builds the per-head (L, L, D) version" in text
+
+    def test_no_page_repeats_the_old_claim(self):
+        texts = [read("pages/efficiency.py"), " ".join(str(spec) for spec in navigation.PAGES)]
+        assert all("never build" not in text for text in texts)
+
+
+class TestSinusoidalTranslation:
+    """The position–position term p_i W^Q (p_j W^K)ᵀ is not a function of j − i either."""
+
+    def test_text_names_all_three_position_terms(self):
+        text = read("content/schemes_translation_after.md")
+        assert "position–position term $p_i W^Q (p_j W^K)^\\top$" in text
+        assert "two cross terms" in text and "not a function\nof j − i either" in text
+
+    def test_the_terms_behave_as_stated(self):
+        rng = np.random.default_rng(3)
+        d, shift = 8, 5
+        p = relpos.sinusoidal_positions(20, d)  # (20, d)
+        w_q, w_k = rng.standard_normal((d, d)), rng.standard_normal((d, d))
+        pairs = [(i, i + 3) for i in range(10)]  # one offset, many places
+        plain = [p[i] @ p[j] for i, j in pairs]
+        projected = [(p[i] @ w_q) @ (p[j] @ w_k) for i, j in pairs]
+        np.testing.assert_allclose(plain, plain[0])  # p_i · p_j: the offset alone
+        assert np.ptp(projected) > 1e-3  # p_i W^Q (p_j W^K)ᵀ: the place too
+        assert not np.isclose((p[0] @ w_q) @ (p[3] @ w_k), (p[shift] @ w_q) @ (p[shift + 3] @ w_k))
+
+
+class TestCausalEdgeRows:
+    """The claim "the two edge rows collect every diagonal beyond ±k": in a causal head the +k row gets no gradient."""
+
+    def test_text(self):
+        text = read("content/training_gradient_after.md")
+        assert "The two edge rows collect every diagonal beyond" not in text
+        assert "get no gradient at all" in text and "(the row of $+k$ included)" in text
+
+    @pytest.mark.parametrize(("length", "k"), [(6, 2), (5, 5), (4, 7)])
+    def test_rows_after_the_query_and_beyond_the_length_get_no_gradient(self, length, k):
+        rng = np.random.default_rng(0)
+        params = init_params("shaw", vocab=8, d=4, k=k, length=length, rng=rng)
+        batch = random_batch("previous", 16, length, 8, rng)
+        _, grads = loss_and_gradient(params, batch.tokens, batch.targets, batch.scored, "shaw")
+        offsets = np.arange(-k, k + 1)
+        silent = np.all(grads["A_K"] == 0.0, axis=1)  # (2k+1,)
+        np.testing.assert_array_equal(silent, (offsets > 0) | (offsets < -(length - 1)))
+
+
+class TestClippingCoversTestDistancesOnlyBelowL:
+    """The claim "every distance … maps to an entry it was trained on" holds only for k below the training length."""
+
+    def test_text_states_the_condition(self):
+        text = read("content/walkthrough_background.md")
+        assert "As long as k is below the training length L" in text
+        assert "with k ≥ L the entries beyond ±(L − 1) were never trained" in text
+
+    @pytest.mark.parametrize(("length", "k"), [(8, 3), (8, 7), (8, 8), (4, 10)])
+    def test_which_entries_a_training_length_reaches(self, length, k):
+        offsets = relpos.relative_offsets(length)  # every j − i of a training sequence
+        reached = np.unique(relpos.clip_offsets(offsets, k))
+        assert (reached.size == 2 * k + 1) is (k < length)
+
+
+class TestT5ExactBuckets:
+    """The claim "exact only for offsets below 8 with 32 buckets" is the bidirectional case; a decoder keeps 16."""
+
+    def test_text(self):
+        text = read("content/walkthrough_background.md")
+        assert "(below 8 with 32\nbuckets)" not in text
+        assert "keeps offsets below 8 exact" in text and "keeps 16 exact distances, 0 to 15" in text
+
+    @staticmethod
+    def exact_distances(bidirectional: bool) -> int:
+        distances = np.arange(0, 200)
+        buckets = relpos.t5_bucket(-distances, 32, 128, bidirectional=bidirectional)  # keys before the query
+        alone = [np.count_nonzero(buckets == b) == 1 for b in buckets]
+        return int(np.argmin(alone))  # the first distance that shares its bucket
+
+    def test_the_bucketing(self):
+        assert self.exact_distances(bidirectional=True) == 8
+        assert self.exact_distances(bidirectional=False) == 16
+
+
+class TestLogMeanExp:
+    """T = log Σ wₗ e^(bₗ) is a log-mean-exp, not an average; the change wⱼ(e^(bⱼ − T) − 1) scales with wⱼ."""
+
+    def test_no_text_calls_t_an_average(self):
+        sources = [read("content/walkthrough_background.md"), read("relpos/text/explain.py")]
+        sources += [read(f"relpos/{path}") for path in ("core/measures.py", "lessons/walkthrough_text.py")]
+        for text in sources:
+            assert "content-weighted average" not in text
+        assert "log-mean-exp" in read("content/walkthrough_background.md")
+        assert "content-weighted log-mean-exp" in explain.weight_shift_reason([0.5, 0.5], [0.1, -0.1], 1)
+
+    def test_t_is_not_the_weighted_average(self):
+        w, b = np.array([0.7, 0.3]), np.array([0.0, 2.0])
+        threshold = float(shift_threshold(w[None, :], b[None, :])[0])
+        assert np.isclose(threshold, np.log(w @ np.exp(b))) and threshold > w @ b + 0.1
+
+    def test_text_says_always_proportional(self):
+        text = read("content/walkthrough_background.md")
+        assert "usually moves more" not in text
+        assert "$w_j (e^{b_j - T} - 1)$" in text and "always moves more, in exact proportion" in text
+
+    def test_the_change_is_proportional_to_the_weight(self):
+        rng = np.random.default_rng(4)
+        for _ in range(50):
+            content = rng.normal(size=6) * 3
+            bias = rng.normal(size=6)
+            bias[3] = bias[1]  # two keys with the same position term
+            w = np.exp(content - content.max()) / np.exp(content - content.max()).sum()
+            new = w * np.exp(bias) / (w @ np.exp(bias))
+            threshold = np.log(w @ np.exp(bias))
+            np.testing.assert_allclose(new - w, w * (np.exp(bias - threshold) - 1), atol=1e-15)
+            np.testing.assert_allclose((new - w)[1] * w[3], (new - w)[3] * w[1], atol=1e-15)

@@ -46,7 +46,9 @@ CONTRACTS: dict[str, PageContract] = {
     ),
     # placement (2), skewing steps (4 + 4), memory strip, memory growth
     "pages/efficiency.py": PageContract(
-        texts=("Efficient computation: never build the (n, n, d) tensor", "5 · Memory"), min_charts=12, min_tables=2
+        texts=("Efficient computation: the (n, n, d) tensor and two ways around it", "5 · Memory"),
+        min_charts=12,
+        min_tables=2,
     ),
     # five questions, each with its numbers as small tables, and the score table
     "pages/quiz.py": PageContract(texts=("Self-check quiz", "Your score"), min_tables=6),

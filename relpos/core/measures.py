@@ -185,7 +185,7 @@ def row_spread(matrix, mask=None) -> np.ndarray:
 
 
 def shift_threshold(content_weights, bias) -> np.ndarray:
-    """Each row's content-weighted (log-mean-exp) average bias ``log sum_l w_l e^(b_l)``.
+    """Each row's log-mean-exp of its biases, weighted by content: ``log sum_l w_l e^(b_l)`` (not an average).
 
     Adding biases to a row's scores multiplies key ``j``'s content weight ``w_j`` by
     ``e^(b_j - T_i)``: a key gains weight exactly when its bias is above ``T_i`` and loses

@@ -13,12 +13,22 @@ import numpy as np
 
 from relpos.core.checks import as_count
 from relpos.core.offsets import clip_offsets
-from relpos.core.schemes import alibi_bias, t5_bucket
+from relpos.core.schemes import alibi_bias, t5_bucket, t5_buckets_seen
 from relpos.core.training import TrainedHead, check_head, check_scheme, train_head
 from relpos.core.training_model import ALIBI_SLOPE, T5_BUCKETS, T5_MAX_DISTANCE, TRAINING_SCHEMES, forward
 from relpos.core.training_tasks import TaskBatch, check_length, check_task, task_sequences
 
-__all__ = ["LengthTable", "accuracy", "attention_pattern", "offset_biases", "predict", "train_short_test_long"]
+__all__ = [
+    "LengthTable",
+    "accuracy",
+    "attention_pattern",
+    "offset_biases",
+    "predict",
+    "shaw_rows_trained",
+    "t5_buckets_trained",
+    "train_short_test_long",
+    "trained_rows",
+]
 
 #: Most attention cells (batch × n × n) one evaluation pass builds; longer runs go in chunks.
 _CELLS_PER_CHUNK = 2**22
@@ -311,3 +321,59 @@ def offset_biases(head, length=None, *, snapshot=-1) -> tuple[np.ndarray, np.nda
         return offsets, params["t5_bias"][t5_bucket(offsets, T5_BUCKETS, T5_MAX_DISTANCE, bidirectional=False)]
     # b_o = −m |o|
     return offsets, alibi_bias(offsets, ALIBI_SLOPE)
+
+
+# ----------------------------------------------------------------------------- rows training reaches
+
+
+def shaw_rows_trained(k, length) -> np.ndarray:
+    """Which rows of a causal head's a^K (row r is offset r − k) training can change.
+
+    A training sequence of L tokens holds the causal offsets ``−(L − 1) .. 0`` only, so
+    the rows that receive a gradient are those of ``−min(k, L − 1) .. 0``. Rows after
+    the query (``+1 .. +k``) are read only by masked cells, and rows beyond ``−(L − 1)``
+    by no cell at all: both keep their initial values (Adam moves nothing without a
+    gradient), and a longer test sequence that reaches them reads untrained numbers.
+
+    >>> shaw_rows_trained(2, 16).tolist()
+    [True, True, True, False, False]
+    >>> shaw_rows_trained(4, 3).astype(int).tolist()
+    [0, 0, 1, 1, 1, 0, 0, 0, 0]
+    """
+    k, length = as_count(k, "k", minimum=0), as_count(length, "length")
+    offsets = np.arange(-k, k + 1)  # (2k+1,)
+    return (offsets <= 0) & (offsets >= -min(k, length - 1))
+
+
+def t5_buckets_trained(length) -> np.ndarray:
+    """Which of the head's causal T5 buckets the offsets of a length-`length` sequence reach.
+
+    >>> t5_buckets_trained(4).astype(int).tolist()
+    [1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+    """
+    seen = t5_buckets_seen(length, num_buckets=T5_BUCKETS, max_distance=T5_MAX_DISTANCE, bidirectional=False)
+    trained = np.zeros(T5_BUCKETS, dtype=bool)
+    trained[seen] = True
+    return trained
+
+
+def trained_rows(head) -> np.ndarray:
+    """One flag per row of the head's learned position parameter: does training reach it?
+
+    Shaw: :func:`shaw_rows_trained`; T5: :func:`t5_buckets_trained`; learned absolute
+    positions: every row (one per trained position). A scheme that learns no position
+    parameter has no rows.
+
+    >>> head = train_head("previous", "shaw", length=4, k=4, steps=1)
+    >>> trained_rows(head).astype(int).tolist()
+    [0, 1, 1, 1, 1, 0, 0, 0, 0]
+    """
+    head = check_head(head)
+    settings = head.settings
+    if settings.scheme == "shaw":
+        return shaw_rows_trained(settings.k, settings.length)
+    if settings.scheme == "t5":
+        return t5_buckets_trained(settings.length)
+    if settings.scheme == "absolute":
+        return np.ones(settings.length, dtype=bool)
+    return np.zeros(0, dtype=bool)

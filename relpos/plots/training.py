@@ -117,7 +117,7 @@ def offset_bias_figure(
     biases : array_like of float, shape (n,)
     k : int, optional
         Shaw's clipping distance: bars of offsets below −k (which share the row of −k)
-        are drawn paler.
+        are drawn paler. With k = 0 every bar reads the one row, so none is set apart.
     y_range : (float, float), optional
         Fixed y axis (see :func:`bias_range`).
     """
@@ -125,7 +125,7 @@ def offset_bias_figure(
     values = np.asarray(biases, dtype=float)  # (n,)
     leaders = values >= values.max() - 1e-12 if np.ptp(values) > 1e-12 else np.zeros(values.shape, bool)
     colours = np.where(leaders, WINNER, OTHER)
-    opacity = np.where(offsets < -k, CLIPPED_OPACITY, 1.0) if k is not None else np.ones(values.shape)
+    opacity = np.where(offsets < -k, CLIPPED_OPACITY, 1.0) if k else np.ones(values.shape)
     labels = [offset_label(int(o)) for o in offsets]
     fig = go.Figure(
         go.Bar(

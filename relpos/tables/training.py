@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from relpos.core.training import TrainedHead
+from relpos.core.training_eval import trained_rows
 from relpos.core.training_model import TRAINING_SCHEMES
 from relpos.text.numbers import offset as format_offset
 from relpos.text.numbers import tex_offset
@@ -52,12 +53,15 @@ def position_frame(head: TrainedHead) -> pd.DataFrame:
 
     Columns: ``step`` (updates done), the row label (``offset j − i`` for Shaw's a^K,
     ``bucket`` for T5, ``position`` for absolute) and one column per feature
-    (``feature 1..d``; T5 has a single ``bias``). Empty for a scheme that learns none.
+    (``feature 1..d``; T5 has a single ``bias``), then ``trained``: False for a row no
+    training cell reaches (Shaw's rows after the query or beyond the training length,
+    T5's buckets no training offset falls in), which keeps its initial value at every
+    step. Empty for a scheme that learns none.
 
     >>> from relpos.core.training import train_head
     >>> head = train_head("previous", "shaw", length=4, steps=2, k=1, d=2, snapshots=2)
     >>> position_frame(head).columns.tolist(), len(position_frame(head))
-    (['step', 'offset j − i', 'feature 1', 'feature 2'], 6)
+    (['step', 'offset j − i', 'feature 1', 'feature 2', 'trained'], 6)
     """
     snapshots = head.position_snapshots
     if snapshots is None:
@@ -71,6 +75,7 @@ def position_frame(head: TrainedHead) -> pd.DataFrame:
     columns = ["bias"] if head.settings.scheme == "t5" else [f"feature {f + 1}" for f in range(features)]
     for f, column in enumerate(columns):
         frame[column] = values[:, :, f].ravel()
+    frame["trained"] = np.tile(trained_rows(head), m)
     return frame
 
 

@@ -18,7 +18,7 @@ from relpos.core.offsets import relative_offsets
 from relpos.text import numbers
 from relpos.text.explain import bias_kind, explorer_captions, offset_label
 
-__all__ = ["effects_captions", "effects_summary"]
+__all__ = ["effects_captions", "effects_summary", "favourite_rows", "preferred_row_sentence"]
 
 
 def effects_captions(result: AttentionResult, favoured: tuple[int, ...]) -> dict[str, str]:
@@ -45,7 +45,13 @@ def effects_captions(result: AttentionResult, favoured: tuple[int, ...]) -> dict
 
 
 def effects_summary(
-    queries, result: AttentionResult, favoured: tuple[int, ...], direction=None, *, trained: bool = False
+    queries,
+    result: AttentionResult,
+    favoured: tuple[int, ...],
+    direction=None,
+    *,
+    trained: bool = False,
+    table=None,
 ) -> list[str]:
     """Sentences on what the position term did in the position_effects experiment.
 
@@ -60,6 +66,9 @@ def effects_summary(
     trained : bool, default False
         The table is a trained preset: its favoured offsets come from a head trained with
         the page's k, so the clipping note gives no "raise k" advice (a new k trains a new head).
+    table : array_like, shape (2k+1, d_k), optional
+        The table a^K. For a table that favours nothing by design (`favoured` empty), the
+        summary then says which rows the queries themselves prefer (:func:`favourite_rows`).
 
     Returns
     -------
@@ -72,11 +81,8 @@ def effects_summary(
         sentences.append(_no_effect_sentence(result, kind))
     elif favoured:
         sentences += _favoured_sentences(queries, result, favoured, direction, trained)
-    else:
-        sentences.append(
-            "A random table has no preferred offset: it reshuffles the weights without a systematic pattern "
-            "(the other presets are built to favour particular offsets; try them)."
-        )
+    elif table is not None:
+        sentences.append(preferred_row_sentence(queries, table, result))
     beyond = int(np.count_nonzero(np.abs(relative_offsets(n)) > k))
     if beyond:
         sentences.append(
@@ -150,3 +156,95 @@ def _favoured_sentences(queries, result: AttentionResult, favoured, direction, t
             f"{', '.join(offset_label(o) for o in edge)} also reaches every farther key on that side. {advice}"
         )
     return sentences
+
+
+def favourite_rows(queries, table, rows) -> list[frozenset[int]]:
+    """Per query, the offsets among `rows` whose table row it scores highest.
+
+    Scores are ``q_i · a^K_o / sqrt(d_k)``, the bias panel's numbers; two rows whose
+    scores print the same (2 decimals) are tied, and both count as favourite.
+
+    Parameters
+    ----------
+    queries : array_like, shape (n, d_k)
+    table : array_like, shape (2k+1, d_k)
+        Row ``o + k`` holds offset ``o``.
+    rows : array_like of int
+        Offsets to compare (the ones a grid actually reads).
+
+    Examples
+    --------
+    >>> [sorted(chosen) for chosen in favourite_rows([[1.0], [-1.0]], [[0.5], [0.0], [0.5]], [-1, 0, 1])]
+    [[-1, 1], [0]]
+    """
+    q, a = np.asarray(queries, dtype=float), np.asarray(table, dtype=float)
+    offsets = np.asarray(rows, dtype=int)
+    k = (a.shape[0] - 1) // 2
+    scores = q @ a[offsets + k].T / np.sqrt(q.shape[1])  # (n, r)
+    result = []
+    for row in scores:
+        best = numbers.number(row.max())
+        result.append(frozenset(int(o) for o, v in zip(offsets, row, strict=True) if numbers.number(v) == best))
+    return result
+
+
+def _offsets_phrase(offsets) -> str:
+    """``the row of offset −1`` or ``the rows of offsets −1 and +2``."""
+    names = [offset_label(int(o)) for o in offsets]
+    if len(names) == 1:
+        return f"the row of offset {names[0]}"
+    return f"the rows of offsets {', '.join(names[:-1])} and {names[-1]}"
+
+
+def preferred_row_sentence(queries, table, result: AttentionResult) -> str:
+    """Whether the queries agree on the table row they score highest (a random table can favour one).
+
+    Only the rows the grid reads count (``clip(j − i, k)`` over every pair). A random
+    table has no preferred offset by design, but the queries share a common part (the
+    *shared direction in X*), which meets each row the same way for all of them, so
+    they often agree.
+
+    Examples
+    --------
+    >>> import relpos
+    >>> q = [[1.0, 0.1], [1.0, -0.1], [0.9, 0.0]]
+    >>> a = [[0.0, 0.0], [2.0, 0.0], [0.0, 1.0]]
+    >>> result = relpos.relative_attention(q, [[0.0, 0.0]] * 3, A_K=a)
+    >>> preferred_row_sentence(q, a, result)[:100]
+    'Even a random table can have a preferred offset: all 3 queries score the row of offset 0 highest amo'
+    """
+    rows = np.unique(result.offsets)  # the offsets some pair reads
+    sets = favourite_rows(queries, table, rows)
+    n = len(sets)
+    counts = {int(o): sum(int(o) in chosen for chosen in sets) for o in rows}
+    agreed = [o for o, count in counts.items() if count == n]
+    if agreed:
+        everyone = "both queries" if n == 2 else f"all {n} queries"
+        text = (
+            f"Even a random table can have a preferred offset: {everyone} score {_offsets_phrase(agreed)} highest "
+            f"among the {rows.size} rows this grid reads (their largest qᵢ·aᴷ/√d)"
+        )
+        mean = favourite_rows(np.asarray(queries, dtype=float).mean(axis=0, keepdims=True), table, rows)[0]
+        if set(agreed) <= mean:
+            text += (
+                ", and so does their mean query q̄: the part the queries have in common (the *shared direction "
+                "in X* makes it large) adds the same score to a row for every query"
+            )
+        unused = [i + 1 for i in range(result.offsets.shape[0]) if not set(agreed) & set(result.offsets[i].tolist())]
+        if len(unused) == 1:
+            text += f". Query {unused[0]} has no key at that offset, so its own row of the bias panel never reads it"
+        elif unused:
+            names = ", ".join(str(i) for i in unused)
+            text += f". Queries {names} have no key at that offset, so their own rows of the bias panel never read it"
+        return text + "."
+    top = max(counts.values())
+    leaders = [o for o, count in counts.items() if count == top]
+    if top > n / 2:
+        parts = [f"{top} of {n} queries score the row of offset {offset_label(o)} highest" for o in leaders]
+        others = "the other query prefers another row" if n - top == 1 else f"the other {n - top} prefer other rows"
+        return "; ".join(parts) + f"; {others}, so no offset is favoured by every query."
+    where = ", ".join(offset_label(o) for o in leaders)
+    return (
+        f"The queries do not agree on a favourite row of this random table: the most any row gets is {top} of "
+        f"{n} queries (offset{'s' if len(leaders) > 1 else ''} {where}), so no offset is preferred across the rows."
+    )

@@ -238,10 +238,10 @@ def weight_shift_reason(content_weights, bias, j: int, *, term: str = "bias") ->
 
     Examples
     --------
-    >>> weight_shift_reason([0.5, 0.5], [0.1, -0.1], 1)[:61]
-    "its bias −0.10 is below the row's content-weighted average T "
-    >>> weight_shift_reason([0.5, 0.5], [0.1, -0.1], 1)[61:]
-    '= log Σₗ wₗ·e^(bₗ) = 0.005, so its weight is multiplied by e^(bⱼ − T) = 0.9003'
+    >>> weight_shift_reason([0.5, 0.5], [0.1, -0.1], 1)[:64]
+    "its bias −0.10 is below the row's content-weighted log-mean-exp "
+    >>> weight_shift_reason([0.5, 0.5], [0.1, -0.1], 1)[64:]
+    'T = log Σₗ wₗ·e^(bₗ) = 0.005, so its weight is multiplied by e^(bⱼ − T) = 0.9003'
     """
     w = np.asarray(content_weights, dtype=float)[None, :]  # (1, n_k)
     b = np.asarray(bias, dtype=float)[None, :]  # (1, n_k)
@@ -250,7 +250,7 @@ def weight_shift_reason(content_weights, bias, j: int, *, term: str = "bias") ->
     factor = float(np.exp(b[0, j] - threshold))
     side = "above" if b[0, j] > threshold else "below"
     return (
-        f"its {term} {number(b[0, j])} is {side} the row's content-weighted average "
+        f"its {term} {number(b[0, j])} is {side} the row's content-weighted log-mean-exp "
         f"T = log Σₗ wₗ·e^(bₗ) = {number(threshold)}, so its weight is multiplied by e^(bⱼ − T) = {number(factor)}"
     )
 
@@ -351,11 +351,11 @@ def explorer_captions(result: AttentionResult, *, scalar: bool = False) -> dict[
     >>> print(textwrap.fill(captions["difference"], 80))
     Red: weight the position term added; blue: weight it took away. Largest gain:
     query 1 → key 1 (offset 0), +0.108 (0.265 → 0.373): its bias 0.10 is above the
-    row's content-weighted average T = log Σₗ wₗ·e^(bₗ) = −0.2425, so its weight is
-    multiplied by e^(bⱼ − T) = 1.4085. Largest loss: query 1 → key 4 (offset +3,
-    clipped to +2), −0.081 (0.358 → 0.276): its bias −0.50 is below the row's
-    content-weighted average T = log Σₗ wₗ·e^(bₗ) = −0.2425, so its weight is
-    multiplied by e^(bⱼ − T) = 0.773.
+    row's content-weighted log-mean-exp T = log Σₗ wₗ·e^(bₗ) = −0.2425, so its
+    weight is multiplied by e^(bⱼ − T) = 1.4085. Largest loss: query 1 → key 4
+    (offset +3, clipped to +2), −0.081 (0.358 → 0.276): its bias −0.50 is below the
+    row's content-weighted log-mean-exp T = log Σₗ wₗ·e^(bₗ) = −0.2425, so its
+    weight is multiplied by e^(bⱼ − T) = 0.773.
     """
     n_q, n_k = result.scores.shape
     content = result.content

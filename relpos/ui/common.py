@@ -25,10 +25,26 @@ from relpos.text.escape import escape_markdown
 
 CONTENT_DIR = Path(__file__).resolve().parents[2] / "content"
 
+#: A source note in content/*.md (docs/sources.md): an HTML comment, on lines of its own
+#: or at the end of a line. Streamlit would print raw HTML as text, so the page never gets it.
+_NOTE_LINES = re.compile(r"^[ \t]*<!--.*?-->[ \t]*(?:\n|\Z)", re.DOTALL | re.MULTILINE)
+_NOTE_INLINE = re.compile(r"[ \t]*<!--.*?-->", re.DOTALL)
+
+
+def without_source_notes(text: str) -> str:
+    r"""`text` with its ``<!-- ... -->`` notes removed (a note on its own lines with them).
+
+    >>> without_source_notes("A claim.\n<!-- source: a paper -->\n\nNext.\n")
+    'A claim.\n\nNext.\n'
+    >>> without_source_notes("A claim. <!-- source: a paper -->\nMore.")
+    'A claim.\nMore.'
+    """
+    return _NOTE_INLINE.sub("", _NOTE_LINES.sub("", text))
+
 
 @st.cache_data(show_spinner=False)
 def _read_content(name: str) -> str:
-    return (CONTENT_DIR / f"{name}.md").read_text(encoding="utf-8")
+    return without_source_notes((CONTENT_DIR / f"{name}.md").read_text(encoding="utf-8"))
 
 
 def markdown(name: str) -> None:

@@ -59,7 +59,8 @@ PAGES: tuple[PageSpec, ...] = (
         ":material/speed:",
         "efficiency",
         "Go further",
-        "Why real implementations never build the (n, n, d) tensor: placement and Music Transformer's skewing.",
+        "The (n, n, d) tensor that reference code builds, and two ways around it: placement and Music "
+        "Transformer's skewing.",
     ),
     PageSpec(
         "pages/quiz.py",

@@ -22,7 +22,6 @@ from relpos.plots import training as figures
 from relpos.state.schemas import ALL_SCHEMES, TRAINING, TRAINING_STEP_CHOICES
 from relpos.tables import training as tables
 from relpos.text import training as text
-from relpos.text.explain import offset_label
 from relpos.ui import common as ui
 
 PAGE = "training"  # url_path
@@ -103,7 +102,8 @@ def sidebar(state: dict) -> None:
             key=W + "k",
             args=("k",),
             **common,
-            help="Only the Shaw scheme uses k: offsets beyond ±k share the edge rows of aᴷ.",
+            help="Only the Shaw scheme uses k: offsets below −k share the row of −k. The head is causal, so the "
+            "rows after the query (+1 … +k) are never trained.",
         )
         steps = sorted(set(TRAINING_STEP_CHOICES) | {state["steps"]})
         st.select_slider("Training steps (Adam updates)", steps, key=W + "steps", args=("steps",), **common)
@@ -229,26 +229,22 @@ def _offset_bars(head: TrainedHead, scheme: str) -> None:
     index = _snapshot_slider(head, f"{W}snapshot.{scheme}") if scheme != "alibi" else len(every) - 1
     offsets, biases = relpos.offset_biases(head, snapshot=index)
     step = int(head.snapshot_steps[index])
-    titles = {
-        "shaw": ("Shaw: mean bias q̄·aᴷ/√d per offset", "mean bias added to the score"),
-        "t5": ("T5: learned bias per offset (one per bucket)", "bias added to the score"),
-        "alibi": ("ALiBi: fixed penalty −0.5·|j − i| (not learned)", "bias added to the score"),
-    }
-    title, y_title = titles[scheme]
+    y_title = "mean bias added to the score" if scheme == "shaw" else "bias added to the score"
     fig = figures.offset_bias_figure(
-        offsets, biases, title=f"{title}, step {step}", y_title=y_title, k=k, y_range=figures.bias_range(every)
+        offsets,
+        biases,
+        title=text.bias_chart_title(scheme, step),
+        y_title=y_title,
+        k=k,
+        y_range=figures.bias_range(every),
     )
     ui.plotly(fig, key=f"{W}fig.bias")
-    note = text.bias_summary(offsets, biases, step=step)
-    if scheme == "shaw":
-        edge = offset_label(-k)
-        note += (
-            f" q̄ is the query averaged over the {VOCAB} tokens: one token's query gives bars that vary around these."
-            f" Orange: the largest. Pale bars: offsets below {edge}, which all read the row of {edge}."
-        )
-    st.caption(note)
+    settings = head.settings
+    st.caption(
+        text.offset_bars_caption(scheme, offsets, biases, step=step, k=settings.k, length=settings.length, vocab=VOCAB)
+    )
     ui.chart_tables(
-        {f"Bias per offset, step {step}": tables.offset_bias_frame(offsets, biases)},
+        {text.bias_chart_title(scheme, step): tables.offset_bias_frame(offsets, biases)},
         key=f"{W}tables.bias",
         label="Numbers as tables (screen-reader friendly)",
         decimals=4,
@@ -335,7 +331,8 @@ def length_section(state: dict) -> None:
         st.session_state[TABLE] = table_key(state)
     if st.session_state.get(TABLE) != table_key(state):
         st.caption(
-            f"Seven training runs of {state['steps']} steps each: a few seconds at the default settings, "
+            f"{len(relpos.TRAINING_SCHEMES)} training runs (one per scheme) of {state['steps']} steps each: "
+            "a few seconds at the default settings, "
             "up to about half a minute at the largest."
         )
         return
