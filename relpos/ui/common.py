@@ -287,11 +287,11 @@ class PageFields:
         """Widget key of a field (one per entry of a list field)."""
         return widget_key(self.page, name) if index is None else widget_key(self.page, name, index)
 
-    def _keys(self, name: str) -> list[tuple[str, object]]:
-        value = self.state()[name]
+    def _keys(self, name: str) -> list[str]:
+        """Every widget key of a field: one, or one per entry of a list field."""
         if self.schema.fields[name].kind == "floats":
-            return [(self.key(name, index), float(item)) for index, item in enumerate(value)]
-        return [(self.key(name), value)]
+            return [self.key(name, index) for index in range(len(self.state()[name]))]
+        return [self.key(name)]
 
     def _changed(self, name: str, index: int | None) -> None:
         """A widget moved: store its value, and bring fields whose bounds it moved back inside."""
@@ -308,8 +308,9 @@ class PageFields:
         st.session_state[self.page] = state
 
     def _options(self, name: str, index: int | None = None) -> dict:
-        for key, value in self._keys(name):
-            seed_widget(key, value)
+        """A widget's key and callback, its value seeded from the state."""
+        value = self.state()[name]
+        seed_widget(self.key(name, index), value if index is None else float(value[index]))
         return {"key": self.key(name, index), "on_change": self._changed, "args": (name, index)}
 
     def slider(self, name: str, *, help: str | None = None) -> int | float:
@@ -330,10 +331,13 @@ class PageFields:
         return st.number_input(spec.label, low, high, step=spec.step, help=help, **self._options(name))
 
     def radio(self, name: str, *, format_func=str, horizontal: bool = True):
-        """Radio buttons over the field's choices (or every integer within its bounds)."""
+        """Radio buttons over the field's choices, or over every integer within its bounds."""
         spec = self.schema.fields[name]
-        low, high = self.schema.bounds(name, self.state()) if spec.kind == "int" else (0, -1)
-        options = list(spec.choices) if spec.kind == "choice" else list(range(int(low), int(high) + 1))
+        if spec.kind == "choice":
+            options = list(spec.choices)
+        else:
+            low, high = self.schema.bounds(name, self.state())
+            options = list(range(int(low), int(high) + 1))
         return st.radio(spec.label, options, format_func=format_func, horizontal=horizontal, **self._options(name))
 
     def sliders(self, name: str, labels, *, disabled=None) -> None:
@@ -354,11 +358,12 @@ class PageFields:
         """Every field back to its default (a button's on_click)."""
         st.session_state[self.page] = self.schema.reconcile(self.schema.defaults())[0]
         for name in self.schema.fields:
-            for key, _ in self._keys(name):
+            for key in self._keys(name):
                 st.session_state.pop(key, None)
 
     def show_problems(self) -> None:
         """Warn (once) about the parameters of the opening link that could not be used."""
+        self.state()
         show_url_problems(self.page)
 
     def write_url(self) -> dict:

@@ -58,7 +58,6 @@ def scheme_sidebar():
     """
     from relpos.core.schemes import alibi_slopes
 
-    FIELDS.state()
     FIELDS.show_problems()
     with st.sidebar:
         st.markdown("**Scenario** (shared by every scheme)")

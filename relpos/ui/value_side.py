@@ -50,15 +50,16 @@ def _table_label(side: str, offset: int) -> str:
     return notation.entry(side, offset)
 
 
-def _choice_row() -> None:
-    """k, the query and which relative tables are in use, side by side."""
+def _choice_row() -> int:
+    """k, the query and which relative tables are in use, side by side; returns k."""
     top = st.columns([2, 2, 3])
     with top[0]:
-        FIELDS.slider("k")
+        k = FIELDS.slider("k")
     with top[1]:
         FIELDS.radio("query")
     with top[2]:
         FIELDS.radio("variant", format_func=lambda code: latex_names(VALUE_VARIANTS[code]))
+    return k
 
 
 def value_side_controls():
@@ -70,11 +71,9 @@ def value_side_controls():
     """
     from relpos.core.value_side import ValueExample
 
-    FIELDS.state()
     FIELDS.show_problems()
     n = len(VALUE_SIDE.fields["v"].default)
-    _choice_row()
-    k = FIELDS.state()["k"]
+    k = _choice_row()
     offsets = range(-(n - 1), n)
     st.markdown("**Values $v_j$** (one number per token, d = 1)")
     FIELDS.sliders("v", [f"v{num.subscript(j + 1)}" for j in range(n)])
