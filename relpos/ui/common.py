@@ -274,6 +274,12 @@ class PageFields:
     from it and writes back into it when moved, and :meth:`write_url` mirrors it: the
     same sync as every other page with a lesson link. Widget keys are
     ``widget_key(page, name[, index])``.
+
+    Why not Streamlit's ``bind="query-params"``: a bound widget names its URL parameter
+    after its key (``?schemes.shift=3`` instead of the lesson links' ``?shift=3``), and it
+    drops an invalid value from the URL without a word, where a bad link must get a
+    message saying which parameter was wrong and what is allowed (and a list such as
+    ``v=0.1,0.2`` is one parameter for many sliders).
     """
 
     page: str
