@@ -19,7 +19,7 @@ results = relpos.scheme_scores(setup)
 st.header("1 · Six schemes, the same tokens")
 ui.markdown("schemes_compare")
 schemes_ui.scheme_rows(results, scheme_figures.position_heatmaps(results), scheme_figures.weight_heatmaps(results))
-ui.matrix_tables(scheme_figures.score_matrices(results), key="schemes.tables.scores")
+ui.matrix_tables(scheme_figures.score_matrices(results), key=schemes_ui.SCORE_TABLES)
 
 schemes_ui.translation_section(setup, results)
 schemes_ui.length_section(setup, slopes, head)

@@ -43,9 +43,7 @@ from relpos.server.client import SCRIPT as CLIENT_SCRIPT
 from relpos.server.links import GUARD_HTML
 from relpos.state.codec import MAX_JSON_BYTES, Schema
 from relpos.state.export import FORMAT, VERSION
-from relpos.state.schemas import EFFECTS, EXPLORER, TRAINING, WALKTHROUGH, read_quiz_seed
-from relpos.ui import schemes as schemes_ui
-from relpos.ui import value_side as value_side_ui
+from relpos.state.schemas import EFFECTS, EXPLORER, SCHEMES, TRAINING, VALUE_SIDE, WALKTHROUGH, read_quiz_seed
 from relpos.ui import walkthrough as walkthrough_ui
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
@@ -160,22 +158,12 @@ def _schema_inputs(schema: Schema) -> UrlInputs:
             return False
         return True
 
-    return UrlInputs(tuple(schema.fields), accepts, lambda name: f"{name}: expected")
+    def marker(name: str) -> str:
+        """A field with a name for the learner is named by it; one without by its parameter."""
+        called = schema.fields[name].called
+        return f"{called} " if called else f"{name}: expected"
 
-
-def _settings_inputs(settings) -> UrlInputs:
-    by_name = {setting.name: setting for setting in settings}
-
-    def accepts(name: str, text: str) -> bool:
-        if len(text) > 400:  # relpos.state.settings refuses longer values unread
-            return False
-        try:
-            by_name[name].parse(text)
-        except ValueError:
-            return False
-        return True
-
-    return UrlInputs(tuple(by_name), accepts, lambda name: f"{by_name[name].label} ")
+    return UrlInputs(tuple(schema.fields), accepts, marker)
 
 
 def _seed_accepts(name: str, text: str) -> bool:
@@ -191,8 +179,8 @@ URL_PAGES: dict[str, UrlInputs] = {
     "worked_example": _schema_inputs(WALKTHROUGH),
     "explorer": _schema_inputs(EXPLORER),
     "position_effects": _schema_inputs(EFFECTS),
-    "value_side": _settings_inputs(value_side_ui.value_side_settings()),
-    "schemes": _settings_inputs(schemes_ui.scheme_settings()),
+    "value_side": _schema_inputs(VALUE_SIDE),
+    "schemes": _schema_inputs(SCHEMES),
     "quiz": UrlInputs(("seed",), _seed_accepts, lambda name: "The seed in the address could not be used"),
     "training": _schema_inputs(TRAINING),
 }

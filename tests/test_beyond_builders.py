@@ -8,7 +8,8 @@ import pytest
 import relpos
 from relpos.plots import schemes as scheme_figures
 from relpos.plots import value_side as figures
-from relpos.state.settings import ChoiceSetting, FloatsSetting, IntSetting, encode_settings, read_settings, sanitise
+from relpos.state.codec import Schema, choice_field, floats_field, int_field
+from relpos.state.codec import _excerpt as sanitise
 from relpos.tables import frames as tables
 from relpos.text.numbers import number
 
@@ -156,27 +157,35 @@ class TestSchemeFigures:
 
 
 class TestPageSettings:
-    SETTINGS = (
-        IntSetting("n", "n", 8, 2, 16),
-        ChoiceSetting("mode", "mode", "a", ("a", "b")),
-        FloatsSetting("v", "values", (0.0, 0.0), -2.0, 2.0),
+    """Settings with a label for the learner: messages name them by it, in a sentence."""
+
+    SETTINGS = Schema(
+        {
+            "n": int_field(8, 2, 16, label="n"),
+            "mode": choice_field("a", ("a", "b"), label="mode"),
+            "v": floats_field([0.0, 0.0], -2.0, 2.0, 2, min_items=2, noun="values"),
+        }
     )
+
+    def read(self, params):
+        decoded = self.SETTINGS.decode(params)
+        return decoded.state, list(decoded.problems)
 
     @pytest.mark.parametrize("text", ["1_000", "1000", " 12 ", "+5", "1e3", "0x10", "12.0", "−3", "nan", "inf"])
     def test_one_codec_reads_every_pages_numbers_alike(self, text):
         """/schemes?seed=1_000 used to open seed 1000 while /explorer?seed=1_000 refused it."""
-        from relpos.state.codec import floats_field, int_field
 
-        def outcome(parse):
-            try:
-                return parse(text)
-            except ValueError:
-                return None
+        def outcome(fields, name):
+            decoded = Schema(fields).decode({name: text})
+            return None if decoded.problems else decoded.state[name]
 
-        assert outcome(IntSetting("seed", "seed", 0, -9999, 9999).parse) == outcome(int_field(0, -9999, 9999).parse)
-        floats = FloatsSetting("v", "values", (0.0,), -5000.0, 5000.0).parse
-        as_tuple = outcome(floats_field([0.0], -5000.0, 5000.0, 1).parse)
-        assert outcome(floats) == (tuple(as_tuple) if as_tuple is not None else None)
+        labelled = {
+            "seed": int_field(0, -9999, 9999, label="seed"),
+            "v": floats_field([0.0], -5000.0, 5000.0, 1, noun="values"),
+        }
+        plain = {"seed": int_field(0, -9999, 9999), "v": floats_field([0.0], -5000.0, 5000.0, 1)}
+        for name in ("seed", "v"):
+            assert outcome(labelled, name) == outcome(plain, name)
 
     @pytest.mark.parametrize(
         ("params", "message"),
@@ -195,25 +204,25 @@ class TestPageSettings:
         ],
     )
     def test_malformed_values_fall_back_with_a_message(self, params, message):
-        values, problems = read_settings(self.SETTINGS, params)
-        assert values == {"n": 8, "mode": "a", "v": (0.0, 0.0)}
+        values, problems = self.read(params)
+        assert values == {"n": 8, "mode": "a", "v": [0.0, 0.0]}
         assert len(problems) == 1 and message in problems[0]
 
     def test_round_trip(self):
-        values = {"n": 12, "mode": "b", "v": (-1.5, 0.25)}
-        assert read_settings(self.SETTINGS, encode_settings(self.SETTINGS, values)) == (values, [])
+        values = {"n": 12, "mode": "b", "v": [-1.5, 0.25]}
+        assert self.read(self.SETTINGS.encode(values)) == (values, [])
 
     def test_negative_zero(self):
-        values, problems = read_settings(self.SETTINGS, {"v": "-0,0"})
-        assert values["v"] == (0.0, 0.0) and str(values["v"][0]) == "0.0" and not problems
+        values, problems = self.read({"v": "-0,0"})
+        assert values["v"] == [0.0, 0.0] and str(values["v"][0]) == "0.0" and not problems
 
     def test_unknown_keys_are_named_and_ignored(self):
-        values, problems = read_settings(self.SETTINGS, {"n": "12", "nn": "3", "<b>x": "1"})
-        assert values == {"n": 12, "mode": "a", "v": (0.0, 0.0)}
+        values, problems = self.read({"n": "12", "nn": "3", "<b>x": "1"})
+        assert values == {"n": 12, "mode": "a", "v": [0.0, 0.0]}
         assert problems == ["Unknown parameters ignored: “nn”, “<b>x”."]  # plain text: the page escapes it
 
     def test_many_unknown_keys_are_counted(self):
-        _, (problem,) = read_settings(self.SETTINGS, {f"x{i}": "1" for i in range(12)})
+        _, (problem,) = self.read({f"x{i}": "1" for i in range(12)})
         assert problem.endswith("“x5” and 6 more.")
 
     def test_sanitise_keeps_messages_short_and_printable(self):

@@ -12,7 +12,15 @@ A page describes its state once, as a :class:`Schema` of named :class:`Field` sp
   exactly or changes nothing.
 
 Cross-field rules (``k < n``, one value per token...) are a page's ``reconcile``
-function: ``reconcile(state) -> (fixed_state, problems)``.
+function: ``reconcile(state) -> (fixed_state, problems)``. A bound that depends on other
+fields (k at most n − 1) is the schema's ``limits(state) -> {name: (low, high)}``, so the
+widget that edits the field reads the same bound the link is checked against.
+
+A field may carry what its widget shows (``label``, ``step``) and what a message calls it
+(``noun``, the label by default), so a page declares each setting once and draws its widget
+from the field. A field that has a name for the learner is named by it in messages, in a
+sentence ("sequence length n must be a whole number from 4 to 16; got 99 (kept 8)"); one
+without is named by its URL parameter ("n: expected an integer from 2 to 16; got '99'").
 
 Pure Python, no Streamlit, no NumPy: the pages' UI glue lives in :mod:`relpos.ui.common`.
 Messages are plain text; the UI escapes them before display.
@@ -28,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from relpos.text.escape import printable
+from relpos.text.numbers import number
 
 __all__ = [
     "MAX_PARAM_CHARS",
@@ -56,6 +65,8 @@ _INTEGER = re.compile(r"[+-]?\d{1,12}")
 #: stripped from a value before it is parsed, so the link still opens its whole view.
 _TRAILING_PUNCTUATION = re.compile(r"[.,;:!?)\]}>'\"]+$")
 _DECIMAL = re.compile(r"[+-]?(?:\d{1,20}(?:\.\d{0,20})?|\.\d{1,20})(?:[eE][+-]?\d{1,4})?")
+#: A value longer than this is called "too long" in a labelled field's message, not quoted.
+_LONG_TEXT = 400
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
 
@@ -102,6 +113,19 @@ def shown(value: object, limit: int = 40) -> str:
     return f"'{printable(text)}'"
 
 
+def _excerpt(text: str, limit: int = 24) -> str:
+    """A short, printable excerpt of untrusted text for a labelled field's message.
+
+    >>> _excerpt("<script>alert(1)</script>"), _excerpt("a\\x00b")
+    ('<script>alert(1)</scrip…', 'a?b')
+    """
+    return printable(text, limit if len(text) <= limit else limit - 1)
+
+
+def _quoted(text: str) -> str:
+    return f"“{_excerpt(text)}”"
+
+
 def _number_text(value: float) -> str:
     """Shortest exact-enough text for a number: 0.5, -0.3, 2, 1e-07."""
     if value == 0:
@@ -140,6 +164,9 @@ class Field:
     Use the constructors :func:`int_field`, :func:`float_field`, :func:`bool_field`,
     :func:`choice_field` and :func:`floats_field`. A default of ``None`` means "not
     set": the entry is then left out of the URL.
+
+    ``label`` and ``step`` are what the field's widget shows and steps by; ``noun`` is
+    what messages call the field (the label when not given).
     """
 
     kind: str  # "int" | "float" | "bool" | "choice" | "floats"
@@ -149,6 +176,14 @@ class Field:
     choices: tuple[str, ...] = ()
     max_items: int = 0
     min_items: int = 1
+    label: str = ""
+    noun: str = ""
+    step: float | None = None
+
+    @property
+    def called(self) -> str:
+        """What a message calls the field ("" when it has no name for the learner)."""
+        return self.noun or self.label
 
     def expected(self) -> str:
         """What a valid value looks like, for messages."""
@@ -206,6 +241,53 @@ class Field:
         if not self.min_items <= len(items) <= self.max_items:
             raise ValueError
         return [self._parse_number(item) for item in items]
+
+    def problem(self, name: str, text: str) -> str:
+        """The message for URL text `text` of parameter `name` that :meth:`parse` refused.
+
+        >>> int_field(8, 4, 16).problem("n", "99")
+        "n: expected an integer from 4 to 16; got '99'. Using the default, 8."
+        >>> int_field(8, 4, 16, label="sequence length n").problem("n", "99")
+        'sequence length n must be a whole number from 4 to 16; got 99 (kept 8)'
+        """
+        if not self.called:
+            fallback = "Using the default" + (f", {self.format(self.default)}." if self.default is not None else ".")
+            return f"{name}: expected {self.expected()}; got {shown(text)}. {fallback}"
+        kept = f" (kept {self.format(self.default)})" if self.default is not None else ""
+        return self._sentence(text) + kept
+
+    def _sentence(self, text: str) -> str:
+        """What was wrong with `text`, naming the field as the learner sees it."""
+        if len(text) > _LONG_TEXT:
+            return f"{self.called} is too long ({len(text)} characters)"
+        low, high = (number(bound, 6, trim=0) for bound in (self.low, self.high)) if self.low is not None else ("", "")
+        if self.kind == "int":
+            return f"{self.called} must be a whole number from {low} to {high}; got {_as_typed(text, _ANY_INT)}"
+        if self.kind == "float":
+            return f"{self.called} must be a number from {low} to {high}; got {_as_typed(text, _ANY_FLOAT)}"
+        if self.kind == "bool":
+            return f"{self.called} must be on or off (1 or 0); got {_quoted(text)}"
+        if self.kind == "choice":
+            return f"{self.called} must be one of {', '.join(self.choices)}; got {_quoted(text)}"
+        count = self.max_items if self.min_items == self.max_items else f"{self.min_items} to {self.max_items}"
+        expected = f"{self.called} must be {count} numbers from {low} to {high}, separated by commas"
+        parts = _TRAILING_PUNCTUATION.sub("", text).split(",")
+        if not self.min_items <= len(parts) <= self.max_items:
+            return f"{expected}; got {len(parts)} entr{'y' if len(parts) == 1 else 'ies'}"
+        for part in parts:  # the first unusable entry, named
+            try:
+                _ANY_FLOAT.parse(part)
+            except ValueError:
+                return f"{expected}; {_quoted(part.strip())} is not a number"
+        outside = (_excerpt(part.strip()) for part in parts if not self._in_range(part))
+        return f"{expected}; got {next(outside, _excerpt(text))}"
+
+    def _in_range(self, text: str) -> bool:
+        try:
+            self._parse_number(text)
+        except ValueError:
+            return False
+        return True
 
     # --- value -> URL text -------------------------------------------------------
     def format(self, value: Any) -> str:
@@ -267,38 +349,66 @@ def _type_name(value: Any) -> str:
     return names.get(type(value), type(value).__name__)
 
 
-def int_field(default: int | None, low: int, high: int) -> Field:
+def int_field(default: int | None, low: int, high: int, *, label: str = "", noun: str = "", step: int = 1) -> Field:
     """An integer in ``[low, high]``."""
-    return Field("int", default, low, high)
+    return Field("int", default, low, high, label=label, noun=noun, step=step)
 
 
-def float_field(default: float | None, low: float, high: float) -> Field:
+def float_field(
+    default: float | None, low: float, high: float, *, label: str = "", noun: str = "", step: float | None = None
+) -> Field:
     """A finite number in ``[low, high]``."""
-    return Field("float", default, low, high)
+    return Field("float", default, low, high, label=label, noun=noun, step=step)
 
 
-def bool_field(default: bool) -> Field:
+def bool_field(default: bool, *, label: str = "", noun: str = "") -> Field:
     """On or off (``1``/``0`` in the URL, ``true``/``false`` in JSON)."""
-    return Field("bool", default)
+    return Field("bool", default, label=label, noun=noun)
 
 
-def choice_field(default: str, choices: Iterable[str]) -> Field:
+def choice_field(default: str, choices: Iterable[str], *, label: str = "", noun: str = "") -> Field:
     """One of a fixed set of lowercase words."""
     options = tuple(choices)
     if default not in options:
         raise ValueError(f"default must be one of {options}; got {default!r}")
-    return Field("choice", default, choices=options)
+    return Field("choice", default, choices=options, label=label, noun=noun)
 
 
-def floats_field(default: list[float] | None, low: float, high: float, max_items: int, *, min_items: int = 1) -> Field:
+def floats_field(
+    default: list[float] | None,
+    low: float,
+    high: float,
+    max_items: int,
+    *,
+    min_items: int = 1,
+    noun: str = "",
+    step: float | None = None,
+) -> Field:
     """A list of min_items .. max_items finite numbers in ``[low, high]`` (comma-separated in the URL).
+
+    Each entry has a widget of its own, labelled by the page; `noun` names the whole list
+    in messages.
 
     >>> floats_field(None, -1, 1, 4, min_items=4).expected()
     'exactly 4 comma-separated numbers from -1 to 1'
     """
     if not 1 <= min_items <= max_items:
         raise ValueError(f"need 1 <= min_items <= max_items; got {min_items} and {max_items}")
-    return Field("floats", default, low, high, max_items=max_items, min_items=min_items)
+    return Field("floats", default, low, high, max_items=max_items, min_items=min_items, noun=noun, step=step)
+
+
+#: Fields that read any number the codec can: to tell "out of range" from "not a number".
+_ANY_INT = int_field(0, -(10**12), 10**12)
+_ANY_FLOAT = float_field(0.0, -math.inf, math.inf)
+
+
+def _as_typed(text: str, readable: Field) -> str:
+    """Text the codec reads as a number is shown as typed (``17``), anything else quoted (“abc”)."""
+    try:
+        readable.parse(text)
+    except ValueError:
+        return _quoted(text)
+    return _excerpt(text.strip())
 
 
 @dataclass(frozen=True)
@@ -311,6 +421,10 @@ class Decoded:
 
 def _no_reconcile(state: dict) -> tuple[dict, list[str]]:
     return state, []
+
+
+def _no_limits(state: Mapping[str, Any]) -> dict[str, tuple[float, float]]:
+    return {}
 
 
 @dataclass(frozen=True)
@@ -331,6 +445,22 @@ class Schema:
 
     fields: Mapping[str, Field]
     reconcile: Reconcile = field(default=_no_reconcile)
+    limits: Callable[[Mapping[str, Any]], Mapping[str, tuple[float, float]]] = field(default=_no_limits)
+
+    def bounds(self, name: str, state: Mapping[str, Any]) -> tuple[float, float]:
+        """The range field `name` may take in `state`: its own, narrowed by :attr:`limits`.
+
+        >>> schema = Schema({"n": int_field(4, 2, 8), "k": int_field(1, 0, 7)}, limits=lambda s: {"k": (0, s["n"] - 1)})
+        >>> schema.bounds("n", {"n": 4, "k": 1}), schema.bounds("k", {"n": 4, "k": 1})
+        ((2, 8), (0, 3))
+        """
+        spec = self.fields[name]
+        low, high = self.limits(state).get(name, (spec.low, spec.high))
+        return max(low, spec.low), min(high, spec.high)
+
+    def _quote(self, name: str) -> str:
+        """An unknown parameter's name in a message, quoted as the schema's fields are named."""
+        return _quoted(name) if any(spec.called for spec in self.fields.values()) else shown(name)
 
     def defaults(self) -> dict:
         """Every field at its default (lists copied)."""
@@ -365,12 +495,9 @@ class Schema:
             try:
                 state[name] = spec.parse(text)
             except ValueError:
-                fallback = "Using the default" + (
-                    f", {spec.format(spec.default)}." if spec.default is not None else "."
-                )
-                problems.append(f"{name}: expected {spec.expected()}; got {shown(text)}. {fallback}")
+                problems.append(spec.problem(name, text))
         if unknown:
-            problems.append(unknown_message(unknown))
+            problems.append(unknown_message(unknown, self._quote))
         state, cross = self.reconcile(state)
         return Decoded(state, tuple(problems + cross))
 

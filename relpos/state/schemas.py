@@ -1,5 +1,5 @@
 """State schemas of the pages with lesson links (Explorer, Position effects, Walkthrough,
-Train a tiny head).
+Train a tiny head, Comparing position schemes, The value side).
 
 Each page's whole view is one flat dict, described by a :class:`relpos.state.codec.Schema`
 so it can travel in a lesson link or a scenario file. This module also holds the pure
@@ -16,6 +16,7 @@ import numpy as np
 from relpos.core.examples import Scenario, worked_example
 from relpos.core.training_model import TRAINING_SCHEMES
 from relpos.core.training_tasks import TRAINING_TASKS
+from relpos.core.value_side import value_example
 from relpos.lessons import answers, effects, presets
 from relpos.lessons import walkthrough as wt
 from relpos.state.codec import Field, Schema, bool_field, choice_field, float_field, floats_field, int_field, shown
@@ -25,10 +26,13 @@ __all__ = [
     "ALL_SCHEMES",
     "EFFECTS",
     "EXPLORER",
+    "SCHEMES",
     "SLIDER_K",
     "SLIDER_TOKENS",
     "TRAINING",
     "TRAINING_STEP_CHOICES",
+    "VALUE_SIDE",
+    "VALUE_VARIANTS",
     "WALKTHROUGH",
     "WalkthroughView",
     "apply_preset",
@@ -353,6 +357,86 @@ TRAINING = Schema(
         "k": int_field(4, 0, 16),
         "steps": int_field(400, min(TRAINING_STEP_CHOICES), max(TRAINING_STEP_CHOICES)),
         "seed": int_field(0, 0, _SEEDS),
+    }
+)
+
+
+# --- Comparing position schemes -----------------------------------------------------
+# Each setting is declared once, with the label its widget shows and the noun its
+# messages use; the page draws every widget from these fields.
+_SCHEME_TOKENS = (4, 16)
+_SCHEME_HEADS = (1, 16)
+
+
+def _scheme_limits(state) -> dict[str, tuple[int, int]]:
+    """Shaw's k stays below n, and the ALiBi head shown is one of the H heads."""
+    return {"k": (0, state["n"] - 1), "head": (1, state["heads"])}
+
+
+def _reconcile_schemes(state: dict) -> tuple[dict, list[str]]:
+    """Clamp k and the head shown to what n and H allow, and say why."""
+    state = dict(state)
+    problems: list[str] = []
+    n, heads = state["n"], state["heads"]
+    if state["k"] > n - 1:
+        problems.append(
+            f"Shaw clipping distance k must be at most n − 1 = {n - 1} for n = {n}; got {state['k']} (used {n - 1})"
+        )
+        state["k"] = n - 1
+    if state["head"] > heads:
+        problems.append(
+            f"ALiBi head must be at most the number of heads H = {heads}; got {state['head']} (used {heads})"
+        )
+        state["head"] = heads
+    return state, problems
+
+
+#: The scheme comparison page's scenario (sidebar) and its two section sliders.
+SCHEMES = Schema(
+    {
+        "n": int_field(8, *_SCHEME_TOKENS, label="sequence length n"),
+        "seed": int_field(0, 0, 9999, label="seed (tokens, projections, tables)", noun="seed"),
+        "k": int_field(2, 0, _SCHEME_TOKENS[1] - 1, label="Shaw: clipping distance k", noun="Shaw clipping distance k"),
+        "buckets": choice_field("16", ("8", "16", "32"), label="T5: buckets", noun="T5 buckets"),
+        "maxdist": choice_field("32", ("16", "32", "64", "128"), label="T5: max_distance", noun="T5 max_distance"),
+        "heads": int_field(8, *_SCHEME_HEADS, label="ALiBi: heads H", noun="ALiBi heads H"),
+        "head": int_field(1, *_SCHEME_HEADS, label="ALiBi: head shown", noun="ALiBi head"),
+        "shift": int_field(3, 0, 32, label="shift s: the tokens move to positions s + 1 .. s + n", noun="shift s"),
+        "L": int_field(8, 2, 32, label="trained length L (the model is asked about 2L)", noun="trained length L"),
+    },
+    reconcile=_reconcile_schemes,
+    limits=_scheme_limits,
+)
+
+
+# --- The value side ----------------------------------------------------------------
+#: The variants' URL codes and what the page calls them (Shaw et al.'s Table 3).
+VALUE_VARIANTS = {"both": "a^K and a^V", "key": "a^K only", "value": "a^V only", "neither": "neither"}
+_VALUE_EXAMPLE = value_example()
+_VALUE_TOKENS = _VALUE_EXAMPLE.n
+_VALUE_LIMIT = 2.0
+
+
+def _example_numbers(default, noun: str) -> Field:
+    """One of the example's lists: a slider per entry, each from −2 to 2."""
+    count = len(default)
+    return floats_field(list(default), -_VALUE_LIMIT, _VALUE_LIMIT, count, min_items=count, noun=noun, step=0.05)
+
+
+#: The value-side page's settings, with the example's numbers as defaults. The example's
+#: n is fixed, so k's bound n − 1 is too.
+VALUE_SIDE = Schema(
+    {
+        "k": int_field(2, 0, _VALUE_TOKENS - 1, label="clipping distance k"),
+        "query": int_field(1, 1, _VALUE_TOKENS, label="query i", noun="query"),
+        "variant": choice_field(
+            "both", VALUE_VARIANTS, label="relative tables in use (Shaw et al.'s Table 3)", noun="variant"
+        ),
+        "v": _example_numbers(_VALUE_EXAMPLE.values, "values v"),
+        "av": _example_numbers(_VALUE_EXAMPLE.value_table, "aⱽ table"),
+        "q": _example_numbers(_VALUE_EXAMPLE.queries, "queries q"),
+        "kk": _example_numbers(_VALUE_EXAMPLE.keys, "keys k"),
+        "ak": _example_numbers(_VALUE_EXAMPLE.key_table, "aᴷ table"),
     }
 )
 

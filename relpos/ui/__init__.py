@@ -1,6 +1,6 @@
 """The pages' Streamlit views.
 
-* Shared page helpers (common) and settings kept in the URL (page_settings).
+* Shared page helpers (common), including the widgets drawn from a schema's fields.
 * One module per page's widgets: efficiency, explorer, position_effects, quiz, schemes,
   value_side, training, walkthrough and walkthrough_stage; live is the Explorer's live
   panel (a custom component); effects_presets caches the Position effects page's trained

@@ -9,15 +9,17 @@ import streamlit as st
 from relpos.core.scheme_comparison import length_generalization, translation_changes
 from relpos.plots import schemes as scheme_figures
 from relpos.server import fragment
-from relpos.state.keys import state_key
+from relpos.state.keys import widget_key
+from relpos.state.schemas import SCHEMES
 from relpos.tables import frames as tables
 from relpos.text import numbers as num
 from relpos.ui import common as ui
-from relpos.ui.page_settings import clamp_setting, init_settings, save_settings, setting_key, show_setting_problems
-
-# --------------------------------------------------------------------------- scheme comparison page (issue 5)
 
 SCHEME_PAGE = "schemes"
+#: The page's settings (schema :data:`relpos.state.schemas.SCHEMES`) and their widgets.
+FIELDS = ui.PageFields(SCHEME_PAGE, SCHEMES)
+#: The expander with section 1's numbers as tables.
+SCORE_TABLES = widget_key(SCHEME_PAGE, "tables", "scores")
 
 #: Each scheme's score formula, shown above its heatmaps.
 SCHEME_FORMULAS = {
@@ -49,23 +51,6 @@ SCHEME_SYMBOLS = {
 }
 
 
-def scheme_settings():
-    """The comparison page's settings (all kept in the URL)."""
-    from relpos.state.settings import ChoiceSetting, IntSetting
-
-    return (
-        IntSetting("n", "sequence length n", 8, 4, 16),
-        IntSetting("seed", "seed", 0, 0, 9999),
-        IntSetting("k", "Shaw clipping distance k", 2, 0, 15),
-        ChoiceSetting("buckets", "T5 buckets", "16", ("8", "16", "32")),
-        ChoiceSetting("maxdist", "T5 max_distance", "32", ("16", "32", "64", "128")),
-        IntSetting("heads", "ALiBi heads H", 8, 1, 16),
-        IntSetting("head", "ALiBi head", 1, 1, 16),
-        IntSetting("shift", "shift s", 3, 0, 32),
-        IntSetting("L", "trained length L", 8, 2, 32),
-    )
-
-
 def scheme_sidebar():
     """Draw the scenario controls in the sidebar; return (setup, ALiBi slopes, head index 0-based).
 
@@ -73,51 +58,22 @@ def scheme_sidebar():
     """
     from relpos.core.schemes import alibi_slopes
 
-    page = SCHEME_PAGE
-    settings = scheme_settings()
-    init_settings(page, settings)
-    _check_scheme_link(page)
-    show_setting_problems(page)
+    FIELDS.show_problems()
     with st.sidebar:
         st.markdown("**Scenario** (shared by every scheme)")
-        n = st.slider("sequence length n", 4, 16, key=setting_key(page, "n"))
-        seed = st.number_input("seed (tokens, projections, tables)", 0, 9999, step=1, key=setting_key(page, "seed"))
-        clamp_setting(page, "k", 0, n - 1)
-        k = st.slider("Shaw: clipping distance k", 0, n - 1, key=setting_key(page, "k"))
-        buckets = st.select_slider("T5: buckets", ["8", "16", "32"], key=setting_key(page, "buckets"))
-        max_distance = st.select_slider("T5: max_distance", ["16", "32", "64", "128"], key=setting_key(page, "maxdist"))
+        n = FIELDS.slider("n")
+        seed = FIELDS.number_input("seed")
+        k = FIELDS.slider("k")
+        buckets = FIELDS.select_slider("buckets")
+        max_distance = FIELDS.select_slider("maxdist")
         st.caption("T5 itself uses 32 buckets and max_distance 128; smaller values show the log buckets sooner.")
-        heads = st.slider("ALiBi: heads H", 1, 16, key=setting_key(page, "heads"))
-        clamp_setting(page, "head", 1, heads)
-        head = st.slider("ALiBi: head shown", 1, heads, key=setting_key(page, "head")) if heads > 1 else 1
+        heads = FIELDS.slider("heads")
+        head = FIELDS.slider("head") if heads > 1 else 1
         slopes = alibi_slopes(heads)
         exponent = num.number(math.log2(slopes[head - 1]), 3, trim=0)
         st.caption(f"slope m of head {head}: {slopes[head - 1]:.4g} = 2^{exponent}")
     setup = cached_scheme_setup(n, int(seed), k, int(buckets), int(max_distance), float(slopes[head - 1]))
     return setup, slopes, head - 1
-
-
-def _check_scheme_link(page: str) -> None:
-    """Report settings of the opening link that are valid alone but not together.
-
-    k must stay below n and the head shown cannot exceed the number of heads; the
-    sliders then clamp them (see :func:`clamp_setting`), and the learner is told why.
-    Runs only on the page's first run in a session, when the link was just read.
-    """
-    problems = st.session_state.get(state_key(page, "problems"))
-    if problems is None:
-        return
-    saved = st.session_state[state_key(page, "saved")]
-    if saved["k"] > saved["n"] - 1:
-        problems.append(
-            f"Shaw clipping distance k must be at most n − 1 = {saved['n'] - 1} for n = {saved['n']}; "
-            f"got {saved['k']} (used {saved['n'] - 1})"
-        )
-    if saved["head"] > saved["heads"]:
-        problems.append(
-            f"ALiBi head must be at most the number of heads H = {saved['heads']}; "
-            f"got {saved['head']} (used {saved['heads']})"
-        )
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -127,15 +83,9 @@ def cached_scheme_setup(n: int, seed: int, k: int, buckets: int, max_distance: i
     return random_scheme_setup(n, k=k, num_buckets=buckets, max_distance=max_distance, alibi_slope=slope, seed=seed)
 
 
-def scheme_slider(name: str, label: str, low: int, high: int, *, help: str | None = None) -> int:
-    """A section slider of the comparison page (shift s, trained length L)."""
-    clamp_setting(SCHEME_PAGE, name, low, high)
-    return st.slider(label, low, high, key=setting_key(SCHEME_PAGE, name), help=help)
-
-
 def save_scheme_settings() -> None:
     """Write the comparison page's settings into the URL (call at the end of the page)."""
-    save_settings(SCHEME_PAGE, scheme_settings())
+    FIELDS.write_url()
 
 
 def scheme_rows(results, position_figures, weight_figures) -> None:
@@ -166,9 +116,9 @@ def scheme_rows(results, position_figures, weight_figures) -> None:
                 st.caption(SCHEME_SYMBOLS[name])
             position, weights = st.columns(2)
             with position:
-                ui.chart(position_figures[name], key=f"schemes.position.{name}")
+                ui.chart(position_figures[name], key=widget_key(SCHEME_PAGE, "position", name))
             with weights:
-                ui.chart(weight_figures[name], key=f"schemes.weights.{name}")
+                ui.chart(weight_figures[name], key=widget_key(SCHEME_PAGE, "weights", name))
 
 
 # Each section's slider reruns only its section (a fragment): one step of the shift slider
@@ -180,14 +130,19 @@ def translation_section(setup, results) -> None:
     """Section 2: every token moved s places; which schemes' scores change."""
     st.header("2 · The translation test")
     ui.markdown("schemes_translation")
-    shift = scheme_slider("shift", "shift s: the tokens move to positions s + 1 .. s + n", 0, 32)
+    shift = FIELDS.slider("shift")
     changes = translation_changes(setup, shift)
     ui.chart(scheme_figures.translation_bar_figure(changes, shift))
     st.caption(f"Each panel: score after moving the tokens {shift} places minus the score before, same colour range.")
     change_figures = scheme_figures.translation_heatmaps(changes, before=results, shift=shift)
-    ui.chart_row([change_figures[name] for name in ("sinusoidal", "shaw", "t5")], key_prefix="schemes.change.a")
-    ui.chart_row([change_figures[name] for name in ("alibi", "rope", "none")], key_prefix="schemes.change.b")
-    ui.matrix_tables(scheme_figures.change_matrices(changes), key="schemes.tables.changes")
+    ui.chart_row(
+        [change_figures[name] for name in ("sinusoidal", "shaw", "t5")],
+        key_prefix=widget_key(SCHEME_PAGE, "change", "a"),
+    )
+    ui.chart_row(
+        [change_figures[name] for name in ("alibi", "rope", "none")], key_prefix=widget_key(SCHEME_PAGE, "change", "b")
+    )
+    ui.matrix_tables(scheme_figures.change_matrices(changes), key=widget_key(SCHEME_PAGE, "tables", "changes"))
     ui.labelled_table(tables.scheme_summary_frame(results, changes), decimals=3, stretch=True)
     ui.markdown("schemes_translation_after")
     save_scheme_settings()
@@ -198,17 +153,17 @@ def length_section(setup, slopes, head: int) -> None:
     """Section 3: each scheme at offsets (or positions) a model trained at length L never saw."""
     st.header("3 · Length generalization")
     ui.markdown("schemes_length")
-    length = scheme_slider("L", "trained length L (the model is asked about 2L)", 2, 32)
+    length = FIELDS.slider("L")
     report = length_generalization(setup, length, slopes)
     curves = [
         scheme_figures.shaw_curve_figure(report, setup.k),
         scheme_figures.t5_curve_figure(report),
         scheme_figures.alibi_curve_figure(report, head),
     ]
-    ui.chart_row(curves, key_prefix="schemes.length.a")
+    ui.chart_row(curves, key_prefix=widget_key(SCHEME_PAGE, "length", "a"))
     ui.chart_row(
         [scheme_figures.rope_curve_figure(report), scheme_figures.sinusoid_figure(report)],
-        key_prefix="schemes.length.b",
+        key_prefix=widget_key(SCHEME_PAGE, "length", "b"),
     )
     ui.labelled_table(tables.length_frame(report, k=setup.k, slope=setup.alibi_slope, head=head), stretch=True)
     save_scheme_settings()

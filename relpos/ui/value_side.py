@@ -5,22 +5,14 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
+from relpos.state.schemas import VALUE_SIDE, VALUE_VARIANTS
 from relpos.text import notation
 from relpos.text import numbers as num
-from relpos.ui.page_settings import (
-    init_settings,
-    number_sliders,
-    reset_settings,
-    save_settings,
-    setting_key,
-    setting_value,
-    show_setting_problems,
-)
-
-# --------------------------------------------------------------------------- value side page (issue 5)
+from relpos.ui import common as ui
 
 VALUE_PAGE = "value_side"
-VALUE_VARIANTS = ("a^K and a^V", "a^K only", "a^V only", "neither")
+#: The page's settings (schema :data:`relpos.state.schemas.VALUE_SIDE`) and their widgets.
+FIELDS = ui.PageFields(VALUE_PAGE, VALUE_SIDE)
 
 
 def offset_window(k: int) -> str:
@@ -58,92 +50,54 @@ def _table_label(side: str, offset: int) -> str:
     return notation.entry(side, offset)
 
 
-def value_side_settings():
-    """The value-side page's settings, with the example's numbers as defaults."""
-    from relpos.core.value_side import value_example
-    from relpos.state.settings import ChoiceSetting, FloatsSetting, IntSetting
-
-    example = value_example()
-    n = example.n
-    return (
-        IntSetting("k", "clipping distance k", 2, 0, n - 1),
-        IntSetting("query", "query", 1, 1, n),
-        ChoiceSetting("variant", "variant", "both", ("both", "key", "value", "neither")),
-        FloatsSetting("v", "values v", example.values, -2.0, 2.0),
-        FloatsSetting("av", "aⱽ table", example.value_table, -2.0, 2.0),
-        FloatsSetting("q", "queries q", example.queries, -2.0, 2.0),
-        FloatsSetting("kk", "keys k", example.keys, -2.0, 2.0),
-        FloatsSetting("ak", "aᴷ table", example.key_table, -2.0, 2.0),
-    )
-
-
-def _choice_row(page: str, n: int, variant_codes: dict) -> None:
-    """k, the query and which relative tables are in use, side by side."""
+def _choice_row() -> int:
+    """k, the query and which relative tables are in use, side by side; returns k."""
     top = st.columns([2, 2, 3])
     with top[0]:
-        st.slider("clipping distance k", 0, n - 1, key=setting_key(page, "k"))
+        k = FIELDS.slider("k")
     with top[1]:
-        st.radio(
-            "query i",
-            list(range(1, n + 1)),
-            key=setting_key(page, "query"),
-            horizontal=True,
-            format_func=lambda i: f"{i}",
-        )
+        FIELDS.radio("query")
     with top[2]:
-        st.radio(
-            "relative tables in use (Shaw et al.'s Table 3)",
-            list(variant_codes),
-            key=setting_key(page, "variant"),
-            format_func=lambda code: latex_names(variant_codes[code]),
-            horizontal=True,
-        )
+        FIELDS.radio("variant", format_func=lambda code: latex_names(VALUE_VARIANTS[code]))
+    return k
 
 
 def value_side_controls():
     """Draw the value-side controls; return (example, k, query index 0-based, variant name).
 
-    ``variant`` is one of :data:`VALUE_VARIANTS`; the tables it leaves out are zeroed
+    ``variant`` is what the page calls the chosen variant (a value of
+    :data:`relpos.state.schemas.VALUE_VARIANTS`); the tables it leaves out are zeroed
     by the page, not forgotten, so switching back restores them.
     """
     from relpos.core.value_side import ValueExample
 
-    page = VALUE_PAGE
-    settings = value_side_settings()
-    init_settings(page, settings)
-    show_setting_problems(page)
-    by_name = {s.name: s for s in settings}
-    n = len(by_name["v"].default)
-    variant_codes = dict(zip(("both", "key", "value", "neither"), VALUE_VARIANTS, strict=True))
-
-    _choice_row(page, n, variant_codes)
-    k = setting_value(page, by_name["k"])
+    FIELDS.show_problems()
+    n = len(VALUE_SIDE.fields["v"].default)
+    k = _choice_row()
     offsets = range(-(n - 1), n)
     st.markdown("**Values $v_j$** (one number per token, d = 1)")
-    number_sliders(page, by_name["v"], [f"v{num.subscript(j + 1)}" for j in range(n)])
+    FIELDS.sliders("v", [f"v{num.subscript(j + 1)}" for j in range(n)])
     st.markdown(
         f"**Value-side table $a^V$** (offsets {num.offset_range(n - 1)}; at k = {k} only {offset_window(k)} "
         f"{'is' if k == 0 else 'are'} used, "
         "the others are greyed out)"
     )
-    number_sliders(page, by_name["av"], [_table_label("V", o) for o in offsets], disabled=[abs(o) > k for o in offsets])
+    FIELDS.sliders("av", [_table_label("V", o) for o in offsets], disabled=[abs(o) > k for o in offsets])
     with st.expander("Queries, keys and $a^K$ (the textbook's numbers)"):
         st.caption(
             "The textbook gives aᴷ only for offsets −2..+2; the ±3 entries start equal to the ±2 ones, "
             "so k = 3 changes nothing on the key side until you edit them."
         )
-        number_sliders(page, by_name["q"], [f"q{num.subscript(i + 1)}" for i in range(n)])
-        number_sliders(page, by_name["kk"], [f"k{num.subscript(j + 1)}" for j in range(n)])
-        number_sliders(
-            page, by_name["ak"], [_table_label("K", o) for o in offsets], disabled=[abs(o) > k for o in offsets]
-        )
-    st.button("Reset to the example's numbers", on_click=reset_settings, args=(page, settings))
-    values = save_settings(page, settings)
+        FIELDS.sliders("q", [f"q{num.subscript(i + 1)}" for i in range(n)])
+        FIELDS.sliders("kk", [f"k{num.subscript(j + 1)}" for j in range(n)])
+        FIELDS.sliders("ak", [_table_label("K", o) for o in offsets], disabled=[abs(o) > k for o in offsets])
+    st.button("Reset to the example's numbers", on_click=FIELDS.reset)
+    values = FIELDS.write_url()
     example = ValueExample(
-        queries=values["q"],
-        keys=values["kk"],
-        values=values["v"],
-        key_table=values["ak"],
-        value_table=values["av"],
+        queries=tuple(values["q"]),
+        keys=tuple(values["kk"]),
+        values=tuple(values["v"]),
+        key_table=tuple(values["ak"]),
+        value_table=tuple(values["av"]),
     )
-    return example, values["k"], values["query"] - 1, variant_codes[values["variant"]]
+    return example, values["k"], values["query"] - 1, VALUE_VARIANTS[values["variant"]]

@@ -1,0 +1,70 @@
+"""The Schemes and Value side pages draw every widget from its schema field: the field's
+bounds, step, options and label are the widget's, so a bound is declared only once."""
+
+from __future__ import annotations
+
+import pytest
+
+from relpos.state.schemas import VALUE_VARIANTS
+from relpos.ui import schemes as schemes_ui
+from relpos.ui import value_side as value_side_ui
+from tests.apptest import open_app
+
+PAGES = {"schemes": schemes_ui.FIELDS, "value_side": value_side_ui.FIELDS}
+#: How a widget shows a choice, where it shows more than the choice's URL code.
+SHOWN = {value_side_ui.FIELDS.key("variant"): lambda code: value_side_ui.latex_names(VALUE_VARIANTS[code])}
+
+
+def _widget(at, key: str):
+    """The one drawn widget with `key`, whatever its kind."""
+    found = [
+        element
+        for kind in ("slider", "select_slider", "number_input", "radio")
+        for element in getattr(at, kind)
+        if element.key == key
+    ]
+    assert len(found) == 1, f"{key}: {len(found)} widgets"
+    return found[0]
+
+
+def _check_widgets(at, fields) -> int:
+    """Compare every field's widget(s) with the field; returns how many were checked."""
+    state = at.session_state[fields.page]
+    checked = 0
+    for name, spec in fields.schema.fields.items():
+        keys = [fields.key(name, i) for i in range(len(state[name]))] if spec.kind == "floats" else [fields.key(name)]
+        for key in keys:
+            widget = _widget(at, key)
+            if spec.kind != "floats":
+                assert widget.label == spec.label, key
+            if spec.kind == "choice":
+                assert list(widget.options) == [SHOWN.get(key, str)(choice) for choice in spec.choices], key
+            elif widget.type == "radio":
+                low, high = fields.schema.bounds(name, state)
+                assert [int(option) for option in widget.options] == list(range(low, high + 1)), key
+            else:
+                assert (widget.min, widget.max) == fields.schema.bounds(name, state), key
+                assert widget.step == spec.step, key
+            checked += 1
+    return checked
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_field_drives_its_widget(page):
+    fields = PAGES[page]
+    at = open_app(page)
+    assert not at.exception
+    assert _check_widgets(at, fields) >= len(fields.schema.fields)
+
+
+def test_a_dependent_bound_follows_the_field_it_depends_on():
+    """k ≤ n − 1 and head ≤ H: the widgets' maxima are the schema's limits in the current state."""
+    fields = schemes_ui.FIELDS
+    at = open_app("schemes", query={"n": "12", "k": "10", "heads": "6", "head": "5"})
+    assert at.slider(key=fields.key("k")).max == 11 and at.slider(key=fields.key("head")).max == 6
+    at.slider(key=fields.key("n")).set_value(5).run()
+    at.slider(key=fields.key("heads")).set_value(3).run()
+    assert not at.exception
+    assert (at.slider(key=fields.key("k")).max, at.slider(key=fields.key("k")).value) == (4, 4)
+    assert (at.slider(key=fields.key("head")).max, at.slider(key=fields.key("head")).value) == (3, 3)
+    _check_widgets(at, fields)
