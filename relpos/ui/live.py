@@ -11,7 +11,10 @@ running server's component manager instead.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import shutil
+import tempfile
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
@@ -41,13 +44,23 @@ def _manifest():
 
 
 def vendor_plotly() -> Path:
-    """Copy the installed plotly.js next to the component's scripts (once per plotly version)."""
+    """Copy the installed plotly.js next to the component's scripts (once per plotly version).
+
+    A class opening the Explorer on a fresh server copies it from many sessions at once:
+    each writes its own temporary file and renames it into place, so no session renames
+    another's half-written file, and the last complete copy wins.
+    """
     source = PLOTLY_JS.stat()
     if not VENDORED_PLOTLY.exists() or VENDORED_PLOTLY.stat().st_size != source.st_size:
         VENDORED_PLOTLY.parent.mkdir(parents=True, exist_ok=True)
-        partial = VENDORED_PLOTLY.with_suffix(".partial")
-        shutil.copyfile(PLOTLY_JS, partial)
-        partial.replace(VENDORED_PLOTLY)  # atomic: a browser never reads half a file
+        handle, partial = tempfile.mkstemp(dir=VENDORED_PLOTLY.parent, suffix=".partial")
+        try:
+            with os.fdopen(handle, "wb") as copy, open(PLOTLY_JS, "rb") as original:
+                shutil.copyfileobj(original, copy)
+            os.replace(partial, VENDORED_PLOTLY)  # atomic: a browser never reads half a file
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(partial)
     return VENDORED_PLOTLY
 
 
