@@ -117,22 +117,32 @@ _ALL_DRAWN_JS = """
   .every((chart) => { const plot = chart.querySelector('.js-plotly-plot') || chart; return !!plot._fullLayout; })
 """
 
-# Resolves with measure() once fonts are in, the classroom helpers' last formula fit is
-# done, and measure() gives the same answer on two frames in a row.
+# Resolves with measure() once fonts are in, every formula box on the page has been fitted
+# by the classroom helpers (and, with `settled`, their last refit after the latest render
+# is done), and measure() gives the same answer on two frames in a row.
 _SETTLED_JS = """
-async ({ measure, timeout }) => {
+async ({ measure, timeout, settled }) => {
   const read = eval(measure);
   const frame = () => new Promise((done) => requestAnimationFrame(() => done()));
   const deadline = performance.now() + timeout;
+  const helpers = () => !!document.getElementById('relpos-classroom-css');
+  const unfitted = () => helpers() ? [...document.querySelectorAll(
+    '[data-testid=stMain] .katex-display, [data-testid=stSidebar] .katex-display')]
+    .filter((box) => !box.dataset.relposFitted).length : 0;
   await document.fonts.ready;
   let last = JSON.stringify(read());
   for (;;) {
     await frame();
     const now = JSON.stringify(read());
-    const helpers = document.getElementById('relpos-classroom-css');
-    const fitted = !helpers || document.documentElement.dataset.relposLayout === 'settled';
-    if (now === last && fitted && document.fonts.status === 'loaded') return JSON.parse(now);
-    if (performance.now() > deadline) throw new Error(`layout still moving after ${timeout} ms: ${now}`);
+    const waiting = [];
+    if (now !== last) waiting.push('the layout moved between two frames');
+    if (unfitted()) waiting.push(`${unfitted()} formulas not fitted yet`);
+    if (settled && helpers() && document.documentElement.dataset.relposLayout !== 'settled') {
+      waiting.push('the helpers have not done their last refit');
+    }
+    if (document.fonts.status !== 'loaded') waiting.push('fonts still loading');
+    if (!waiting.length) return JSON.parse(now);
+    if (performance.now() > deadline) throw new Error(`layout not settled after ${timeout} ms: ${waiting.join('; ')}`);
     last = now;
   }
 }
@@ -580,21 +590,24 @@ class AppTab:
             self.page.wait_for_load_state("domcontentloaded")
         return None
 
-    def wait_layout_settled(self, measure_js: str = _LAYOUT_JS, *, timeout: float = 30) -> Any:
+    def wait_layout_settled(self, measure_js: str = _LAYOUT_JS, *, timeout: float = 30, last_refit: bool = True) -> Any:
         """Wait until the page's layout has stopped moving; return ``measure_js``'s last result.
 
-        Settled means: every web font has loaded, the classroom helpers have fitted the
-        formulas for the last time (``data-relpos-layout="settled"`` on the root element,
-        when the helpers are on the page) and ``measure_js`` returns the same value on two
-        animation frames in a row. No fixed pause: a slow machine waits longer, a fast one less.
+        Settled means: every web font has loaded, the classroom helpers have fitted every
+        formula box on the page (and, with ``last_refit``, done their last refit after the
+        latest render: ``data-relpos-layout="settled"`` on the root element), and
+        ``measure_js`` returns the same value on two animation frames in a row. No fixed
+        pause: a slow machine waits longer, a fast one less.
         """
-        return self.page.evaluate(_SETTLED_JS, {"measure": measure_js, "timeout": timeout * 1000})
+        arguments = {"measure": measure_js, "timeout": timeout * 1000, "settled": last_refit}
+        return self.page.evaluate(_SETTLED_JS, arguments)
 
     def wait_drawn(self, *, timeout: float = 30) -> None:
-        """Wait until the app is idle, every chart on the page is drawn and the layout holds still."""
+        """Wait until the app is idle, every chart on the page is drawn, every formula is
+        fitted and the layout holds still for a frame."""
         self.wait_idle(timeout=timeout)
         self.page.wait_for_function(_ALL_DRAWN_JS, timeout=timeout * 1000)
-        self.wait_layout_settled(timeout=timeout)
+        self.wait_layout_settled(timeout=timeout, last_refit=False)
 
     def interact(self, action, *, timeout: float = 30) -> None:
         """Run ``action()`` (a click, a key press …) and wait for the rerun it causes."""

@@ -33,8 +33,11 @@ label[data-testid="stWidgetLabel"][disabled] { color: rgba(17, 19, 24, 0.62); }
 `;
   document.head.appendChild(style);
 
+  // Each formula box is marked data-relpos-fitted once fitted: a box React has just
+  // replaced is not, so a check (a screenshot, axe-core) can wait until every box is.
   const fitFormulas = () => {
     for (const box of document.querySelectorAll('[data-testid=stMain] .katex-display, [data-testid=stSidebar] .katex-display')) {
+      box.dataset.relposFitted = '1';
       box.style.fontSize = '';
       if (box.scrollWidth <= box.clientWidth + 1) {
         if (box.dataset.relposScroll) {
