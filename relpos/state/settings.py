@@ -135,13 +135,13 @@ class FloatsSetting:
         parts = text.split(",")
         if len(parts) != count:
             raise ValueError(f"{expected}; got {len(parts)} entr{'y' if len(parts) == 1 else 'ies'}")
-        for part in parts:  # the first unusable entry, named
+        for place, part in enumerate(parts, 1):  # the first unusable entry, named by its place
             try:
                 _ANY_FLOAT.parse(part)
             except ValueError:
-                raise ValueError(f"{expected}; “{sanitise(part.strip())}” is not a number") from None
+                raise ValueError(f"{expected}; entry {place}: “{sanitise(part.strip())}” is not a number") from None
             if not self.low <= _ANY_FLOAT.parse(part) <= self.high:
-                raise ValueError(f"{expected}; got {sanitise(part.strip())}")
+                raise ValueError(f"{expected}; entry {place}: {sanitise(part.strip())} is outside {low} to {high}")
         return tuple(self.field().parse(text))
 
     def encode(self, value: Sequence[float]) -> str:

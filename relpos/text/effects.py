@@ -21,8 +21,10 @@ from relpos.text.explain import bias_kind, explorer_captions, offset_label
 __all__ = ["effects_captions", "effects_summary"]
 
 
-def effects_captions(result: AttentionResult, favoured: tuple[int, ...]) -> dict[str, str]:
+def effects_captions(result: AttentionResult, favoured: tuple[int, ...], *, d: int = 1) -> dict[str, str]:
     """ "What to notice" under each Position effects panel (keys as :data:`relpos.plots.panels.EFFECTS_PANELS`).
+
+    `d` is the queries' width d_k: the bias caption names the product with its 1/√d_k.
 
     Examples
     --------
@@ -31,7 +33,7 @@ def effects_captions(result: AttentionResult, favoured: tuple[int, ...]) -> dict
     >>> effects_captions(result, (-1,))["weights"]
     'Softmax of the combined scores. Weight on offset −1: 22% → 47% on average (with content alone → with positions).'
     """
-    captions = explorer_captions(result)
+    captions = explorer_captions(result, d=d)
     if favoured:
         names = ", ".join(offset_label(o) for o in favoured)
         before = weight_on_offsets(result.content_weights, favoured).mean()
