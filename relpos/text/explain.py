@@ -346,12 +346,16 @@ def _still_caption(result: AttentionResult) -> str:
     return " ".join(parts)
 
 
-def _shift_sentences(result: AttentionResult, name: str, cells, decimals: int, limit: int = 3) -> list[str]:
+#: A caption names at most this many of the cells tied for a largest gain, loss or content score.
+SHOWN = 3
+
+
+def _shift_sentences(result: AttentionResult, name: str, cells, decimals: int, limit: int = SHOWN) -> list[str]:
     """``Largest gain: query 1 → key 1 (offset 0), +0.108 (0.265 → 0.373): its bias …`` for each tied cell."""
     change = result.weights - result.content_weights
     sentences = []
     tie = f" (one of {len(cells)} tied)" if len(cells) > 1 else ""
-    for i, j in cells[:limit]:
+    for i, j in cells[:limit].tolist():
         raw, used = int(j - i), int(result.offsets[i, j])
         where = f"offset {offset_label(raw)}" + (f", clipped to {offset_label(used)}" if raw != used else "")
         reason = weight_shift_reason(result.content_weights[i], result.bias[i], int(j))
@@ -375,8 +379,8 @@ def difference_caption(result: AttentionResult, kind: str) -> str:
             "Nothing moved: every key of a row got the same bias, and adding one number to a whole row "
             "leaves its softmax unchanged."
         )
-    gains, losses, decimals = facts.largest_changes(result.content_weights, result.weights, result.mask)
-    if not gains and not losses:
+    gains, losses, decimals = facts.largest_changes(result.content_weights, result.weights, result.mask, shown=SHOWN)
+    if not len(gains) and not len(losses):
         return head + _still_caption(result)
     parts = [head.rstrip()]
     for name, cells in (("gain", gains), ("loss", losses)):
@@ -446,16 +450,16 @@ def weights_captions(result: AttentionResult, row: int) -> tuple[str, str]:
     return content, combined
 
 
-def _content_caption(result: AttentionResult, limit: int = 3) -> str:
+def _content_caption(result: AttentionResult, limit: int = SHOWN) -> str:
     """The content panel's caption: the largest content score and every cell tied for it (2 decimals)."""
-    cells = facts.top_cells(result.content, SCORE_DECIMALS, result.mask)
-    value = _score(result.content[cells[0]])
+    cells = facts.top_cells(result.content, SCORE_DECIMALS, result.mask)  # (m, 2)
+    first = tuple(cells[0].tolist())
+    value = _score(result.content[first])
     head = "Content depends on what the tokens are, not where they are. "
     if len(cells) == 1:
-        return head + f"Largest: {_cell(*cells[0])}, {value}."
-    named = _names(
-        [_cell(*cell) for cell in cells[:limit]] + ([f"{len(cells) - limit} more"] if len(cells) > limit else [])
-    )
+        return head + f"Largest: {_cell(*first)}, {value}."
+    more = [f"{len(cells) - limit} more"] if len(cells) > limit else []
+    named = _names([_cell(*cell) for cell in cells[:limit].tolist()] + more)
     return head + f"Largest, {value}, in {len(cells)} tied cells: {named}."
 
 

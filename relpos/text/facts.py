@@ -120,7 +120,7 @@ def top(values, decimals: int, mask=None) -> tuple[int, ...]:
     if not allowed.any():
         return ()
     low = _alike_edge(float(array[allowed].max()), decimals, -math.inf)
-    return tuple(int(j) for j in np.flatnonzero(allowed & (array >= low)))
+    return tuple(np.flatnonzero(allowed & (array >= low)).tolist())
 
 
 def bottom(values, decimals: int, mask=None) -> tuple[int, ...]:
@@ -132,15 +132,27 @@ def bottom(values, decimals: int, mask=None) -> tuple[int, ...]:
     return top(-np.asarray(values, dtype=float), decimals, mask)
 
 
-def top_cells(matrix, decimals: int, mask=None) -> tuple[tuple[int, int], ...]:
+def top_cells(matrix, decimals: int, mask=None) -> np.ndarray:
     """Every cell ``(i, j)`` tied for the largest value of a matrix, row by row.
 
-    >>> top_cells([[1.0, 0.5], [1.004, -2.0]], 2), top_cells([[1.0, 0.5], [1.006, -2.0]], 2)
-    (((0, 0), (1, 0)), ((1, 0),))
+    Returns
+    -------
+    cells : ndarray of int64, shape (m, 2)
+        One row ``(i, j)`` per tied cell (an array: every cell of a 512 × 512 panel can tie).
+
+    Examples
+    --------
+    >>> top_cells([[1.0, 0.5], [1.004, -2.0]], 2).tolist(), top_cells([[1.0, 0.5], [1.006, -2.0]], 2).tolist()
+    ([[0, 0], [1, 0]], [[1, 0]])
     """
-    array = np.asarray(matrix, dtype=float)  # (n_q, n_k)
+    array = np.atleast_2d(np.asarray(matrix, dtype=float))  # (n_q, n_k)
     flat = top(array.ravel(), decimals, None if mask is None else np.asarray(mask, dtype=bool).ravel())
-    return tuple((int(c) // array.shape[1], int(c) % array.shape[1]) for c in flat)
+    return _cells(flat, array.shape[1])
+
+
+def _cells(flat, width: int) -> np.ndarray:
+    """Flat indices as cells ``(i, j)``, shape (m, 2)."""
+    return np.stack(np.divmod(np.asarray(flat, dtype=np.int64), width), axis=-1).reshape(-1, 2)
 
 
 def spread(values, mask=None) -> float:
@@ -299,50 +311,49 @@ class RowFacts:
         return reach(self.spread)
 
 
-def _named_changes(before: np.ndarray, after: np.ndarray, mask: np.ndarray) -> tuple[tuple, tuple, int]:
-    """Tied largest gain and loss of flat arrays and the decimals that show them; ties are judged at those decimals."""
+def _named_changes(before: np.ndarray, after: np.ndarray, mask: np.ndarray, shown=None) -> tuple[tuple, tuple, int]:
+    """Tied largest gain and loss of flat arrays and the decimals that show the first `shown` of each
+    (all by default); ties are judged at those decimals."""
     change = np.where(mask, after - before, 0.0)
     decimals = WEIGHT_DECIMALS
     while True:
         gainers = top(change, decimals, mask) if visible(change.max(initial=0.0)) else ()
         losers = bottom(change, decimals, mask) if visible(change.min(initial=0.0)) else ()
-        named = list(gainers + losers)
+        named = list(gainers[:shown] + losers[:shown])
         needed = decimals_showing(before[named], after[named], decimals)
         if needed == decimals:
             return gainers, losers, decimals
         decimals = needed
 
 
-def largest_changes(content_weights, weights, mask=None) -> tuple[tuple, tuple, int]:
+def largest_changes(content_weights, weights, mask=None, *, shown: int | None = None) -> tuple:
     """The cells tied for the largest visible gain and loss of a whole weight matrix, and the decimals that show them.
 
     Parameters
     ----------
     content_weights, weights : array_like, shape (n_q, n_k)
     mask : array_like of bool, shape (n_q, n_k), optional
+    shown : int, optional
+        How many cells of each tie a sentence prints ``before → after`` for (default: all).
 
     Returns
     -------
-    gains, losses : tuple of (int, int)
-        Cells ``(i, j)`` whose change ``w′ᵢⱼ − wᵢⱼ`` prints like the largest (smallest); empty
-        when that change prints as 0 at 3 decimals.
+    gains, losses : ndarray of int64, shape (m, 2)
+        Cells ``(i, j)`` whose change ``w′ᵢⱼ − wᵢⱼ`` prints like the largest (smallest), row by
+        row; none when that change prints as 0 at 3 decimals.
     decimals : int
-        At least 3; more where a named cell's ``before → after`` would otherwise print alike.
+        At least 3; more where a printed cell's ``before → after`` would otherwise print alike.
 
     Examples
     --------
-    >>> largest_changes([[0.5, 0.5], [0.5, 0.5]], [[0.6, 0.4], [0.6, 0.4]])
-    (((0, 0), (1, 0)), ((0, 1), (1, 1)), 3)
+    >>> gains, losses, decimals = largest_changes([[0.5, 0.5], [0.5, 0.5]], [[0.6, 0.4], [0.6, 0.4]])
+    >>> gains.tolist(), losses.tolist(), decimals
+    ([[0, 0], [1, 0]], [[0, 1], [1, 1]], 3)
     """
     before, after = np.atleast_2d(np.asarray(content_weights, dtype=float)), np.asarray(weights, dtype=float)
     allowed = np.ones(before.shape, dtype=bool) if mask is None else np.asarray(mask, dtype=bool)
-    gains, losses, decimals = _named_changes(before.ravel(), after.ravel(), allowed.ravel())
-    width = before.shape[1]
-
-    def cells(flat):
-        return tuple((int(c) // width, int(c) % width) for c in flat)
-
-    return cells(gains), cells(losses), decimals
+    gains, losses, decimals = _named_changes(before.ravel(), after.ravel(), allowed.ravel(), shown)
+    return _cells(gains, before.shape[1]), _cells(losses, before.shape[1]), decimals
 
 
 def row_tops(matrix, decimals: int, mask=None) -> list[tuple[int, ...]]:
@@ -355,11 +366,8 @@ def row_tops(matrix, decimals: int, mask=None) -> list[tuple[int, ...]]:
     highest = np.where(allowed, array, -np.inf).max(axis=1, keepdims=True)  # (n_q, 1)
     # two values that print alike differ by at most 10^-d: this keeps every tie, and perhaps a few more
     near = allowed & (array >= highest - 1.01 * 10.0**-decimals)  # (n_q, n_k)
-    counts = near.sum(axis=1)
-    return [
-        (int(np.flatnonzero(near[i])[0]),) if counts[i] == 1 else top(array[i], decimals, allowed[i])
-        for i in range(array.shape[0])
-    ]
+    counts, first = near.sum(axis=1).tolist(), near.argmax(axis=1).tolist()
+    return [(first[i],) if counts[i] == 1 else top(array[i], decimals, allowed[i]) for i in range(array.shape[0])]
 
 
 def row_facts(content_weights, weights, bias, mask=None) -> RowFacts:
