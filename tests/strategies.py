@@ -238,3 +238,28 @@ def hard_scenarios(draw):
 
     Q, K, A, case = draw(hard_settings(limit=10.0, d_max=1, n_max=6, n_min=2))
     return Scenario(tuple(Q[:, 0]), tuple(K[:, 0]), tuple(A[:, 0])), case
+
+
+#: Values near the rounding edges of 3 decimals: ties that exist only at the precision printed,
+#: and values just either side of a half (0.3265 ± 1e-12), where rounding is half-to-even on the binary value.
+edge_values = st.builds(
+    lambda whole, nudge: whole / 1000 + nudge,
+    st.integers(-2000, 2000),
+    st.sampled_from([0.0, 1e-12, -1e-12, 1e-4, -1e-4, 4.9e-4, -4.9e-4, 5e-4, -5e-4, 5.1e-4, 2e-3]),
+)
+edge_rows = st.lists(edge_values, min_size=1, max_size=8)
+
+
+@st.composite
+def weight_rows(draw, n: int | None = None):
+    """(content weights, biases) of one row of `n` keys (1..6 if not given): softmax of drawn scores,
+    some keys saturated or tied."""
+    n = draw(st.integers(1, 6)) if n is None else n
+    scores = np.array(
+        draw(st.lists(st.sampled_from([-40.0, -8.0, -1.0, 0.0, 0.0, 0.5, 1.0, 8.0, 40.0]), min_size=n, max_size=n))
+    )
+    scores = scores + np.array(draw(st.lists(edge_values, min_size=n, max_size=n)))
+    weights = np.exp(scores - scores.max())
+    scale = draw(st.sampled_from([0.0, 1e-4, 0.01, 1.0, 5.0]))
+    bias = scale * np.array(draw(st.lists(st.sampled_from([-2.0, -1.0, 0.0, 0.0, 1.0, 2.0]), min_size=n, max_size=n)))
+    return weights / weights.sum(), bias

@@ -312,18 +312,17 @@ class RowFacts:
 
 
 def _named_changes(before: np.ndarray, after: np.ndarray, mask: np.ndarray, shown=None) -> tuple[tuple, tuple, int]:
-    """Tied largest gain and loss of flat arrays and the decimals that show the first `shown` of each
-    (all by default); ties are judged at those decimals."""
+    """Tied largest gain and loss of flat arrays, judged at the fewest decimals (at least 3) at which
+    the first `shown` of each tie (all by default) print their ``before → after`` differently."""
     change = np.where(mask, after - before, 0.0)
     decimals = WEIGHT_DECIMALS
     while True:
         gainers = top(change, decimals, mask) if visible(change.max(initial=0.0)) else ()
         losers = bottom(change, decimals, mask) if visible(change.min(initial=0.0)) else ()
         named = list(gainers[:shown] + losers[:shown])
-        needed = decimals_showing(before[named], after[named], decimals)
-        if needed == decimals:
+        if decimals_showing(before[named], after[named], decimals) == decimals or decimals == MAX_DECIMALS:
             return gainers, losers, decimals
-        decimals = needed
+        decimals += 1  # one at a time: the fewest decimals at which the ties named all show
 
 
 def largest_changes(content_weights, weights, mask=None, *, shown: int | None = None) -> tuple:
