@@ -20,9 +20,11 @@ from relpos.lessons import walkthrough as wt
 from relpos.lessons import walkthrough_text as wt_text
 from relpos.lessons.quiz_model import Question
 from relpos.plots import panels
+from relpos.plots import training as training_plots
 from relpos.state.settings import FloatsSetting
 from relpos.text import effects as effects_text
 from relpos.text import explain
+from relpos.text import training as training_text
 from tests.apptest import open_app
 
 TEXTBOOK = relpos.worked_example()
@@ -201,3 +203,33 @@ class TestLabels:
         titles = table_titles(at)
         assert "**content scores  q_i·k_j/√d_k**" in titles
         assert "**position biases  q_i·a^K_clip(j−i)/√d_k**" in titles
+
+
+class TestTrainingTies:
+    """Family 2 on the training page: biases that print alike are tied, in the sentence and the orange bars."""
+
+    def test_bias_summary_names_a_tie_at_two_decimals(self):
+        """2.001 and 1.999 both print 2.00: not "0.00 above the next largest (2.00 …)"."""
+        text = training_text.bias_summary([-2, -1, 0], [2.001, 1.999, 0.5], step=10)
+        assert "0.00 above" not in text
+        assert text.startswith("After 10 steps the largest bias is at offsets −2 to −1 (2.00), 1.50 above")
+
+    def test_trained_preset_note_names_every_tied_offset(self):
+        note = training_text.trained_preset_note(
+            "previous token",
+            length=16,
+            steps=400,
+            seed=0,
+            d=16,
+            biases=[0.5, 2.001, 1.999],
+            accuracy=1.0,
+            k=2,
+            strength=2.0,
+            flat=False,
+        )
+        assert "(largest at offsets −1 to 0)" in note[1]
+
+    def test_orange_bars_are_the_tied_largest(self):
+        fig = training_plots.offset_bias_figure([-2, -1, 0], [2.001, 1.999, 0.5], title="t", y_title="y")
+        colours = fig.data[0].marker.color
+        assert colours[0] == colours[1] != colours[2]
