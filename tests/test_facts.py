@@ -184,3 +184,27 @@ class TestRowFacts:
             assert losses.tolist() == [[c // columns, c % columns] for c in naive_top([-v for v in flat], places)]
         else:
             assert not len(losses)
+
+
+class TestDegenerateBiases:
+    @settings(max_examples=200)
+    @given(st.integers(1, 4), st.integers(1, 4), st.data())
+    def test_bias_kind(self, rows, columns, data):
+        value = st.sampled_from([0.0, 0.0, 1e-13, 0.5, -0.5, 1.0])
+        bias = [[data.draw(value) for _ in range(columns)] for _ in range(rows)]
+        cells = [v for row in bias for v in row]
+        diagonals: dict[int, list[float]] = {}
+        for i, row in enumerate(bias):
+            for j, v in enumerate(row):
+                diagonals.setdefault(j - i, []).append(v)
+        if all(abs(v) <= 1e-12 for v in cells):
+            expected = "zero"
+        elif all(max(row) - min(row) <= 1e-12 for row in bias):
+            expected = "row_constant"
+        elif all(max(d) - min(d) <= 1e-12 for d in diagonals.values()):
+            expected = "diagonal_constant"
+        else:
+            expected = "varying"
+        assert facts.bias_kind(bias)[0] == expected
+        assert facts.zero(cells) is all(abs(v) <= 1e-12 for v in cells)
+        assert facts.constant(cells) is (max(cells) - min(cells) <= 1e-12)

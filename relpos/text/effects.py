@@ -15,7 +15,7 @@ from relpos.core.measures import (
     weight_on_offsets,
 )
 from relpos.core.offsets import relative_offsets
-from relpos.text import numbers
+from relpos.text import facts, numbers
 from relpos.text.explain import bias_kind, explorer_captions, offset_label
 
 __all__ = ["effects_captions", "effects_summary"]
@@ -94,7 +94,7 @@ def _distance_sentences(result: AttentionResult, kind: str) -> list[str]:
     shift = after - before
     if kind in ("zero", "row_constant"):
         effect = "the position term moved nothing: the weights are exactly the content weights"
-    elif abs(shift) < 0.005:  # prints as ±0.00
+    elif not facts.visible(shift, 2):  # prints as ±0.00
         effect = "the position term moved it by less than 0.005"
     else:
         effect = f"the position term moved it by {numbers.number(shift, sign=True)} "

@@ -10,12 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from relpos.core.attention import AttentionResult
-from relpos.core.measures import (
-    SAME,
-    diagonal_spread,
-    row_spread,
-    shift_threshold,
-)
+from relpos.core.measures import diagonal_spread, row_spread, shift_threshold
 from relpos.text import facts, numbers
 from relpos.text.facts import SCORE_DECIMALS, VISIBLE_CHANGE, WEIGHT_DECIMALS
 from relpos.text.numbers import subscript
@@ -81,11 +76,6 @@ def _values_text(values: np.ndarray, limit: int = 6) -> str:
     return shown + (", …" if values.size > limit else "")
 
 
-def _zero(values) -> bool:
-    """Whether every value is 0 (up to float noise)."""
-    return bool(np.all(np.abs(values) <= SAME))
-
-
 def scaled(product: str, d: int) -> str:
     """A product as the app computes it: ``qᵢ·aᴷ₀`` for d = 1, ``qᵢ·aᴷ₀/√2`` for d = 2.
 
@@ -122,13 +112,13 @@ def diagonal_note(queries, table, result: AttentionResult, *, scalar: bool = Fal
             f"With a query-independent bias every cell on the offset-0 diagonal is exactly b₀ = {number(row[0])}, "
             "and every other diagonal is constant too: the bias no longer looks at the query."
         )
-    if _zero(row):
-        whole = " The whole table is zero here: no position information at all." if _zero(A) else ""
+    if facts.zero(row):
+        whole = " The whole table is zero here: no position information at all." if facts.zero(A) else ""
         return (
             f"Every cell on the offset-0 diagonal uses aᴷ₀ = {row_text}, and that row is zero, so every bias "
             f"on the diagonal is {product} = 0 whatever the query.{whole}"
         )
-    if np.ptp(diagonal) <= SAME:
+    if facts.constant(diagonal):
         return (
             f"Every cell on the offset-0 diagonal uses aᴷ₀ = {row_text}, and here the biases are all "
             f"{number(diagonal[0])} only because the queries give equal products with it; "
@@ -200,12 +190,7 @@ def bias_kind(result: AttentionResult) -> str:
 
 def _kind_and_spread(result: AttentionResult) -> tuple[str, tuple | None]:
     """:func:`bias_kind` and the :func:`diagonal_spread` it computed, if any (the caption reuses it)."""
-    if _zero(result.bias[result.mask]):
-        return "zero", None
-    if np.all(row_spread(result.bias, result.mask) <= SAME):
-        return "row_constant", None
-    spread = diagonal_spread(result.bias)
-    return ("diagonal_constant" if np.all(spread[1] <= SAME) else "varying"), spread
+    return facts.bias_kind(result.bias, result.mask)
 
 
 def _row_constant_reason(result: AttentionResult) -> str:

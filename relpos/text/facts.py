@@ -12,7 +12,9 @@ chooses its wording from the answer:
   weight (whatever the content) from a softmax that content already saturates;
 * **one row's story**: :func:`row_facts` bundles the tied favourites before and after, the
   tied largest gain and loss, and the cause when nothing moved visibly;
-* **a numeric verdict**: :func:`distance` is the distance a quiz verdict compares and prints.
+* **a numeric verdict**: :func:`distance` is the distance a quiz verdict compares and prints;
+* **degenerate biases**: :func:`zero`, :func:`constant` and :func:`bias_kind` (all zero, one
+  number per row, constant diagonals), equal up to float noise.
 
 NumPy and the standard library only. Positions are 0-based here (sentences add 1).
 """
@@ -24,14 +26,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from relpos.core.measures import SAME
+from relpos.core.measures import SAME, diagonal_spread, row_spread
 
 __all__ = [
+    "MAX_DECIMALS",
     "SCORE_DECIMALS",
     "VISIBLE_CHANGE",
     "WEIGHT_DECIMALS",
     "RowFacts",
+    "bias_kind",
     "bottom",
+    "constant",
     "decimals_showing",
     "distance",
     "largest_changes",
@@ -45,6 +50,7 @@ __all__ = [
     "top",
     "top_cells",
     "visible",
+    "zero",
 ]
 
 #: Weights and weight changes are printed with this many decimals.
@@ -57,6 +63,50 @@ VISIBLE_CHANGE = 5e-4
 MAX_DECIMALS = 17
 #: Typed answers are compared to this many decimals: what float noise of a decimal typed in leaves exact.
 ANSWER_DECIMALS = 9
+
+
+def zero(values) -> bool:
+    """Whether every value is 0, float noise of sums of products aside.
+
+    >>> zero([0.0, -1e-17]), zero([0.0, 0.001])
+    (True, False)
+    """
+    return bool(np.all(np.abs(np.asarray(values, dtype=float)) <= SAME))
+
+
+def constant(values) -> bool:
+    """Whether every value is the same, float noise aside (a bias that moves no weight).
+
+    >>> constant([0.3, 0.3 + 1e-16]), constant([0.3, 0.31])
+    (True, False)
+    """
+    return spread(values) <= SAME
+
+
+def bias_kind(bias, mask=None) -> tuple[str, tuple | None]:
+    """Which wording a bias matrix needs, and the diagonal spread it computed on the way (or None).
+
+    Returns
+    -------
+    kind : str
+        ``zero`` (every bias is 0), ``row_constant`` (each query adds one number to all its
+        keys, so no weight moves), ``diagonal_constant`` (every diagonal holds one value) or ``varying``.
+    spread : (offsets, spread) or None
+        :func:`relpos.core.measures.diagonal_spread` of the bias, when it was needed.
+
+    Examples
+    --------
+    >>> bias_kind([[0.5, 0.5], [1.0, 1.0]])[0], bias_kind([[0.5, 0.2], [0.1, 0.5]])[0]
+    ('row_constant', 'diagonal_constant')
+    """
+    b = np.asarray(bias, dtype=float)  # (n_q, n_k)
+    allowed = np.ones(b.shape, dtype=bool) if mask is None else np.asarray(mask, dtype=bool)
+    if zero(b[allowed]):
+        return "zero", None
+    if np.all(row_spread(b, allowed) <= SAME):
+        return "row_constant", None
+    offsets, spreads = diagonal_spread(b)
+    return ("diagonal_constant" if np.all(spreads <= SAME) else "varying"), (offsets, spreads)
 
 
 def printed(value: float, decimals: int) -> float:
