@@ -134,7 +134,7 @@ class TestWhyNothingMoved:
         elif all(shown(w, 3) in (0.0, 1.0) for w in weights.tolist()):
             expected = "saturated"
         else:
-            expected = "held"
+            expected = "modest"
         assert facts.still_causes(weights[None, :], bias[None, :]).tolist() == [expected]
         assert bool(facts.pinned(weights[None, :])[0]) is all(shown(w, 3) in (0.0, 1.0) for w in weights.tolist())
 

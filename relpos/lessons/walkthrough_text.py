@@ -95,9 +95,9 @@ def _still_sentence(shift: RowShift, row_steps) -> str:
         return (
             f"No weight changed visibly: the position terms of this row span only {span}, and a spread that small "
             f"moves no weight by 0.0005 or more whatever the content (at most tanh(spread/4) = "
-            f"{numbers.readable(facts.reach)})."
+            f"{numbers.scientific(facts.reach, 3)})."
         )
-    largest = numbers.readable(facts.largest_change)
+    largest = numbers.scientific(facts.largest_change, 3)  # below 0.0005: E notation keeps its digits
     if facts.still == "saturated":
         return (
             f"No weight changed visibly, though the position terms of this row span {span}: content saturates "
@@ -108,8 +108,7 @@ def _still_sentence(shift: RowShift, row_steps) -> str:
         )
     return (
         f"No weight changed visibly, though the position terms of this row span {span}: each weight changes by "
-        "wⱼ·(e^(bⱼ − T) − 1), and here every key whose factor e^(bⱼ − T) is far from 1 holds too little content "
-        f"weight to move by 0.0005 (the largest change is {largest})."
+        f"wⱼ·(e^(bⱼ − T) − 1), and with this row's content weights no change reaches 0.0005 (at most {largest})."
     )
 
 

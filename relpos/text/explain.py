@@ -303,12 +303,15 @@ def _still_caption(result: AttentionResult) -> str:
     spreads = row_spread(result.bias, result.mask)  # (n_q,)
     n_rows = causes.size
     parts = ["No weight moved by 0.0005 or more."]
-    for cause in ("saturated", "small", "held", "constant"):
+    largest = np.abs(result.weights - result.content_weights).max(axis=1)  # (n_q,)
+    for cause in ("saturated", "small", "modest", "constant"):
         rows = np.flatnonzero(causes == cause)
         if not rows.size:
             continue
         where, widest = _rows_text(rows, n_rows), float(spreads[rows].max())
-        span, most = numbers.readable(widest), numbers.readable(facts.reach(widest))
+        span, reach = numbers.readable(widest), facts.reach(widest)
+        # a bound below 0.0005 in E notation, so it never prints as 0.0005
+        most = numbers.readable(reach) if reach >= VISIBLE_CHANGE else numbers.scientific(reach, 3)
         if cause == "saturated":
             text = (
                 f"Content saturates {where}: with content alone every weight there is already 0.000 or 1.000, and "
@@ -320,10 +323,11 @@ def _still_caption(result: AttentionResult) -> str:
                 f"In {where} the biases span at most {span}, too little to move any weight by 0.0005 whatever the "
                 f"content (at most tanh(spread/4) = {most})."
             )
-        elif cause == "held":
+        elif cause == "modest":
+            most = numbers.scientific(largest[rows].max(), 3)
             text = (
-                f"In {where} the biases span up to {span}, but every key whose factor e^(bⱼ − T) is far from 1 "
-                "holds too little content weight to move visibly."
+                f"In {where} the biases span up to {span}; each weight changes by wⱼ·(e^(bⱼ − T) − 1), and with "
+                f"these rows' content weights no change reaches 0.0005 (at most {most})."
             )
         else:
             text = f"In {where} every key gets the same bias."

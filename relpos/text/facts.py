@@ -308,8 +308,8 @@ def still_causes(content_weights, bias, mask=None) -> np.ndarray:
         ``constant``: every key gets the same bias (float noise aside), so nothing moves at all;
         ``small``: the bias spread is too small to move any weight by 0.0005, whatever the
         content (:func:`reach`); ``saturated``: the spread could move weights, but content pins
-        every weight at 0 or 1 (:func:`pinned`); ``held``: neither, the keys whose factor
-        ``e^(bⱼ − T)`` is far from 1 hold too little weight to move visibly.
+        every weight at 0 or 1 (:func:`pinned`); ``modest``: neither, so only this row's content
+        weights keep every change ``wⱼ·(e^(bⱼ − T) − 1)`` below 0.0005 (other content could show one).
 
     Examples
     --------
@@ -319,7 +319,7 @@ def still_causes(content_weights, bias, mask=None) -> np.ndarray:
     w, allowed = _masked(np.atleast_2d(content_weights), None if mask is None else np.atleast_2d(mask))
     b = np.atleast_2d(np.asarray(bias, dtype=float))  # (n_q, n_k)
     spreads = np.where(allowed, b, -np.inf).max(axis=1) - np.where(allowed, b, np.inf).min(axis=1)  # (n_q,)
-    causes = np.full(w.shape[0], "held", dtype=object)
+    causes = np.full(w.shape[0], "modest", dtype=object)
     causes[pinned(w, allowed)] = "saturated"
     causes[reach(spreads) < VISIBLE_CHANGE] = "small"
     causes[spreads <= SAME] = "constant"
