@@ -20,6 +20,7 @@ from relpos.lessons import walkthrough as wt
 from relpos.lessons import walkthrough_text as wt_text
 from relpos.lessons.quiz_model import Question
 from relpos.plots import panels
+from relpos.plots import schemes as schemes_plots
 from relpos.plots import training as training_plots
 from relpos.state.settings import FloatsSetting
 from relpos.text import effects as effects_text
@@ -233,3 +234,10 @@ class TestTrainingTies:
         fig = training_plots.offset_bias_figure([-2, -1, 0], [2.001, 1.999, 0.5], title="t", y_title="y")
         colours = fig.data[0].marker.color
         assert colours[0] == colours[1] != colours[2]
+
+
+def test_translation_bar_of_a_small_change_does_not_read_zero():
+    """Family 3: a bar coloured "changed" was labelled 0.000 for a change of 0.0003."""
+    fig = schemes_plots.translation_bar_figure({"shaw": np.array([[3e-4]]), "rope": np.array([[0.0]])}, 1)
+    labels = list(fig.data[0].text)
+    assert labels == ["3.00e−4", "0 (unchanged)"]
