@@ -41,12 +41,15 @@ figures = panels.effects_panels(result, height=560)  # two panels a row: room fo
 favoured = effects.favoured_offsets(state["preset"], profile)
 if trained_note:
     st.info("\n".join(f"- {sentence}" for sentence in trained_note))
-captions = effects_text.effects_captions(result, favoured)
+captions = effects_text.effects_captions(result, favoured, d=inputs.queries.shape[1])
 for row in (("content", "bias"), ("content_weights", "weights")):
     for name, column in zip(row, st.columns(2), strict=True):
         with column:
             ui.heatmap_panel(
-                figures[name], captions[name], key=f"{W}fig.{name}", alt=f"Heatmap: {panels.plain_title(name)}"
+                figures[name],
+                captions[name],
+                key=f"{W}fig.{name}",
+                alt=f"Heatmap: {panels.plain_title(name, effects=True)}",
             )
 
 st.header("What the position term did")
@@ -61,7 +64,9 @@ matrices = {
     "content_weights": result.content_weights,
     "weights": result.weights,
 }
-ui.matrix_tables({panels.plain_title(name): matrix for name, matrix in matrices.items()}, key=W + "tables")
+ui.matrix_tables(
+    {panels.plain_title(name, effects=True): matrix for name, matrix in matrices.items()}, key=W + "tables"
+)
 
 ui.export_section(
     schema=EFFECTS,

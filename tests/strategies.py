@@ -158,3 +158,108 @@ def caption_settings(draw):
     if case == "tied_keys":
         K = np.repeat(K[:1], n, axis=0)
     return Q, K, A, case
+
+
+# --- hard cases on purpose, for the sentences (issue 20) --------------------------------
+#: What each drawn setting is built to contain: ties (exact, or only at the precision printed),
+#: a key whose content dominates (a saturated softmax), values at the slider limits, queries
+#: along one direction, k = 0 and k ≥ n, d > 1 (where 1/√d matters), zero, constant and tiny tables.
+HARD_CASES = (
+    "exact_tie",
+    "content_tie",
+    "display_tie",
+    "dominant",
+    "limits",
+    "aligned",
+    "k0",
+    "k_wide",
+    "wide_d",
+    "zero_table",
+    "constant_table",
+    "tiny_table",
+    "random",
+)
+
+
+def _tie_combined(Q, K, A, k: int, i: int, j1: int, j2: int) -> None:
+    """Make keys j1 and j2 of query i score exactly alike with the position term, for every query of that row's offsets:
+    k_j2 = k_j1 + aᴷ(clip(j1 − i)) − aᴷ(clip(j2 − i)), so q_i·(k_j + aᴷ) is one vector product."""
+    r1, r2 = (int(np.clip(j - i, -k, k)) + k for j in (j1, j2))
+    K[j2] = K[j1] + A[r1] - A[r2]
+
+
+@st.composite
+def hard_settings(draw, *, limit: float = 2.0, d_max: int = 2, n_max: int = 6, n_min: int = 2):
+    """(Q, K, A_K, case): one of :data:`HARD_CASES` built on purpose, on the 0.05 slider grid in [−limit, limit].
+
+    The Explorer's sliders run over [−2, 2] (d ≤ 2); the walkthrough's fields over [−10, 10] (d = 1).
+    """
+    case = draw(st.sampled_from(HARD_CASES))
+    n = draw(st.integers(n_min, n_max))
+    d = draw(st.integers(2, max(d_max, 2))) if case == "wide_d" and d_max > 1 else draw(st.integers(1, d_max))
+    k = 0 if case == "k0" else draw(st.integers(n - 1, n + 2)) if case == "k_wide" else draw(st.integers(0, 3))
+    steps = round(limit * 20)
+    grid = st.integers(-steps, steps).map(lambda t: t / 20)
+    if case == "limits":
+        grid = st.sampled_from([-limit, 0.0, limit])
+
+    def matrix(rows: int) -> np.ndarray:
+        return np.array([[draw(grid) for _ in range(d)] for _ in range(rows)], dtype=float)
+
+    Q, K, A = matrix(n), matrix(n), matrix(2 * k + 1)
+    i, j1, j2 = draw(st.integers(0, n - 1)), *draw(st.lists(st.integers(0, n - 1), min_size=2, max_size=2, unique=True))
+    if case == "exact_tie":
+        _tie_combined(Q, K, A, k, i, j1, j2)
+    elif case == "content_tie":
+        K[j2] = K[j1]
+    elif case == "display_tie":
+        K[j2] = K[j1] + draw(st.sampled_from([1e-4, -1e-4, 3e-5, 2e-3]))
+    elif case == "dominant":
+        K[:] = -limit
+        K[j1] = limit
+        Q = np.abs(Q) + limit / 2 if draw(st.booleans()) else np.full_like(Q, limit)
+    elif case == "aligned":
+        direction = matrix(1)[0]
+        direction = direction / np.abs(direction).max() if np.any(direction) else np.ones(d)
+        Q = np.array([[draw(st.integers(1, steps)) / 20] for _ in range(n)]) * direction  # one side of one line
+    elif case == "zero_table":
+        A = np.zeros_like(A)
+    elif case == "constant_table":
+        A = np.repeat(A[:1], 2 * k + 1, axis=0)
+    elif case == "tiny_table":  # biases that span less than 0.002: too little to move a weight visibly
+        A = A / (2000 * limit**2)
+    return Q, K, A, case
+
+
+@st.composite
+def hard_scenarios(draw):
+    """A d = 1 walkthrough Scenario and its case: n in 1..6, k in 0..3 (0..n+2 for k ≥ n), values in [−10, 10]."""
+    from relpos import Scenario
+
+    Q, K, A, case = draw(hard_settings(limit=10.0, d_max=1, n_max=6, n_min=2))
+    return Scenario(tuple(Q[:, 0]), tuple(K[:, 0]), tuple(A[:, 0])), case
+
+
+#: Values near the rounding edges of 3 decimals: ties that exist only at the precision printed,
+#: and values just either side of a half (0.3265 ± 1e-12), where rounding is half-to-even on the binary value.
+edge_values = st.builds(
+    lambda whole, nudge: whole / 1000 + nudge,
+    st.integers(-2000, 2000),
+    st.sampled_from([0.0, 1e-12, -1e-12, 1e-4, -1e-4, 4.9e-4, -4.9e-4, 5e-4, -5e-4, 5.1e-4, 2e-3]),
+)
+edge_rows = st.lists(edge_values, min_size=1, max_size=8)
+
+
+@st.composite
+def weight_rows(draw, n: int | None = None):
+    """(content weights, biases) of one row of `n` keys (1..6 if not given): softmax of drawn scores,
+    some keys saturated or tied."""
+    n = draw(st.integers(1, 6)) if n is None else n
+    scores = np.array(
+        draw(st.lists(st.sampled_from([-40.0, -8.0, -1.0, 0.0, 0.0, 0.5, 1.0, 8.0, 40.0]), min_size=n, max_size=n))
+    )
+    scores = scores + np.array(draw(st.lists(edge_values, min_size=n, max_size=n)))
+    weights = np.exp(scores - scores.max())
+    scale = draw(st.sampled_from([0.0, 1e-4, 0.01, 1.0, 5.0]))
+    bias = scale * np.array(draw(st.lists(st.sampled_from([-2.0, -1.0, 0.0, 0.0, 1.0, 2.0]), min_size=n, max_size=n)))
+    return weights / weights.sum(), bias

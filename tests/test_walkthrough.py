@@ -127,21 +127,22 @@ class TestPairSteps:
 class TestRowShift:
     def test_textbook_row_one(self):
         shift = wt.row_shift(RESULT, 0)
-        assert (shift.gainer, shift.loser) == (0, 3)
-        assert (shift.content_favourite, shift.favourite) == (3, 0)
+        assert (shift.facts.gainers, shift.facts.losers) == ((0,), (3,))
+        assert (shift.facts.content_top, shift.facts.top) == ((3,), (0,))
         assert round(shift.content_weights[0], 3) == 0.265 and round(shift.weights[0], 3) == 0.373
         assert round(shift.content_weights[3], 3) == 0.358 and round(shift.weights[3], 3) == 0.276
 
     @settings(max_examples=40)
     @given(walkthrough_scenarios(), st.data())
-    def test_gainer_gains_and_loser_loses(self, scenario, data):
+    def test_gainers_gain_and_losers_lose(self, scenario, data):
         row = data.draw(st.integers(0, scenario.n - 1))
         shift = wt.row_shift(scenario.attention(), row)
         assert shift.changes.sum() == pytest.approx(0.0, abs=1e-12)  # both rows sum to 1
-        # exactly so in real numbers (the changes sum to 0); a row whose bias is one number
-        # throughout changes by rounding noise only, e.g. −1.4e−17
-        assert shift.gain >= -1e-12 and shift.loss <= 1e-12
-        assert shift.gain == pytest.approx(shift.changes.max()) and shift.loss == pytest.approx(shift.changes.min())
+        # a row whose bias is one number throughout changes by rounding noise only, e.g. −1.4e−17: nothing named
+        facts = shift.facts
+        assert all(shift.changes[j] > 0 for j in facts.gainers) and all(shift.changes[j] < 0 for j in facts.losers)
+        if facts.gainers:
+            assert shift.changes.max() == pytest.approx(shift.changes[facts.gainers[0]], abs=10.0**-facts.decimals)
 
     def test_k_zero_changes_no_weight(self):
         scenario = relpos.Scenario(TEXTBOOK.queries, TEXTBOOK.keys, (0.7,))

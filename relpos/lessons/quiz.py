@@ -20,6 +20,7 @@ from relpos.lessons.answers import AnswerError, parse_cells, parse_number, parse
 from relpos.lessons.quiz_model import NUMBER_TOLERANCE, Feedback, Question, cells_text
 from relpos.lessons.quiz_questions import make_quiz
 from relpos.text import numbers
+from relpos.text.facts import distance
 
 __all__ = [
     "NUMBER_TOLERANCE",
@@ -32,10 +33,6 @@ __all__ = [
     "reveal",
     "summarise",
 ]
-
-#: Float slack on the tolerance: 0.64 − 0.65 is 0.010000000000000009 in binary, yet exactly 0.01 away.
-_FLOAT_SLACK = 1e-9
-
 
 # ---------------------------------------------------------------- checking
 
@@ -52,8 +49,20 @@ def _parse(question: Question, text):
 
 def _is_right(question: Question, given) -> bool:
     if question.answer_kind == "number":
-        return abs(given - question.expected) <= question.tolerance + _FLOAT_SLACK
+        # the distance the message prints, so the verdict and the numbers shown agree
+        return distance(given, question.expected) <= question.tolerance
     return given == question.expected
+
+
+def _typed(value: float) -> str:
+    """A typed number as typed (up to 10 decimals), with a true minus sign: −0.2691, not −0.27."""
+    return numbers.number(value, 10, trim=2)
+
+
+def _rule(question: Question, given: float) -> str:
+    """The tolerance rule as applied: ``you typed −0.2691, 0.0109 from it; within 0.01 counts``."""
+    gap = distance(given, question.expected)
+    return f"you typed {_typed(given)}, {_typed(gap)} from it; an answer within {_typed(question.tolerance)} counts"
 
 
 def offset_hints(expected: int, given: int, k: int) -> list[str]:
@@ -77,8 +86,7 @@ def offset_hints(expected: int, given: int, k: int) -> list[str]:
 def _wrong_message(question: Question, given) -> str:
     answer = question.answer_text
     if question.answer_kind == "number":
-        typed = numbers.number(given)
-        return f"Not quite: you typed {typed}, the answer is {answer} (within ±{question.tolerance} counts)."
+        return f"Not quite: the answer is {answer} ({_rule(question, given)})."
     if question.answer_kind == "offset":
         hints = offset_hints(question.expected, given, question.k)
         if len(hints) > 1:  # one typed number, several slips that give it: name them all
@@ -124,7 +132,8 @@ def check_answer(question: Question, text) -> Feedback:
     except AnswerError as error:
         return Feedback("invalid", f"Could not read that answer: {error}.")
     if _is_right(question, given):
-        return Feedback("correct", f"Correct: {question.answer_text}.")
+        rule = f" ({_rule(question, given)})" if question.answer_kind == "number" else ""
+        return Feedback("correct", f"Correct: {question.answer_text}{rule}.")
     return Feedback("wrong", _wrong_message(question, given))
 
 

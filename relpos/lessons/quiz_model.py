@@ -110,9 +110,13 @@ def cells_text(cells) -> str:
 
 
 def answer_text(answer_kind: str, expected) -> str:
-    """An expected answer as a learner would type it."""
+    """An expected answer as a learner would type it: a number with every decimal it has (up to 6).
+
+    >>> answer_text("number", -0.28000000000000003), answer_text("number", 0.275), answer_text("offset", -1)
+    ('−0.28', '0.275', '−1')
+    """
     if answer_kind == "number":
-        return numbers.number(expected)
+        return numbers.number(expected, 6, trim=2)
     if answer_kind == "offset":
         return numbers.offset(expected)
     if answer_kind == "positions":

@@ -17,6 +17,7 @@ from relpos.core.examples import Scenario
 from relpos.core.offsets import table_rows
 from relpos.lessons.quiz_model import NUMBER_TOLERANCE, Question
 from relpos.text import numbers
+from relpos.text.facts import decimals_showing
 
 __all__ = ["make_quiz"]
 
@@ -76,8 +77,8 @@ def _clipped(n: int, k: int) -> np.ndarray:
     return table_rows(n, n, k) - k  # (n, n)
 
 
-def _row_vector_tex(values) -> str:
-    return r"\left(" + r",\ ".join(_tex(v) for v in values) + r"\right)"
+def _row_vector_tex(values, places: int = 2) -> str:
+    return r"\left(" + r",\ ".join(_tex(v, places) for v in values) + r"\right)"
 
 
 # ---------------------------------------------------------------- the five questions
@@ -169,6 +170,7 @@ def _weight_grows_question(rng: np.random.Generator) -> Question:
     delta = float(rng.choice([0.3, 0.5, 0.8, 1.0]))
     before, after = scenario.attention(), _with_table_entry(scenario, -1, delta).attention()
     grew = frozenset(int(j) + 1 for j in np.flatnonzero(after.weights[i] > before.weights[i]))
+    places = decimals_showing(before.weights[i], after.weights[i], 2)  # every key's change visible
     users = frozenset(int(j) + 1 for j in np.flatnonzero(before.offsets[i] == -1))
     q, i1 = scenario.queries[i], i + 1
     change = q * delta
@@ -187,8 +189,8 @@ def _weight_grows_question(rng: np.random.Generator) -> Question:
             rf"\operatorname{{clip}}(j - {i1},\;{k}) = -1 \iff j \in {_set_tex(users)}",
             rf"\Delta e_{{{i1},j}} = q_{i1}\,\Delta a^K_{{-1}} = {_factor(q)}{_factor(delta)} = {_tex(change)}"
             rf"\ \text{{for }} j \in {_set_tex(users)},\quad 0 \text{{ otherwise}}",
-            rf"\alpha_{{{i1},\cdot}}:\ {_row_vector_tex(before.weights[i])}"
-            rf" \;\to\; {_row_vector_tex(after.weights[i])}",
+            rf"\alpha_{{{i1},\cdot}}:\ {_row_vector_tex(before.weights[i], places)}"
+            rf" \;\to\; {_row_vector_tex(after.weights[i], places)}",
             rf"\text{{larger: }} j \in {_set_tex(grew)}",
         ),
         explanation=(

@@ -22,6 +22,7 @@ from relpos.core.attention import AttentionResult
 from relpos.core.examples import Scenario
 from relpos.text import numbers
 from relpos.text.escape import escape_markdown
+from relpos.text.facts import RowFacts, row_facts
 
 __all__ = [
     "K_CHOICES",
@@ -228,16 +229,12 @@ def pair_steps(scenario: Scenario, result: AttentionResult | None = None) -> tup
 
 @dataclass(frozen=True)
 class RowShift:
-    """How the position term moved one query row's softmax weights."""
+    """How the position term moved one query row's softmax weights, with the facts the takeaway states."""
 
     row: int
     content_weights: tuple[float, ...]  # softmax(content row)
     weights: tuple[float, ...]  # softmax(score row)
-    gainer: int  # key whose weight rose the most
-    loser: int  # key whose weight fell the most
-    content_favourite: int  # key with the most weight from content alone
-    favourite: int  # key with the most weight once positions count
-    bias_spread: float  # max - min of the row's position terms (0: a constant shift)
+    facts: RowFacts  # tied favourites, tied largest gain and loss, why nothing moved
 
     @property
     def changes(self) -> np.ndarray:
@@ -245,43 +242,34 @@ class RowShift:
         return np.subtract(self.weights, self.content_weights)
 
     @property
-    def gain(self) -> float:
-        return float(self.changes[self.gainer])
-
-    @property
-    def loss(self) -> float:
-        return float(self.changes[self.loser])
+    def bias_spread(self) -> float:
+        """Largest minus smallest position term of the row (0: a constant shift)."""
+        return self.facts.spread
 
 
 def row_shift(result: AttentionResult, row: int) -> RowShift:
-    """Which key gained and which lost the most weight from the position term.
+    """One row's weights before and after, and the facts about them (ties at 3 decimals).
 
     Examples
     --------
     >>> from relpos.core.examples import worked_example
     >>> shift = row_shift(worked_example().attention(), 0)
-    >>> shift.gainer, round(shift.gain, 3), shift.loser, round(shift.loss, 3)
-    (0, 0.108, 3, -0.081)
+    >>> shift.facts.gainers, shift.facts.losers, shift.facts.content_top, shift.facts.top
+    ((0,), (3,), (3,), (0,))
     """
     n_q = result.scores.shape[0]
     if not 0 <= row < n_q:
         raise ValueError(f"row must be a query index in 0..{n_q - 1}; got {row}")
     content_weights = result.content_weights[row]  # (n_k,)
     weights = result.weights[row]  # (n_k,)
-    changes = weights - content_weights  # (n_k,)
     return RowShift(
         row=row,
         content_weights=tuple(float(w) for w in content_weights),
         weights=tuple(float(w) for w in weights),
-        gainer=int(np.argmax(changes)),
-        loser=int(np.argmin(changes)),
-        content_favourite=int(np.argmax(content_weights)),
-        favourite=int(np.argmax(weights)),
-        bias_spread=float(np.ptp(result.bias[row])),
+        facts=row_facts(content_weights, weights, result.bias[row], result.mask[row]),
     )
 
 
-#: Weight changes smaller than this do not show at 3 decimals (one threshold with the Explorer).
 # ---------------------------------------------------------------------------
 # Editing the example
 # ---------------------------------------------------------------------------

@@ -7,11 +7,10 @@ print comes from those steps, formatted by :mod:`relpos.text.numbers`.
 
 from __future__ import annotations
 
-import numpy as np
-
 from relpos.lessons.walkthrough import PairStep, RowShift
-from relpos.text import numbers
-from relpos.text.explain import VISIBLE_CHANGE, weight_shift_reason
+from relpos.text import explain, numbers
+from relpos.text.explain import weight_shift_reason
+from relpos.text.facts import WEIGHT_DECIMALS
 
 __all__ = [
     "offset_map_note",
@@ -23,8 +22,6 @@ __all__ = [
     "takeaway",
 ]
 
-_VISIBLE_CHANGE = VISIBLE_CHANGE
-
 
 def _key_label(step: PairStep) -> str:
     """``Key 4 (offset +3, clipped to +2)`` in plain text."""
@@ -35,12 +32,12 @@ def _key_label(step: PairStep) -> str:
 
 
 def takeaway(shift: RowShift, row_steps: tuple[PairStep, ...] | list[PairStep]) -> list[str]:
-    """The softmax step's conclusions for one row, as plain sentences built from the numbers.
+    """The softmax step's conclusions for one row, as plain sentences built from the row's facts.
 
     Parameters
     ----------
     shift : RowShift
-        From :func:`row_shift`.
+        From :func:`row_shift`; its facts decide every claim (ties at 3 decimals).
     row_steps : sequence of PairStep, length n
         The row's pairs (key order), for offsets and position terms.
 
@@ -60,36 +57,100 @@ def takeaway(shift: RowShift, row_steps: tuple[PairStep, ...] | list[PairStep]) 
     """
     if len(row_steps) != len(shift.weights):
         raise ValueError(f"row_steps must hold one PairStep per key ({len(shift.weights)}); got {len(row_steps)}")
-    if np.max(np.abs(shift.changes)) < _VISIBLE_CHANGE:
-        if shift.bias_spread < 1e-12:
-            return [
-                f"No weight changed: every key of this row got the same position term "
-                f"({signed(row_steps[0].position)}), and adding one number to a whole row leaves "
-                "the softmax unchanged. Only differences between the position terms of a row matter."
-            ]
-        return ["The position terms of this row are too small to change any weight visibly (at 3 decimals)."]
+    facts = shift.facts
+    if facts.still:
+        return [_still_sentence(shift, row_steps)]
     sentences = []
     positions = [step.position for step in row_steps]
-    for index, verb in ((shift.gainer, "gained"), (shift.loser, "lost")):
-        change = float(shift.changes[index])
-        if abs(change) < _VISIBLE_CHANGE:
-            continue  # the other side of the row moved; this one does not show at 3 decimals
-        # one rounding rule with the Explorer: the true difference, rounded (not the difference of rounded weights)
-        reason = weight_shift_reason(shift.content_weights, positions, index, term="position term")
-        sentences.append(
-            f"{_key_label(row_steps[index])} {verb} the most weight: "
-            f"{numbers.number(shift.content_weights[index], 3)} → {numbers.number(shift.weights[index], 3)} "
-            f"({signed(change, 3, fixed=True)}): "
-            f"{reason}."
-        )
-    if shift.favourite != shift.content_favourite:
-        sentences.append(
-            f"Content alone would attend most to key {shift.content_favourite + 1}; "
-            f"with the position term, key {shift.favourite + 1} gets the most weight."
-        )
-    else:
-        sentences.append(f"Key {shift.favourite + 1} gets the most weight with and without the position term.")
+    for keys, verb in ((facts.gainers, "gained"), (facts.losers, "lost")):
+        for index in keys:
+            tied = [j for j in keys if j != index]
+            tie = f", tied with {explain.keys_text(tied)}" if tied else ""
+            reason = weight_shift_reason(shift.content_weights, positions, index, term="position term")
+            sentences.append(
+                f"{_key_label(row_steps[index])} {verb} the most weight{tie}: "
+                f"{_weight(shift.content_weights[index], facts.decimals)} → "
+                f"{_weight(shift.weights[index], facts.decimals)} "
+                f"({signed(shift.changes[index], facts.decimals, fixed=True)}): {reason}."
+            )
+    sentences.append(_favourite_sentence(shift))
     return sentences
+
+
+def _weight(value: float, decimals: int = WEIGHT_DECIMALS) -> str:
+    return numbers.number(value, decimals)
+
+
+def _still_sentence(shift: RowShift, row_steps) -> str:
+    """Why no weight of the row moved visibly: one bias for all, a tiny spread, or saturated content."""
+    facts = shift.facts
+    span = numbers.readable(facts.spread)
+    if facts.still == "constant":
+        return (
+            f"No weight changed: every key of this row got the same position term "
+            f"({signed(row_steps[0].position)}), and adding one number to a whole row leaves "
+            "the softmax unchanged. Only differences between the position terms of a row matter."
+        )
+    if facts.still == "small":
+        return (
+            f"No weight changed visibly: the position terms of this row span only {span}, and a spread that small "
+            f"moves no weight by 0.0005 or more whatever the content (at most tanh(spread/4) = "
+            f"{numbers.scientific(facts.reach, 3)})."
+        )
+    largest = numbers.scientific(facts.largest_change, 3)  # below 0.0005: E notation keeps its digits
+    if facts.still == "saturated":
+        return (
+            f"No weight changed visibly, though the position terms of this row span {span}: content saturates "
+            f"this softmax. With content alone {explain.keys_text(facts.content_top)} already holds "
+            f"{_weight(max(shift.content_weights))} of the weight and every other key 0.000, and weights pinned at "
+            f"0 and 1 barely move: each changes by wⱼ·(e^(bⱼ − T) − 1), here by at most {largest}. "
+            f"With other content these terms could move a weight by up to {numbers.readable(facts.reach)}."
+        )
+    return (
+        f"No weight changed visibly, though the position terms of this row span {span}: each weight changes by "
+        f"wⱼ·(e^(bⱼ − T) − 1), and with this row's content weights no change reaches 0.0005 (at most {largest})."
+    )
+
+
+def _favourite_sentence(shift: RowShift) -> str:
+    """Which key(s) get the most weight with content alone and with the position term, ties named."""
+    facts, n = shift.facts, len(shift.weights)
+    before, after = facts.content_top, facts.top
+    then, now = _weight(shift.content_weights[before[0]]), _weight(shift.weights[after[0]])
+    if before == after:
+        if len(before) == n > 1:
+            return f"Every key gets the same weight with and without the position term ({then}, then {now})."
+        if len(before) == 1:
+            return f"Key {before[0] + 1} gets the most weight with and without the position term ({then} → {now})."
+        return (
+            f"{explain.keys_text(before).capitalize()} tie for the most weight with and without the position term "
+            f"({then} each → {now} each)."
+        )
+    return f"{_top_clause('content', before, n, then)}; {_top_clause('combined', after, n, now)}."
+
+
+#: How a favourite is said with content alone and with the position term: every key, one key, a tie.
+_CLAUSES = {
+    "content": (
+        "Content alone gives every key the same weight",
+        "Content alone would attend most to {keys}",
+        "Content alone ties {keys} for the most weight",
+    ),
+    "combined": (
+        "with the position term every key gets the same weight",
+        "with the position term, {keys} gets the most weight",
+        "with the position term, {keys} tie for the most weight",
+    ),
+}
+
+
+def _top_clause(which: str, keys: tuple[int, ...], n: int, value: str) -> str:
+    """``Content alone ties keys 1 and 4 for the most weight (0.327 each)`` and its two siblings."""
+    every, one, tie = _CLAUSES[which]
+    if len(keys) == n:
+        return f"{every} ({value})"
+    text = (one if len(keys) == 1 else tie).format(keys=explain.keys_text(keys))
+    return f"{text} ({value}{' each' if len(keys) > 1 else ''})"
 
 
 # ---------------------------------------------------------------------------

@@ -298,7 +298,7 @@ def _spec(state, inputs, skeletons: dict, decimals: dict, captions: dict, recipe
         "origin": PANEL_ORIGIN,  # cell (i, j) is drawn at x = j + origin, y = i + origin
         "decimals": decimals,
         "offsets": offset_map.panel_cells(n, n, k),
-        "titles": {name: panels.plain_title(name) for name in PANEL_ORDER},
+        "titles": {name: panels.plain_title(name, d, scalar=state["bias"] == "scalar") for name in PANEL_ORDER},
         # the bias panel's title follows the query-independent toggle while it is live
         "bias_titles": {mode: panels.explorer_titles(d, scalar=mode == "scalar")["bias"] for mode in BIAS_MODES},
         "captions": {name: captions.get(name, "") for name in PANEL_ORDER},

@@ -66,13 +66,26 @@ EFFECTS_PANELS = {
 }
 
 
-def plain_title(name: str) -> str:
-    """A panel's title without HTML (for tables and screen readers).
+def plain_title(name: str, d: int = 1, *, scalar: bool = False, effects: bool = False) -> str:
+    """A panel's title without HTML (for tables and screen readers), saying what its numbers are.
 
-    >>> plain_title("content")
-    'content  q_i·k_j'
+    Parameters
+    ----------
+    name : str
+        The panel's key.
+    d : int
+        The Explorer's vector width: both products are divided by √d (named for d > 1).
+    scalar : bool
+        The Explorer's query-independent bias (one number per offset, not q_i·a^K).
+    effects : bool
+        A Position effects panel (:data:`EFFECTS_PANELS`, scaled by √d_k).
+
+    Examples
+    --------
+    >>> plain_title("content"), plain_title("content", 2), plain_title("bias", effects=True)
+    ('content  q_i·k_j', 'content  q_i·k_j/√2', 'position biases  q_i·a^K_clip(j−i)/√d_k')
     """
-    title = EXPLORER_PANELS.get(name) or EFFECTS_PANELS[name]
+    title = EFFECTS_PANELS[name] if effects else explorer_titles(d, scalar=scalar)[name]
     for tag, plain in (("<sub>", "_"), ("</sub>", ""), ("<sup>", "^"), ("</sup>", "")):
         title = title.replace(tag, plain)
     return title

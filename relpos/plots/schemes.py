@@ -17,7 +17,7 @@ from relpos.plots.heatmaps import score_heatmap, symmetric_range, weight_heatmap
 from relpos.plots.panels import TEXT_MAX_N
 from relpos.plots.style import HeatmapStyle
 from relpos.text.hover import scheme_score_hover, scheme_weight_hover, translation_hover
-from relpos.text.numbers import number, offset
+from relpos.text.numbers import number, offset, readable
 
 __all__ = [
     "TRAINED_FILL",
@@ -141,7 +141,11 @@ def translation_bar_figure(changes: dict[str, np.ndarray], shift: int, *, height
     names = list(changes)
     largest = [float(np.max(np.abs(changes[name]))) for name in names]
     changed = [value >= ROUNDING for value in largest]
-    labels = [number(value, 3) if moved else "0 (unchanged)" for value, moved in zip(largest, changed, strict=True)]
+    # a change that moved never reads 0.000: below 0.0005 it prints in E notation
+    labels = [
+        readable(value, 3, trim=None) if moved else "0 (unchanged)"
+        for value, moved in zip(largest, changed, strict=True)
+    ]
     fig = go.Figure(
         go.Bar(
             x=[value if moved else 0.0 for value, moved in zip(largest, changed, strict=True)],

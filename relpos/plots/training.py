@@ -15,7 +15,9 @@ from relpos.core.training_model import TRAINING_SCHEMES
 from relpos.plots import style
 from relpos.plots.heatmaps import score_heatmap, symmetric_range, weight_heatmap
 from relpos.plots.style import HeatmapStyle
+from relpos.text import facts
 from relpos.text.explain import offset_label
+from relpos.text.facts import SCORE_DECIMALS
 from relpos.text.training import length_label
 
 __all__ = [
@@ -123,7 +125,9 @@ def offset_bias_figure(
     """
     offsets = np.asarray(offsets, dtype=int)
     values = np.asarray(biases, dtype=float)  # (n,)
-    leaders = values >= values.max() - 1e-12 if np.ptp(values) > 1e-12 else np.zeros(values.shape, bool)
+    leaders = np.zeros(values.shape, bool)
+    leaders[list(facts.top(values, SCORE_DECIMALS))] = True  # the offsets the sentence names, tied at 2 decimals
+    leaders &= not leaders.all()  # all alike: no bar is the largest
     colours = np.where(leaders, WINNER, OTHER)
     opacity = np.where(offsets < -k, CLIPPED_OPACITY, 1.0) if k else np.ones(values.shape)
     labels = [offset_label(int(o)) for o in offsets]

@@ -274,13 +274,15 @@ class Field:
         parts = _TRAILING_PUNCTUATION.sub("", text).split(",")
         if not self.min_items <= len(parts) <= self.max_items:
             return f"{expected}; got {len(parts)} entr{'y' if len(parts) == 1 else 'ies'}"
-        for part in parts:  # the first unusable entry, named
+        for place, part in enumerate(parts, 1):  # the first unusable entry, named by its place
             try:
                 _ANY_FLOAT.parse(part)
             except ValueError:
-                return f"{expected}; {_quoted(part.strip())} is not a number"
-        outside = (_excerpt(part.strip()) for part in parts if not self._in_range(part))
-        return f"{expected}; got {next(outside, _excerpt(text))}"
+                return f"{expected}; entry {place}: {_quoted(part.strip())} is not a number"
+        for place, part in enumerate(parts, 1):
+            if not self._in_range(part):
+                return f"{expected}; entry {place}: {_excerpt(part.strip())} is outside {low} to {high}"
+        return f"{expected}; got {_excerpt(text)}"
 
     def _in_range(self, text: str) -> bool:
         try:

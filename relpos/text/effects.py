@@ -15,14 +15,16 @@ from relpos.core.measures import (
     weight_on_offsets,
 )
 from relpos.core.offsets import relative_offsets
-from relpos.text import numbers
+from relpos.text import facts, numbers
 from relpos.text.explain import bias_kind, explorer_captions, offset_label
 
 __all__ = ["effects_captions", "effects_summary", "favourite_rows", "preferred_row_sentence"]
 
 
-def effects_captions(result: AttentionResult, favoured: tuple[int, ...]) -> dict[str, str]:
+def effects_captions(result: AttentionResult, favoured: tuple[int, ...], *, d: int = 1) -> dict[str, str]:
     """ "What to notice" under each Position effects panel (keys as :data:`relpos.plots.panels.EFFECTS_PANELS`).
+
+    `d` is the queries' width d_k: the bias caption names the product with its 1/√d_k.
 
     Examples
     --------
@@ -31,7 +33,7 @@ def effects_captions(result: AttentionResult, favoured: tuple[int, ...]) -> dict
     >>> effects_captions(result, (-1,))["weights"]
     'Softmax of the combined scores. Weight on offset −1: 22% → 47% on average (with content alone → with positions).'
     """
-    captions = explorer_captions(result)
+    captions = explorer_captions(result, d=d)
     if favoured:
         names = ", ".join(offset_label(o) for o in favoured)
         before = weight_on_offsets(result.content_weights, favoured).mean()
@@ -98,7 +100,7 @@ def _distance_sentences(result: AttentionResult, kind: str) -> list[str]:
     shift = after - before
     if kind in ("zero", "row_constant"):
         effect = "the position term moved nothing: the weights are exactly the content weights"
-    elif abs(shift) < 0.005:  # prints as ±0.00
+    elif not facts.visible(shift, 2):  # prints as ±0.00
         effect = "the position term moved it by less than 0.005"
     else:
         effect = f"the position term moved it by {numbers.number(shift, sign=True)} "

@@ -10,13 +10,9 @@ from __future__ import annotations
 import numpy as np
 
 from relpos.core.attention import AttentionResult
-from relpos.core.measures import (
-    SAME,
-    diagonal_spread,
-    row_spread,
-    shift_threshold,
-)
-from relpos.text import numbers
+from relpos.core.measures import diagonal_spread, row_spread, shift_threshold
+from relpos.text import facts, numbers
+from relpos.text.facts import SCORE_DECIMALS, VISIBLE_CHANGE, WEIGHT_DECIMALS
 from relpos.text.numbers import subscript
 
 __all__ = [
@@ -25,8 +21,10 @@ __all__ = [
     "bias_kind",
     "diagonal_note",
     "explorer_captions",
+    "keys_text",
     "number",
     "offset_label",
+    "scaled",
     "subscript",
     "weight_shift_reason",
 ]
@@ -78,13 +76,19 @@ def _values_text(values: np.ndarray, limit: int = 6) -> str:
     return shown + (", …" if values.size > limit else "")
 
 
-def _zero(values) -> bool:
-    """Whether every value is 0 (up to float noise)."""
-    return bool(np.all(np.abs(values) <= SAME))
+def scaled(product: str, d: int) -> str:
+    """A product as the app computes it: ``qᵢ·aᴷ₀`` for d = 1, ``qᵢ·aᴷ₀/√2`` for d = 2.
+
+    >>> scaled("qᵢ·aᴷ₀", 1), scaled("qᵢ·aᴷ", 16)
+    ('qᵢ·aᴷ₀', 'qᵢ·aᴷ/√16')
+    """
+    return product if d == 1 else f"{product}/√{d}"
 
 
 def diagonal_note(queries, table, result: AttentionResult, *, scalar: bool = False) -> str:
     """What is and is not constant along the main diagonal, with the actual numbers.
+
+    The biases it prints are ``qᵢ·aᴷ₀/√d``, and it names them so for d > 1.
 
     Examples
     --------
@@ -99,6 +103,7 @@ def diagonal_note(queries, table, result: AttentionResult, *, scalar: bool = Fal
     'Every cell on the offset-0 diagonal uses aᴷ₀ = 0.00, and that r'
     """
     A = _columns(table)
+    product = scaled("qᵢ·aᴷ₀", A.shape[1])
     diagonal = np.diagonal(result.bias)
     row = A[result.k]
     row_text = number(row[0]) if row.size == 1 else "(" + ", ".join(number(v) for v in row) + ")"
@@ -107,13 +112,13 @@ def diagonal_note(queries, table, result: AttentionResult, *, scalar: bool = Fal
             f"With a query-independent bias every cell on the offset-0 diagonal is exactly b₀ = {number(row[0])}, "
             "and every other diagonal is constant too: the bias no longer looks at the query."
         )
-    if _zero(row):
-        whole = " The whole table is zero here: no position information at all." if _zero(A) else ""
+    if facts.zero(row):
+        whole = " The whole table is zero here: no position information at all." if facts.zero(A) else ""
         return (
             f"Every cell on the offset-0 diagonal uses aᴷ₀ = {row_text}, and that row is zero, so every bias "
-            f"on the diagonal is qᵢ·aᴷ₀ = 0 whatever the query.{whole}"
+            f"on the diagonal is {product} = 0 whatever the query.{whole}"
         )
-    if np.ptp(diagonal) <= SAME:
+    if facts.constant(diagonal):
         return (
             f"Every cell on the offset-0 diagonal uses aᴷ₀ = {row_text}, and here the biases are all "
             f"{number(diagonal[0])} only because the queries give equal products with it; "
@@ -121,7 +126,7 @@ def diagonal_note(queries, table, result: AttentionResult, *, scalar: bool = Fal
         )
     return (
         f"Every cell on the offset-0 diagonal uses the same table row aᴷ₀ = {row_text}, yet its biases are "
-        f"{_values_text(diagonal)}: each is qᵢ·aᴷ₀, so it changes with the row's query. "
+        f"{_values_text(diagonal)}: each is {product}, so it changes with the row's query. "
         "The table row is constant along a diagonal; the Shaw bias is not."
     )
 
@@ -130,19 +135,44 @@ def _cell(i: int, j: int) -> str:
     return f"query {i + 1} → key {j + 1}"
 
 
-def _keys(indices) -> str:
-    """``key 2`` or ``keys 1, 3`` (positions from 1)."""
-    indices = [int(j) + 1 for j in indices]
-    return f"key {indices[0]}" if len(indices) == 1 else "keys " + ", ".join(str(j) for j in indices)
+def _names(items: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" and {items[-1]}"
 
 
-def _weight(value: float) -> str:
-    """A weight or weight change at 3 decimals, true minus, never "−0.000"."""
-    return numbers.number(value, 3)
+def keys_text(indices) -> str:
+    """``key 2``, ``keys 1 and 4`` or ``keys 1, 2 and 4`` (0-based in, positions from 1 out).
+
+    >>> keys_text([1]), keys_text([0, 3]), keys_text([0, 1, 3])
+    ('key 2', 'keys 1 and 4', 'keys 1, 2 and 4')
+    """
+    names = [str(int(j) + 1) for j in indices]
+    return f"key {names[0]}" if len(names) == 1 else "keys " + _names(names)
 
 
-def _change(value: float) -> str:
-    return numbers.number(value, 3, sign=True)
+def _rows_text(rows, n_rows: int, limit: int = 6) -> str:
+    """``every row``, ``row 2``, ``rows 1 and 3`` or ``rows 1, 2, …, 6 and 9 more`` (positions from 1)."""
+    rows = [int(i) + 1 for i in rows]
+    if len(rows) == n_rows:
+        return "both rows" if n_rows == 2 else "every row"
+    if len(rows) == 1:
+        return f"row {rows[0]}"
+    shown = [str(i) for i in rows[:limit]]
+    return "rows " + (_names(shown) if len(rows) <= limit else ", ".join(shown) + f" and {len(rows) - limit} more")
+
+
+def _weight(value: float, decimals: int = WEIGHT_DECIMALS) -> str:
+    """A weight at 3 decimals (or more, where a change needs them), true minus, never "−0.000"."""
+    return numbers.number(value, decimals)
+
+
+def _change(value: float, decimals: int = WEIGHT_DECIMALS) -> str:
+    return numbers.number(value, decimals, sign=True)
+
+
+def _score(value: float) -> str:
+    """A score at the 2 decimals its ties are judged at (:data:`relpos.text.facts.SCORE_DECIMALS`)."""
+    return numbers.number(value, SCORE_DECIMALS)
 
 
 def bias_kind(result: AttentionResult) -> str:
@@ -160,12 +190,7 @@ def bias_kind(result: AttentionResult) -> str:
 
 def _kind_and_spread(result: AttentionResult) -> tuple[str, tuple | None]:
     """:func:`bias_kind` and the :func:`diagonal_spread` it computed, if any (the caption reuses it)."""
-    if _zero(result.bias[result.mask]):
-        return "zero", None
-    if np.all(row_spread(result.bias, result.mask) <= SAME):
-        return "row_constant", None
-    spread = diagonal_spread(result.bias)
-    return ("diagonal_constant" if np.all(spread[1] <= SAME) else "varying"), spread
+    return facts.bias_kind(result.bias, result.mask)
 
 
 def _row_constant_reason(result: AttentionResult) -> str:
@@ -174,7 +199,7 @@ def _row_constant_reason(result: AttentionResult) -> str:
     return f"Every key of a row gets the same bias ({_values_text(result.bias[:, 0])}, row by row).{reason}"
 
 
-def _bias_caption(result: AttentionResult, kind: str, scalar: bool, spread: tuple | None = None) -> str:
+def _bias_caption(result: AttentionResult, kind: str, scalar: bool, spread: tuple | None = None, d: int = 1) -> str:
     """The bias panel's caption: zero, one number per row, constant diagonals, or varying."""
     bias = result.bias
     if kind == "zero":
@@ -186,38 +211,51 @@ def _bias_caption(result: AttentionResult, kind: str, scalar: bool, spread: tupl
     if kind == "diagonal_constant":
         return (
             "Each diagonal uses one table row, and here every diagonal is constant too: the queries give "
-            "equal products qᵢ·aᴷ with the rows they read."
+            f"equal products {scaled('qᵢ·aᴷ', d)} with the rows they read."
         )
     offsets, spread = diagonal_spread(bias) if spread is None else spread
-    widest = int(np.argmax(spread))
+    widest = facts.top(spread, SCORE_DECIMALS)[0]  # any diagonal whose values differ shows it
     values = np.diagonal(bias, int(offsets[widest]))
     return (
-        "Each diagonal uses one table row, but the bias is qᵢ·aᴷ, so it changes down the diagonal with "
-        f"each query: along offset {offset_label(int(offsets[widest]))} it runs from "
+        f"Each diagonal uses one table row, but the bias is {scaled('qᵢ·aᴷ', d)}, so it changes down the diagonal "
+        f"with each query: along offset {offset_label(int(offsets[widest]))} it runs from "
         f"{number(values.min())} to {number(values.max())}."
     )
 
 
+def _row_tops(result: AttentionResult) -> tuple[list, list]:
+    """Every row's tied top content score and tied top combined score, at 2 decimals."""
+    return (
+        facts.row_tops(result.content, SCORE_DECIMALS, result.mask),
+        facts.row_tops(result.scores, SCORE_DECIMALS, result.mask),
+    )
+
+
 def _scores_caption(result: AttentionResult, kind: str) -> str:
-    """The combined-scores caption: which row's top key the position term moved, if any."""
+    """The combined-scores caption: which rows' top keys the position term moved, ties named (2 decimals)."""
     content, scores = result.content, result.scores
     if kind == "zero":
         return "Content + position, with a position term of 0: the scores equal the content scores."
     if kind == "row_constant":
         return "Content + position: each row's scores shift by one number, so no row changes its top key."
-    for i in range(scores.shape[0]):
-        before = np.flatnonzero(content[i] >= content[i].max() - SAME)  # ties: every top key
-        after = np.flatnonzero(scores[i] >= scores[i].max() - SAME)
-        if after.size == 1 and after[0] not in before:
-            return (
-                f"Content + position. In row {i + 1} the top score moves from {_keys(before)} "
-                f"(content {number(content[i, before[0]])}) to key {after[0] + 1} ({number(scores[i, after[0]])})."
-            )
-    return "Content + position. Here the position term changes the scores but no row changes its top key."
-
-
-#: Weight changes smaller than this do not show at 3 decimals.
-VISIBLE_CHANGE = 5e-4
+    before, after = _row_tops(result)
+    changed = [i for i in range(len(before)) if before[i] != after[i]]
+    if not changed:
+        return (
+            "Content + position. Here the position term changes the scores but no row changes its top key "
+            "(ties counted at 2 decimals)."
+        )
+    moved = [i for i in changed if not set(before[i]) & set(after[i])]
+    i = (moved or changed)[0]
+    each_before = " each" if len(before[i]) > 1 else ""
+    each_after = " each" if len(after[i]) > 1 else ""
+    count = f"{len(changed)} of {len(before)} rows change their top key. " if len(changed) > 1 else ""
+    verb = "moves from" if moved else "goes from"
+    return (
+        f"Content + position. {count}In row {i + 1} the top score {verb} {keys_text(before[i])} "
+        f"(content {_score(content[i, before[i][0]])}{each_before}) to {keys_text(after[i])} "
+        f"({_score(scores[i, after[i][0]])}{each_after})."
+    )
 
 
 def weight_shift_reason(content_weights, bias, j: int, *, term: str = "bias") -> str:
@@ -225,7 +263,8 @@ def weight_shift_reason(content_weights, bias, j: int, *, term: str = "bias") ->
 
     Softmax turns a bias into a factor: w′ⱼ = wⱼ·e^(bⱼ) / Σₗ wₗ·e^(bₗ) = wⱼ·e^(bⱼ − T),
     T = log Σₗ wₗ·e^(bₗ) (see :func:`relpos.core.measures.shift_threshold`). A key gains
-    exactly when its bias is above T and loses exactly when below.
+    exactly when its bias is above T and loses exactly when below. A factor too large or
+    too small for fixed decimals is printed in E notation.
 
     Parameters
     ----------
@@ -242,6 +281,8 @@ def weight_shift_reason(content_weights, bias, j: int, *, term: str = "bias") ->
     "its bias −0.10 is below the row's content-weighted log-mean-exp "
     >>> weight_shift_reason([0.5, 0.5], [0.1, -0.1], 1)[64:]
     'T = log Σₗ wₗ·e^(bₗ) = 0.005, so its weight is multiplied by e^(bⱼ − T) = 0.9003'
+    >>> weight_shift_reason([1 - 1e-100, 1e-100], [0.0, 200.0], 1)[-34:]
+    'multiplied by e^(bⱼ − T) = 7.23e86'
     """
     w = np.asarray(content_weights, dtype=float)[None, :]  # (1, n_k)
     b = np.asarray(bias, dtype=float)[None, :]  # (1, n_k)
@@ -251,12 +292,74 @@ def weight_shift_reason(content_weights, bias, j: int, *, term: str = "bias") ->
     side = "above" if b[0, j] > threshold else "below"
     return (
         f"its {term} {number(b[0, j])} is {side} the row's content-weighted log-mean-exp "
-        f"T = log Σₗ wₗ·e^(bₗ) = {number(threshold)}, so its weight is multiplied by e^(bⱼ − T) = {number(factor)}"
+        f"T = log Σₗ wₗ·e^(bₗ) = {number(threshold)}, so its weight is multiplied by e^(bⱼ − T) = "
+        f"{numbers.readable(factor)}"
     )
 
 
+def _still_caption(result: AttentionResult) -> str:
+    """Why no weight of any row moved by 0.0005: per row, a tiny bias spread or content that saturates it."""
+    causes = facts.still_causes(result.content_weights, result.bias, result.mask)  # (n_q,)
+    spreads = row_spread(result.bias, result.mask)  # (n_q,)
+    n_rows = causes.size
+    parts = ["No weight moved by 0.0005 or more."]
+    largest = np.abs(result.weights - result.content_weights).max(axis=1)  # (n_q,)
+    for cause in ("saturated", "small", "modest", "constant"):
+        rows = np.flatnonzero(causes == cause)
+        if not rows.size:
+            continue
+        where, widest = _rows_text(rows, n_rows), float(spreads[rows].max())
+        span, reach = numbers.readable(widest), facts.reach(widest)
+        # a bound below 0.0005 in E notation, so it never prints as 0.0005
+        most = numbers.readable(reach) if reach >= VISIBLE_CHANGE else numbers.scientific(reach, 3)
+        if cause == "saturated":
+            text = (
+                f"Content saturates {where}: with content alone every weight there is already 0.000 or 1.000, and "
+                f"weights pinned at 0 and 1 barely move, though the biases span up to {span} (with other content "
+                f"they could move a weight by up to {most})."
+            )
+        elif cause == "small":
+            text = (
+                f"In {where} the biases span at most {span}, too little to move any weight by 0.0005 whatever the "
+                f"content (at most tanh(spread/4) = {most})."
+            )
+        elif cause == "modest":
+            most = numbers.scientific(largest[rows].max(), 3)
+            text = (
+                f"In {where} the biases span up to {span}; each weight changes by wⱼ·(e^(bⱼ − T) − 1), and with "
+                f"these rows' content weights no change reaches 0.0005 (at most {most})."
+            )
+        else:
+            text = f"In {where} every key gets the same bias."
+        parts.append(text[0].upper() + text[1:])
+    return " ".join(parts)
+
+
+#: A caption names at most this many of the cells tied for a largest gain, loss or content score.
+SHOWN = 3
+
+
+def _shift_sentences(result: AttentionResult, name: str, cells, decimals: int, limit: int = SHOWN) -> list[str]:
+    """``Largest gain: query 1 → key 1 (offset 0), +0.108 (0.265 → 0.373): its bias …`` for each tied cell."""
+    change = result.weights - result.content_weights
+    sentences = []
+    tie = f" (one of {len(cells)} tied)" if len(cells) > 1 else ""
+    for i, j in cells[:limit].tolist():
+        raw, used = int(j - i), int(result.offsets[i, j])
+        where = f"offset {offset_label(raw)}" + (f", clipped to {offset_label(used)}" if raw != used else "")
+        reason = weight_shift_reason(result.content_weights[i], result.bias[i], int(j))
+        sentences.append(
+            f"Largest {name}{tie}: {_cell(i, j)} ({where}), {_change(change[i, j], decimals)} "
+            f"({_weight(result.content_weights[i, j], decimals)} → {_weight(result.weights[i, j], decimals)}): "
+            f"{reason}."
+        )
+    if len(cells) > limit:
+        sentences.append(f"{len(cells) - limit} more cells tie for the largest {name}.")
+    return sentences
+
+
 def difference_caption(result: AttentionResult, kind: str) -> str:
-    """The weight-change caption: nothing moved, or the largest gain and loss with their cause."""
+    """The weight-change caption: nothing moved and why, or the largest gain and loss (ties named) with their cause."""
     head = "Red: weight the position term added; blue: weight it took away. "
     if kind == "zero":
         return head + "Nothing moved: the bias is 0 everywhere, so the weights equal the content weights."
@@ -265,21 +368,12 @@ def difference_caption(result: AttentionResult, kind: str) -> str:
             "Nothing moved: every key of a row got the same bias, and adding one number to a whole row "
             "leaves its softmax unchanged."
         )
-    change = result.weights - result.content_weights  # (n_q, n_k)
-    if np.max(np.abs(change)) < VISIBLE_CHANGE:
-        return head + "No weight moved by 0.0005 or more: the biases within each row are too close to matter."
+    gains, losses, decimals = facts.largest_changes(result.content_weights, result.weights, result.mask, shown=SHOWN)
+    if not len(gains) and not len(losses):
+        return head + _still_caption(result)
     parts = [head.rstrip()]
-    for name, pick in (("gain", np.argmax), ("loss", np.argmin)):
-        i, j = np.unravel_index(pick(change), change.shape)
-        if abs(change[i, j]) < VISIBLE_CHANGE:
-            continue
-        raw, used = int(j - i), int(result.offsets[i, j])
-        where = f"offset {offset_label(raw)}" + (f", clipped to {offset_label(used)}" if raw != used else "")
-        reason = weight_shift_reason(result.content_weights[i], result.bias[i], int(j))
-        parts.append(
-            f"Largest {name}: {_cell(i, j)} ({where}), {_change(change[i, j])} "
-            f"({_weight(result.content_weights[i, j])} → {_weight(result.weights[i, j])}): {reason}."
-        )
+    for name, cells in (("gain", gains), ("loss", losses)):
+        parts += _shift_sentences(result, name, cells, decimals)
     return " ".join(parts)
 
 
@@ -311,19 +405,28 @@ def offsets_caption(result: AttentionResult, n: int) -> str:
     )
 
 
+def _favourite_text(keys, weights_row, n_k: int) -> str:
+    """``key 4, 0.358``, ``keys 1 and 4, 0.327 each`` or ``every key, 0.250 each`` (ties at 3 decimals)."""
+    value = _weight(weights_row[keys[0]])
+    if len(keys) == 1:
+        return f"key {keys[0] + 1}, {value}"
+    return f"{'every key' if len(keys) == n_k else keys_text(keys)}, {value} each"
+
+
 def weights_captions(result: AttentionResult, row: int) -> tuple[str, str]:
-    """The two weight panels' captions, about one query row."""
+    """The two weight panels' captions, about one query row (every key tied for the largest is named)."""
     n_k = result.weights.shape[1]
-    before = int(np.argmax(result.content_weights[row]))
-    after = int(np.argmax(result.weights[row]))
+    mask = result.mask[row]
+    before = facts.top(result.content_weights[row], WEIGHT_DECIMALS, mask)
+    after = facts.top(result.weights[row], WEIGHT_DECIMALS, mask)
     content = (
         f"Softmax of content alone; every row sums to 1. Query {row + 1}'s largest weight: "
-        f"key {before + 1}, {_weight(result.content_weights[row, before])}."
+        f"{_favourite_text(before, result.content_weights[row], n_k)}."
     )
     still = "still" if after == before else "now"
     combined = (
-        f"Softmax of the combined scores. Query {row + 1}'s largest weight is {still} on key {after + 1}, "
-        f"{_weight(result.weights[row, after])}."
+        f"Softmax of the combined scores. Query {row + 1}'s largest weight is {still} on "
+        f"{_favourite_text(after, result.weights[row], n_k)}."
     )
     largest = float(result.weights.max())
     if largest < 0.1:  # on the 0–1 scale such weights all look alike
@@ -336,12 +439,27 @@ def weights_captions(result: AttentionResult, row: int) -> tuple[str, str]:
     return content, combined
 
 
-def explorer_captions(result: AttentionResult, *, scalar: bool = False) -> dict[str, str]:
+def _content_caption(result: AttentionResult, limit: int = SHOWN) -> str:
+    """The content panel's caption: the largest content score and every cell tied for it (2 decimals)."""
+    cells = facts.top_cells(result.content, SCORE_DECIMALS, result.mask)  # (m, 2)
+    first = tuple(cells[0].tolist())
+    value = _score(result.content[first])
+    head = "Content depends on what the tokens are, not where they are. "
+    if len(cells) == 1:
+        return head + f"Largest: {_cell(*first)}, {value}."
+    more = [f"{len(cells) - limit} more"] if len(cells) > limit else []
+    named = _names([_cell(*cell) for cell in cells[:limit].tolist()] + more)
+    return head + f"Largest, {value}, in {len(cells)} tied cells: {named}."
+
+
+def explorer_captions(result: AttentionResult, *, scalar: bool = False, d: int = 1) -> dict[str, str]:
     """One "what to notice" sentence or two for each Explorer heatmap, from the numbers.
 
     Keys: ``content``, ``bias``, ``scores``, ``content_weights``, ``weights``,
     ``difference``, ``offsets``. Degenerate biases (all zero, one number per row,
-    constant diagonals) get their own wording: see :func:`bias_kind`.
+    constant diagonals) get their own wording: see :func:`bias_kind`. Every "largest",
+    "top" and "no weight moved" comes from :mod:`relpos.text.facts` (ties at the precision
+    printed); `d` is the width of the vectors, so a product is named with its 1/√d.
 
     Examples
     --------
@@ -358,15 +476,13 @@ def explorer_captions(result: AttentionResult, *, scalar: bool = False) -> dict[
     weight is multiplied by e^(bⱼ − T) = 0.773.
     """
     n_q, n_k = result.scores.shape
-    content = result.content
     kind, spread = _kind_and_spread(result)
-    top = np.unravel_index(np.argmax(content), content.shape)
     change = result.weights - result.content_weights
-    row = int(np.unravel_index(np.argmax(change), change.shape)[0]) if kind not in ("zero", "row_constant") else 0
+    moved = kind not in ("zero", "row_constant")
+    row = facts.top_cells(change, WEIGHT_DECIMALS, result.mask)[0][0] if moved else 0  # the row of a largest gain
     captions = {
-        "content": "Content depends on what the tokens are, not where they are. "
-        f"Largest: {_cell(*top)}, {number(content[top])}.",
-        "bias": _bias_caption(result, kind, scalar, spread),
+        "content": _content_caption(result),
+        "bias": _bias_caption(result, kind, scalar, spread, d),
         "scores": _scores_caption(result, kind),
         "difference": difference_caption(result, kind),
         "offsets": offsets_caption(result, max(n_q, n_k)),

@@ -21,6 +21,7 @@ __all__ = [
     "offset",
     "offset_range",
     "offset_subscript",
+    "readable",
     "scientific",
     "subscript",
     "tex_number",
@@ -104,6 +105,19 @@ def scientific(value: float, digits: int = 2) -> str:
     if float(mantissa) == 0 or not exponent:  # zero, or inf / nan (no exponent)
         return number(float(mantissa), 0) if float(mantissa) == 0 else number(value)
     return f"{number(float(mantissa), digits - 1)}e{number(int(exponent), 0)}"
+
+
+def readable(value: float, decimals: int = 4, *, trim: int | None = 2) -> str:
+    """:func:`number`, or :func:`scientific` where fixed decimals would not be read: from a
+    million up (a factor ``e^(bⱼ − T)`` can have 87 digits), or a non-zero value that would print as 0.
+
+    >>> readable(1.4085), readable(6.0), readable(7.2e86), readable(0.0001), readable(2e-5), readable(0.0)
+    ('1.4085', '6.00', '7.20e86', '0.0001', '2.00e−5', '0.00')
+    """
+    magnitude = abs(float(value))
+    if magnitude >= 1e6 or 0 < magnitude < 0.5 * 10.0**-decimals:
+        return scientific(value, 3)
+    return number(value, decimals, trim=trim)
 
 
 def offset(value: int) -> str:

@@ -11,7 +11,9 @@ import numpy as np
 
 from relpos.core.training_eval import shaw_rows_trained, t5_buckets_trained
 from relpos.core.training_tasks import scored_positions, targets_for
+from relpos.text import facts, numbers
 from relpos.text.explain import number, offset_label
+from relpos.text.facts import SCORE_DECIMALS
 from relpos.text.hover import format_cells
 
 __all__ = [
@@ -210,6 +212,14 @@ def _offsets_text(offsets: np.ndarray) -> str:
     return "offsets " + ", ".join(offset_label(int(o)) for o in offsets)
 
 
+def _tied(values: np.ndarray, among) -> np.ndarray:
+    """Which of the entries `among` (indices, or a count: all) tie for their largest at 2 decimals, as printed."""
+    among = np.arange(among) if np.isscalar(among) else np.asarray(among, dtype=int)
+    chosen = np.zeros(values.shape, dtype=bool)
+    chosen[among[list(facts.top(values[among], SCORE_DECIMALS))]] = True
+    return chosen
+
+
 def bias_summary(offsets, biases, *, step: int, k: int | None = None, learned: bool = True) -> str:
     """Which offset the position bias favours after `step` updates, and by how much.
 
@@ -248,7 +258,8 @@ each query adds one number to all of its keys, which never changes an attention 
     if values.size == 0:
         return "There are no offsets to compare."
     steps = f"After {step} step{'' if step == 1 else 's'}" if learned else "The penalty is fixed, not learned:"
-    if np.ptp(values) <= TIE:
+    leaders = _tied(values, values.size)
+    if np.ptp(values) <= TIE or leaders.all():
         value = number(values[0])
         if k == 0:
             return (
@@ -262,12 +273,12 @@ each query adds one number to all of its keys, which never changes an attention 
             return f"{steps} every offset has the same bias, {value}, so position changes no attention weight."
         return f"{steps} every offset has the same bias, {value}: at this step position changes no attention weight."
     top = values.max()
-    leaders = values >= top - TIE
+    runners = offsets[_tied(values, np.flatnonzero(~leaders))]
     second = values[~leaders].max()
-    runners = offsets[~leaders & (values >= second - TIE)]
+    shown = numbers.number  # at the 2 decimals the ties are judged at
     return (
-        f"{steps} the largest bias is at {_offsets_text(offsets[leaders])} ({number(top)}), "
-        f"{number(top - second)} above the next largest ({number(second)}, at {_offsets_text(runners)})."
+        f"{steps} the largest bias is at {_offsets_text(offsets[leaders])} ({shown(top)}), "
+        f"{shown(top - second)} above the next largest ({shown(second)}, at {_offsets_text(runners)})."
     )
 
 
@@ -458,7 +469,7 @@ def trained_preset_note(
             f"{single} learned mean bias is one number for all offsets ({listing}): this preset adds no position bias."
         )
         return sentences
-    top = _offsets_text(offsets[values >= values.max() - TIE])
+    top = _offsets_text(offsets[_tied(values, values.size)])
     sentences.append(f"Its learned mean bias per offset, q̄·a^K/√d: {listing} (largest at {top}).")
     sentences.append(
         f"The page keeps the shape of that profile over the offsets, not the head's {d}-dimensional vectors: "

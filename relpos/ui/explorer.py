@@ -161,7 +161,8 @@ def explorer_body() -> None:
     inputs = _inputs(state)
     scalar = state["bias"] == "scalar"
     result = _attention(inputs, scalar)
-    captions = explain.explorer_captions(result, scalar=scalar)
+    d = inputs.queries.shape[1]
+    captions = explain.explorer_captions(result, scalar=scalar, d=d)
     seq = st.session_state.get(SEQ, 0)
     # the figures' skeletons and hover recipes only: the browser fills the cells (live.release_spec)
     spec = live.release_spec(state, inputs, result, captions, seq=seq)
@@ -169,7 +170,8 @@ def explorer_body() -> None:
     st.info(explain.diagonal_note(inputs.queries, inputs.table, result, scalar=scalar), icon=":material/search:")
     ui.markdown("explorer_offsets")
     matrices = panels.panel_matrices(result)
-    ui.matrix_tables({panels.plain_title(name): matrix for name, matrix in matrices.items()}, key=W + "tables")
+    titles = {name: panels.plain_title(name, d, scalar=scalar) for name in matrices}
+    ui.matrix_tables({titles[name]: matrix for name, matrix in matrices.items()}, key=W + "tables")
     ui.export_section(
         schema=EXPLORER,
         state=state,
