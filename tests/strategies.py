@@ -160,7 +160,7 @@ def caption_settings(draw):
     return Q, K, A, case
 
 
-# --- hard cases on purpose, for the sentences (issue 20) --------------------------------
+# --- hard cases on purpose, for the sentences ------------------------------------------
 #: What each drawn setting is built to contain: ties (exact, or only at the precision printed),
 #: a key whose content dominates (a saturated softmax), values at the slider limits, queries
 #: along one direction, k = 0 and k ≥ n, d > 1 (where 1/√d matters), zero, constant and tiny tables.

@@ -198,7 +198,7 @@ class TestPageSettings:
             ({"v": "1"}, "values must be 2 numbers"),
             ({"v": "1,inf"}, "values must be 2 numbers from −2 to 2"),
             ({"v": "1,nan"}, "values must be 2 numbers"),
-            ({"v": "1,3"}, "entry 2: 3 is outside −2 to 2"),  # names the entry: "got 3" read as a count
+            ({"v": "1,3"}, "entry 2: 3 is outside −2 to 2"),  # the entry by its place, not a bare "3"
             ({"v": "1,x"}, "“x” is not a number"),
             ({"v": "1," + "9" * 500}, "values is too long"),
         ],

@@ -1,4 +1,4 @@
-"""The concrete sentences a review found false, one test each, grouped by family.
+"""Concrete settings where a sentence is easy to get wrong, one test each, grouped by family.
 
 1. a saturated softmax is not "small position terms"; 2. ties are not a single winner;
 3. a verdict agrees with the numbers printed beside it; 4. a label says what is computed
@@ -66,7 +66,7 @@ class TestTies:
     K1 = Scenario(TEXTBOOK.queries, TEXTBOOK.keys, wt.resize_table(TEXTBOOK.table, 1))
 
     def test_textbook_k1_keys_one_and_four_tie(self):
-        """Keys 1 and 4 both end at 0.327: "key 1 gets the most weight" named one of them."""
+        """Keys 1 and 4 both end at 0.327: both are named, not "key 1 gets the most weight"."""
         text = takeaway(self.K1, 0)
         assert "key 1 gets the most weight" not in text
         assert "keys 1 and 4 tie for the most weight (0.327 each)" in text
@@ -113,7 +113,7 @@ class TestVerdicts:
     )
 
     def test_quiz_shows_what_was_typed(self):
-        """−0.2691 was shown as "you typed −0.27, the answer is −0.28 (within ±0.01 counts)" and marked wrong."""
+        """A typed −0.2691 is shown as −0.2691 (not −0.27) with its distance 0.0109, so "wrong" is visibly right."""
         feedback = quiz.check_answer(self.QUESTION, "-0.2691")
         assert feedback.status == "wrong"
         assert "−0.27," not in feedback.message
@@ -125,7 +125,7 @@ class TestVerdicts:
         assert "you typed −0.2735, 0.0065 from it" in feedback.message
 
     def test_weight_grows_solution_shows_every_change(self):
-        """A worked solution showed key 2 going 0.22 → 0.22."""
+        """Every key's weight prints differently before and after (never 0.22 → 0.22), in the claimed direction."""
         for seed in range(300):
             question = quiz.make_quiz(seed)[2]
             line = next(line for line in question.solution if r"\;\to\;" in line)
@@ -136,13 +136,13 @@ class TestVerdicts:
             assert len(grew) + len(shrank) == len(before), (seed, line)
 
     def test_huge_factor_is_readable(self):
-        """e^(bⱼ − T) printed as an 87-digit number."""
+        """A factor e^(bⱼ − T) of 10^86 prints in E notation, not as 87 digits."""
         text = explain.weight_shift_reason([1 - 1e-100, 1e-100], [0.0, 200.0], 1)
         assert not re.search(r"\d{8}", text), text
         assert "e^(bⱼ − T) = 7.23e86" in text
 
     def test_out_of_range_entry_is_named_not_counted(self):
-        """ "values v must be 4 numbers … got 3" read as a count."""
+        """An entry out of range is named by its place ("entry 3: 3 is …"), not a bare "got 3" (a count?)."""
         (problem,) = VALUE_SIDE.decode({"v": "0,0,3,0"}).problems
         assert "got 3" not in problem
         assert "entry 3: 3 is outside −2 to 2" in problem
@@ -172,7 +172,7 @@ class TestLabels:
         assert panels.plain_title("content", effects=True) == "content scores  q_i·k_j/√d_k"
 
     def test_diagonal_note_and_bias_caption_at_d2(self):
-        """The note said "each is qᵢ·aᴷ₀" and printed the value divided by √2."""
+        """At d = 2 the printed biases are qᵢ·aᴷ₀/√2, and the note and caption say so."""
         A = np.array([[0.3, -0.2], [0.5, 0.4], [-0.1, 0.2]])
         Q = np.array([[1.0, 0.5], [0.2, -0.4], [0.6, 0.1]])
         note = explain.diagonal_note(Q, A, self.D2)
@@ -236,7 +236,7 @@ class TestTrainingTies:
 
 
 def test_translation_bar_of_a_small_change_does_not_read_zero():
-    """Family 3: a bar coloured "changed" was labelled 0.000 for a change of 0.0003."""
+    """Family 3: a bar coloured "changed" for a change of 0.0003 does not read 0.000."""
     fig = schemes_plots.translation_bar_figure({"shaw": np.array([[3e-4]]), "rope": np.array([[0.0]])}, 1)
     labels = list(fig.data[0].text)
     assert labels == ["3.00e−4", "0 (unchanged)"]

@@ -55,8 +55,13 @@ def _is_right(question: Question, given) -> bool:
 
 
 def _typed(value: float) -> str:
-    """A typed number as typed (up to 10 decimals), with a true minus sign: −0.2691, not −0.27."""
-    return numbers.number(value, 10, trim=2)
+    """A typed number as typed (up to 10 decimals), with a true minus sign: −0.2691, not −0.27
+    (E notation from a million up, so 1e308 is not 309 digits).
+
+    >>> _typed(-0.2691), _typed(0.5), _typed(1e308)
+    ('−0.2691', '0.50', '1.00e308')
+    """
+    return numbers.readable(value, 10)
 
 
 def _rule(question: Question, given: float) -> str:
