@@ -620,6 +620,22 @@ class AppTab:
         """Number of elements for a :data:`SELECTORS` name (or a raw CSS selector)."""
         return self.page.locator(SELECTORS.get(what, what)).count()
 
+    def wait_count(self, what: str, at_least: int, *, timeout: float = 30) -> int:
+        """Wait until at least ``at_least`` elements match (:meth:`count`); return how many do.
+
+        Streamlit draws some elements (data grids, charts) from code chunks it loads lazily
+        on a tab's first page: an idle app may not show them yet. Returns the count found
+        at the timeout instead of raising, so the caller's assertion says what was missing.
+        """
+        selector = SELECTORS.get(what, what)
+        with contextlib.suppress(Exception):
+            self.page.wait_for_function(
+                "([selector, n]) => document.querySelectorAll(selector).length >= n",
+                arg=[selector, at_least],
+                timeout=timeout * 1000,
+            )
+        return self.count(what)
+
     def exceptions(self) -> list[str]:
         """Texts of Streamlit exception boxes on the page (should be empty)."""
         return self.page.locator(SELECTORS["exception"]).all_inner_texts()

@@ -61,7 +61,7 @@ def test_page_loads_cleanly_with_its_content(app_tab, spec):
     for snippet in expected.texts:
         assert snippet in text
     assert len(app_tab.figures()) >= expected.min_charts
-    assert app_tab.count("dataframe") >= expected.min_tables
+    assert app_tab.wait_count("dataframe", expected.min_tables) >= expected.min_tables
 
 
 def test_root_url_shows_the_first_page(app_tab):
