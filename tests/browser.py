@@ -627,8 +627,10 @@ class AppTab:
         on a tab's first page: an idle app may not show them yet. Returns the count found
         at the timeout instead of raising, so the caller's assertion says what was missing.
         """
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
         selector = SELECTORS.get(what, what)
-        with contextlib.suppress(Exception):
+        with contextlib.suppress(PlaywrightTimeout):
             self.page.wait_for_function(
                 "([selector, n]) => document.querySelectorAll(selector).length >= n",
                 arg=[selector, at_least],
