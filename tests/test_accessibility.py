@@ -111,3 +111,31 @@ def test_walkthrough_in_presenter_mode_has_no_accessibility_violations(axe, app_
     violations = run_axe(axe, app_tab)
     app_tab.screenshot("a11y-worked_example-presenter")
     assert not violations, f"axe-core on /worked_example in presenter mode:\n{describe(violations)}"
+
+
+_FRESH_WIDE_FORMULA_JS = """() => {
+  // A formula box as React draws it, far wider than its column, before any frame has run:
+  // the check runs synchronously, so classroom.js has not fitted it yet.
+  const box = document.createElement('span');
+  box.className = 'katex-display';
+  box.style.display = 'block';
+  box.innerHTML = '<span style="display:inline-block;width:5000px">x</span>';
+  document.querySelector('[data-testid=stMainBlockContainer]').appendChild(box);
+  const before = {overflow: getComputedStyle(box).overflowX, fitted: !!box.dataset.relposFitted};
+  box.remove();
+  return before;
+}"""
+
+
+def test_a_formula_box_is_never_a_scroll_region_before_it_is_fitted(app_tab):
+    """Between React drawing a formula and classroom.js fitting it (one frame), the box must
+    not be a scroll region that a keyboard cannot reach: axe-core once caught that frame."""
+    app_tab.open("worked_example", {"i": 2, "j": "softmax"}, timeout=90)
+    app_tab.wait_drawn()
+    state = app_tab.page.evaluate(_FRESH_WIDE_FORMULA_JS)
+    assert state == {"overflow": "hidden", "fitted": False}
+    wide = app_tab.page.evaluate(
+        "() => [...document.querySelectorAll('[data-relpos-scroll]')]"
+        ".every((b) => b.tabIndex === 0 && getComputedStyle(b).overflowX === 'auto')"
+    )
+    assert wide, "a formula box that still scrolls after fitting is a focusable region"

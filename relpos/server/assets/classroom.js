@@ -18,6 +18,9 @@
   // App-wide CSS:
   // * labels of disabled controls faded to 5:1 on white, not Streamlit's 2.6:1 (axe colour-contrast);
   // * a clearly visible keyboard focus ring on toggles and checkboxes (Streamlit's is faint);
+  // * a formula box scrolls sideways only once fitFormulas has made it a focusable region:
+  //   a box React has just drawn is never a scroll region without keyboard access, not even
+  //   for the frame before it is fitted (axe: scrollable-region-focusable);
   // * a touch swipe that starts on a chart scrolls the page (charts never zoom or pan by
   //   dragging; see relpos.ui.common.chart), a tap still shows the hover text;
   const style = document.createElement('style');
@@ -27,6 +30,7 @@ label[data-testid="stWidgetLabel"][disabled] { color: rgba(17, 19, 24, 0.62); }
 [data-testid="stCheckbox"] label:has(input:focus-visible) {
   outline: 3px solid #1c4f9c; outline-offset: 3px; border-radius: 6px;
 }
+.katex-display:not([data-relpos-scroll]) { overflow-x: hidden !important; }
 [data-testid="stPlotlyChart"] .js-plotly-plot .draglayer,
 [data-testid="stPlotlyChart"] .js-plotly-plot .draglayer *,
 [data-testid="stPlotlyChart"] .js-plotly-plot .nsewdrag { touch-action: pan-x pan-y !important; }
