@@ -21,7 +21,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from relpos import position_biases
-from relpos.lessons.timing import best_time, interleaved_best
+from relpos.topics.efficiency.model import best_time, interleaved_best
 
 
 def loop_position_biases(Q: np.ndarray, A_K: np.ndarray) -> np.ndarray:

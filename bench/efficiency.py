@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.core import peak_extra_bytes
 from relpos import position_biases
 from relpos.core.skewing import naive_position_biases, skewed_position_biases
-from relpos.lessons.timing import interleaved_best
+from relpos.topics.efficiency.model import interleaved_best
 
 
 def main() -> int:

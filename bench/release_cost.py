@@ -1,6 +1,6 @@
 """Server cost of one Explorer release (issue 14.3: a stall's burst of fragment runs).
 
-Part 1, the fragment body's pure part (what ``relpos.ui.explorer.explorer_body`` computes
+Part 1, the fragment body's pure part (what ``relpos.topics.explorer.view.explorer_body`` computes
 besides Streamlit): the path before (seven whole Plotly figures with every cell's text,
 hover strings and z, then stripped to skeletons by ``live.live_spec``) and the path now
 (``live.release_spec``: skeletons and hover recipes built directly, the offset map's
@@ -27,17 +27,18 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import relpos
-from relpos.plots import live, panels
-from relpos.state import schemas
+from relpos.plots import panels
 from relpos.text import explain
+from relpos.topics.explorer import schema as explorer_schema
+from relpos.topics.explorer import spec as live
 
 SIZES = (8, 16, 64)
 
 
 def setting(n: int):
     """State, inputs and result of a link with only n (the default preset), as the page computes them."""
-    state = schemas.EXPLORER.decode({"n": str(n)}).state
-    inputs = schemas.explorer_inputs(state)
+    state = explorer_schema.EXPLORER.decode({"n": str(n)}).state
+    inputs = explorer_schema.explorer_inputs(state)
     result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
     return state, inputs, result
 

@@ -1,6 +1,6 @@
 """Size of the Explorer live panel's spec, one release's message (issue 14.3).
 
-Prints, for each n, the JSON size of :func:`relpos.plots.live.live_spec` as the page
+Prints, for each n, the JSON size of :func:`relpos.topics.explorer.spec.live_spec` as the page
 builds it (figure skeletons, the browser fills the cells) next to the same spec carrying
 the seven figures whole (what the page sent before: every cell's ``z``, ``text`` and
 ``customdata``), and their ratio. Both are measured side by side in one run from the
@@ -18,9 +18,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import relpos
-from relpos.plots import live, panels
-from relpos.state import schemas
+from relpos.plots import panels
 from relpos.text import explain
+from relpos.topics.explorer import schema as explorer_schema
+from relpos.topics.explorer import spec as live
 
 SIZES = (2, 8, 16, 64, 128, 512)
 #: What the spec carries only since the figures travel as skeletons (recipes, shared parts).
@@ -30,9 +31,9 @@ COMPACT_ONLY = ("offsets", "origin", "layout", "trace")
 def page_spec(query: dict[str, str], *, seq: int = 0) -> tuple[dict, dict]:
     """The spec the Explorer sends for a link's query (built from the whole figures; the page's
     live.release_spec sends the same without building them, tests/test_live_spec.py),
-    and the seven Plotly figures it was made from, keyed as :data:`relpos.plots.live.PANEL_ORDER`."""
-    state = schemas.EXPLORER.decode(query).state
-    inputs = schemas.explorer_inputs(state)
+    and the seven Plotly figures it was made from, keyed as :data:`relpos.topics.explorer.spec.PANEL_ORDER`."""
+    state = explorer_schema.EXPLORER.decode(query).state
+    inputs = explorer_schema.explorer_inputs(state)
     scalar = state["bias"] == "scalar"
     if scalar:
         result = relpos.scalar_bias_attention(inputs.queries, inputs.keys, inputs.table[:, 0])

@@ -26,7 +26,7 @@ from relpos import TRAINING_SCHEMES, train_head, train_short_test_long
 from relpos.core.training import Adam
 from relpos.core.training_model import backward, cross_entropy, forward, init_params
 from relpos.core.training_tasks import random_batch
-from relpos.lessons.timing import best_time, interleaved_best
+from relpos.topics.efficiency.model import best_time, interleaved_best
 
 STEP_TARGET = 4.0
 

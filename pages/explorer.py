@@ -1,12 +1,7 @@
-"""Explorer: content scores, position biases and weights under sliders, side by side.
-
-The widgets and layout live in :mod:`relpos.ui.explorer`; the heatmaps follow the value
-sliders while they move (:mod:`relpos.ui.live`).
-"""
+"""Explorer: content scores, position biases and weights under sliders, side by side."""
 
 from relpos.server import page_entry
-from relpos.ui import explorer
+from relpos.topics.explorer import view
 
 page_entry()
-
-explorer.render()
+view.render()

@@ -27,7 +27,7 @@ def open_app(page: str | None = None, *, query: dict[str, str] | None = None, ti
 
 
 def live_specs(at: AppTest) -> list[dict]:
-    """The data of every live panel (custom component) on the page (relpos.plots.live.live_spec)."""
+    """The data of every live panel (custom component) on the page (relpos.topics.explorer.spec.live_spec)."""
     specs = [json.loads(element.proto.json) for element in at.get("bidi_component") if element.proto.json]
     return [spec for spec in specs if isinstance(spec, dict) and "figures" in spec]
 
@@ -35,12 +35,13 @@ def live_specs(at: AppTest) -> list[dict]:
 def live_figures(spec: dict) -> dict[str, dict]:
     """The figures a live panel draws from its spec: each skeleton with the cells the browser fills in.
 
-    The spec sends no cells (relpos.plots.live.skeleton); here they come from the Python
+    The spec sends no cells (relpos.topics.explorer.spec.skeleton); here they come from the Python
     builders run on the spec's own inputs, which tests/test_live_panel.py shows equal the
     browser's, array for array.
     """
     import relpos
-    from relpos.plots import live, panels
+    from relpos.plots import panels
+    from relpos.topics.explorer import spec as live
 
     queries, keys, table = (np.array(spec[name], dtype=float) for name in ("queries", "keys", "table"))
     if spec["scalar"]:

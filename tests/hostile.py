@@ -38,13 +38,19 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from relpos.lessons import answers
 from relpos.server.client import SCRIPT as CLIENT_SCRIPT
 from relpos.server.links import GUARD_HTML
 from relpos.state.codec import MAX_JSON_BYTES, Schema
 from relpos.state.export import FORMAT, VERSION
-from relpos.state.schemas import EFFECTS, EXPLORER, SCHEMES, TRAINING, VALUE_SIDE, WALKTHROUGH, read_quiz_seed
-from relpos.ui import walkthrough as walkthrough_ui
+from relpos.text import answers
+from relpos.topics.explorer.schema import EXPLORER
+from relpos.topics.position_effects.schema import EFFECTS
+from relpos.topics.quiz.schema import read_quiz_seed
+from relpos.topics.schemes.schema import SCHEMES
+from relpos.topics.training.schema import TRAINING
+from relpos.topics.value_side.schema import VALUE_SIDE
+from relpos.topics.walkthrough import controls as walkthrough_ui
+from relpos.topics.walkthrough.schema import WALKTHROUGH
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 

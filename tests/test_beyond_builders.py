@@ -6,12 +6,12 @@ import numpy as np
 import pytest
 
 import relpos
-from relpos.plots import schemes as scheme_figures
-from relpos.plots import value_side as figures
 from relpos.state.codec import Schema, choice_field, floats_field, int_field
 from relpos.state.codec import _excerpt as sanitise
 from relpos.tables import frames as tables
 from relpos.text.numbers import number
+from relpos.topics.schemes import figures as scheme_figures
+from relpos.topics.value_side import figures
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import relpos
-from relpos.state import schemas as page_states
+from relpos.topics.position_effects import schema as position_effects_schema
 from relpos.ui.navigation import PAGES
 from tests.browser import ROOT, SELECTORS, AppTab, StreamlitServer
 from tests.ui_contract import EXPLORER, POSITION_EFFECTS, WALKTHROUGH, contract, page_spec, url_path
@@ -353,8 +353,8 @@ def test_position_effects_lesson_query_restores_its_values(app_tab):
         ("Shared direction in X", "shared"),
     ):
         assert app_tab.slider_value(label) == pytest.approx(float(query[name])), label
-    state = page_states.EFFECTS.decode(query).state
-    inputs = page_states.effects_inputs(state)
+    state = position_effects_schema.EFFECTS.decode(query).state
+    inputs = position_effects_schema.effects_inputs(state)
     expected = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
     content, bias, weights = drawn(
         app_tab, POSITION_EFFECTS.content_title, POSITION_EFFECTS.bias_title, POSITION_EFFECTS.weights_title

@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 import relpos
 from relpos.core.measures import attention_distance, diagonal_spread, mean_offset, weight_on_offsets
 from relpos.core.scalar_bias import scalar_bias_attention, scalar_position_biases
-from relpos.lessons import effects, presets
+from relpos.topics.explorer import presets
+from relpos.topics.position_effects import model as effects
 from tests import reference
 from tests.strategies import attention_inputs, clip_distances, finite_values, sizes
 

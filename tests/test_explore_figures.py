@@ -11,14 +11,14 @@ import plotly.io as pio
 import pytest
 
 import relpos
-from relpos.lessons import effects
 from relpos.plots import heatmaps, panels
 from relpos.plots.offset_map import offset_map_figure
 from relpos.plots.style import HeatmapStyle
-from relpos.state import schemas as page_states
-from relpos.state.schemas import EXPLORER
-from relpos.text import effects as effects_text
 from relpos.text import explain, hover
+from relpos.topics.explorer import schema as explorer_schema
+from relpos.topics.explorer.schema import EXPLORER
+from relpos.topics.position_effects import model as effects
+from relpos.topics.position_effects import text as effects_text
 from tests.apptest import decode_z
 
 
@@ -29,7 +29,7 @@ def _example():
 
 def _explorer(query: dict, scalar: bool = False):
     state = EXPLORER.decode(query).state
-    inputs = page_states.explorer_inputs(state)
+    inputs = explorer_schema.explorer_inputs(state)
     if scalar:
         result = relpos.scalar_bias_attention(inputs.queries, inputs.keys, inputs.table[:, 0])
     else:

@@ -9,8 +9,8 @@ import pytest
 
 import relpos
 from relpos.state import export
-from relpos.state.schemas import EXPLORER
 from relpos.text import explain
+from relpos.topics.explorer.schema import EXPLORER
 from tests.apptest import live_release, live_specs, open_app, panel_z, plotly_specs, texts
 
 SCORE_PANELS = (
@@ -195,7 +195,7 @@ class TestSizes:
     def test_d2_divides_both_terms_by_sqrt_2(self):
         at = explorer({"d": "2", "n": "5", "preset": "random"})
         state = EXPLORER.decode(at.query_params).state
-        from relpos.state.schemas import explorer_inputs
+        from relpos.topics.explorer.schema import explorer_inputs
 
         inputs = explorer_inputs(state)
         expected = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
@@ -258,7 +258,7 @@ class TestScenarioFiles:
 
     def test_good_file_restores_the_scenario(self):
         state = EXPLORER.decode({"n": "6", "k": "1", "preset": "ahead", "bias": "scalar"}).state
-        from relpos.state.schemas import apply_preset
+        from relpos.topics.explorer.schema import apply_preset
 
         state = apply_preset(state, "ahead")
         at = explorer()

@@ -14,17 +14,17 @@ import numpy as np
 
 import relpos
 from relpos.core.examples import Scenario
-from relpos.lessons import quiz
-from relpos.lessons import walkthrough as wt
-from relpos.lessons import walkthrough_text as wt_text
-from relpos.lessons.quiz_model import Question
 from relpos.plots import panels
-from relpos.plots import schemes as schemes_plots
-from relpos.plots import training as training_plots
-from relpos.state.schemas import VALUE_SIDE
-from relpos.text import effects as effects_text
 from relpos.text import explain
-from relpos.text import training as training_text
+from relpos.topics.position_effects import text as effects_text
+from relpos.topics.quiz import checking as quiz
+from relpos.topics.quiz.model import Question
+from relpos.topics.schemes import figures as schemes_plots
+from relpos.topics.training import figures as training_plots
+from relpos.topics.training import text as training_text
+from relpos.topics.value_side.schema import VALUE_SIDE
+from relpos.topics.walkthrough import model as wt
+from relpos.topics.walkthrough import text as wt_text
 from tests.apptest import open_app
 
 TEXTBOOK = relpos.worked_example()
@@ -215,7 +215,7 @@ class TestTrainingTies:
         assert text.startswith("After 10 steps the largest bias is at offsets −2 to −1 (2.00), 1.50 above")
 
     def test_trained_preset_note_names_every_tied_offset(self):
-        note = training_text.trained_preset_note(
+        note = effects_text.trained_preset_note(
             "previous token",
             length=16,
             steps=400,

@@ -24,9 +24,9 @@ import math
 
 import pytest
 
-from relpos.lessons import quiz
-from relpos.lessons import walkthrough as wt
-from relpos.ui import quiz as quiz_ui
+from relpos.topics.quiz import checking as quiz
+from relpos.topics.quiz import view as quiz_ui
+from relpos.topics.walkthrough import model as wt
 from relpos.ui.navigation import PAGES
 from tests.hostile import (
     ALWAYS_INVALID,

@@ -1,10 +1,13 @@
 """The house: layers are folders, and imports point one way.
 
-``pages/`` → ``relpos.ui`` → ``relpos.server`` → ``relpos.plots`` → ``relpos.tables`` →
-``relpos.state`` → ``relpos.lessons`` → ``relpos.text`` → ``relpos.core``. A module may
-import its own layer and any layer below it, never one above; only ``relpos.ui`` and the
-server harness import Streamlit, only plots import Plotly, and the math imports nothing
-but NumPy. Every private Streamlit name lives in ``relpos.server.internals``.
+``pages/`` → ``relpos.topics`` (one folder per lesson) → ``relpos.ui`` → ``relpos.server``
+→ ``relpos.plots`` → ``relpos.tables`` → ``relpos.state`` → ``relpos.text`` →
+``relpos.core``. A module may import its own layer and any layer below it, never one
+above, and a topic never imports another topic. Inside a topic, only its view (and the
+view's helpers) import Streamlit, only its figures import Plotly and only its tables
+import pandas: the rest of a lesson (schema, model, text, snippet) is pure. Only the kits
+``relpos.ui`` and the server harness import Streamlit, and the math imports nothing but
+NumPy. Every private Streamlit name lives in ``relpos.server.internals``.
 """
 
 from __future__ import annotations
@@ -18,19 +21,31 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 #: top to bottom
-LAYERS = ("ui", "server", "plots", "tables", "state", "lessons", "text", "core")
+LAYERS = ("topics", "ui", "server", "plots", "tables", "state", "text", "core")
 #: third-party packages each layer may import (besides the standard library and numpy)
 THIRD_PARTY = {
+    "topics": set(),  # by role, see TOPIC_ROLES
     "ui": {"streamlit", "pandas", "plotly"},
     "server": {"streamlit"},
     "plots": {"plotly"},
     "tables": {"pandas"},
     "state": set(),
-    "lessons": set(),
     "text": set(),
     "core": set(),
 }
+#: a topic module's role, by file name, and what it may import besides numpy
+TOPIC_ROLES = {
+    "view": {"streamlit", "pandas", "plotly"},
+    "stage": {"streamlit", "pandas", "plotly"},
+    "controls": {"streamlit", "pandas", "plotly"},
+    "presets_view": {"streamlit"},
+    "figures": {"plotly"},
+    "charts": {"plotly"},
+    "spec": {"plotly"},
+    "tables": {"pandas"},
+}
 WATCHED = {"streamlit", "pandas", "plotly"}
+TOPICS = sorted(p.name for p in (ROOT / "relpos" / "topics").iterdir() if (p / "__init__.py").exists())
 
 
 def _modules():
@@ -61,15 +76,46 @@ def test_every_module_lives_in_a_layer():
 @pytest.mark.parametrize("path", _modules(), ids=lambda p: str(p.relative_to(ROOT)))
 def test_imports_point_down(path):
     own = LAYERS.index(_layer(path))
+    allowed = _allowed(path)
     for name in _imports(path):
         parts = name.split(".")
         if parts[0] == "relpos" and len(parts) > 1 and parts[1] in LAYERS:
             assert LAYERS.index(parts[1]) >= own, f"{path.name} ({_layer(path)}) imports {name}, a layer above it"
+            if parts[1] == "topics" and own == 0 and len(parts) > 2:
+                topic = path.relative_to(ROOT / "relpos" / "topics").parts[0]
+                assert parts[2] == topic, f"{_short(path)} imports {name}: a topic never imports another topic"
         elif parts[0] in WATCHED:
-            assert parts[0] in THIRD_PARTY[_layer(path)], f"{path.name} ({_layer(path)}) imports {parts[0]}"
+            assert parts[0] in allowed, f"{_short(path)} ({_layer(path)}) imports {parts[0]}"
 
 
-@pytest.mark.parametrize("package", ["relpos", "relpos.core", "relpos.lessons", "relpos.text", "relpos.state"])
+def _short(path: Path) -> str:
+    return str(path.relative_to(ROOT))
+
+
+def _allowed(path: Path) -> set[str]:
+    if _layer(path) != "topics":
+        return THIRD_PARTY[_layer(path)]
+    return TOPIC_ROLES.get(path.stem, set())
+
+
+def test_every_topic_has_one_view_with_render_and_a_one_line_page():
+    """Owning a lesson is owning one folder: its view has ``render()``, its page calls it."""
+    pages = {}
+    for page in (ROOT / "pages").glob("*.py"):
+        tree = ast.parse(page.read_text(encoding="utf-8"))
+        calls = [node for node in tree.body if isinstance(node, ast.Expr)]
+        imports = [n.module for n in tree.body if isinstance(n, ast.ImportFrom)]
+        topic = [m for m in imports if m.startswith("relpos.topics.")]
+        assert len(calls) == 3 and len(topic) == 1, f"{page.name}: a docstring, page_entry() and view.render()"
+        pages[page.stem] = topic[0].split(".")[2]
+    assert sorted(set(pages.values())) == TOPICS
+    for topic in TOPICS:
+        view = ROOT / "relpos" / "topics" / topic / "view.py"
+        names = {n.name for n in ast.parse(view.read_text(encoding="utf-8")).body if isinstance(n, ast.FunctionDef)}
+        assert "render" in names, f"{topic}/view.py has no render()"
+
+
+@pytest.mark.parametrize("package", ["relpos", "relpos.core", "relpos.text", "relpos.state"])
 def test_lower_layers_load_no_ui_libraries(package):
     """Importing relpos (its public face) or any module of a lower layer loads none of them."""
     code = f"import importlib, pkgutil, sys\nimport {package} as p\n"

@@ -14,10 +14,11 @@ import numpy as np
 import pytest
 
 import relpos
-from relpos.plots import live, panels
-from relpos.state import schemas as page_states
+from relpos.plots import panels
 from relpos.text import explain
 from relpos.text.hover import format_cells
+from relpos.topics.explorer import schema as explorer_schema
+from relpos.topics.explorer import spec as live
 from tests.apptest import decode_z
 from tests.browser import AppTab
 from tests.test_browser import assert_clean, open_explorer
@@ -84,7 +85,7 @@ def random_state(rng: np.random.Generator, scalar: bool) -> dict:
         "seed": str(int(rng.integers(0, 1000))),
         "bias": "scalar" if scalar else "shaw",
     }
-    return page_states.EXPLORER.decode(query).state
+    return explorer_schema.EXPLORER.decode(query).state
 
 
 def spec_of(state: dict) -> dict:
@@ -94,7 +95,7 @@ def spec_of(state: dict) -> dict:
 
 def spec_and_figures(state: dict) -> tuple[dict, dict]:
     """The spec for `state` and the whole figures (cells and all) Python's builders make for it."""
-    inputs = page_states.explorer_inputs(state)
+    inputs = explorer_schema.explorer_inputs(state)
     result = attention(inputs.queries, inputs.keys, inputs.table, state["bias"] == "scalar")
     scalar = state["bias"] == "scalar"
     hovers = panels.explorer_hovers(inputs.queries, inputs.keys, inputs.table, result, scalar=scalar)
@@ -195,7 +196,7 @@ def test_compact_specs_draw_what_python_builds(app_tab):
     open_explorer(app_tab)
     app_tab.page.wait_for_function(LIVE_PLOTS)
     rng = np.random.default_rng(14)
-    states = [page_states.EXPLORER.decode(query).state for query in EDGE_STATES]
+    states = [explorer_schema.EXPLORER.decode(query).state for query in EDGE_STATES]
     states += [random_state(rng, scalar=number % 2 == 1) for number in range(12)]
     for state in states:
         spec, figures = spec_and_figures(state)
@@ -227,7 +228,7 @@ def assert_drawn_as_built(drawn: dict, figures: dict, state: dict) -> None:
     Python's own figures round them to float32, and match within its precision), cell text
     and hover strings identical, numeric hover data as Python's float32 holds it.
     """
-    inputs = page_states.explorer_inputs(state)
+    inputs = explorer_schema.explorer_inputs(state)
     matrices = panels.panel_matrices(attention(inputs.queries, inputs.keys, inputs.table, state["bias"] == "scalar"))
     for name, figure in figures.items():
         built = live.figure_json(figure)
@@ -262,7 +263,7 @@ def assert_drawn_as_built(drawn: dict, figures: dict, state: dict) -> None:
 
 def assert_drawn_equals_core(drawn: dict, state: dict, values: dict, decimals: dict) -> None:
     """Every drawn z within 1e-12 of the core's; cell text and hover data as Python makes them."""
-    inputs = page_states.explorer_inputs(state)
+    inputs = explorer_schema.explorer_inputs(state)
     queries, keys, table = (
         with_first_column(matrix, values[name])
         for matrix, name in ((inputs.queries, "q"), (inputs.keys, "keys"), (inputs.table, "a"))
@@ -520,10 +521,10 @@ def test_live_up_to_64_tokens_then_on_release(app_tab, n, live_drawn):
     app_tab.interact(lambda: slider.dispatch_event("change"))
     app_tab.page.wait_for_function("() => !document.querySelector('.relpos-live.rl-stale')")
     assert parse_qs(urlparse(app_tab.page.url).query)["a"][0].endswith(",1.9")
-    state = page_states.EXPLORER.decode(
+    state = explorer_schema.EXPLORER.decode(
         {key: values[0] for key, values in parse_qs(urlparse(app_tab.page.url).query).items()}
     ).state
-    inputs = page_states.explorer_inputs(state)
+    inputs = explorer_schema.explorer_inputs(state)
     expected = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table).bias
     np.testing.assert_allclose(app_tab.figure("position bias").z, expected, rtol=0, atol=1e-6)  # float32 above 64
     assert_clean(app_tab)

@@ -10,10 +10,11 @@ import numpy as np
 import pytest
 
 import relpos
-from relpos.plots import live, panels
-from relpos.state import schemas as page_states
-from relpos.state.live import apply_live_values
+from relpos.plots import panels
 from relpos.text import explain
+from relpos.topics.explorer import schema as explorer_schema
+from relpos.topics.explorer import spec as live
+from relpos.topics.explorer.live_values import apply_live_values
 from tests.apptest import ROOT, live_release, live_skeleton, live_specs, open_app, panel_z, texts
 
 sys.path.insert(0, str(ROOT / "bench"))
@@ -22,7 +23,7 @@ import spec_size
 
 def spec_for(query: dict[str, str]) -> tuple[dict, dict]:
     """The state of a link's query and the spec the page builds for it (after release 3)."""
-    return page_states.EXPLORER.decode(query).state, spec_size.page_spec(query, seq=3)[0]
+    return explorer_schema.EXPLORER.decode(query).state, spec_size.page_spec(query, seq=3)[0]
 
 
 def without_path(shape: dict) -> dict:
@@ -60,7 +61,7 @@ class TestLiveSpec:
 
     def test_inputs_are_the_arrays_the_core_used(self):
         state, spec = spec_for({"d": "2", "n": "5", "preset": "random", "seed": "4"})
-        inputs = page_states.explorer_inputs(state)
+        inputs = explorer_schema.explorer_inputs(state)
         np.testing.assert_array_equal(spec["queries"], inputs.queries)
         np.testing.assert_array_equal(spec["keys"], inputs.keys)
         np.testing.assert_array_equal(spec["table"], inputs.table)
@@ -113,7 +114,7 @@ def test_a_release_builds_the_same_spec_without_building_figures(query):
     """release_spec (the page's path: skeletons straight from the specs, hover recipes, cached
     offset map) sends exactly what live_spec makes of the whole figures, key for key."""
     state, whole = spec_for(query)
-    inputs = page_states.explorer_inputs(state)
+    inputs = explorer_schema.explorer_inputs(state)
     if state["bias"] == "scalar":
         result = relpos.scalar_bias_attention(inputs.queries, inputs.keys, inputs.table[:, 0])
     else:
@@ -125,8 +126,8 @@ def test_a_release_builds_the_same_spec_without_building_figures(query):
 
 def test_each_release_gets_its_own_offset_map_skeleton():
     """The offset map's skeleton is cached by size: one spec's copy changed must not reach the next."""
-    state = page_states.EXPLORER.decode({}).state
-    inputs = page_states.explorer_inputs(state)
+    state = explorer_schema.EXPLORER.decode({}).state
+    inputs = explorer_schema.explorer_inputs(state)
     result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
     first = live.release_spec(state, inputs, result, {})
     first["figures"]["offsets"]["layout"]["title"]["text"] = "changed by one session"
@@ -229,8 +230,8 @@ def test_with_k_0_the_weight_change_is_not_painted_from_rounding_noise():
     """With k = 0 every row's scores shift by one number: the weight change is zero, computed
     as ~1e-17. A colour range fitted to that painted the noise dark red and blue under cells
     that read 0.00 (seen in a screenshot); the range stays [-1, 1]."""
-    state = page_states.EXPLORER.decode({"k": "0"}).state
-    inputs = page_states.explorer_inputs(state)
+    state = explorer_schema.EXPLORER.decode({"k": "0"}).state
+    inputs = explorer_schema.explorer_inputs(state)
     result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
     change = result.weights - result.content_weights
     assert 0 < abs(change).max() < 1e-15  # the noise is there

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from relpos.state.schemas import VALUE_VARIANTS
-from relpos.ui import schemes as schemes_ui
-from relpos.ui import value_side as value_side_ui
+from relpos.topics.schemes import view as schemes_ui
+from relpos.topics.value_side import view as value_side_ui
+from relpos.topics.value_side.schema import VALUE_VARIANTS
 from tests.apptest import open_app
 
 PAGES = {"schemes": schemes_ui.FIELDS, "value_side": value_side_ui.FIELDS}

@@ -12,7 +12,11 @@ from relpos.plots import style
 from relpos.plots.heatmaps import score_heatmap, weight_heatmap
 
 PLOTS = Path(relpos.plots.__file__).parent
-FIGURE_MODULES = sorted(p for p in PLOTS.glob("*.py") if p.name not in ("style.py", "__init__.py"))
+#: the figure kit and every topic's figures (figures.py, charts.py, spec.py)
+FIGURE_MODULES = sorted(
+    [p for p in PLOTS.glob("*.py") if p.name not in ("style.py", "__init__.py")]
+    + [p for name in ("figures.py", "charts.py", "spec.py") for p in (PLOTS.parent / "topics").glob(f"*/{name}")]
+)
 
 #: A literal colour, a literal margin dict, or a font size written as a number.
 LITERALS = {
@@ -25,10 +29,12 @@ LITERALS = {
 
 class TestOneStyle:
     def test_every_figure_module_is_checked(self):
-        names = {p.name for p in FIGURE_MODULES}
-        assert {"heatmaps.py", "offset_map.py", "panels.py", "efficiency.py", "value_side.py"} <= names
+        names = {str(p.relative_to(PLOTS.parent)) for p in FIGURE_MODULES}
+        expected = {"plots/heatmaps.py", "plots/offset_map.py", "plots/panels.py", "topics/explorer/spec.py"}
+        topics = {f"topics/{t}/figures.py" for t in ("walkthrough", "efficiency", "value_side", "schemes", "training")}
+        assert expected | topics <= names
 
-    @pytest.mark.parametrize("path", FIGURE_MODULES, ids=lambda p: p.name)
+    @pytest.mark.parametrize("path", FIGURE_MODULES, ids=lambda p: str(p.relative_to(PLOTS.parent)))
     def test_no_literal_colour_margin_or_font_size_outside_the_style_module(self, path):
         source = path.read_text(encoding="utf-8")
         found = [

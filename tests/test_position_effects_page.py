@@ -8,12 +8,13 @@ import numpy as np
 import pytest
 
 import relpos
-from relpos.lessons import effects, trained_presets
+from relpos.core import trained_presets
 from relpos.state import export
-from relpos.state import schemas as page_states
-from relpos.state.schemas import EFFECTS
 from relpos.text import explain
-from relpos.ui import effects_presets
+from relpos.topics.position_effects import model as effects
+from relpos.topics.position_effects import presets_view as effects_presets
+from relpos.topics.position_effects import schema as position_effects_schema
+from relpos.topics.position_effects.schema import EFFECTS
 from tests.apptest import open_app, panel_z, plotly_specs, texts
 
 PANELS = ("content scores", "position biases", "content-only weights", "combined weights")
@@ -26,7 +27,7 @@ def effects_page(query: dict[str, str] | None = None):
 
 
 def expected(query: dict[str, str]):
-    inputs = page_states.effects_inputs(EFFECTS.decode(query).state)
+    inputs = position_effects_schema.effects_inputs(EFFECTS.decode(query).state)
     return inputs, relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
 
 
@@ -193,7 +194,7 @@ def trained_expected(query: dict[str, str]):
     """The page's numbers for a trained preset, rebuilt without Streamlit from the lessons layer."""
     state = EFFECTS.decode(query).state
     profile = trained_presets.preset_profile(trained_presets.train_preset_head(state["preset"], state["k"]), state["k"])
-    inputs = page_states.effects_inputs(state, profile)
+    inputs = position_effects_schema.effects_inputs(state, profile)
     return profile, inputs, relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
 
 

@@ -1,4 +1,4 @@
-"""The quiz core: answer parsers (relpos.lessons.answers) and questions/checking (relpos.lessons.quiz)."""
+"""The quiz core: answer parsers (relpos.text.answers) and questions/checking (relpos.topics.quiz.checking)."""
 
 from __future__ import annotations
 
@@ -8,16 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from relpos.core.examples import Scenario
-from relpos.lessons.answers import (
-    MAX_ANSWER_LENGTH,
-    AnswerError,
-    parse_cells,
-    parse_number,
-    parse_offset,
-    parse_positions,
-)
-from relpos.lessons.quiz import NUMBER_TOLERANCE, check_answer, make_quiz, offset_hints, reveal, summarise
-from relpos.state.schemas import read_quiz_seed
+from relpos.text.answers import MAX_ANSWER_LENGTH, AnswerError, parse_cells, parse_number, parse_offset, parse_positions
+from relpos.topics.quiz.checking import NUMBER_TOLERANCE, check_answer, make_quiz, offset_hints, reveal, summarise
+from relpos.topics.quiz.schema import read_quiz_seed
 from tests import reference
 
 MALFORMED = [
@@ -165,7 +158,7 @@ class TestReadQuizSeed:
     @pytest.mark.parametrize("text", ["1_000", "1e3", " 7 ", "+7", "٣"])
     def test_a_seed_reads_as_every_other_pages_integer(self, text):
         """One codec: the quiz's ?seed= and the Explorer's ?seed= accept exactly the same texts."""
-        from relpos.state.schemas import EXPLORER
+        from relpos.topics.explorer.schema import EXPLORER
 
         field = EXPLORER.fields["seed"]
         try:

@@ -16,10 +16,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import relpos
-from relpos.lessons import effects
-from relpos.state import schemas
-from relpos.text import effects as effects_text
 from relpos.text.numbers import number, offset
+from relpos.topics.position_effects import model as effects
+from relpos.topics.position_effects import schema as position_effects_schema
+from relpos.topics.position_effects import text as effects_text
 
 
 def read_rows(n: int, k: int) -> list[int]:
@@ -49,8 +49,8 @@ def summary(n, k, seed, *, dk=8, shared=1.0, dmodel=16):
 
 
 def test_seed_6_at_the_default_settings():
-    state = dict(schemas.EFFECTS.decode({}).state, preset="random", seed=6)
-    inputs = schemas.effects_inputs(state)
+    state = dict(position_effects_schema.EFFECTS.decode({}).state, preset="random", seed=6)
+    inputs = position_effects_schema.effects_inputs(state)
     result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
     text = " ".join(effects_text.effects_summary(inputs.queries, result, (), table=inputs.table))
     assert "no preferred offset" not in text

@@ -17,7 +17,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from relpos.state import export
-from relpos.state.schemas import EXPLORER, apply_preset
+from relpos.topics.explorer.schema import EXPLORER, apply_preset
 from tests.browser import ARTIFACTS, CONNECTED_JS, NO_RELOAD_MARK_JS, SAME_PAGE_JS, AppTab, StreamlitServer
 
 pytestmark = pytest.mark.browser

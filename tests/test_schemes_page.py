@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import relpos
-from relpos.plots import schemes as scheme_figures
+from relpos.topics.schemes import figures as scheme_figures
 from tests.apptest import figures_titled, heatmap_z, open_app, plotly_specs, shown_text, trace_values
 
 PAGE = "schemes"

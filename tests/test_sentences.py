@@ -25,12 +25,13 @@ from hypothesis import strategies as st
 import relpos
 from relpos.core.examples import Scenario
 from relpos.core.measures import attention_distance
-from relpos.lessons import effects, quiz
-from relpos.lessons import walkthrough as wt
-from relpos.lessons import walkthrough_text as wt_text
-from relpos.text import effects as effects_text
 from relpos.text import explain
 from relpos.text.numbers import number, readable, scientific
+from relpos.topics.position_effects import model as effects
+from relpos.topics.position_effects import text as effects_text
+from relpos.topics.quiz import checking as quiz
+from relpos.topics.walkthrough import model as wt
+from relpos.topics.walkthrough import text as wt_text
 from tests.strategies import caption_settings, hard_scenarios, hard_settings
 
 #: A signed or unsigned number printed as zero with a sign ("−0.00", "+0.000") is never right.

@@ -16,8 +16,8 @@ from relpos.core.skewing import (
     skew_labels,
     skewed_position_biases,
 )
-from relpos.lessons.timing import time_bias_methods
 from relpos.text.numbers import offset
+from relpos.topics.efficiency.model import time_bias_methods
 from tests import reference
 from tests.strategies import attention_inputs, causal_inputs, square_logits
 

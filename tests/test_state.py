@@ -10,7 +10,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from relpos.state import export
-from relpos.state import schemas as page_states
 from relpos.state.codec import (
     MAX_PARAM_CHARS,
     Schema,
@@ -23,7 +22,12 @@ from relpos.state.codec import (
     read_json,
     shown,
 )
-from relpos.state.schemas import EFFECTS, EXPLORER
+from relpos.topics.explorer import schema as explorer_schema
+from relpos.topics.explorer.schema import EXPLORER
+from relpos.topics.explorer.snippet import explorer_snippet
+from relpos.topics.position_effects import schema as position_effects_schema
+from relpos.topics.position_effects.schema import EFFECTS
+from relpos.topics.position_effects.snippet import effects_snippet
 from tests.strategies import hostile_texts
 
 SCHEMA = Schema(
@@ -214,18 +218,18 @@ class TestExplorerSchema:
         assert len(decoded.problems) == 6
 
     def test_apply_preset_and_resize(self):
-        state = page_states.apply_preset(EXPLORER.decode({"n": "8", "k": "3"}).state, "ahead")
+        state = explorer_schema.apply_preset(EXPLORER.decode({"n": "8", "k": "3"}).state, "ahead")
         assert state["n"] == 8 and state["a"][4] == 2.0
-        grown = page_states.resize(state, n=10)
+        grown = explorer_schema.resize(state, n=10)
         assert grown["q"][:8] == state["q"] and len(grown["q"]) == 10
-        shrunk = page_states.resize(state, n=3)
+        shrunk = explorer_schema.resize(state, n=3)
         assert shrunk["k"] == 2 and len(shrunk["a"]) == 5
-        long = page_states.resize(state, n=256, k=20)
+        long = explorer_schema.resize(state, n=256, k=20)
         assert long["q"] is None and long["a"] is None
-        assert page_states.apply_preset(long, "textbook")["n"] == 4
+        assert explorer_schema.apply_preset(long, "textbook")["n"] == 4
 
     def test_inputs_of_a_long_sequence_come_from_the_preset(self):
-        inputs = page_states.explorer_inputs(EXPLORER.decode({"n": "64", "preset": "random", "d": "2"}).state)
+        inputs = explorer_schema.explorer_inputs(EXPLORER.decode({"n": "64", "preset": "random", "d": "2"}).state)
         assert inputs.queries.shape == (64, 2) and inputs.table.shape == (5, 2)
 
 
@@ -254,7 +258,7 @@ class TestEffectsSchema:
 
 class TestScenarioFiles:
     def test_explorer_round_trip(self):
-        state = page_states.apply_preset(EXPLORER.decode({"n": "6", "d": "2", "bias": "scalar"}).state, "random")
+        state = explorer_schema.apply_preset(EXPLORER.decode({"n": "6", "d": "2", "bias": "scalar"}).state, "random")
         text = export.scenario_json("explorer", EXPLORER, state, {"queries": np.ones((6, 2))})
         assert export.load_scenario(text.encode(), "explorer", EXPLORER) == state
 
@@ -316,8 +320,8 @@ class TestSnippets:
     )
     def test_explorer_snippet_reproduces_the_page(self, query):
         state = EXPLORER.decode(query).state
-        inputs = page_states.explorer_inputs(state)
-        result = self._run(export.explorer_snippet(state, inputs.queries, inputs.keys, inputs.table))["result"]
+        inputs = explorer_schema.explorer_inputs(state)
+        result = self._run(explorer_snippet(state, inputs.queries, inputs.keys, inputs.table))["result"]
         if state["bias"] == "scalar":
             from relpos.core.scalar_bias import scalar_bias_attention
 
@@ -330,12 +334,12 @@ class TestSnippets:
 
     def test_effects_snippet_of_a_trained_preset_reproduces_the_page(self):
         from relpos import relative_attention
-        from relpos.lessons import trained_presets
+        from relpos.core import trained_presets
 
         state = EFFECTS.decode({"preset": "trained_first", "n": "9", "k": "4", "dk": "4"}).state
         profile = trained_presets.preset_profile(trained_presets.train_preset_head("trained_first", 4), 4)
-        inputs = page_states.effects_inputs(state, profile)
-        result = self._run(export.effects_snippet(state))["result"]
+        inputs = position_effects_schema.effects_inputs(state, profile)
+        result = self._run(effects_snippet(state))["result"]
         np.testing.assert_array_equal(
             result.bias, relative_attention(inputs.queries, inputs.keys, A_K=inputs.table).bias
         )
@@ -345,7 +349,7 @@ class TestSnippets:
         from tests import reference
 
         state = EFFECTS.decode({"preset": "forward", "n": "9", "dk": "4"}).state
-        inputs = page_states.effects_inputs(state)
-        result = self._run(export.effects_snippet(state))["result"]
+        inputs = position_effects_schema.effects_inputs(state)
+        result = self._run(effects_snippet(state))["result"]
         expected = reference.content(inputs.queries, inputs.keys) + reference.biases(inputs.queries, inputs.table, 9)
         np.testing.assert_allclose(result.scores, expected, atol=1e-9)

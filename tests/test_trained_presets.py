@@ -1,4 +1,4 @@
-"""Issue 13: the Position effects presets that a head really learned (relpos.lessons.trained_presets)."""
+"""Issue 13: the Position effects presets that a head really learned (relpos.core.trained_presets)."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 
 import relpos
-from relpos.lessons import effects
-from relpos.lessons import trained_presets as trained
-from relpos.text import effects as effects_text
+from relpos.core import trained_presets as trained
 from relpos.text import explain
-from relpos.text import training as text
+from relpos.topics.position_effects import model as effects
+from relpos.topics.position_effects import text as effects_text
+from relpos.topics.training import text
 
 SIGNED_ZERO = re.compile(r"[−+-]0\.0+(?![0-9])")
 
@@ -46,8 +46,8 @@ class TestTrainPresetHead:
 
     def test_is_the_training_pages_head_with_the_pages_k(self):
         """content/position_effects.md: "the head of the Train a tiny head page, with its default settings"."""
-        from relpos.state.schemas import TRAINING
-        from relpos.ui import training as training_page
+        from relpos.topics.training import view as training_page
+        from relpos.topics.training.schema import TRAINING
 
         state = TRAINING.decode({"k": "3"}).state
         page_head = relpos.train_head(
@@ -204,7 +204,7 @@ class TestTrainedPresetNote:
         trained_head = head("trained_previous", 3)
         biases = trained.learned_biases(trained_head)
         accuracy = relpos.accuracy(trained_head, 16)
-        note = text.trained_preset_note(
+        note = effects_text.trained_preset_note(
             '"previous token"', length=16, steps=400, seed=0, d=16, biases=biases, accuracy=accuracy, k=3,
             strength=2.0, flat=False,
         )  # fmt: skip
@@ -217,19 +217,19 @@ class TestTrainedPresetNote:
         assert "never trained" in joined
 
     def test_flat_and_capped_cases(self):
-        flat = text.trained_preset_note(
+        flat = effects_text.trained_preset_note(
             "x", length=16, steps=400, seed=0, d=16, biases=[0.03], accuracy=0.3, k=0, strength=2.0, flat=True
         )
         assert "With k = 0 the head has one row" in flat[-1] and "adds no position bias" in flat[-1]
         assert len(flat) == 2
-        capped = text.trained_preset_note(
+        capped = effects_text.trained_preset_note(
             "x", length=16, steps=400, seed=0, d=16, biases=np.arange(16.0), accuracy=1.0, k=20, strength=2.0,
             flat=False,
         )  # fmt: skip
         assert capped[-1].endswith("with k = 20, the rows of offsets −20 to −16 reuse row −15.")
 
     def test_no_signed_zero(self):
-        note = text.trained_preset_note(
+        note = effects_text.trained_preset_note(
             "x", length=16, steps=400, seed=0, d=16, biases=[-0.001, 2.0, 0.0], accuracy=1.0, k=2, strength=0.0,
             flat=False,
         )  # fmt: skip

@@ -13,10 +13,10 @@ import pandas as pd
 import pytest
 
 import relpos
-from relpos.lessons.trained_presets import TRAINED_PRESETS
-from relpos.state.schemas import TRAINING
-from relpos.text import training as text
-from relpos.ui import training as page
+from relpos.core.trained_presets import TRAINED_PRESETS
+from relpos.topics.training import text
+from relpos.topics.training import view as page
+from relpos.topics.training.schema import TRAINING
 from tests.apptest import captured_downloads, decode_array, download_bytes, open_app, plotly_specs, texts
 
 FAST = {"steps": "60"}

@@ -19,9 +19,8 @@ from hypothesis import strategies as st
 
 import relpos
 from relpos.core import training_eval
-from relpos.tables import training as tables
-from relpos.text import training as text
 from relpos.text.numbers import offset as offset_text
+from relpos.topics.training import tables, text
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -6,10 +6,8 @@ import numpy as np
 import pytest
 
 import relpos
-from relpos.plots import training as figures
-from relpos.tables import training as tables
-from relpos.text import training as text
 from relpos.text.explain import offset_label
+from relpos.topics.training import figures, tables, text
 
 
 @pytest.fixture(scope="module")

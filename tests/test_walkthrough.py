@@ -1,4 +1,4 @@
-"""relpos.lessons.walkthrough (the walkthrough's step logic) and its table and figure builders.
+"""relpos.topics.walkthrough.model (the walkthrough's step logic) and its table and figure builders.
 
 Pure functions: no Streamlit. The arithmetic is checked against tests/reference.py.
 """
@@ -14,14 +14,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import relpos
-from relpos.lessons import walkthrough as wt
-from relpos.lessons import walkthrough_text as wt_text
-from relpos.lessons.walkthrough_text import signed
 from relpos.plots import heatmaps, style
-from relpos.plots import walkthrough as walkthrough_figures
 from relpos.plots.offset_map import offset_map_figure
-from relpos.tables import frames as tables
 from relpos.text import explain
+from relpos.topics.walkthrough import figures as walkthrough_figures
+from relpos.topics.walkthrough import model as wt
+from relpos.topics.walkthrough import tables as step_tables
+from relpos.topics.walkthrough import text as wt_text
+from relpos.topics.walkthrough.text import signed
 from tests import reference
 from tests.strategies import walkthrough_scenarios
 
@@ -363,9 +363,9 @@ class TestChangesFrom:
 
 class TestStepFrame:
     def test_sixteen_rows_that_match_relative_attention(self):
-        frame = tables.step_frame(STEPS)
+        frame = step_tables.step_frame(STEPS)
         assert frame.shape == (16, 12)
-        assert list(frame.columns) == list(tables.STEP_COLUMNS)
+        assert list(frame.columns) == list(step_tables.STEP_COLUMNS)
         np.testing.assert_array_equal(frame["i"], np.repeat(np.arange(1, 5), 4))
         np.testing.assert_array_equal(frame["j"], np.tile(np.arange(1, 5), 4))
         np.testing.assert_array_equal(frame["offset j−i"].to_numpy().reshape(4, 4), relpos.relative_offsets(4))
@@ -381,7 +381,7 @@ class TestStepFrame:
 
     def test_rejects_no_steps(self):
         with pytest.raises(ValueError, match="at least one"):
-            tables.step_frame([])
+            step_tables.step_frame([])
 
 
 class TestPartialScoreHeatmap:

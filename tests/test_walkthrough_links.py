@@ -18,11 +18,13 @@ from hypothesis import strategies as st
 
 import relpos
 from relpos.core.examples import Scenario
-from relpos.lessons import walkthrough as wt
 from relpos.state import export
 from relpos.state.codec import StateError
-from relpos.state.schemas import EXPLORER, WALKTHROUGH, walkthrough_state, walkthrough_view
-from relpos.ui import walkthrough as walk
+from relpos.topics.explorer.schema import EXPLORER
+from relpos.topics.walkthrough import controls as walk
+from relpos.topics.walkthrough import model as wt
+from relpos.topics.walkthrough.schema import WALKTHROUGH, walkthrough_state, walkthrough_view
+from relpos.topics.walkthrough.snippet import walkthrough_snippet
 from tests.apptest import captured_downloads, download_bytes, open_app
 from tests.strategies import hostile_texts
 
@@ -48,7 +50,7 @@ def scenario_file(state: dict, *, page: str = "worked_example", version=1) -> by
 def run_snippet(state: dict) -> tuple[dict, str]:
     namespace, printed = {}, io.StringIO()
     with contextlib.redirect_stdout(printed):
-        exec(export.walkthrough_snippet(state), namespace)
+        exec(walkthrough_snippet(state), namespace)
     return namespace, printed.getvalue()
 
 

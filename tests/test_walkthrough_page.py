@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 import relpos
-from relpos.ui import walkthrough as walk
+from relpos.topics.walkthrough import controls as walk
 from relpos.ui.navigation import PAGES
 from tests.apptest import captured_downloads, decode_z, download_bytes, open_app, plotly_specs
 

@@ -14,12 +14,12 @@ import relpos
 from relpos.core.measures import shift_threshold
 from relpos.core.training_model import init_params, loss_and_gradient
 from relpos.core.training_tasks import random_batch
-from relpos.lessons import effects
-from relpos.lessons import walkthrough as wt
 from relpos.tables import frames as tables
 from relpos.text import explain
+from relpos.topics.position_effects import model as effects
+from relpos.topics.schemes.view import SCHEME_SYMBOLS
+from relpos.topics.walkthrough import model as wt
 from relpos.ui import navigation
-from relpos.ui.schemes import SCHEME_SYMBOLS
 from tests.apptest import open_app
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -37,10 +37,10 @@ class TestHandMadePresets:
             read("README.md"),
             read("docs/pages.md"),
             read("content/position_effects.md"),
-            read("relpos/lessons/effects.py"),
+            read("relpos/topics/position_effects/model.py"),
             read("relpos/text/explain.py"),
             read("pages/position_effects.py"),
-            read("relpos/ui/position_effects.py"),
+            read("relpos/topics/position_effects/view.py"),
             " ".join(str(spec) for spec in navigation.PAGES),
         ]
         for text in sources:
@@ -51,7 +51,9 @@ class TestHandMadePresets:
         assert "illustrative hand-made tables" in read("content/position_effects.md")
         assert "hand-made (not trained)" in " ".join(str(spec) for spec in navigation.PAGES)
         assert "illustrative hand-made table" in read("README.md") + read("docs/pages.md")
-        assert "Table preset (illustrative hand-made tables, or trained live)" in read("relpos/ui/position_effects.py")
+        assert "Table preset (illustrative hand-made tables, or trained live)" in read(
+            "relpos/topics/position_effects/view.py"
+        )
 
     def test_selector_says_which_presets_are_hand_made_and_which_trained(self):
         """Issue 13: trained presets sit next to the hand-made ones, and each option says which it is."""
@@ -99,7 +101,7 @@ class TestQueryIndependentWording:
     def test_toggle_and_background(self):
         label = explain.SCALAR_TOGGLE_LABEL
         assert "as in T5 or ALiBi" not in label and "per bucket" in label and "ALiBi learns none" in label
-        assert "SCALAR_TOGGLE_LABEL" in read("relpos/plots/live.py")  # the live panel's toggle
+        assert "SCALAR_TOGGLE_LABEL" in read("relpos/topics/explorer/spec.py")  # the live panel's toggle
         background = read("content/walkthrough_background.md")
         assert "T5's learned scalar\nper offset" not in background and "per *bucket*" in background
         assert "ALiBi (Attention with Linear Biases, Press et al. 2022) learns\nnothing" in background
@@ -261,7 +263,7 @@ class TestLogMeanExp:
 
     def test_no_text_calls_t_an_average(self):
         sources = [read("content/walkthrough_background.md"), read("relpos/text/explain.py")]
-        sources += [read(f"relpos/{path}") for path in ("core/measures.py", "lessons/walkthrough_text.py")]
+        sources += [read(f"relpos/{path}") for path in ("core/measures.py", "topics/walkthrough/text.py")]
         for text in sources:
             assert "content-weighted average" not in text
         assert "log-mean-exp" in read("content/walkthrough_background.md")

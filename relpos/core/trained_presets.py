@@ -17,7 +17,7 @@ other. What carries over is what the table *does*: its mean bias per offset
 (:func:`relpos.offset_biases`). That profile is centred on its mean over the trained
 rows (a shift of every offset's bias changes no softmax weight of the causal head) and
 divided by its largest value, so the most favoured offset gets 1, like a hand-made 0/1
-profile; :func:`relpos.lessons.effects.position_effects_inputs` then turns it into a
+profile; :func:`relpos.topics.position_effects.model.position_effects_inputs` then turns it into a
 table exactly as it does the hand-made profiles (profile × the page queries' mean
 direction, scaled so that the favoured offset's mean bias is the preset strength). The
 part of ``a^K`` that depends on the query beyond its mean is not carried over: the

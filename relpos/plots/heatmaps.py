@@ -31,6 +31,7 @@ __all__ = [
     "EVERY_TICK_MAX_N",
     "LARGE_CELLS",
     "PANEL_ORIGIN",
+    "TEXT_MAX_N",
     "WEIGHT_RANGE",
     "ColourRange",
     "cell_decimals",
@@ -47,6 +48,9 @@ __all__ = [
     "weight_heatmap",
     "window_staircases",
 ]
+
+#: Numbers are printed in the cells up to this many tokens.
+TEXT_MAX_N = 12
 
 #: Above this many cells (64 × 64) a heatmap drops per-cell text, hover labels and
 #: markers: they would outweigh the data itself in the figure sent to the browser.
@@ -374,7 +378,7 @@ def heatmap_spec(
     """A heatmap as the plain ``{"data": [trace], "layout": ...}`` dict its figure is built from.
 
     With ``cells=False`` the trace leaves out the per-cell arrays (``z``, cell ``text``,
-    ``customdata``) without computing them: what :func:`relpos.plots.live.skeleton` keeps
+    ``customdata``) without computing them: what :func:`relpos.topics.explorer.spec.skeleton` keeps
     of the figure, at a fraction of the cost (the Explorer's browser fills the cells).
 
     >>> spec = heatmap_spec([[0.5]], "t", WEIGHT_RANGE, style.DEFAULT_HEATMAP, cells=False)

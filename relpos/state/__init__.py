@@ -1,5 +1,6 @@
-"""What a page's URL and scenario files hold: one codec (codec), every page's schema
-declared once (schemas), and the exports (JSON scenarios, NumPy snippets).
+"""The state kit: one codec for URLs and scenario files (codec), keys built in one place
+(keys) and scenario files (export). Each topic declares its own schema with it
+(``relpos/topics/<topic>/schema.py``).
 
-No Streamlit. May import: numpy, ``relpos.core``, ``relpos.lessons`` and ``relpos.text``.
+No Streamlit. May import: numpy, ``relpos.text`` and ``relpos.core``.
 """

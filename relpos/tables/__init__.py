@@ -1,5 +1,4 @@
-"""pandas frames of the numbers the pages show (screen-reader tables, CSV downloads).
+"""The table kit: pandas frames of the numbers the pages show (screen-reader tables, CSV downloads).
 
-No Streamlit, no Plotly. May import: numpy, pandas, ``relpos.core``, ``relpos.lessons``,
-``relpos.text`` and ``relpos.state``.
+No Streamlit, no Plotly. May import: numpy, pandas, ``relpos.state``, ``relpos.text`` and ``relpos.core``.
 """

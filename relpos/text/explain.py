@@ -24,6 +24,7 @@ __all__ = [
     "keys_text",
     "number",
     "offset_label",
+    "offsets_text",
     "scaled",
     "subscript",
     "weight_shift_reason",
@@ -491,3 +492,12 @@ def explorer_captions(result: AttentionResult, *, scalar: bool = False, d: int =
         captions["bias"] += f" Cells further apart than k = {result.k} repeat the edge entries."
     captions["content_weights"], captions["weights"] = weights_captions(result, row)
     return captions
+
+
+def offsets_text(offsets: np.ndarray) -> str:
+    """``offset −1``, ``offsets −15 to −4`` (a run) or ``offsets −3, 0`` (not a run)."""
+    if offsets.size == 1:
+        return f"offset {offset_label(int(offsets[0]))}"
+    if offsets.max() - offsets.min() + 1 == offsets.size:
+        return f"offsets {offset_label(int(offsets.min()))} to {offset_label(int(offsets.max()))}"
+    return "offsets " + ", ".join(offset_label(int(o)) for o in offsets)

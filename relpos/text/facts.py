@@ -436,7 +436,7 @@ def row_facts(content_weights, weights, bias, mask=None) -> RowFacts:
     Examples
     --------
     >>> import relpos
-    >>> from relpos.lessons.walkthrough import resize_table
+    >>> from relpos.topics.walkthrough.model import resize_table
     >>> example = relpos.worked_example()
     >>> result = relpos.Scenario(example.queries, example.keys, resize_table(example.table, 1)).attention()
     >>> facts = row_facts(result.content_weights[0], result.weights[0], result.bias[0])

@@ -21,6 +21,7 @@ __all__ = [
     "offset",
     "offset_range",
     "offset_subscript",
+    "percent",
     "readable",
     "scientific",
     "subscript",
@@ -163,3 +164,12 @@ def offset_subscript(value: int) -> str:
     ('₊₂', '₀', '₋₁')
     """
     return subscript(offset(value))
+
+
+def percent(value: float) -> str:
+    """A fraction as a whole percentage, as the pages' tables show it.
+
+    >>> percent(0.996), percent(0.0), percent(0.5049)
+    ('100%', '0%', '50%')
+    """
+    return f"{round(100 * float(value))}%"

@@ -1,14 +1,11 @@
-"""The pages' Streamlit views.
+"""The widget kit: the Streamlit pieces every topic's view is built from.
 
-* Shared page helpers (common), including the widgets drawn from a schema's fields.
-* One module per page's widgets: efficiency, explorer, position_effects, quiz, schemes,
-  value_side, training, walkthrough and walkthrough_stage; live is the Explorer's live
-  panel (a custom component); effects_presets caches the Position effects page's trained
-  presets.
-* The page list: plain data (navigation) and the ``st.Page`` objects app.py declares (page_list).
+* common: shared page helpers, including the widgets drawn from a schema's fields;
+* live: the live panel (a custom component) that repaints heatmaps while a slider moves;
+* navigation and page_list: the page list as plain data, and the ``st.Page`` objects app.py declares.
 
 Every run goes through the server harness (:mod:`relpos.server`); widget and session keys
-are built by :mod:`relpos.state.keys`. Pages in ``pages/`` are thin scripts that call
-these. May import everything below it: ``relpos.server``, ``relpos.plots``,
-``relpos.tables``, ``relpos.state``, ``relpos.lessons``, ``relpos.text``, ``relpos.core``.
+are built by :mod:`relpos.state.keys`. Each lesson's view lives in its topic folder
+(``relpos/topics/<topic>/view.py``). May import everything below it: ``relpos.server``,
+``relpos.plots``, ``relpos.tables``, ``relpos.state``, ``relpos.text``, ``relpos.core``.
 """

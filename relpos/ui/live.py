@@ -85,7 +85,7 @@ def values_message(key: str) -> dict | None:
 
 
 def live_panel(spec: dict, *, key: str, on_release: Callable[[], None]) -> None:
-    """Mount the live panel with `spec` (:func:`relpos.plots.live.release_spec`).
+    """Mount the live panel with `spec` (:func:`relpos.topics.explorer.spec.release_spec`).
 
     `on_release` runs (as a widget callback, before the rerun) when the learner lets go
     of a slider or flips the toggle; read the values with :func:`values_message`.

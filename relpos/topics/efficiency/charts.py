@@ -1,6 +1,6 @@
 """The Efficient computation page's measured charts: best times per method and bytes per
 layer against sequence length (no Streamlit). The cell-by-cell pictures of skewing and
-placement are in :mod:`relpos.plots.efficiency`.
+placement are in :mod:`relpos.topics.efficiency.figures`.
 """
 
 from __future__ import annotations

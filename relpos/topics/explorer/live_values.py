@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 
-from relpos.lessons import presets
+from relpos.topics.explorer import presets
 
 __all__ = ["VALUE_LISTS", "apply_live_values"]
 
@@ -41,7 +41,7 @@ def apply_live_values(state: dict, message) -> tuple[dict, list[str]]:
     Parameters
     ----------
     state : dict
-        An Explorer state (:data:`relpos.state.schemas.EXPLORER`).
+        An Explorer state (:data:`relpos.topics.explorer.schema.EXPLORER`).
     message : dict
         What the browser sent; unknown keys are ignored.
 

@@ -25,11 +25,11 @@ import plotly.graph_objects as go
 import plotly.io as pio
 
 from relpos.core.attention import AttentionResult
-from relpos.lessons import presets
 from relpos.plots import offset_map, panels
 from relpos.plots.heatmaps import PANEL_ORIGIN, outline_shapes
-from relpos.state.schemas import SLIDER_K, SLIDER_TOKENS
 from relpos.text import explain, hover, numbers
+from relpos.topics.explorer import presets
+from relpos.topics.explorer.schema import SLIDER_K, SLIDER_TOKENS
 
 __all__ = [
     "CELL_FIELDS",
@@ -222,9 +222,9 @@ def live_spec(
     Examples
     --------
     >>> import relpos
-    >>> from relpos.state import schemas
-    >>> state = schemas.EXPLORER.decode({}).state
-    >>> inputs = schemas.explorer_inputs(state)
+
+    >>> state = explorer_schema.EXPLORER.decode({}).state
+    >>> inputs = explorer_schema.explorer_inputs(state)
     >>> result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
     >>> figures = panels.explorer_panels(inputs.queries, inputs.keys, inputs.table, result)
     >>> spec = live_spec(state, inputs, figures, {})

@@ -1,6 +1,6 @@
 """The Explorer's widgets and layout (the page file only routes and calls :func:`render`).
 
-The whole view lives in one state dict (:data:`relpos.state.schemas.EXPLORER`) mirrored
+The whole view lives in one state dict (:data:`relpos.topics.explorer.schema.EXPLORER`) mirrored
 in the URL. The sidebar changes its structure (preset, n, k, d, seed) with Streamlit
 widgets; the values (aᴷ, q, k) and the query-independent toggle live in the live panel
 (:mod:`relpos.ui.live`), which repaints the seven heatmaps in the browser while a slider
@@ -11,15 +11,15 @@ diagonal note, the tables, the exports and the URL follow.
 import streamlit as st
 
 import relpos
-from relpos.lessons import presets
-from relpos.plots import live, panels
+from relpos.plots import panels
 from relpos.server import fragment
-from relpos.state import export
-from relpos.state import live as live_values
-from relpos.state import schemas as page_states
 from relpos.state.keys import state_key, widget_key
-from relpos.state.schemas import EXPLORER, SLIDER_TOKENS
 from relpos.text import explain
+from relpos.topics.explorer import live_values, presets
+from relpos.topics.explorer import schema as explorer_schema
+from relpos.topics.explorer import spec as live
+from relpos.topics.explorer.schema import EXPLORER, SLIDER_TOKENS
+from relpos.topics.explorer.snippet import explorer_snippet
 from relpos.ui import common as ui
 from relpos.ui import live as live_ui
 
@@ -43,15 +43,15 @@ def _replace(new: dict) -> None:
 
 # --- callbacks of the sidebar (structural changes) -------------------------------------
 def _on_preset() -> None:
-    _replace(page_states.apply_preset(_state(), st.session_state[W + "preset"]))
+    _replace(explorer_schema.apply_preset(_state(), st.session_state[W + "preset"]))
 
 
 def _on_n() -> None:
-    _replace(page_states.resize(_state(), n=st.session_state[W + "n"]))
+    _replace(explorer_schema.resize(_state(), n=st.session_state[W + "n"]))
 
 
 def _on_k() -> None:
-    _replace(page_states.resize(_state(), k=st.session_state[W + "k"]))
+    _replace(explorer_schema.resize(_state(), k=st.session_state[W + "k"]))
 
 
 def _on_d() -> None:
@@ -59,7 +59,7 @@ def _on_d() -> None:
 
 
 def _on_seed() -> None:
-    _replace(page_states.reseed(_state(), st.session_state[W + "seed"]))
+    _replace(explorer_schema.reseed(_state(), st.session_state[W + "seed"]))
 
 
 def _on_upload(state: dict) -> None:
@@ -137,13 +137,13 @@ def _on_release() -> None:
 @st.cache_data(max_entries=64, show_spinner=False)
 def _generated_inputs(state: dict) -> presets.ExplorerInputs:
     """Drawing a preset's values for up to 512 tokens is worth keeping."""
-    return page_states.explorer_inputs(state)
+    return explorer_schema.explorer_inputs(state)
 
 
 def _inputs(state: dict) -> presets.ExplorerInputs:
     """Arrays of a state: straight from the sliders, or drawn (and cached) when generated."""
     explicit = None not in (state["q"], state["keys"], state["a"]) and state["d"] == 1
-    return page_states.explorer_inputs(state) if explicit else _generated_inputs(state)
+    return explorer_schema.explorer_inputs(state) if explicit else _generated_inputs(state)
 
 
 def _attention(inputs: presets.ExplorerInputs, scalar: bool) -> relpos.AttentionResult:
@@ -179,7 +179,7 @@ def explorer_body() -> None:
         matrices=matrices,
         result=result,
         computed={"queries": inputs.queries, "keys": inputs.keys, "table a^K": inputs.table},
-        snippet=export.explorer_snippet(state, inputs.queries, inputs.keys, inputs.table),
+        snippet=explorer_snippet(state, inputs.queries, inputs.keys, inputs.table),
         key=W + "export",
     )
     ui.write_url(EXPLORER, state)

@@ -5,7 +5,7 @@ Token embeddings ``X`` (``n × d_model``) and projections ``W_q``, ``W_k``
 (``(2k+1) × d_k``) is either random, an illustrative hand-made table (a 0/1
 profile over the offsets times the queries' mean direction) that favours one or two
 tokens back, one or two forward, or a local window, or a *trained* preset: the profile
-a tiny head learned (:mod:`relpos.lessons.trained_presets`) times the same direction.
+a tiny head learned (:mod:`relpos.core.trained_presets`) times the same direction.
 The hand-made tables were not trained.
 
 Each ingredient has its own random stream, so changing ``d_k`` keeps ``X``, and
@@ -21,7 +21,7 @@ import numpy as np
 
 from relpos.core.checks import as_count
 from relpos.core.offsets import clip_offsets
-from relpos.lessons.trained_presets import TRAINED_PRESETS, profile_favoured
+from relpos.core.trained_presets import TRAINED_PRESETS, profile_favoured
 
 __all__ = [
     "MAX_TOKENS",
@@ -171,7 +171,7 @@ def position_effects_inputs(
         table cannot favour the same offset for all of them.
     profile : array_like, shape (2k+1,), optional
         Trained presets only (and required there): the learned profile over offsets
-        ``−k .. +k``, :func:`relpos.lessons.trained_presets.preset_profile`.
+        ``−k .. +k``, :func:`relpos.core.trained_presets.preset_profile`.
 
     Returns
     -------

@@ -1,6 +1,6 @@
 """The Position effects page's trained presets: one cached training run per (preset, k).
 
-:mod:`relpos.lessons.trained_presets` trains the head and turns its learned a^K into a
+:mod:`relpos.core.trained_presets` trains the head and turns its learned a^K into a
 profile; this module only caches the run. ``st.cache_data`` keeps plain data (the mean
 biases per offset and the accuracy), so a class choosing the same preset shares one run
 of about a second, and a session that asks while another trains waits for it.
@@ -12,8 +12,8 @@ import numpy as np
 import streamlit as st
 
 import relpos
-from relpos.lessons import trained_presets as trained
-from relpos.text import training as text
+from relpos.core import trained_presets as trained
+from relpos.topics.position_effects import text
 
 #: What the spinner says while a preset's head trains (once per server and setting).
 TRAINING = "Training the preset's head (about a second, once per setting)…"

@@ -9,20 +9,27 @@ from __future__ import annotations
 import numpy as np
 
 from relpos.core.attention import AttentionResult
-from relpos.core.measures import (
-    attention_distance,
-    mean_offset,
-    weight_on_offsets,
-)
+from relpos.core.measures import attention_distance, mean_offset, weight_on_offsets
 from relpos.core.offsets import relative_offsets
 from relpos.text import facts, numbers
-from relpos.text.explain import bias_kind, explorer_captions, offset_label
+from relpos.text.explain import bias_kind, explorer_captions, number, offset_label, offsets_text
+from relpos.text.facts import SCORE_DECIMALS
+from relpos.text.hover import format_cells
+from relpos.text.numbers import percent
 
-__all__ = ["effects_captions", "effects_summary", "favourite_rows", "preferred_row_sentence"]
+__all__ = [
+    "effects_captions",
+    "effects_summary",
+    "favourite_rows",
+    "preferred_row_sentence",
+    "trained_preset_note",
+]
 
 
 def effects_captions(result: AttentionResult, favoured: tuple[int, ...], *, d: int = 1) -> dict[str, str]:
-    """ "What to notice" under each Position effects panel (keys as :data:`relpos.plots.panels.EFFECTS_PANELS`).
+    """ "What to notice" under each Position effects panel.
+
+    Keys as :data:`relpos.plots.panels.EFFECTS_PANELS`.
 
     `d` is the queries' width d_k: the bias caption names the product with its 1/√d_k.
 
@@ -250,3 +257,69 @@ def preferred_row_sentence(queries, table, result: AttentionResult) -> str:
         f"The queries do not agree on a favourite row of this random table: the most any row gets is {top} of "
         f"{n} queries (offset{'s' if len(leaders) > 1 else ''} {where}), so no offset is preferred across the rows."
     )
+
+
+def trained_preset_note(
+    task_name: str, *, length, steps, seed, d, biases, accuracy, k, strength, flat: bool
+) -> list[str]:
+    """What a trained Position effects preset is: the run, its learned profile, and how the page uses it.
+
+    Parameters
+    ----------
+    task_name : str
+        The training task as the page names it ("previous token").
+    length, steps, seed, d : int
+        The head's training length L, Adam steps, seed and width.
+    biases : array_like of float, shape (k_t+1,)
+        The head's mean bias per offset ``−k_t .. 0`` (:func:`relpos.offset_biases`).
+    accuracy : float
+        The head's next-token accuracy on fresh sequences of length L.
+    k : int
+        The page's clipping distance.
+    strength : float
+        The page's preset strength.
+    flat : bool
+        The page's profile is all zeros (the learned biases do not tell offsets apart).
+
+    Examples
+    --------
+    >>> note = trained_preset_note("previous token", length=16, steps=400, seed=0, d=16,
+    ...     biases=[-1.0, 5.0, -2.0], accuracy=1.0, k=2, strength=2.0, flat=False)
+    >>> note[1]
+    'Its learned mean bias per offset, q̄·a^K/√d: −2: −1.00, −1: 5.00, 0: −2.00 (largest at offset −1).'
+    """
+    values = np.asarray(biases, dtype=float)  # (k_t+1,)
+    k_trained = values.size - 1
+    offsets = np.arange(-k_trained, 1)
+    sentences = [
+        f"This table comes from a head trained live on this server: one causal attention head with Shaw's "
+        f"a^K (k = {k_trained}, d = {d}), trained on the {task_name} task with L = {length}, {steps} steps, "
+        f"seed {seed}. Its next-token accuracy on fresh sequences of length {length} is {percent(accuracy)}."
+    ]
+    shown = format_cells(values, ".2f")  # (k_t+1,)
+    listing = ", ".join(f"{offset_label(int(o))}: {b}" for o, b in zip(offsets, shown, strict=True))
+    if flat:
+        single = "With k = 0 the head has one row, aᴷ₀, for every offset, so its" if k_trained == 0 else "Its"
+        sentences.append(
+            f"{single} learned mean bias is one number for all offsets ({listing}): this preset adds no position bias."
+        )
+        return sentences
+    top = offsets_text(offsets[list(facts.top(values, SCORE_DECIMALS))])
+    sentences.append(f"Its learned mean bias per offset, q̄·a^K/√d: {listing} (largest at {top}).")
+    sentences.append(
+        f"The page keeps the shape of that profile over the offsets, not the head's {d}-dimensional vectors: "
+        "centred on its mean and scaled so that its largest entry adds the preset strength "
+        f"({number(strength)}) on average, along the queries' mean direction, like the hand-made presets."
+    )
+    if k > 0:
+        sentences.append(
+            "Keys after the query (j > i, right of the diagonal) were never trained: the head is causal and masks "
+            "them, so their rows get the profile's mean, 0 after centring."
+        )
+    if k > k_trained:
+        sentences.append(
+            f"A training sequence of {length} tokens holds offsets down to {offset_label(-k_trained)} only; "
+            f"with k = {k}, the rows of offsets {offset_label(-k)} to {offset_label(-k_trained - 1)} reuse "
+            f"row {offset_label(-k_trained)}."
+        )
+    return sentences

@@ -1,6 +1,6 @@
 """Widgets of the Position effects page (pages/position_effects.py): the experiment's sidebar.
 
-The whole experiment is one state dict (relpos.state.schemas.EFFECTS) mirrored in the URL;
+The whole experiment is one state dict (relpos.topics.position_effects.schema.EFFECTS) mirrored in the URL;
 each sidebar widget copies its value into it.
 """
 
@@ -8,9 +8,15 @@ from __future__ import annotations
 
 import streamlit as st
 
-from relpos.lessons import effects
+import relpos
+from relpos.plots import panels
 from relpos.state.keys import state_key
-from relpos.state.schemas import D_K_CHOICES, D_MODEL_CHOICES, EFFECTS
+from relpos.topics.position_effects import model as effects
+from relpos.topics.position_effects import presets_view as effects_presets
+from relpos.topics.position_effects import schema as position_effects_schema
+from relpos.topics.position_effects import text as effects_text
+from relpos.topics.position_effects.schema import D_K_CHOICES, D_MODEL_CHOICES, EFFECTS
+from relpos.topics.position_effects.snippet import effects_snippet
 from relpos.ui import common as ui
 
 __all__ = ["PAGE", "STATE", "W", "setup_sidebar"]
@@ -129,3 +135,68 @@ def setup_sidebar(state: dict) -> None:
         )
         st.divider()
         ui.scenario_upload(PAGE, EFFECTS, key=W + "upload", on_loaded=_on_upload, lazy_key=state_key("effects", "load"))
+
+
+def render() -> None:
+    """The whole page: random embeddings and projections, a shaped a^K table, four panels."""
+
+    st.title("Position effects: what the position term does to attention")
+    ui.markdown("position_effects")
+    st.latex(
+        r"e_{ij} = \underbrace{\frac{q_i \cdot k_j}{\sqrt{d_k}}}_{\text{content}}"
+        r" + \underbrace{\frac{q_i \cdot a^K_{\mathrm{clip}(j-i,\,k)}}{\sqrt{d_k}}}_{\text{position}}"
+    )
+    state = ui.page_state(STATE, EFFECTS)
+    ui.show_url_problems(STATE)
+    setup_sidebar(state)
+
+    profile, trained_note = effects_presets.preset_profile(state)  # None, [] for a hand-made or random preset
+    inputs = position_effects_schema.effects_inputs(state, profile)
+    result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)  # both terms / sqrt(d_k)
+    figures = panels.effects_panels(result, height=560)  # two panels a row: room for 64 tokens
+    favoured = effects.favoured_offsets(state["preset"], profile)
+    if trained_note:
+        st.info("\n".join(f"- {sentence}" for sentence in trained_note))
+    captions = effects_text.effects_captions(result, favoured, d=inputs.queries.shape[1])
+    for row in (("content", "bias"), ("content_weights", "weights")):
+        for name, column in zip(row, st.columns(2), strict=True):
+            with column:
+                ui.heatmap_panel(
+                    figures[name],
+                    captions[name],
+                    key=f"{W}fig.{name}",
+                    alt=f"Heatmap: {panels.plain_title(name, effects=True)}",
+                )
+
+    st.header("What the position term did")
+    sentences = effects_text.effects_summary(
+        inputs.queries,
+        result,
+        favoured,
+        inputs.direction,
+        trained=effects.is_trained(state["preset"]),
+        table=inputs.table,
+    )
+    st.markdown("\n".join(f"- {sentence}" for sentence in sentences))
+
+    matrices = {
+        "content": result.content,
+        "bias": result.bias,
+        "content_weights": result.content_weights,
+        "weights": result.weights,
+    }
+    ui.matrix_tables(
+        {panels.plain_title(name, effects=True): matrix for name, matrix in matrices.items()}, key=W + "tables"
+    )
+
+    ui.export_section(
+        schema=EFFECTS,
+        state=state,
+        url_path=PAGE,
+        matrices=matrices,
+        result=result,
+        computed={"X": inputs.X, "W_q": inputs.W_q, "W_k": inputs.W_k, "table a^K": inputs.table},
+        snippet=effects_snippet(state),
+        key=W + "export",
+    )
+    ui.write_url(EFFECTS, state)

@@ -6,8 +6,8 @@ and returns :class:`Feedback`, never an exception. Every expected answer is comp
 by the relpos core from the scenario's numbers, never typed in; every worked solution
 substitutes those numbers into the formula (LaTeX lines for ``st.latex``).
 
-The questions are drawn in :mod:`relpos.lessons.quiz_questions` and the data they are
-made of lives in :mod:`relpos.lessons.quiz_model`; both are re-exported here. NumPy only
+The questions are drawn in :mod:`relpos.topics.quiz.questions` and the data they are
+made of lives in :mod:`relpos.topics.quiz.model`; both are re-exported here. NumPy only
 (no Streamlit, no pandas).
 """
 
@@ -16,11 +16,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from relpos.lessons.answers import AnswerError, parse_cells, parse_number, parse_offset, parse_positions
-from relpos.lessons.quiz_model import NUMBER_TOLERANCE, Feedback, Question, cells_text
-from relpos.lessons.quiz_questions import make_quiz
 from relpos.text import numbers
+from relpos.text.answers import AnswerError, parse_cells, parse_number, parse_offset, parse_positions
 from relpos.text.facts import distance
+from relpos.topics.quiz.model import NUMBER_TOLERANCE, Feedback, Question, cells_text
+from relpos.topics.quiz.questions import make_quiz
 
 __all__ = [
     "NUMBER_TOLERANCE",

@@ -15,9 +15,9 @@ import numpy as np
 
 from relpos.core.examples import Scenario
 from relpos.core.offsets import table_rows
-from relpos.lessons.quiz_model import NUMBER_TOLERANCE, Question
 from relpos.text import numbers
 from relpos.text.facts import decimals_showing
+from relpos.topics.quiz.model import NUMBER_TOLERANCE, Question
 
 __all__ = ["make_quiz"]
 

@@ -7,11 +7,12 @@ import secrets
 import pandas as pd
 import streamlit as st
 
-from relpos.lessons import quiz
 from relpos.state.keys import state_key, widget_key
-from relpos.state.schemas import read_quiz_seed
 from relpos.tables import frames as tables
 from relpos.text.escape import escape_markdown
+from relpos.topics.quiz import checking as quiz
+from relpos.topics.quiz.schema import read_quiz_seed
+from relpos.ui import common as ui
 from relpos.ui.common import markdown, named_index
 
 # ---------------------------------------------------------------- quiz page
@@ -166,3 +167,17 @@ def quiz_summary(questions, seed: int) -> None:
         st.button("Start again (same questions)", key=START_AGAIN, on_click=_start_again, args=(seed, len(questions)))
     markdown("quiz_share")
     st.code(f"{st.context.url or ''}?seed={seed}", language=None)
+
+
+def render() -> None:
+    """The whole page: five predict-then-reveal questions from a seeded random scenario."""
+    st.title("Self-check quiz")
+    ui.markdown("quiz_intro")
+    with st.expander("How to type answers", expanded=False):
+        ui.markdown("quiz_formats")
+
+    seed = quiz_seed()
+    questions = quiz.make_quiz(seed)
+    for number, question in enumerate(questions, start=1):
+        quiz_question(number, question, seed)
+    quiz_summary(questions, seed)

@@ -13,8 +13,7 @@ import plotly.graph_objects as go
 from relpos.core.scheme_comparison import LengthReport, SchemeScores
 from relpos.core.schemes import SCHEMES
 from relpos.plots import style
-from relpos.plots.heatmaps import score_heatmap, symmetric_range, weight_heatmap
-from relpos.plots.panels import TEXT_MAX_N
+from relpos.plots.heatmaps import TEXT_MAX_N, score_heatmap, symmetric_range, weight_heatmap
 from relpos.plots.style import HeatmapStyle
 from relpos.text.hover import scheme_score_hover, scheme_weight_hover, translation_hover
 from relpos.text.numbers import number, offset, readable

@@ -6,17 +6,18 @@ import math
 
 import streamlit as st
 
+import relpos
 from relpos.core.scheme_comparison import length_generalization, translation_changes
-from relpos.plots import schemes as scheme_figures
 from relpos.server import fragment
 from relpos.state.keys import widget_key
-from relpos.state.schemas import SCHEMES
 from relpos.tables import frames as tables
 from relpos.text import numbers as num
+from relpos.topics.schemes import figures as scheme_figures
+from relpos.topics.schemes.schema import SCHEMES
 from relpos.ui import common as ui
 
 SCHEME_PAGE = "schemes"
-#: The page's settings (schema :data:`relpos.state.schemas.SCHEMES`) and their widgets.
+#: The page's settings (schema :data:`relpos.topics.schemes.schema.SCHEMES`) and their widgets.
 FIELDS = ui.PageFields(SCHEME_PAGE, SCHEMES)
 #: The expander with section 1's numbers as tables.
 SCORE_TABLES = widget_key(SCHEME_PAGE, "tables", "scores")
@@ -166,4 +167,23 @@ def length_section(setup, slopes, head: int) -> None:
         key_prefix=widget_key(SCHEME_PAGE, "length", "b"),
     )
     ui.labelled_table(tables.length_frame(report, k=setup.k, slope=setup.alibi_slope, head=head), stretch=True)
+    save_scheme_settings()
+
+
+def render() -> None:
+    """The whole page: Shaw et al.'s relative positions next to five other position schemes."""
+    st.title("Comparing position schemes")
+    ui.markdown("schemes")
+
+    setup, slopes, head = scheme_sidebar()
+    results = relpos.scheme_scores(setup)
+
+    st.header("1 · Six schemes, the same tokens")
+    ui.markdown("schemes_compare")
+    scheme_rows(results, scheme_figures.position_heatmaps(results), scheme_figures.weight_heatmaps(results))
+    ui.matrix_tables(scheme_figures.score_matrices(results), key=SCORE_TABLES)
+
+    translation_section(setup, results)
+    length_section(setup, slopes, head)
+
     save_scheme_settings()

@@ -18,7 +18,7 @@ from relpos.plots.style import HeatmapStyle
 from relpos.text import facts
 from relpos.text.explain import offset_label
 from relpos.text.facts import SCORE_DECIMALS
-from relpos.text.training import length_label
+from relpos.topics.training.text import length_label
 
 __all__ = [
     "SCHEME_COLOURS",

@@ -14,7 +14,7 @@ from relpos.core.training_eval import trained_rows
 from relpos.core.training_model import TRAINING_SCHEMES
 from relpos.text.numbers import offset as format_offset
 from relpos.text.numbers import tex_offset
-from relpos.text.training import length_label
+from relpos.topics.training.text import length_label
 
 __all__ = ["accuracy_frame", "loss_frame", "offset_bias_frame", "position_frame"]
 

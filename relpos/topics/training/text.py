@@ -12,9 +12,9 @@ import numpy as np
 from relpos.core.training_eval import shaw_rows_trained, t5_buckets_trained
 from relpos.core.training_tasks import scored_positions, targets_for
 from relpos.text import facts, numbers
-from relpos.text.explain import number, offset_label
+from relpos.text.explain import number, offset_label, offsets_text
 from relpos.text.facts import SCORE_DECIMALS
-from relpos.text.hover import format_cells
+from relpos.text.numbers import percent
 
 __all__ = [
     "KEPT_POINTS",
@@ -28,7 +28,6 @@ __all__ = [
     "offset_bars_caption",
     "percent",
     "target_hits",
-    "trained_preset_note",
 ]
 
 #: A change of at most this many percentage points counts as "kept".
@@ -39,15 +38,6 @@ KEPT_POINTS = 5
 LEARNED_POINTS = 50
 #: Biases closer than this are the same (float noise of shared table rows).
 TIE = 1e-12
-
-
-def percent(value: float) -> str:
-    """A fraction as a whole percentage, as the page's table shows it.
-
-    >>> percent(0.996), percent(0.0), percent(0.5049)
-    ('100%', '0%', '50%')
-    """
-    return f"{_points(value)}%"
 
 
 def _points(value: float) -> int:
@@ -203,15 +193,6 @@ def loss_summary(losses, *, vocab: int | None = None) -> str:
     return text + reference + "."
 
 
-def _offsets_text(offsets: np.ndarray) -> str:
-    """``offset −1``, ``offsets −15 to −4`` (a run) or ``offsets −3, 0`` (not a run)."""
-    if offsets.size == 1:
-        return f"offset {offset_label(int(offsets[0]))}"
-    if offsets.max() - offsets.min() + 1 == offsets.size:
-        return f"offsets {offset_label(int(offsets.min()))} to {offset_label(int(offsets.max()))}"
-    return "offsets " + ", ".join(offset_label(int(o)) for o in offsets)
-
-
 def _tied(values: np.ndarray, among) -> np.ndarray:
     """Which of the entries `among` (indices, or a count: all) tie for their largest at 2 decimals, as printed."""
     among = np.arange(among) if np.isscalar(among) else np.asarray(among, dtype=int)
@@ -277,8 +258,8 @@ each query adds one number to all of its keys, which never changes an attention 
     second = values[~leaders].max()
     shown = numbers.number  # at the 2 decimals the ties are judged at
     return (
-        f"{steps} the largest bias is at {_offsets_text(offsets[leaders])} ({shown(top)}), "
-        f"{shown(top - second)} above the next largest ({shown(second)}, at {_offsets_text(runners)})."
+        f"{steps} the largest bias is at {offsets_text(offsets[leaders])} ({shown(top)}), "
+        f"{shown(top - second)} above the next largest ({shown(second)}, at {offsets_text(runners)})."
     )
 
 
@@ -422,69 +403,3 @@ def attention_summary(patterns: dict[str, np.ndarray], task: str) -> str:
         hits, rows, mass = target_hits(weights, task)
         parts.append(f"{hits} of {rows} at {label} (mean weight on that key {number(mass)})")
     return "Rows whose largest weight is on the key the task copies from: " + "; ".join(parts) + "."
-
-
-def trained_preset_note(
-    task_name: str, *, length, steps, seed, d, biases, accuracy, k, strength, flat: bool
-) -> list[str]:
-    """What a trained Position effects preset is: the run, its learned profile, and how the page uses it.
-
-    Parameters
-    ----------
-    task_name : str
-        The training task as the page names it ("previous token").
-    length, steps, seed, d : int
-        The head's training length L, Adam steps, seed and width.
-    biases : array_like of float, shape (k_t+1,)
-        The head's mean bias per offset ``−k_t .. 0`` (:func:`relpos.offset_biases`).
-    accuracy : float
-        The head's next-token accuracy on fresh sequences of length L.
-    k : int
-        The page's clipping distance.
-    strength : float
-        The page's preset strength.
-    flat : bool
-        The page's profile is all zeros (the learned biases do not tell offsets apart).
-
-    Examples
-    --------
-    >>> note = trained_preset_note("previous token", length=16, steps=400, seed=0, d=16,
-    ...     biases=[-1.0, 5.0, -2.0], accuracy=1.0, k=2, strength=2.0, flat=False)
-    >>> note[1]
-    'Its learned mean bias per offset, q̄·a^K/√d: −2: −1.00, −1: 5.00, 0: −2.00 (largest at offset −1).'
-    """
-    values = np.asarray(biases, dtype=float)  # (k_t+1,)
-    k_trained = values.size - 1
-    offsets = np.arange(-k_trained, 1)
-    sentences = [
-        f"This table comes from a head trained live on this server: one causal attention head with Shaw's "
-        f"a^K (k = {k_trained}, d = {d}), trained on the {task_name} task with L = {length}, {steps} steps, "
-        f"seed {seed}. Its next-token accuracy on fresh sequences of length {length} is {percent(accuracy)}."
-    ]
-    shown = format_cells(values, ".2f")  # (k_t+1,)
-    listing = ", ".join(f"{offset_label(int(o))}: {b}" for o, b in zip(offsets, shown, strict=True))
-    if flat:
-        single = "With k = 0 the head has one row, aᴷ₀, for every offset, so its" if k_trained == 0 else "Its"
-        sentences.append(
-            f"{single} learned mean bias is one number for all offsets ({listing}): this preset adds no position bias."
-        )
-        return sentences
-    top = _offsets_text(offsets[_tied(values, values.size)])
-    sentences.append(f"Its learned mean bias per offset, q̄·a^K/√d: {listing} (largest at {top}).")
-    sentences.append(
-        f"The page keeps the shape of that profile over the offsets, not the head's {d}-dimensional vectors: "
-        "centred on its mean and scaled so that its largest entry adds the preset strength "
-        f"({number(strength)}) on average, along the queries' mean direction, like the hand-made presets."
-    )
-    if k > 0:
-        sentences.append(
-            "Keys after the query (j > i, right of the diagonal) were never trained: the head is causal and masks "
-            "them, so their rows get the profile's mean, 0 after centring."
-        )
-    if k > k_trained:
-        sentences.append(
-            f"A training sequence of {length} tokens holds offsets down to {offset_label(-k_trained)} only; "
-            f"with k = {k}, the rows of offsets {offset_label(-k)} to {offset_label(-k_trained - 1)} reuse "
-            f"row {offset_label(-k_trained)}."
-        )
-    return sentences

@@ -1,6 +1,6 @@
 """Widgets of the "Train a tiny head" page (pages/training.py).
 
-The page's settings are one dict (schema :data:`relpos.state.schemas.TRAINING`), read
+The page's settings are one dict (schema :data:`relpos.topics.training.schema.TRAINING`), read
 from the URL on the first run and mirrored back into it. Training runs only when asked
 (the **Train** button, the "train short, test long" button) and goes through
 ``st.cache_data``: a class pressing Train with the same settings shares one run, and a
@@ -15,13 +15,11 @@ import numpy as np
 import streamlit as st
 
 import relpos
+from relpos.core.trained_presets import TRAINED_PRESETS
 from relpos.core.training import TrainedHead
 from relpos.core.training_eval import LengthTable
-from relpos.lessons.trained_presets import TRAINED_PRESETS
-from relpos.plots import training as figures
-from relpos.state.schemas import ALL_SCHEMES, TRAINING, TRAINING_STEP_CHOICES
-from relpos.tables import training as tables
-from relpos.text import training as text
+from relpos.topics.training import figures, tables, text
+from relpos.topics.training.schema import ALL_SCHEMES, TRAINING, TRAINING_STEP_CHOICES
 from relpos.ui import common as ui
 
 PAGE = "training"  # url_path
@@ -378,3 +376,22 @@ def export_section(state: dict, heads: dict[str, TrainedHead] | None) -> None:
                     )
                 )
         ui.download_buttons(files, columns=2, key=W + "download")
+
+
+def render() -> None:
+    """The whole page: train heads live, watch a^K learn, test them on longer sequences."""
+    st.title("Train a tiny head")
+    ui.markdown("training")
+    state = ui.page_state(STATE, TRAINING)
+    ui.show_url_problems(STATE)
+    sidebar(state)
+
+    heads = train_controls(state)
+    if heads is not None:
+        loss_section(heads)
+        head = heads[detail_scheme(heads)]
+        position_section(head)
+        attention_section(head)
+    length_section(state)
+    export_section(state, heads)
+    ui.write_url(TRAINING, state)

@@ -1,22 +1,22 @@
 """The walkthrough's stage (``pages/worked_example.py``): the current stop's arithmetic, the
 score matrix filling in, the weight bars at a softmax stop, the offset map and the step table.
 
-Everything is drawn from a :class:`relpos.ui.walkthrough.Lesson`; its state, controls,
-editor and exports live in :mod:`relpos.ui.walkthrough`.
+Everything is drawn from a :class:`relpos.topics.walkthrough.controls.Lesson`; its state, controls,
+editor and exports live in :mod:`relpos.topics.walkthrough.controls`.
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
-from relpos.lessons import walkthrough as wt
-from relpos.lessons import walkthrough_text as wt_text
 from relpos.plots import heatmaps
-from relpos.plots import walkthrough as walkthrough_figures
 from relpos.plots.offset_map import offset_map_figure
-from relpos.tables import frames as tables
 from relpos.text import numbers as num
-from relpos.ui.walkthrough import OFFSETS, SCORES, STAGE_ANCHOR, STEP_TABLE, TABLE, WEIGHTS, Lesson
+from relpos.topics.walkthrough import figures as walkthrough_figures
+from relpos.topics.walkthrough import model as wt
+from relpos.topics.walkthrough import tables as step_tables
+from relpos.topics.walkthrough import text as wt_text
+from relpos.topics.walkthrough.controls import OFFSETS, SCORES, STAGE_ANCHOR, STEP_TABLE, TABLE, WEIGHTS, Lesson
 
 __all__ = ["offset_section", "stage", "step_table"]
 
@@ -163,7 +163,7 @@ def _highlight_current(frame, lesson: Lesson):
 
 def step_table(lesson: Lesson) -> None:
     """The arithmetic of all n² pairs (current stop highlighted) and its CSV download."""
-    frame = tables.step_frame(lesson.steps)
+    frame = step_tables.step_frame(lesson.steps)
     st.subheader(f"All {len(frame)} pairs at once")
     integer_columns = ["i", "j", "offset j−i", "clipped offset"]
     styled = frame.style.format(

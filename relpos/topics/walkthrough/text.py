@@ -1,16 +1,16 @@
 """The walkthrough's words and formulas: each pair's arithmetic in LaTeX and in a
 sentence, the offset map's note, the softmax line and the takeaway of a row.
 
-Pure functions over the steps of :mod:`relpos.lessons.walkthrough`; every number they
+Pure functions over the steps of :mod:`relpos.topics.walkthrough.model`; every number they
 print comes from those steps, formatted by :mod:`relpos.text.numbers`.
 """
 
 from __future__ import annotations
 
-from relpos.lessons.walkthrough import PairStep, RowShift
 from relpos.text import explain, numbers
 from relpos.text.explain import weight_shift_reason
 from relpos.text.facts import WEIGHT_DECIMALS
+from relpos.topics.walkthrough.model import PairStep, RowShift
 
 __all__ = [
     "offset_map_note",
@@ -49,7 +49,7 @@ def takeaway(shift: RowShift, row_steps: tuple[PairStep, ...] | list[PairStep]) 
     Examples
     --------
     >>> from relpos.core.examples import worked_example
-    >>> from relpos.lessons.walkthrough import pair_steps, row_shift
+    >>> from relpos.topics.walkthrough.model import pair_steps, row_shift
     >>> example = worked_example()
     >>> steps = pair_steps(example)
     >>> print(takeaway(row_shift(example.attention(), 0), steps[:4])[0][:72])
@@ -193,7 +193,7 @@ def pair_latex(step: PairStep) -> str:
 
     >>> from relpos.core.examples import worked_example
 
-    >>> from relpos.lessons.walkthrough import pair_steps
+    >>> from relpos.topics.walkthrough.model import pair_steps
     >>> "= 1.2 + (-0.5) = 0.7" in pair_latex(pair_steps(worked_example())[3])
     True
     """
@@ -226,7 +226,7 @@ def pair_sentence(step: PairStep) -> str:
 
     >>> from relpos.core.examples import worked_example
 
-    >>> from relpos.lessons.walkthrough import pair_steps
+    >>> from relpos.topics.walkthrough.model import pair_steps
     >>> print(pair_sentence(pair_steps(worked_example())[3]))
     Key 4 is 3 positions after query 1, farther than k = 2, so it reuses the entry of offset +2.
     """
@@ -246,7 +246,7 @@ def offset_map_note(steps: tuple[PairStep, ...] | list[PairStep]) -> str:
 
     >>> from relpos.core.examples import worked_example
 
-    >>> from relpos.lessons.walkthrough import pair_steps
+    >>> from relpos.topics.walkthrough.model import pair_steps
     >>> print(offset_map_note(pair_steps(worked_example())))  # doctest: +ELLIPSIS
     Each **diagonal** ... The 2 cells marked ✕ are more than k = 2 apart ... such as +3→+2 ...
     """
@@ -276,7 +276,7 @@ def softmax_latex(row_steps: tuple[PairStep, ...] | list[PairStep], *, compact: 
 
     >>> from relpos.core.examples import worked_example
 
-    >>> from relpos.lessons.walkthrough import pair_steps
+    >>> from relpos.topics.walkthrough.model import pair_steps
     >>> r"\\operatorname{softmax}(1.0,\\ 0.5,\\ -0.1,\\ 0.7)" in softmax_latex(pair_steps(worked_example())[:4])
     True
     """

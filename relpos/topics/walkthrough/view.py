@@ -1,468 +1,56 @@
-"""Streamlit layer of the classroom walkthrough (``pages/worked_example.py``).
+"""The walkthrough page: the textbook's worked example, one (query, key) pair at a time.
 
-Session state, the sidebar editor, the step controls and the drawing of each stage.
-Every number comes from :mod:`relpos.lessons.walkthrough` (which reads the core's
-:class:`~relpos.core.attention.AttentionResult`); figures come from :mod:`relpos.plots`,
-tables from :mod:`relpos.tables.frames`. Part of the UI layer, like :mod:`relpos.ui.common`.
-
-State lives in ``st.session_state`` under ``worked_example:*`` keys (widgets under
-``worked_example.*``, :mod:`relpos.state.keys`): the last good scenario and the
-current stop are plain entries (they survive page switches); the widgets mirror them.
-
-Lesson links: on the page's first run in a browser session the whole view (stop,
-presenter mode, k and every number) is decoded from the URL with
-:data:`relpos.state.schemas.WALKTHROUGH` (bad parameters are reported and replaced by
-defaults); afterwards every run writes the view back into the URL, so the address bar is
-always a link to exactly what is on screen. The same state is the scenario file.
+The lesson's state and widgets come from :mod:`relpos.topics.walkthrough.controls`, the
+current stop's figures and tables from :mod:`relpos.topics.walkthrough.stage`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-
 import streamlit as st
 
-from relpos.core.attention import AttentionResult
-from relpos.core.examples import Scenario, worked_example
-from relpos.lessons import walkthrough as wt
-from relpos.lessons import walkthrough_text as wt_text
-from relpos.plots import style
-from relpos.plots import walkthrough as walkthrough_figures
-from relpos.state import export
-from relpos.state import schemas as page_states
-from relpos.state.keys import state_key, widget_key
-from relpos.state.schemas import WALKTHROUGH
-from relpos.tables import frames as tables
-from relpos.text import notation
-from relpos.text import numbers as num
-from relpos.text.numbers import subscript
+from relpos.topics.walkthrough import controls as walk
+from relpos.topics.walkthrough import stage as walk_stage
+from relpos.topics.walkthrough.controls import Lesson
 from relpos.ui import common as ui
 
-PAGE = "worked_example"  # url_path: lesson links, scenario files and keys name the page by it
-# session values (relpos.state.keys: page:name)
-SCENARIO = state_key(PAGE, "scenario")  # last good Scenario
-MEMORY = state_key(PAGE, "memory")  # a^K values by offset, remembered when k is lowered
-STOP = state_key(PAGE, "stop")  # current wt.Stop
-FLASH = state_key(PAGE, "flash")  # one-off confirmation message
-LINK = state_key(PAGE, "link")  # the view as a WALKTHROUGH state dict, mirrored in the URL
-# widgets (page.name)
-ROW, STEP, K, PRESENTER = (widget_key(PAGE, name) for name in ("row", "step", "k", "presenter"))
-NEXT, PREVIOUS, RESET, CSV = (widget_key(PAGE, name) for name in ("next", "previous", "reset", "csv"))
-JSON, SNIPPET, UPLOAD, LOAD = (widget_key(PAGE, name) for name in ("json", "snippet", "upload", "load"))
-#: The stage's charts and table.
-SCORES, WEIGHTS, OFFSETS, TABLE, STEP_TABLE = (
-    widget_key(PAGE, name) for name in ("scores", "weights", "offsets", "table", "step_table")
-)
-#: Container key of the Previous / Next bar, which presenter mode keeps on screen (ui.PRESENTER_CSS).
-NAV = "lesson-nav"
-#: Container of the invisible Page Up / Page Down buttons (hidden by ui.ALWAYS_CSS).
-CLICKER = "clicker"
-#: HTML id of the current stop's heading (h2), which presenter mode scrolls into view after a move.
-STAGE_ANCHOR = "current-stop"
-
-#: Presenter mode (a 1280 × 720 projector): figure text at least this many px, and the
-#: figures' heights, chosen so each stop fits one screen under the navigation bar
-#: (tests/test_presenter.py measures it). The CSS of ui.PRESENTER_CSS sets body text to
-#: 22 px and formulas to 28 px and more.
-PRESENTER_FIGURE_FONT = style.PRESENTER_MIN_FONT
-_PRESENTER_HEIGHTS = {SCORES: 440, SCORES + ".softmax": 270, WEIGHTS: 270, OFFSETS: 460, TABLE: 220}
-#: The edited-example note lists this many changes, then counts the rest.
-_SHOWN_CHANGES = 4
-
-
-def input_key(kind: str, index: int) -> str:
-    """Session key of one number field: ``q`` / ``k`` by 0-based position, ``a`` by offset."""
-    return widget_key(PAGE, kind, f"{index:+d}" if kind == "a" else index)
-
-
-def _fields(scenario: Scenario):
-    """(widget key, on-screen name, value) of every editable number of `scenario`."""
-    for i, value in enumerate(scenario.queries):
-        yield input_key("q", i), f"q{subscript(i + 1)}", value
-    for j, value in enumerate(scenario.keys):
-        yield input_key("k", j), f"k{subscript(j + 1)}", value
-    for offset, value in zip(scenario.table_offsets(), scenario.table, strict=True):
-        yield input_key("a", int(offset)), f"a^K at offset {wt_text.signed(offset, 0)}", value
-
-
-@dataclass(frozen=True)
-class Lesson:
-    """Everything one run of the page draws from."""
-
-    scenario: Scenario
-    result: AttentionResult
-    steps: tuple[wt.PairStep, ...]  # all n * n pairs, row by row
-    stop: wt.Stop
-    presenter: bool
-    problems: tuple[tuple[str, str], ...]  # (widget key, message) of rejected fields
-
-    @property
-    def n(self) -> int:
-        return self.scenario.n
-
-    @property
-    def at_softmax(self) -> bool:
-        return self.stop.is_softmax(self.n)
-
-    @property
-    def row_steps(self) -> tuple[wt.PairStep, ...]:
-        return self.steps[self.stop.row * self.n : (self.stop.row + 1) * self.n]
-
-    @property
-    def link_state(self) -> dict:
-        """This view as a :data:`~relpos.state.schemas.WALKTHROUGH` state (lesson link, scenario file)."""
-        return page_states.walkthrough_state(self.scenario, self.stop, self.presenter)
-
-    @property
-    def current_cells(self) -> list[tuple[int, int]]:
-        """The cell being computed, or the whole row at the softmax stop."""
-        columns = range(self.n) if self.at_softmax else [self.stop.step]
-        return [(self.stop.row, j) for j in columns]
-
-    def figure(self, fig, key: str, *, size: str | None = None) -> None:
-        """Draw a Plotly figure; in presenter mode its text is enlarged and its height fixed
-        (by `size`, a key of ``_PRESENTER_HEIGHTS``, or `key`)."""
-        if self.presenter:
-            walkthrough_figures.minimum_fonts(fig)
-            fig.update_layout(height=_PRESENTER_HEIGHTS[size or key])
-        else:  # a phone's narrow column: the colour bar goes under the chart
-            walkthrough_figures.colour_bar_below(fig)
-        ui.chart(fig, key=key, toolbar=False)
-
-
-# ---------------------------------------------------------------------------
-# State and callbacks
-# ---------------------------------------------------------------------------
-
-
-def _set_fields(scenario: Scenario) -> None:
-    for key, _, value in _fields(scenario):
-        st.session_state[key] = wt_text.short_number(value)
-
-
-def _restore(link: dict) -> None:
-    """Make a valid WALKTHROUGH state the page's view (before the widgets are drawn)."""
-    view = page_states.walkthrough_view(link)
-    state = st.session_state
-    state[SCENARIO] = view.scenario
-    state[MEMORY] = {}
-    state[STOP] = view.stop
-    state[PRESENTER] = view.presenter
-    state[K] = view.scenario.k
-    _set_fields(view.scenario)
-
-
-def _init_state() -> None:
-    state = st.session_state
-    if SCENARIO not in state:  # first run in this session: open the view the link describes
-        _restore(ui.page_state(LINK, WALKTHROUGH))
-    scenario = state[SCENARIO]
-    for key, _, value in _fields(scenario):
-        if key not in state:  # first visit, or the widget was dropped on a page switch
-            state[key] = wt_text.short_number(value)
-    if state.get(K) not in wt.K_CHOICES:
-        state[K] = scenario.k
-
-
-def _read_edits() -> tuple[tuple[str, str], ...]:
-    """Parse every number field into a new good scenario; rejected fields keep their old value."""
-    state = st.session_state
-    good: Scenario = state[SCENARIO]
-    problems, values = [], []
-    for key, name, old in _fields(good):
-        text = state.get(key, "")
-        if text == wt_text.short_number(old):  # untouched: keep the exact value (a link may carry more digits)
-            values.append(old)
-            continue
-        value, message = wt.parse_value(text, name=name)
-        if message:
-            problems.append((key, f"{message} Still using {num.number(old, 4, trim=1)}."))
-        values.append(old if value is None else value)
-    n, width = good.n, len(good.table)
-    state[SCENARIO] = Scenario(
-        queries=tuple(values[:n]), keys=tuple(values[n : 2 * n]), table=tuple(values[2 * n : 2 * n + width])
-    )
-    return tuple(problems)
-
-
-def _move(delta: int) -> None:
-    state = st.session_state
-    n = state[SCENARIO].n
-    state[STOP] = wt.next_stop(state[STOP], n) if delta > 0 else wt.previous_stop(state[STOP], n)
-
-
-def _pick_row() -> None:
-    state = st.session_state
-    if state.get(ROW) is not None:
-        state[STOP] = wt.Stop(int(state[ROW]), state[STOP].step)
-
-
-def _pick_step() -> None:
-    state = st.session_state
-    if state.get(STEP) is not None:
-        state[STOP] = wt.Stop(state[STOP].row, int(state[STEP]))
-
-
-def _change_k() -> None:
-    state = st.session_state
-    good: Scenario = state[SCENARIO]
-    new_k = state.get(K)
-    if new_k not in wt.K_CHOICES or new_k == good.k:
-        state[K] = good.k
-        return
-    memory = dict(state[MEMORY])
-    memory.update({int(o): v for o, v in zip(good.table_offsets(), good.table, strict=True)})
-    state[MEMORY] = memory
-    state[SCENARIO] = replace(good, table=wt.resize_table(good.table, int(new_k), memory))
-    _set_fields(state[SCENARIO])
-
-
-def _reset() -> None:
-    state = st.session_state
-    state[SCENARIO] = worked_example()
-    state[MEMORY] = {}
-    state[K] = state[SCENARIO].k
-    _set_fields(state[SCENARIO])
-    state[FLASH] = "Restored the textbook example."
-
-
-def lesson() -> Lesson:
-    """Read the state and every edit, compute the attention, and return what to draw."""
-    _init_state()
-    problems = _read_edits()
-    scenario: Scenario = st.session_state[SCENARIO]
-    result = scenario.attention()
-    stop = st.session_state[STOP]
-    if not (0 <= stop.row < scenario.n and 0 <= stop.step <= scenario.n):  # defensive: n is fixed
-        stop = st.session_state[STOP] = wt.Stop(0, 0)
-    return Lesson(
-        scenario=scenario,
-        result=result,
-        steps=wt.pair_steps(scenario, result),
-        stop=stop,
-        presenter=bool(st.session_state.get(PRESENTER, False)),
-        problems=problems,
-    )
-
-
-# ---------------------------------------------------------------------------
-# Drawing
-# ---------------------------------------------------------------------------
-
-
-def presenter_toggle() -> None:
-    st.toggle(
-        "Presenter mode",
-        key=PRESENTER,
-        persist_state="session",
-        help="Bigger text, formulas and figures for a projector; Previous and Next stay at the "
-        "top of the screen. The keyboard's ← and → arrows work too, and so does a presentation "
-        "clicker (Page Up / Page Down).",
-    )
-
-
-def sync_url(lesson: Lesson) -> None:
-    """Write the view into the URL (only when it changed): the address bar stays a lesson link."""
-    st.session_state[LINK] = lesson.link_state
-    ui.write_url(WALKTHROUGH, lesson.link_state)
-
-
-def edited_note(lesson: Lesson) -> None:
-    """How the numbers on screen differ from the textbook's, which the introduction describes.
-
-    Every part of the message is formatted from parsed numbers, never echoed user text.
-    """
-    changes = wt.changes_from(lesson.scenario, worked_example())
-    if not changes:
-        return
-    shown = list(changes[:_SHOWN_CHANGES])
-    where = "under Edit the numbers, below the stop" if lesson.presenter else "sidebar"
-    if len(changes) > _SHOWN_CHANGES:
-        shown.append(f"{len(changes) - _SHOWN_CHANGES} more")
-    st.info(
-        f"**Edited example.** Compared with the textbook: {'; '.join(shown)}. "
-        f"**Reset to the textbook example** ({where}) brings its numbers back.",
-        icon=":material/edit_note:",
-    )
-
-
-def problems_summary(lesson: Lesson) -> None:
-    """Warnings about the opening link's unusable parameters (once) and every rejected field.
-
-    Messages quote user text only escaped.
-    """
-    ui.show_url_problems(LINK)
-    if lesson.problems:
-        lines = "\n".join(f"- {message}" for _, message in lesson.problems)
-        st.warning(f"**Some numbers were not accepted; the page keeps their last good values.**\n{lines}")
-
-
-def _step_label(step: int, n: int) -> str:
-    return "softmax" if step == n else f"j = {step + 1}"
-
-
-def _pickers(lesson: Lesson) -> None:
-    """The row and key pickers; in presenter mode without visible labels (they sit in the
-    navigation bar, where the buttons' "i = 3" and "j = 2" say enough; screen readers
-    still hear the labels)."""
-    n = lesson.n
-    labels = "collapsed" if lesson.presenter else "visible"
-    st.segmented_control(
-        "Query row",
-        list(range(n)),
-        format_func=lambda i: f"i = {i + 1}",
-        key=ROW,
-        required=True,
-        on_change=_pick_row,
-        label_visibility=labels,
-    )
-    st.segmented_control(
-        "Key (or the row's softmax)",
-        list(range(n + 1)),
-        format_func=lambda j: _step_label(j, n),
-        key=STEP,
-        required=True,
-        on_change=_pick_step,
-        label_visibility=labels,
-    )
-
-
-def _clicker_buttons(index: int, total: int) -> None:
-    """A presentation clicker sends Page Up / Page Down; a button takes one shortcut, so a
-    second, invisible pair (ui.ALWAYS_CSS hides CLICKER) listens for those keys."""
-    with st.container(key=CLICKER):
-        st.button(
-            "Page Up: previous stop",
-            key=f"{PREVIOUS}_clicker",
-            on_click=_move,
-            args=(-1,),
-            disabled=index == 0,
-            shortcut="PageUp",
-        )
-        st.button(
-            "Page Down: next stop",
-            key=f"{NEXT}_clicker",
-            on_click=_move,
-            args=(1,),
-            disabled=index == total - 1,
-            shortcut="PageDown",
-        )
-
-
-def step_controls(lesson: Lesson) -> None:
-    """Row and key pickers, and the Previous / Next buttons with the lesson's progress.
-
-    In presenter mode the pickers join the navigation bar, so the bar is one row."""
-    n, stop = lesson.n, lesson.stop
-    st.session_state[ROW] = stop.row  # the widgets mirror STOP
-    st.session_state[STEP] = stop.step
-    index, total = wt.stop_index(stop, n), len(wt.lesson_stops(n))
-    if not lesson.presenter:
-        with st.container(horizontal=True, vertical_alignment="bottom", gap="medium"):
-            _pickers(lesson)
-    # a row of its own, whose wrapper's parent is the page: presenter mode makes it sticky
-    with st.container(key=NAV, horizontal=True, vertical_alignment="center", gap="small", width="stretch"):
-        st.button("Previous", key=PREVIOUS, on_click=_move, args=(-1,), disabled=index == 0, shortcut="Left")
-        st.button(
-            "Next",
-            key=NEXT,
-            type="primary",
-            on_click=_move,
-            args=(1,),
-            disabled=index == total - 1,
-            shortcut="Right",
-        )
-        where = f"row {stop.row + 1}, softmax" if lesson.at_softmax else f"pair ({stop.row + 1}, {stop.step + 1})"
-        st.markdown(f"**Stop {index + 1} of {total}** · {where}", width="content")
-        if lesson.presenter:
-            _pickers(lesson)
-        _clicker_buttons(index, total)
-
-
-def export_section(lesson: Lesson) -> None:
-    """Downloads (step table as CSV, scenario as JSON) and NumPy code that reproduces the numbers."""
-    result = lesson.result
-    computed = {
-        "content scores": result.content,
-        "position biases": result.bias,
-        "scores": result.scores,
-        "content-only weights": result.content_weights,
-        "combined weights": result.weights,
-    }
-    with st.container(horizontal=True, gap="small"):
-        ui.download_csv(
-            tables.step_frame(lesson.steps),
-            "relpos_walkthrough_pairs.csv",
-            label="Download the table as CSV",
-            key=CSV,
-        )
-        st.download_button(
-            "Download the scenario as JSON",
-            export.scenario_json(PAGE, WALKTHROUGH, lesson.link_state, computed),
-            file_name="relpos_walkthrough_scenario.json",
-            mime="application/json",
-            on_click="ignore",
-            key=JSON,
-            icon=":material/download:",
-            help="Every number, k, the current stop and presenter mode. Load it again in the sidebar.",
-        )
-    with st.expander("NumPy code that reproduces these numbers", icon=":material/code:"):
-        st.code(export.walkthrough_snippet(lesson.link_state), language="python")
-        st.caption("Runs in this project's environment; relpos.relative_attention computes every number above.")
-
-
-def share(lesson: Lesson) -> None:
-    """The lesson link of this view and the scenario-file upload (draw inside ``st.sidebar``)."""
-    st.subheader("Lesson link")
-    ui.lesson_link(WALKTHROUGH, lesson.link_state, PAGE)
-    ui.scenario_upload(PAGE, WALKTHROUGH, key=UPLOAD, on_loaded=_restore, lazy_key=LOAD)
-
-
-# ---------------------------------------------------------------------------
-# The sidebar editor
-# ---------------------------------------------------------------------------
-
-
-def _number_fields(label: str, items, problems: dict[str, str], per_row: int = 4) -> None:
-    """Text fields for (key, plain-text label) items, in rows of `per_row`, with their errors below."""
-    st.markdown(f"**{label}**")
-    items = list(items)
-    for start in range(0, len(items), per_row):
-        columns = st.columns(per_row)
-        for column, (key, latex_label) in zip(columns, items[start : start + per_row], strict=False):
-            column.text_input(latex_label, key=key, max_chars=wt.MAX_INPUT_CHARS)
-    for key, _ in items:
-        if key in problems:
-            st.error(problems[key])
-
-
-def live_editor(lesson: Lesson) -> None:
-    """Presenter mode: the editor in the main area, under the stop (the sidebar stays folded
-    away, so the page keeps its width); after Enter a field lets go of the focus
-    (relpos/server/assets/classroom.js), so the clicker steps the lesson again."""
-    with st.expander("Edit the numbers", icon=":material/edit:", expanded=bool(lesson.problems)):
-        editor(lesson)
-
-
-def editor(lesson: Lesson) -> None:
-    """Every number of the example, k, and the reset button (draw inside ``st.sidebar``,
-    or :func:`live_editor` in presenter mode)."""
-    scenario, problems = lesson.scenario, dict(lesson.problems)
-    st.header("The numbers")
-    ui.caption("walkthrough_edit")
-    n = scenario.n
-    _number_fields("Queries", [(input_key("q", i), f"q{subscript(i + 1)}") for i in range(n)], problems)
-    _number_fields("Keys", [(input_key("k", j), f"k{subscript(j + 1)}") for j in range(n)], problems)
-    st.segmented_control("Clipping distance k", list(wt.K_CHOICES), key=K, required=True, on_change=_change_k)
-    offsets = [int(o) for o in scenario.table_offsets()]
-    _number_fields(
-        f"Table aᴷ, clipping distance k = {scenario.k} (offsets {num.offset_range(scenario.k, ' … ')})"
-        if scenario.k
-        else "Table aᴷ, clipping distance k = 0 (offset 0 only)",
-        [(input_key("a", o), notation.entry("K", o)) for o in offsets],
-        problems,
-    )
-    st.button("Reset to the textbook example", key=RESET, on_click=_reset, icon=":material/restart_alt:")
-    flash = st.session_state.pop(FLASH, None)
-    if flash:
-        st.success(flash)
+__all__ = ["render", "show"]
+
+
+def render() -> None:
+    """The whole page: the textbook example computed one (query, key) pair at a time."""
+    show(walk.lesson())
+
+
+def show(lesson: Lesson) -> None:
+    """The page for one lesson state: the stop first in presenter mode, the background after."""
+    walk.sync_url(lesson)
+    ui.presenter_style(lesson.presenter)
+
+    heading, toggle = st.columns([3, 1], vertical_alignment="center")
+    heading.title("Walkthrough: one pair at a time")
+    with toggle:
+        walk.presenter_toggle()
+    if not lesson.presenter:  # the teacher is talking: the stop comes first, the rest below it
+        ui.markdown("walkthrough_intro")
+        walk.edited_note(lesson)
+        ui.callout("walkthrough_offsets")
+    walk.problems_summary(lesson)
+
+    walk.step_controls(lesson)
+    walk_stage.stage(lesson)
+    if lesson.presenter:  # one screen holds the stop; the note, conventions and editor follow
+        walk.edited_note(lesson)
+        ui.callout("walkthrough_offsets")
+        walk.live_editor(lesson)
+    walk_stage.offset_section(lesson)
+
+    st.divider()
+    ui.markdown("walkthrough_background")
+    walk_stage.step_table(lesson)
+    walk.export_section(lesson)
+
+    with st.sidebar:
+        if not lesson.presenter:
+            walk.editor(lesson)
+            st.divider()
+        walk.share(lesson)

@@ -13,6 +13,7 @@ import plotly.graph_objects as go
 
 from relpos.core.attention import AttentionResult
 from relpos.plots.heatmaps import (
+    TEXT_MAX_N,
     WEIGHT_RANGE,
     cell_decimals,
     diverging_range,
@@ -42,8 +43,6 @@ __all__ = [
     "plain_title",
 ]
 
-#: Numbers are printed in the cells up to this many tokens.
-TEXT_MAX_N = 12
 #: Hover labels show each cell's arithmetic up to this many tokens.
 HOVER_MAX_N = 64
 
@@ -205,7 +204,7 @@ def explorer_skeletons(result: AttentionResult, d: int, *, scalar: bool, height:
     per-cell arrays (``z``, cell ``text``, ``customdata``), which are never computed.
 
     Returns a dict of panel key to ``(spec, decimals)``: the figure dict (what
-    :func:`relpos.plots.live.skeleton` keeps of the figure's JSON) and the decimals of
+    :func:`relpos.topics.explorer.spec.skeleton` keeps of the figure's JSON) and the decimals of
     the cell numbers the browser prints (None: none, or Plotly formats z). `hovers` may be
     recipes (``explorer_hovers(..., cells=False)``).
     """

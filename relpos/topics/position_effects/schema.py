@@ -1,0 +1,61 @@
+"""Position effects' state: its URL schema and the inputs a state stands for. Pure."""
+
+from __future__ import annotations
+
+from relpos.state.codec import SEEDS, Schema, choice_field, float_field, int_field
+from relpos.topics.position_effects import model as effects
+
+EFFECTS_DEFAULT_K = 3
+
+
+def _reconcile_effects(state: dict) -> tuple[dict, list[str]]:
+    state = dict(state)
+    if state["k"] <= state["n"] - 1:
+        return state, []
+    fixed = min(EFFECTS_DEFAULT_K, state["n"] - 1)
+    problem = f"k: must be at most n − 1 = {state['n'] - 1}; got {state['k']}. Using {fixed}."
+    state["k"] = fixed
+    return state, [problem]
+
+
+#: d_k values offered on the page (any 1..64 is accepted from a link).
+D_K_CHOICES = (2, 4, 8, 16, 32, 64)
+#: d_model values offered on the page.
+D_MODEL_CHOICES = (8, 16, 32, 64)
+
+#: The Position effects page's state.
+EFFECTS = Schema(
+    {
+        "preset": choice_field("back", effects.PRESET_LABELS),
+        "n": int_field(6, 2, effects.MAX_TOKENS),
+        "k": int_field(EFFECTS_DEFAULT_K, 0, effects.MAX_TOKENS - 1),
+        "dk": int_field(8, 1, 64),
+        "dmodel": int_field(16, 1, 128),
+        "seed": int_field(0, 0, SEEDS),
+        "strength": float_field(2.0, 0.0, 5.0),
+        "shared": float_field(1.0, 0.0, 3.0),
+    },
+    reconcile=_reconcile_effects,
+)
+
+
+def effects_inputs(state: dict, profile=None) -> effects.EffectsInputs:
+    """Draw the experiment for a Position effects state.
+
+    A trained preset needs its learned `profile` (shape (2k+1,), from
+    :func:`relpos.core.trained_presets.preset_profile`); the UI caches the training.
+
+    >>> effects_inputs(EFFECTS.decode({}).state).table.shape
+    (7, 8)
+    """
+    return effects.position_effects_inputs(
+        state["n"],
+        state["k"],
+        d_model=state["dmodel"],
+        d_k=state["dk"],
+        seed=state["seed"],
+        pattern=state["preset"],
+        strength=state["strength"],
+        shared=state["shared"],
+        profile=profile,
+    )
