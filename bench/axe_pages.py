@@ -1,4 +1,4 @@
-"""axe-core violations per page, side by side for one or more checkouts (issue 12).
+"""axe-core violations per page, side by side for one or more checkouts.
 
 For each checkout given (a directory holding app.py; default: this repository) starts
 ``streamlit run app.py``, opens every page of relpos.ui.navigation.PAGES at 1440 px wide

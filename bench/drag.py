@@ -1,4 +1,4 @@
-"""Dragging an Explorer slider: how often and how soon the live panel repaints (issue 11).
+"""Dragging an Explorer slider: how often and how soon the live panel repaints.
 
 For n = 4, 16 and 64 (``--n`` to choose), in one Chromium against one ``streamlit run
 app.py`` with the deployment's options, this measures:
@@ -19,7 +19,7 @@ app.py`` with the deployment's options, this measures:
   the cells filled in the browser) with new ``z`` in a page holding nothing else — the
   repaint time and the rate it allows.
 
-Targets (issue 11) are ratios to the bare-Plotly floor of the same run: at n ≤ 16 painted
+Targets are ratios to the bare-Plotly floor of the same run: at n ≤ 16 painted
 states/s ≥ 0.8 × the floor's rate and p95 ≤ 2 × its repaint time; at n = 64 ≥ 0.5 × and
 ≤ 3 ×.
 

@@ -1,4 +1,4 @@
-"""Benchmark of the three ways to compute position biases (issue 5, efficiency page).
+"""Benchmark of the three ways to compute position biases (efficiency page).
 
 Prints, measured side by side in one run (methods take turns, best of several rounds):
 1. time of the naive (n, n, d) gather, of Q A_Kᵀ + placement (relpos.position_biases)

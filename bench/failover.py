@@ -1,4 +1,4 @@
-"""Failover behind HAProxy (issue 14, part 2): one replica dies in the middle of a lesson.
+"""Failover behind HAProxy: one replica dies in the middle of a lesson.
 
 Runs what docs/hosting.md's "Several replicas behind a load balancer" recommends, on loopback:
 two replicas of the app (deployment configuration, one shared cookie secret) and

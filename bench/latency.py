@@ -1,4 +1,4 @@
-"""Interaction latency in a real browser, against Streamlit's own floor (issue 6).
+"""Interaction latency in a real browser, against Streamlit's own floor.
 
 For each case (a page of the app and a URL query), measures the time from a slider key
 press until the page's heatmaps are redrawn with new data and the app is idle, over

@@ -1,4 +1,4 @@
-"""Classroom load: one server, many concurrent sessions, bounded in count and time (issue 6).
+"""Classroom load: one server, many concurrent sessions, bounded in count and time.
 
 Starts ``streamlit run <script>`` on a loopback port, then for ``--rounds`` rounds opens
 ``--sessions`` concurrent sessions of one page; each loads the page and, until the

@@ -1,4 +1,4 @@
-"""Benchmark: script rerun time of the Explorer page against a bare Streamlit page (issue 4).
+"""Benchmark: script rerun time of the Explorer page against a bare Streamlit page.
 
 For n = 16 and n = 512 tokens, measured side by side in one run with Streamlit's
 AppTest (the whole script: app.py's navigation plus the page, as a real rerun):

@@ -1,4 +1,4 @@
-"""Where each part of every walkthrough stop lands at a 1280 × 720 projector (issue 12).
+"""Where each part of every walkthrough stop lands at a 1280 × 720 projector.
 
 Opens the walkthrough in presenter mode in Chromium at 1280 × 720 and, for each of the 20
 stops, prints in viewport pixels the bottom of the sticky navigation bar, the bottom of

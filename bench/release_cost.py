@@ -1,4 +1,4 @@
-"""Server cost of one Explorer release (issue 14.3: a stall's burst of fragment runs).
+"""Server cost of one Explorer release (a stall's burst of fragment runs).
 
 Part 1, the fragment body's pure part (what ``relpos.topics.explorer.view.explorer_body`` computes
 besides Streamlit): the path before (seven whole Plotly figures with every cell's text,

@@ -1,4 +1,4 @@
-"""How long the Explorer's live panel takes to draw a spec now that it fills the cells itself (issue 14.3).
+"""How long the Explorer's live panel takes to draw a spec now that it fills the cells itself.
 
 For each n (default 16, 64, 512), in one Chromium against one ``streamlit run app.py``
 with the deployment's options (port 8711 unless ``--port``), on ``/explorer?n=N``:

@@ -1,4 +1,4 @@
-"""Size of the Explorer live panel's spec, one release's message (issue 14.3).
+"""Size of the Explorer live panel's spec, one release's message.
 
 Prints, for each n, the JSON size of :func:`relpos.topics.explorer.spec.live_spec` as the page
 builds it (figure skeletons, the browser fills the cells) next to the same spec carrying

@@ -1,4 +1,4 @@
-"""Stalled clients (issue 14, part 3): sessions that ask for reruns and never read.
+"""Stalled clients: sessions that ask for reruns and never read.
 
 A student's broken laptop, a frozen tab or a script: its WebSocket keeps sending
 slider moves but never reads what the server sends back. The server's answers pile up

@@ -1,4 +1,4 @@
-"""Benchmark of the tiny trained attention head (issue 13).
+"""Benchmark of the tiny trained attention head.
 
 Prints, measured in one run with the default settings (V = 16, d = 16, L = 16,
 batch 32, Shaw with k = 4 unless told otherwise):

@@ -216,7 +216,7 @@ URL_SPECIAL_CASES: tuple[tuple[str, dict[str, str | list[str]], tuple[str, ...]]
     ("position_effects", {"n": "64", "k": "63", "dk": "64", "dmodel": "128", "seed": "999999"}, ()),
     ("position_effects", {"n": "2", "k": "0", "dk": "1", "dmodel": "1", "strength": "0", "shared": "0"}, ()),
     ("position_effects", {"zz": "1"}, ("Unknown parameter ignored",)),
-    # trained presets (issue 13): the largest sizes, the degenerate ones, and a key that is not a preset
+    # trained presets: the largest sizes, the degenerate ones, and a key that is not a preset
     ("position_effects", {"preset": "trained_first", "n": "64", "k": "63", "dk": "64", "dmodel": "128"}, ()),
     ("position_effects", {"preset": "trained_previous", "n": "2", "k": "0", "dk": "1", "strength": "0"}, ()),
     ("position_effects", {"preset": "trained_", "k": "1"}, ("preset: expected",)),

@@ -93,7 +93,7 @@ def skew_by_definition(relative_logits) -> np.ndarray:
     return np.array([[logits[i, j - i + n - 1] if j <= i else 0.0 for j in range(n)] for i in range(n)])
 
 
-# --------------------------------------------------------------------------- other position schemes (issue 5)
+# --------------------------------------------------------------------------- other position schemes
 # Each function below transliterates the authors' published code (or the paper's
 # formula) one value at a time, so it can be read side by side with the source.
 

@@ -47,7 +47,7 @@ def causal_inputs(draw, *, unclipped: bool = False):
 
 
 square_logits = sizes.flatmap(lambda n: matrices(n, n))
-# --------------------------------------------------------------------------- position schemes (issue 5)
+# --------------------------------------------------------------------------- position schemes
 
 #: Offsets j − i well beyond T5's max_distance in both directions.
 t5_offsets = hnp.arrays(np.int64, st.integers(1, 40), elements=st.integers(-3000, 3000))
@@ -129,7 +129,7 @@ hostile_texts = st.one_of(
 )
 
 
-# --- sentences built from numbers (issue 9) ---------------------------------------------
+# --- sentences built from numbers ---------------------------------------------
 #: Slider-grid values (multiples of 0.05 in [-2, 2]): ties and zeros come up often.
 grid_values = st.integers(-40, 40).map(lambda t: t / 20)
 

@@ -1,4 +1,4 @@
-"""axe-core over every page of the app, in a real browser (issue 12).
+"""axe-core over every page of the app, in a real browser.
 
 axe-core comes from the ``axe-playwright-python`` package (requirements-dev.txt), which
 ships ``axe.min.js``: it is injected into the page, never fetched from a CDN. Each page

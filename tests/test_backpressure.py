@@ -1,4 +1,4 @@
-"""A client that never reads gets no new runs (issue 14, part 3; relpos.server.backpressure)."""
+"""A client that never reads gets no new runs (relpos.server.backpressure)."""
 
 from __future__ import annotations
 

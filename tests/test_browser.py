@@ -176,7 +176,7 @@ def test_keyboard_slider_redraws_heatmaps_on_floor_app(chromium, floor_server):
 
 
 # ---------------------------------------------------------------------------------------
-# Explorer (issue 4)
+# Explorer
 
 
 def drawn(tab: AppTab, *titles) -> list[np.ndarray]:
@@ -331,7 +331,7 @@ def test_a_link_too_long_for_streamlit_is_reported(app_tab, fields):
 
 
 # ---------------------------------------------------------------------------------------
-# Position effects (issue 4)
+# Position effects
 
 
 def test_position_effects_lesson_link_opens_exact_state(chromium, app_tab):
@@ -365,7 +365,7 @@ def test_position_effects_lesson_query_restores_its_values(app_tab):
 
 
 # ---------------------------------------------------------------------------------------
-# Walkthrough (issue 3)
+# Walkthrough
 
 
 def test_walkthrough_steps_forward_and_back(app_tab):
@@ -449,7 +449,7 @@ def test_walkthrough_presenter_mode_enlarges_text(app_tab):
 
 
 # ---------------------------------------------------------------------------------------
-# Train a tiny head (issue 13)
+# Train a tiny head
 
 
 def test_pressing_train_draws_the_trained_head(app_tab):

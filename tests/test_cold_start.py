@@ -1,4 +1,4 @@
-"""A class opening a lesson link at once on a fresh server (issue 15).
+"""A class opening a lesson link at once on a fresh server.
 
 Thirty students open the same link within half a second on a server that has served
 nothing yet: just started, restarted, or a new replica behind a load balancer. Every one

@@ -1,4 +1,4 @@
-"""Issue 9: degenerate settings are first-class page cases (AppTest).
+"""Degenerate settings are first-class page cases (AppTest).
 
 Every page renders, and every sentence it generates stays true, with the no-position
 preset, k = 0, k ≥ n − 1, all-equal queries and n = 2.
@@ -13,7 +13,7 @@ import pytest
 from tests.apptest import open_app, texts
 
 SIGNED_ZERO = re.compile(r"[−+-]0\.0+(?![0-9])")
-#: Claims that were printed in degenerate settings before issue 9.
+#: Claims that were printed in degenerate settings before the facts module checked them.
 FALSE_BEFORE = (
     "aᴷ₀ or aᴷ₀",
     "runs from 0.00 to 0.00",

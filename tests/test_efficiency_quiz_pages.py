@@ -46,7 +46,7 @@ class TestEfficiencyPage:
         assert len(plotly_specs(efficiency)) >= 11  # placement 2, skew 4 + strip, numbers 4, growth 1
 
     def test_every_grid_has_a_table_alternative(self):
-        """Issue 12: the labelled grids and the memory strip, cell for cell, as HTML tables."""
+        """The labelled grids and the memory strip, cell for cell, as HTML tables."""
         at = open_app("efficiency")
         assert not at.table  # built only when an expander is open
         for key in (
@@ -159,7 +159,7 @@ class TestQuizPage:
         at = open_app("quiz", query={"seed": "123"})
         assert not at.exception
         assert at.title[0].value == "Self-check quiz"
-        # headers (h2), one level under the title: no h1 -> h3 jump (issue 12, axe heading-order)
+        # headers (h2), one level under the title: no h1 -> h3 jump (axe heading-order)
         questions = [f"{n}. {q.title}" for n, q in enumerate(make_quiz(123), 1)]
         assert [h.value for h in at.header][: len(questions)] == questions
         assert len(at.text_input) == 5

@@ -1,4 +1,4 @@
-"""A replica dies behind HAProxy in the middle of a lesson: nothing is lost (issue 14, part 2).
+"""A replica dies behind HAProxy in the middle of a lesson: nothing is lost.
 
 Runs bench/failover.py at a test's size: docs/hosting.md's HAProxy configuration in front of two
 replicas, 10 WebSocket sessions and two Chromium tabs through the proxy, replica app1

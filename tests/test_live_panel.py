@@ -1,4 +1,4 @@
-"""The Explorer's live panel in a real browser (issue 11): the heatmaps follow the sliders.
+"""The Explorer's live panel in a real browser: the heatmaps follow the sliders.
 
 The browser's numbers are checked against the core (relpos.relative_attention and
 relpos.scalar_bias_attention) on random states loaded through the component; drags,

@@ -1,4 +1,4 @@
-"""The app on a 390 × 844 touch phone (issue 12).
+"""The app on a 390 × 844 touch phone.
 
 * A swipe that starts on a heatmap scrolls the page like a swipe on text (charts never
   trap scrolling), and a tap on a cell still shows that cell's arithmetic.

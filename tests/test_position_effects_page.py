@@ -199,7 +199,7 @@ def trained_expected(query: dict[str, str]):
 
 
 class TestTrainedPresets:
-    """Issue 13: presets from a head trained live, next to the hand-made ones."""
+    """Presets from a head trained live, next to the hand-made ones."""
 
     @pytest.mark.parametrize("preset", list(trained_presets.TRAINED_PRESETS))
     def test_each_trained_preset_draws_its_learned_table(self, preset):

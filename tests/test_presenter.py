@@ -1,4 +1,4 @@
-"""The walkthrough at a 1280 × 720 projector, in presenter mode (issue 12).
+"""The walkthrough at a 1280 × 720 projector, in presenter mode.
 
 Every one of the 20 stops must fit one screen with no scrolling: the navigation bar,
 the whole arithmetic down to the score line (at a softmax stop: the formula, the weights

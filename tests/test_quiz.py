@@ -281,7 +281,7 @@ class TestCheckAnswer:
 
     @pytest.mark.parametrize("side", [-1, 1])
     def test_exactly_one_hundredth_off_counts_on_every_seed(self, side):
-        """Issue 9.4: "± 0.01 counts as right" held for only 305 of 800 such answers (float noise)."""
+        """Once wrong: "± 0.01 counts as right" held for only 305 of 800 such answers (float noise)."""
         for seed in range(200):
             for question in make_quiz(seed):
                 if question.answer_kind != "number":
@@ -318,7 +318,7 @@ class TestCheckAnswer:
         assert "0-based index" in feedback.message
 
     def test_sign_flip_is_named_first(self):
-        """Issue 9.5: with expected −1 (k = 1) a typed +1 was called "counting the rows from the top"."""
+        """With expected −1 (k = 1) a typed +1 was called "counting the rows from the top"."""
         for seed in range(500):
             question = make_quiz(seed)[1]
             if question.expected == -1 and question.k == 1:

@@ -1,4 +1,4 @@
-"""A server restart under open pages loses nothing (issue 14, part 1; relpos.server.reconnect).
+"""A server restart under open pages loses nothing (relpos.server.reconnect).
 
 One server of its own: five browser tabs in the middle of a lesson (the Explorer after
 slider moves, the Explorer just opened, the walkthrough two steps in, Position effects

@@ -244,7 +244,7 @@ class TestEffectsSchema:
 
     @pytest.mark.parametrize("preset", ["trained_previous", "trained_two_back", "trained_first"])
     def test_trained_presets_round_trip(self, preset):
-        """Issue 13: the trained presets' keys travel in the URL and in scenario files."""
+        """The trained presets' keys travel in the URL and in scenario files."""
         decoded = EFFECTS.decode({"preset": preset, "k": "2"})
         assert decoded.state["preset"] == preset and not decoded.problems
         assert EFFECTS.decode(EFFECTS.encode(decoded.state)).state == decoded.state

@@ -1,4 +1,4 @@
-"""Issue 13: the Position effects presets that a head really learned (relpos.core.trained_presets)."""
+"""The Position effects presets that a head really learned (relpos.core.trained_presets)."""
 
 from __future__ import annotations
 

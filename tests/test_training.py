@@ -1,4 +1,4 @@
-"""The tiny trained attention head (issue 13): forward against a per-pair loop, gradients
+"""The tiny trained attention head: forward against a per-pair loop, gradients
 against finite differences, the qualitative length-generalisation facts, determinism and
 input checks."""
 

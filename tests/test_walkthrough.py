@@ -166,7 +166,7 @@ class TestTakeaway:
         assert "Content alone would attend most to key 4" in sentences[2] and "key 1 gets the most" in sentences[2]
 
     def test_change_is_the_rounded_true_difference_as_in_the_explorer(self):
-        """Issue 9.12: the takeaway said −0.082 (rounded weights subtracted), the Explorer −0.081."""
+        """The takeaway said −0.082 (rounded weights subtracted), the Explorer −0.081."""
         captions = explain.explorer_captions(RESULT)["difference"]
         for row in range(4):
             shift = wt.row_shift(RESULT, row)

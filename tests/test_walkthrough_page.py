@@ -290,7 +290,7 @@ class TestPresenterMode:
         assert intro and "font-size: 22px" not in at.html[0].proto.body
         at.toggle(key=walk.PRESENTER).set_value(True).run()
         assert not at.exception
-        for spec in plotly_specs(at):  # readable from the back row (issue 12)
+        for spec in plotly_specs(at):  # readable from the back row
             assert spec["layout"]["font"]["size"] >= walk.PRESENTER_FIGURE_FONT
             assert spec["layout"]["xaxis"]["tickfont"]["size"] >= walk.PRESENTER_FIGURE_FONT
         (style,) = at.html

@@ -1,4 +1,4 @@
-"""Issue 9: prose that states facts (content/*.md, labels, README) says what is true.
+"""Prose that states facts (content/*.md, labels, README) says what is true.
 
 Each test checks the wording and, where the text states a fact about numbers, re-derives it.
 """
@@ -30,7 +30,7 @@ def read(name: str) -> str:
 
 
 class TestHandMadePresets:
-    """Issue 9.3: hand-built tables were called trained or trained-like."""
+    """Hand-built tables were called trained or trained-like."""
 
     def test_no_training_claim_anywhere(self):
         sources = [
@@ -56,7 +56,7 @@ class TestHandMadePresets:
         )
 
     def test_selector_says_which_presets_are_hand_made_and_which_trained(self):
-        """Issue 13: trained presets sit next to the hand-made ones, and each option says which it is."""
+        """Trained presets sit next to the hand-made ones, and each option says which it is."""
         at = open_app("position_effects")
         options = at.selectbox(key="effects.preset").options
         assert options == [
@@ -79,7 +79,7 @@ class TestHandMadePresets:
 
 
 class TestRopeSign:
-    """Issue 9.6: "rotation by i followed by the inverse rotation by j is a rotation by j − i" had the sign reversed."""
+    """Once wrong: "rotation by i then the inverse rotation by j is a rotation by j − i" had the sign reversed."""
 
     def test_text_states_the_right_composition(self):
         text = read("content/schemes_translation_after.md")
@@ -96,7 +96,7 @@ class TestRopeSign:
 
 
 class TestQueryIndependentWording:
-    """Issue 9.7: "one learned number per offset, as in T5 or ALiBi"."""
+    """Once wrong: "one learned number per offset, as in T5 or ALiBi"."""
 
     def test_toggle_and_background(self):
         label = explain.SCALAR_TOGGLE_LABEL
@@ -109,7 +109,7 @@ class TestQueryIndependentWording:
 
 
 class TestSchemeCards:
-    """Issue 9.8: T5 does not divide by √d; ALiBi's symmetric form is an extension."""
+    """T5 does not divide by √d; ALiBi's symmetric form is an extension."""
 
     def test_t5_card_says_the_page_scales_every_scheme(self):
         assert "T5 itself does not divide" in SCHEME_SYMBOLS["t5"] and "every scheme" in SCHEME_SYMBOLS["t5"]
@@ -120,7 +120,7 @@ class TestSchemeCards:
 
 
 class TestMemoryFigures:
-    """Issue 9.9: one 8.6 GB figure was presented as "the" Shaw tensor."""
+    """One 8.6 GB figure was presented as "the" Shaw tensor."""
 
     def test_both_figures_exact(self):
         text = read("content/efficiency_intro.md")
@@ -135,7 +135,7 @@ class TestMemoryFigures:
 
 
 class TestWalkthroughEditText:
-    """Issue 9.11: "the scores do not change until you edit it" ignored remembered values."""
+    """Once wrong: "the scores do not change until you edit it" ignored remembered values."""
 
     def test_remembered_values_change_the_scores_and_copies_do_not(self):
         text = read("content/walkthrough_edit.md")
@@ -155,7 +155,7 @@ class TestWalkthroughEditText:
 
 
 class TestSkewingText:
-    """Issue 9.13: "every row starts one cell earlier … than the row above it" was ambiguous."""
+    """Once wrong: "every row starts one cell earlier … than the row above it" was ambiguous."""
 
     def test_states_what_moves_and_it_holds(self):
         text = read("content/efficiency_skewing.md")

@@ -84,7 +84,7 @@ def page_spec(path: str) -> PageSpec | None:
 
 @dataclass(frozen=True)
 class ExplorerUI:
-    """pages/explorer.py (issue 4): labels and links checked against the merged page."""
+    """pages/explorer.py: labels and links checked against the merged page."""
 
     path: str = "pages/explorer.py"
     #: the lazy tab holding the per-token query sliders, a slider in it and the heatmap row it drives
@@ -124,7 +124,7 @@ class ExplorerUI:
 
 @dataclass(frozen=True)
 class PositionEffectsUI:
-    """pages/position_effects.py (issue 4): labels and links checked against the merged page."""
+    """pages/position_effects.py: labels and links checked against the merged page."""
 
     path: str = "pages/position_effects.py"
     slider: str | re.Pattern = "Clipping distance k"
@@ -148,7 +148,7 @@ class PositionEffectsUI:
 
 @dataclass(frozen=True)
 class WalkthroughUI:
-    """pages/worked_example.py (issue 3): labels checked against the merged page."""
+    """pages/worked_example.py: labels checked against the merged page."""
 
     path: str = "pages/worked_example.py"
     #: (the buttons also show their keyboard shortcut, so match the start of their text)

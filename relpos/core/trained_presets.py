@@ -1,4 +1,4 @@
-"""Position effects presets learned by a head trained live (issue 13), next to the hand-made ones.
+"""Position effects presets learned by a head trained live, next to the hand-made ones.
 
 A tiny causal head (:func:`relpos.train_head`, scheme ``"shaw"``) learns a copying task
 ("previous", "two_back" or "first") with fixed settings: sequence length

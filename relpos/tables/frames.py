@@ -220,7 +220,7 @@ def offset_row_frame(table) -> pd.DataFrame:
     )
 
 
-# --------------------------------------------------------------------------- value side (issue 5)
+# --------------------------------------------------------------------------- value side
 
 #: Shaw et al. (2018), Table 3: which relative tables the model had, and its BLEU
 #: (English–German); "neither" has no position information at all.
@@ -263,7 +263,7 @@ def value_terms_frame(terms, *, decimals: int | None = 4) -> pd.DataFrame:
     ).round(decimals if decimals is not None else 15)
 
 
-# --------------------------------------------------------------------------- position schemes (issue 5)
+# --------------------------------------------------------------------------- position schemes
 
 #: What each scheme adds to the score, and where its position numbers come from.
 SCHEME_FACTS = {
