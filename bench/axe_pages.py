@@ -24,8 +24,8 @@ from axe_playwright_python.sync_playwright import Axe  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from relpos.ui.navigation import PAGES  # noqa: E402
-from tests.browser import ARTIFACTS, AppTab, StreamlitServer, launch_chromium  # noqa: E402
-from tests.test_accessibility import EXCLUDED_ELEMENTS, MAX_HEIGHT, TAGS, WIDTH  # noqa: E402
+from tests.support.axe import EXCLUDED_ELEMENTS, MAX_HEIGHT, TAGS, WIDTH  # noqa: E402
+from tests.support.browser import ARTIFACTS, AppTab, StreamlitServer, launch_chromium  # noqa: E402
 
 
 def violations_per_page(browser, axe: Axe, checkout: Path) -> dict[str, dict[str, int]]:

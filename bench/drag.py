@@ -41,7 +41,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.browser import (
+from tests.support.browser import (
     CHROMIUM,
     AppTab,
     StreamlitServer,

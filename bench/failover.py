@@ -4,7 +4,7 @@ Runs what docs/hosting.md's "Several replicas behind a load balancer" recommends
 two replicas of the app (deployment configuration, one shared cookie secret) and
 Debian's ``haproxy`` with the configuration block copied verbatim from docs/hosting.md (only
 the ports are replaced). Through the proxy, ``--sessions`` WebSocket sessions
-(tests/streamlit_client.py; half of them hold replica app1's affinity cookie, half
+(tests/support/streamlit_client.py; half of them hold replica app1's affinity cookie, half
 app2's, as the proxy hands them out) move an Explorer slider every ``--think`` s, and
 two real Chromium tabs on app1 sit on the Explorer: one after a slider move, one just
 opened. After ``--kill-after`` s replica app1 is killed (SIGKILL). The WebSocket
@@ -47,7 +47,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.browser import (
+from tests.support.browser import (
     ARTIFACTS,
     CONNECTED_JS,
     DROPPED_JS,
@@ -59,8 +59,8 @@ from tests.browser import (
     deployed_server_options,
     free_port,
 )
-from tests.streamlit_client import Session
-from tests.ui_contract import EXPLORER
+from tests.support.streamlit_client import Session
+from tests.support.ui_contract import EXPLORER
 
 COOKIE = "RELPOS_REPLICA"
 
@@ -241,7 +241,7 @@ def run_sessions(proxy: StreamlitServer, args, outcome: Outcome, started: thread
 def open_browsers(chromium, proxy_url: str) -> list:
     """Two tabs on the Explorer, both on replica app1 (a returning browser's affinity cookie):
     one after a slider move (its last run a fragment run), one just opened (a full run)."""
-    from tests.browser import AppTab
+    from tests.support.browser import AppTab
 
     tabs = []
     for moved in (True, False):
@@ -388,7 +388,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     from playwright.sync_api import sync_playwright
 
-    from tests.browser import launch_chromium
+    from tests.support.browser import launch_chromium
 
     with sync_playwright() as playwright:
         return failover(launch_chromium(playwright), args)

@@ -35,7 +35,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.browser import (
+from tests.support.browser import (
     CHROMIUM,
     FINGERPRINT_JS,
     SELECTORS,
@@ -45,7 +45,7 @@ from tests.browser import (
     deployed_server_options,
     launch_chromium,
 )
-from tests.ui_contract import EXPLORER, page_spec
+from tests.support.ui_contract import EXPLORER, page_spec
 
 FLOOR_SCRIPT = "bench/floor_app.py"
 FLOOR_SLIDER = "shift"

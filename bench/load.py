@@ -57,9 +57,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from relpos.ui.navigation import PAGES
-from tests.browser import StreamlitServer, deployed_server_options
-from tests.streamlit_client import Session, Stats, first_loads
-from tests.ui_contract import EXPLORER, page_spec
+from tests.support.browser import StreamlitServer, deployed_server_options
+from tests.support.streamlit_client import Session, Stats, first_loads
+from tests.support.ui_contract import EXPLORER, page_spec
 
 MIB = 2**20
 TARGET_P95_MS = 1000.0

@@ -5,7 +5,7 @@ stops, prints in viewport pixels the bottom of the sticky navigation bar, the bo
 the formula (to its score line, or the softmax's last line), the score matrix's top and
 the bottom of its current cell outline, the takeaway's bottom at softmax stops, and the
 font sizes (formula, body, smallest heatmap text). Everything must end above 720 (the
-fold); tests/test_presenter.py asserts it, this prints the numbers.
+fold); tests/walkthrough/test_presenter.py asserts it, this prints the numbers.
 
     python bench/presenter_fit.py
 """
@@ -20,8 +20,8 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from tests.browser import AppTab, StreamlitServer, launch_chromium  # noqa: E402
-from tests.test_presenter import _DRAWN_JS, _MEASURE_JS, HEIGHT, STOPS, WIDTH  # noqa: E402
+from tests.support.browser import AppTab, StreamlitServer, launch_chromium  # noqa: E402
+from tests.support.presenter import DRAWN_JS, HEIGHT, MEASURE_JS, STOPS, WIDTH  # noqa: E402
 
 
 def _bottom(part) -> str:
@@ -36,9 +36,9 @@ def main() -> None:
         print(f"{'stop':<30}{'nav':>5}{'formula':>8}{'matrix':>7}{'cell':>6}{'takeaway':>9}  px: formula body figure")
         worst = 0.0
         for stop in range(1, STOPS + 1):
-            tab.page.wait_for_function(_DRAWN_JS)
+            tab.page.wait_for_function(DRAWN_JS)
             tab.page.wait_for_timeout(150)
-            m = tab.page.evaluate(_MEASURE_JS)
+            m = tab.page.evaluate(MEASURE_JS)
             cell = max((shape[1] for shape in m["shapes"]), default=None)
             softmax = m["heading"].startswith("Softmax")
             takeaway = max((item[1] for item in m["takeaway"]), default=None) if softmax else None

@@ -8,7 +8,7 @@ skeleton cached by size), timed alternately in one run, same state, for each n.
 
 Part 2 (``--served OLD_TREE``): whole releases through served apps, the tree at
 OLD_TREE (e.g. ``git archive <commit> | tar -x -C /tmp/old``) next to this one, one
-protocol client each (tests/streamlit_client.py) releasing the live panel's aᴷ₀ slider;
+protocol client each (tests/support/streamlit_client.py) releasing the live panel's aᴷ₀ slider;
 reports each server's CPU time per release (utime + stime from /proc) and the client's
 wall time, in alternating blocks.
 

@@ -1,6 +1,6 @@
 """Whole Explorer releases through served apps: an old tree next to this one (bench/release_cost.py --served).
 
-One protocol client per server (tests/streamlit_client.py) loads ``/explorer?n=N`` and then
+One protocol client per server (tests/support/streamlit_client.py) loads ``/explorer?n=N`` and then
 releases the live panel's aᴷ₀ slider again and again, as a browser does on letting go;
 the two servers take turns in blocks, so both see the same machine load. Reported per
 release: the server process's CPU time (utime + stime from /proc, all its threads) and
@@ -19,8 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.browser import StreamlitServer, deployed_server_options
-from tests.streamlit_client import Session
+from tests.support.browser import StreamlitServer, deployed_server_options
+from tests.support.streamlit_client import Session
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -31,7 +31,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from spec_size import page_spec
 
 from relpos.topics.explorer import spec as live
-from tests.browser import AppTab, StreamlitServer, browser_unavailable_reason, deployed_server_options, launch_chromium
+from tests.support.browser import (
+    AppTab,
+    StreamlitServer,
+    browser_unavailable_reason,
+    deployed_server_options,
+    launch_chromium,
+)
 
 LIVE_READY = "() => document.querySelectorAll('.relpos-live .js-plotly-plot').length === 7"
 # Redraw the spec the panel shows, every figure, as when it arrived: ms to the next frame.

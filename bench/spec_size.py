@@ -30,7 +30,7 @@ COMPACT_ONLY = ("offsets", "origin", "layout", "trace")
 
 def page_spec(query: dict[str, str], *, seq: int = 0) -> tuple[dict, dict]:
     """The spec the Explorer sends for a link's query (built from the whole figures; the page's
-    live.release_spec sends the same without building them, tests/test_live_spec.py),
+    live.release_spec sends the same without building them, tests/explorer/test_live_spec.py),
     and the seven Plotly figures it was made from, keyed as :data:`relpos.topics.explorer.spec.PANEL_ORDER`."""
     state = explorer_schema.EXPLORER.decode(query).state
     inputs = explorer_schema.explorer_inputs(state)

@@ -31,7 +31,7 @@ def _repository_root(monkeypatch):
     os.environ.setdefault("STREAMLIT_BROWSER_GATHER_USAGE_STATS", "false")
 
 
-# --- Real-browser fixtures (helpers in tests/browser.py) -------------------------------
+# --- Real-browser fixtures (helpers in tests/support/browser.py) -------------------------------
 # One Chromium and one `streamlit run app.py` for the whole session; a fresh browser
 # context per test. Without Chromium or Playwright every browser test is skipped with
 # the reason, and no server is started.
@@ -39,7 +39,7 @@ def _repository_root(monkeypatch):
 
 @pytest.fixture(scope="session")
 def chromium():
-    from tests.browser import browser_unavailable_reason, launch_chromium
+    from tests.support.browser import browser_unavailable_reason, launch_chromium
 
     reason = browser_unavailable_reason()
     if reason and os.environ.get("RELPOS_REQUIRE_BROWSER") == "1":
@@ -56,7 +56,7 @@ def chromium():
 
 @pytest.fixture(scope="session")
 def app_server(chromium):
-    from tests.browser import ARTIFACTS, StreamlitServer
+    from tests.support.browser import ARTIFACTS, StreamlitServer
 
     log = ARTIFACTS / f"streamlit-browser-tests{'-' + WORKER if WORKER else ''}.log"
     with StreamlitServer(ROOT / "app.py", log_path=log) as server:
@@ -65,8 +65,8 @@ def app_server(chromium):
 
 @pytest.fixture
 def app_tab(chromium, app_server):
-    """A fresh browser context on the test server; see tests.browser.AppTab."""
-    from tests.browser import AppTab
+    """A fresh browser context on the test server; see tests.support.browser.AppTab."""
+    from tests.support.browser import AppTab
 
     tab = AppTab.new(chromium, app_server.base_url)
     yield tab
@@ -75,8 +75,8 @@ def app_tab(chromium, app_server):
 
 @pytest.fixture(scope="session")
 def plotly_hover(chromium):
-    """Hover labels as plotly.js draws them (tests/plotly_hover.py)."""
-    from tests.plotly_hover import PlotlyHover
+    """Hover labels as plotly.js draws them (tests/support/plotly_hover.py)."""
+    from tests.support.plotly_hover import PlotlyHover
 
     reader = PlotlyHover(chromium)
     yield reader

@@ -23,14 +23,10 @@ import json
 import pytest
 
 from relpos.ui.navigation import PAGES
-from tests.browser import ARTIFACTS, AppTab
+from tests.support.axe import describe, run_axe
+from tests.support.browser import ARTIFACTS, AppTab
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
-
-#: Streamlit's own markup the app cannot change (see the module docstring).
-EXCLUDED_ELEMENTS = [["[data-testid=stSidebarNav]"]]
-TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
-WIDTH, MAX_HEIGHT = 1440, 16_000
 
 
 @pytest.fixture(scope="module")
@@ -38,25 +34,6 @@ def axe():
     from axe_playwright_python.sync_playwright import Axe  # requirements-dev.txt; never skipped
 
     return Axe()
-
-
-def run_axe(axe, tab: AppTab) -> list[dict]:
-    """Every violation axe-core finds on the whole page (tall viewport), Streamlit's sidebar list aside."""
-    height = tab.page.evaluate("document.querySelector('[data-testid=stMain]').scrollHeight")
-    tab.page.set_viewport_size({"width": WIDTH, "height": min(int(height) + 80, MAX_HEIGHT)})
-    tab.wait_drawn()  # Plotly draws after the run, and the formulas are fitted after that
-    context = {"exclude": EXCLUDED_ELEMENTS}
-    options = {"runOnly": {"type": "tag", "values": TAGS}, "resultTypes": ["violations"]}
-    return axe.run(tab.page, context=context, options=options).response["violations"]
-
-
-def describe(violations: list[dict]) -> str:
-    lines = []
-    for violation in violations:
-        lines.append(f"{violation['id']} ({violation['impact']}, {len(violation['nodes'])}×): {violation['help']}")
-        for node in violation["nodes"][:5]:
-            lines.append(f"    {json.dumps(node['target'])[:200]}: {node['failureSummary'][:200]!r}")
-    return "\n".join(lines)
 
 
 @pytest.mark.parametrize("spec", PAGES, ids=[spec.url_path for spec in PAGES])

@@ -6,7 +6,7 @@ import numpy as np
 
 import relpos
 from relpos.ui.navigation import PAGES
-from tests.apptest import open_app as run_app
+from tests.support.apptest import open_app as run_app
 
 
 class TestOverviewPage:

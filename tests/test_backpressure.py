@@ -11,8 +11,8 @@ import time
 import pytest
 
 from relpos.server import backpressure, internals
-from tests.apptest import ROOT
-from tests.streamlit_client import run_in_own_loop
+from tests.support.apptest import ROOT
+from tests.support.streamlit_client import run_in_own_loop
 
 pytestmark = pytest.mark.server
 
@@ -59,7 +59,7 @@ def test_a_stalled_client_cannot_grow_the_servers_memory():
     sys.path.insert(0, str(ROOT / "bench"))
     from stalled import StalledSession
 
-    from tests.browser import ARTIFACTS, StreamlitServer, deployed_server_options
+    from tests.support.browser import ARTIFACTS, StreamlitServer, deployed_server_options
 
     options = deployed_server_options()
     with StreamlitServer("app.py", options=options, log_path=ARTIFACTS / "streamlit-stalled-test.log") as server:
@@ -160,7 +160,7 @@ def probe_runs(server, query: str, *, requests: int, every: float, read: bool) -
     then read everything the server sent and return the texts it drew."""
     from websockets.asyncio.client import connect
 
-    from tests.streamlit_client import Session
+    from tests.support.streamlit_client import Session
 
     session = Session(server, "", query, None, random.Random(0))
     session.page = ""  # the probe is a single-page app
@@ -197,7 +197,7 @@ async def drain(socket, session) -> None:
 
 @pytest.fixture(scope="module")
 def probe_server():
-    from tests.browser import ARTIFACTS, StreamlitServer, deployed_server_options
+    from tests.support.browser import ARTIFACTS, StreamlitServer, deployed_server_options
 
     with StreamlitServer(
         "tests/apps/backpressure_probe.py",

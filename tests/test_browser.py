@@ -1,8 +1,8 @@
-"""The app in a real browser: Debian's Chromium driven by Playwright (tests/browser.py).
+"""The app in a real browser: Debian's Chromium driven by Playwright (tests/support/browser.py).
 
 Every page declared in relpos.ui.navigation.PAGES is loaded and photographed, so a newly
 merged page is covered without editing this file. Page-specific tests fail if their page
-leaves PAGES; their labels live in tests/ui_contract.py.
+leaves PAGES; their labels live in tests/support/ui_contract.py.
 
 Skipped with the reason when Chromium or Playwright is missing.
 """
@@ -18,25 +18,11 @@ import pytest
 import relpos
 from relpos.topics.position_effects import schema as position_effects_schema
 from relpos.ui.navigation import PAGES
-from tests.browser import ROOT, SELECTORS, AppTab, StreamlitServer
-from tests.ui_contract import EXPLORER, POSITION_EFFECTS, WALKTHROUGH, contract, page_spec, url_path
+from tests.support.browser import ROOT, SELECTORS, AppTab, StreamlitServer
+from tests.support.pages import assert_clean, open_explorer, require_page
+from tests.support.ui_contract import EXPLORER, POSITION_EFFECTS, WALKTHROUGH, contract, url_path
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
-
-
-def require_page(path: str, what: str):
-    """The page's spec; a page that left PAGES fails the tests written for it."""
-    spec = page_spec(path)
-    assert spec is not None, f"the {what} page ({path}) is missing from relpos.ui.navigation.PAGES"
-    return spec
-
-
-def assert_clean(tab: AppTab) -> None:
-    """No Streamlit exception box, no JavaScript error, nothing fetched from another host."""
-    assert tab.exceptions() == []
-    assert tab.errors == []
-    assert tab.foreign_requests == [], "the app must load nothing from a CDN or any other host"
-    assert "Page not found" not in tab.page.inner_text("body")
 
 
 def changed_rows(before: np.ndarray, after: np.ndarray) -> set[int]:
@@ -186,12 +172,6 @@ def drawn(tab: AppTab, *titles) -> list[np.ndarray]:
 
 def changed_cells(before: np.ndarray, after: np.ndarray) -> set[tuple[int, int]]:
     return {(int(i), int(j)) for i, j in np.argwhere(~np.isclose(before, after, rtol=0, atol=1e-9))}
-
-
-def open_explorer(tab: AppTab, query: dict[str, str] | None = None) -> None:
-    spec = require_page(EXPLORER.path, "explorer")
-    tab.open(spec.url_path, query)
-    tab.wait_plots(contract(spec).min_charts)
 
 
 def test_explorer_keyboard_query_slider_redraws_only_its_row(app_tab):

@@ -20,9 +20,9 @@ import sys
 import pytest
 
 from relpos.ui.navigation import PAGES
-from tests.browser import ROOT, StreamlitServer
-from tests.streamlit_client import first_loads, run_in_own_loop
-from tests.ui_contract import contract
+from tests.support.browser import ROOT, StreamlitServer
+from tests.support.streamlit_client import first_loads, run_in_own_loop
+from tests.support.ui_contract import contract
 
 pytestmark = pytest.mark.server
 

@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 from relpos.ui.common import without_source_notes
-from tests.apptest import open_app, texts
+from tests.support.apptest import open_app, texts
 
 ROOT = Path(__file__).resolve().parents[1]
 CONTENT = sorted((ROOT / "content").glob("*.md"))

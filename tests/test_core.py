@@ -10,8 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import relpos
-from tests import reference
-from tests.strategies import attention_inputs, clip_distances, finite_values, logit_rows, sizes
+from tests.support import reference
+from tests.support.strategies import attention_inputs, clip_distances, finite_values, logit_rows, sizes
 
 
 class TestRelativeOffsets:
@@ -83,7 +83,7 @@ class TestContentScores:
 class TestPlaceRelative:
     @given(sizes, sizes, clip_distances, st.data())
     def test_matches_gather(self, n_q, n_k, k, data):
-        from tests.strategies import matrices
+        from tests.support.strategies import matrices
 
         logits = data.draw(matrices(n_q, 2 * k + 1))
         rows = relpos.table_rows(n_q, n_k, k)
@@ -120,7 +120,7 @@ class TestPositionBiases:
 
     @given(sizes, st.data())
     def test_k_zero_uses_offset_zero_row(self, n, data):
-        from tests.strategies import matrices
+        from tests.support.strategies import matrices
 
         Q = data.draw(matrices(n, 2))
         A_K = data.draw(matrices(1, 2))
@@ -181,7 +181,7 @@ class TestRelativeAttention:
 
     @given(attention_inputs(), st.data())
     def test_output_matches_reference(self, inputs, data):
-        from tests.strategies import matrices
+        from tests.support.strategies import matrices
 
         Q, K, A_K = inputs
         V = data.draw(matrices(*K.shape))

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from tests.apptest import open_app, texts
+from tests.support.apptest import open_app, texts
 
 SIGNED_ZERO = re.compile(r"[−+-]0\.0+(?![0-9])")
 #: Claims that were printed in degenerate settings before the facts module checked them.

@@ -13,7 +13,7 @@ import tomllib
 import pytest
 from streamlit import config as streamlit_config
 
-from tests.browser import ROOT, AppTab, StreamlitServer, deploy_options, deployed_server_options
+from tests.support.browser import ROOT, AppTab, StreamlitServer, deploy_options, deployed_server_options
 
 DOCKERFILE = (ROOT / "Dockerfile").read_text(encoding="utf-8")
 IGNORE_PATTERNS = [

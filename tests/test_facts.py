@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from relpos.text import facts
-from tests.strategies import edge_rows, edge_values, weight_rows
+from tests.support.strategies import edge_rows, edge_values, weight_rows
 
 decimals = st.integers(0, 4)
 

@@ -18,7 +18,7 @@ import sys
 
 import pytest
 
-from tests.browser import ROOT
+from tests.support.browser import ROOT
 
 pytestmark = pytest.mark.browser
 

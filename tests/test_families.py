@@ -25,7 +25,7 @@ from relpos.topics.training import text as training_text
 from relpos.topics.value_side.schema import VALUE_SIDE
 from relpos.topics.walkthrough import model as wt
 from relpos.topics.walkthrough import text as wt_text
-from tests.apptest import open_app
+from tests.support.apptest import open_app
 
 TEXTBOOK = relpos.worked_example()
 

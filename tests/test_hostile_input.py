@@ -1,6 +1,6 @@
 """Hostile input on every page: URL parameters, text fields, number fields, scenario uploads.
 
-A fixed corpus per input type (tests/hostile.py) goes into every input of every page,
+A fixed corpus per input type (tests/support/hostile.py) goes into every input of every page,
 batched so the whole suite stays fast:
 
 * URL parameters: one fresh session per corpus value with *every* parameter of the page
@@ -14,7 +14,7 @@ Every case: no uncaught exception; where the page rejects the value, a message s
 so (checked per parameter, field or file); memory bounded (the process's peak rises by
 less than 200 MiB, and the page writes back only values inside their ranges); no user
 text rendered as HTML or as live Markdown. A page that gains an input the registry in
-tests/hostile.py does not know fails here instead of going unfuzzed.
+tests/support/hostile.py does not know fails here instead of going unfuzzed.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from relpos.topics.quiz import checking as quiz
 from relpos.topics.quiz import view as quiz_ui
 from relpos.topics.walkthrough import model as wt
 from relpos.ui.navigation import PAGES
-from tests.hostile import (
+from tests.support.hostile import (
     ALWAYS_INVALID,
     NUMBER_CORPUS,
     STREAMLIT_QUERY_LIMIT,
@@ -80,15 +80,16 @@ UPLOAD_LABEL = "Load a scenario file"
 def test_every_input_of_the_page_is_in_the_corpus_registry(first_loads, path):
     at = first_loads[path]
     written = set(at.query_params)
+    registry = "tests/support/hostile.py"
     if path in URL_PAGES:
-        assert written == set(URL_PAGES[path].params), "the page's URL parameters changed: update tests/hostile.py"
+        assert written == set(URL_PAGES[path].params), f"the page's URL parameters changed: update {registry}"
     else:
-        assert not written, f"{path} writes URL parameters {sorted(written)}: register them in tests/hostile.py"
+        assert not written, f"{path} writes URL parameters {sorted(written)}: register them in {registry}"
     fields = len(at.text_input) + len(at.text_area)
     assert fields == TEXT_PAGES.get(path, 0), f"{path} has {fields} text fields"
     # an uploader sits in a lazy expander (its content is built only while open)
     uploads = bool(at.get("file_uploader")) or any(section.label == UPLOAD_LABEL for section in at.expander)
-    assert uploads == (path in UPLOAD_PAGES), f"{path}: its scenario upload and tests/hostile.py disagree"
+    assert uploads == (path in UPLOAD_PAGES), f"{path}: its scenario upload and tests/support/hostile.py disagree"
 
 
 def test_corpus_reaches_every_input(first_loads):

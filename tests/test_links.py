@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from relpos.server.links import CHARS, FIELDS, MARKER, oversized_link_message
-from tests.apptest import open_app
+from tests.support.apptest import open_app
 
 
 class TestOversizedLinkMessage:

@@ -8,7 +8,7 @@ import pytest
 from relpos.topics.schemes import view as schemes_ui
 from relpos.topics.value_side import view as value_side_ui
 from relpos.topics.value_side.schema import VALUE_VARIANTS
-from tests.apptest import open_app
+from tests.support.apptest import open_app
 
 PAGES = {"schemes": schemes_ui.FIELDS, "value_side": value_side_ui.FIELDS}
 #: How a widget shows a choice, where it shows more than the choice's URL code.

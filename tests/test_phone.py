@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser import AppTab
+from tests.support.browser import AppTab
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 

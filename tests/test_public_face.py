@@ -9,7 +9,7 @@ import sys
 import pytest
 
 import relpos
-from tests.browser import ROOT
+from tests.support.browser import ROOT
 
 
 def test_star_import_works_and_brings_every_listed_name():

@@ -18,7 +18,7 @@ import pytest
 
 from relpos.state import export
 from relpos.topics.explorer.schema import EXPLORER, apply_preset
-from tests.browser import ARTIFACTS, CONNECTED_JS, NO_RELOAD_MARK_JS, SAME_PAGE_JS, AppTab, StreamlitServer
+from tests.support.browser import ARTIFACTS, CONNECTED_JS, NO_RELOAD_MARK_JS, SAME_PAGE_JS, AppTab, StreamlitServer
 
 pytestmark = pytest.mark.browser
 

@@ -1,6 +1,6 @@
 """Every sentence built from numbers states only what holds in its setting.
 
-Each property draws settings built to be hard on purpose (tests/strategies.py: exact ties
+Each property draws settings built to be hard on purpose (tests/support/strategies.py: exact ties
 and ties only at the precision printed, a dominant key that saturates the softmax, values
 at the slider limits, aligned queries, k = 0 and k ≥ n, d > 1, zero and constant tables,
 besides the degenerate cases of the first round), re-derives the claim from the numbers
@@ -32,7 +32,7 @@ from relpos.topics.position_effects import text as effects_text
 from relpos.topics.quiz import checking as quiz
 from relpos.topics.walkthrough import model as wt
 from relpos.topics.walkthrough import text as wt_text
-from tests.strategies import caption_settings, hard_scenarios, hard_settings
+from tests.support.strategies import caption_settings, hard_scenarios, hard_settings
 
 #: A signed or unsigned number printed as zero with a sign ("−0.00", "+0.000") is never right.
 SIGNED_ZERO = re.compile(r"[−+-]0\.0+(?![0-9])")

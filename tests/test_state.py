@@ -28,7 +28,7 @@ from relpos.topics.explorer.snippet import explorer_snippet
 from relpos.topics.position_effects import schema as position_effects_schema
 from relpos.topics.position_effects.schema import EFFECTS
 from relpos.topics.position_effects.snippet import effects_snippet
-from tests.strategies import hostile_texts
+from tests.support.strategies import hostile_texts
 
 SCHEMA = Schema(
     {
@@ -346,7 +346,7 @@ class TestSnippets:
 
     def test_effects_snippet_reproduces_the_page(self):
         """Both terms divided by sqrt(d_k): the snippet gives the reference's numbers."""
-        from tests import reference
+        from tests.support import reference
 
         state = EFFECTS.decode({"preset": "forward", "n": "9", "dk": "4"}).state
         inputs = position_effects_schema.effects_inputs(state)

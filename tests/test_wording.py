@@ -20,7 +20,7 @@ from relpos.topics.position_effects import model as effects
 from relpos.topics.schemes.view import SCHEME_SYMBOLS
 from relpos.topics.walkthrough import model as wt
 from relpos.ui import navigation
-from tests.apptest import open_app
+from tests.support.apptest import open_app
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -7,5 +7,5 @@ typed answers (answers).
 
 Every sentence built from numbers comes from a pure function here or in a topic's
 ``text.py``, tested against the core in hard settings built on purpose
-(tests/strategies.py). May import: numpy and ``relpos.core``.
+(tests/support/strategies.py). May import: numpy and ``relpos.core``.
 """

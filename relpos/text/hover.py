@@ -7,7 +7,7 @@ are the panel's 1-based coordinates ``%{y}`` and ``%{x}``), e.g.
 fields are strings formatted here, with true minus signs; larger panels send one binary
 float32 array that Plotly formats (a hyphen-minus), a fraction of the cost of strings,
 so every panel up to 64 × 64 keeps its arithmetic. The labels a learner sees are checked
-as plotly.js draws them, in Chromium (``tests/plotly_hover.py``).
+as plotly.js draws them, in Chromium (``tests/support/plotly_hover.py``).
 """
 
 from __future__ import annotations

@@ -168,7 +168,7 @@ ALWAYS_CSS = """
 </style>
 """
 
-#: Presenter mode, for a projector (designed for 1280 × 720; tests/test_presenter.py
+#: Presenter mode, for a projector (designed for 1280 × 720; tests/walkthrough/test_presenter.py
 #: checks every stop): one stop fits one screen, read from the back row. Static CSS only
 #: (no user text). Line by line:
 #:

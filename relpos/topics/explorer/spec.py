@@ -10,7 +10,7 @@ the cells itself, on the first load and on every release as while a slider moves
 mirror of :mod:`relpos.core` (``relpos/ui/live_assets/attention.js``) computes the numbers
 from the inputs sent here, the cell text with the decimals and the hover data from the
 recipes sent here, the offset map's cells from :func:`relpos.plots.offset_map.panel_cells`
-and the outline from n and k. tests/test_live_panel.py checks that what it draws equals
+and the outline from n and k. tests/explorer/test_live_panel.py checks that what it draws equals
 what the Python builders make, array for array. No Streamlit.
 """
 
@@ -245,7 +245,7 @@ def release_spec(
     without building them: the skeletons come straight from the panels' specs
     (:func:`relpos.plots.panels.explorer_skeletons`), the hovers as recipes, the offset
     map's skeleton from a cache by size. No per-cell number, string or Plotly object is
-    made, which is most of a release's server time; tests/test_live_spec.py checks that
+    made, which is most of a release's server time; tests/explorer/test_live_spec.py checks that
     both give the same spec.
     """
     n, k, d = state["n"], state["k"], state["d"]

@@ -63,7 +63,7 @@ STAGE_ANCHOR = "current-stop"
 
 #: Presenter mode (a 1280 × 720 projector): figure text at least this many px, and the
 #: figures' heights, chosen so each stop fits one screen under the navigation bar
-#: (tests/test_presenter.py measures it). The CSS of ui.PRESENTER_CSS sets body text to
+#: (tests/walkthrough/test_presenter.py measures it). The CSS of ui.PRESENTER_CSS sets body text to
 #: 22 px and formulas to 28 px and more.
 PRESENTER_FIGURE_FONT = style.PRESENTER_MIN_FONT
 _PRESENTER_HEIGHTS = {SCORES: 440, SCORES + ".softmax": 270, WEIGHTS: 270, OFFSETS: 460, TABLE: 220}

@@ -1,0 +1,1 @@
+"""Tests of one lesson: relpos/topics/efficiency/ (model, view and browser)."""

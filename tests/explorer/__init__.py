@@ -1,0 +1,1 @@
+"""Tests of one lesson: relpos/topics/explorer/ (model, view and browser)."""

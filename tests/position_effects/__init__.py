@@ -1,0 +1,1 @@
+"""Tests of one lesson: relpos/topics/position_effects/ (model, view and browser)."""

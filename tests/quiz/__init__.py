@@ -1,0 +1,1 @@
+"""Tests of one lesson: relpos/topics/quiz/ (model, view and browser)."""

@@ -1,0 +1,1 @@
+"""Tests of one lesson: relpos/topics/schemes/ (model, view and browser)."""

@@ -1,0 +1,40 @@
+"""axe-core over a page of the app: what is checked, what is excluded and why, and the run.
+
+Excluded, and why (the only exclusion): ``[data-testid=stSidebarNav]``, Streamlit's own
+page list in the sidebar. Streamlit renders each section's ``<ul>`` with ``<div>``
+children and ``<li>`` elements outside a list (axe rules ``list`` and ``listitem``); the
+app only names its pages (via ``st.navigation``) and cannot change that markup.
+Shared by tests/test_accessibility.py and bench/axe_pages.py.
+"""
+
+from __future__ import annotations
+
+import json
+
+from tests.support.browser import AppTab
+
+__all__ = ["EXCLUDED_ELEMENTS", "MAX_HEIGHT", "TAGS", "WIDTH", "describe", "run_axe"]
+
+#: Streamlit's own markup the app cannot change (see the module docstring).
+EXCLUDED_ELEMENTS = [["[data-testid=stSidebarNav]"]]
+TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
+WIDTH, MAX_HEIGHT = 1440, 16_000
+
+
+def run_axe(axe, tab: AppTab) -> list[dict]:
+    """Every violation axe-core finds on the whole page (tall viewport), Streamlit's sidebar list aside."""
+    height = tab.page.evaluate("document.querySelector('[data-testid=stMain]').scrollHeight")
+    tab.page.set_viewport_size({"width": WIDTH, "height": min(int(height) + 80, MAX_HEIGHT)})
+    tab.wait_drawn()  # Plotly draws after the run, and the formulas are fitted after that
+    context = {"exclude": EXCLUDED_ELEMENTS}
+    options = {"runOnly": {"type": "tag", "values": TAGS}, "resultTypes": ["violations"]}
+    return axe.run(tab.page, context=context, options=options).response["violations"]
+
+
+def describe(violations: list[dict]) -> str:
+    lines = []
+    for violation in violations:
+        lines.append(f"{violation['id']} ({violation['impact']}, {len(violation['nodes'])}×): {violation['help']}")
+        for node in violation["nodes"][:5]:
+            lines.append(f"    {json.dumps(node['target'])[:200]}: {node['failureSummary'][:200]!r}")
+    return "\n".join(lines)

@@ -1,0 +1,1 @@
+"""Tests of one lesson: relpos/topics/training/ (model, view and browser)."""

@@ -1,0 +1,1 @@
+"""Tests of one lesson: relpos/topics/walkthrough/ (model, view and browser)."""

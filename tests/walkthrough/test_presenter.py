@@ -1,0 +1,99 @@
+"""The walkthrough at a 1280 × 720 projector, in presenter mode.
+
+Every one of the 20 stops must fit one screen with no scrolling: the navigation bar,
+the whole arithmetic down to the score line (at a softmax stop: the formula, the weights
+chart and the takeaway), and the score matrix with the current cell; and it must read
+from the back row: formulas ≥ 28 px, body text ≥ 22 px, heatmap cell numbers and axis
+labels ≥ 20 px. Screenshots of every stop go to test-artifacts/screens/presenter-*.png.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.browser import AppTab
+from tests.support.presenter import DRAWN_JS, HEIGHT, MEASURE_JS, STOPS, WIDTH, check_stop
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
+
+
+@pytest.fixture(scope="module")
+def projector(chromium, app_server):
+    """One 1280 × 720 tab for the module (each test opens its own lesson link)."""
+    tab = AppTab.new(chromium, app_server.base_url, viewport=(WIDTH, HEIGHT))
+    yield tab
+    tab.close()
+
+
+def test_every_stop_fits_a_1280x720_projector(projector):
+    tab = projector
+    tab.open("worked_example", {"i": 1, "j": 1, "presenter": 1})
+    problems, matrix_tops = [], set()
+    for stop in range(1, STOPS + 1):
+        tab.page.wait_for_function(DRAWN_JS)
+        measured = tab.wait_layout_settled(MEASURE_JS)
+        problems += check_stop(stop, measured)
+        if not measured["heading"].startswith("Softmax") and measured["scores"]:
+            matrix_tops.add(round(measured["scores"][0]))
+        if stop in (1, 4, 5, 20):
+            tab.screenshot(f"presenter-1280x720-stop{stop:02d}", full_page=False)
+        if stop < STOPS:
+            tab.click("Next")
+    assert not problems, "\n".join(problems)
+    assert len(matrix_tops) == 1, f"the score matrix moves between pair stops: tops {sorted(matrix_tops)}"
+    assert not tab.errors, tab.errors
+
+
+# The scroller Streamlit moves (its main area, not the window), and where the current
+# stop's heading and the bottom of the navigation bar are, in viewport pixels.
+_SCROLL_DOWN_JS = """
+(by) => {
+  let el = document.getElementById('current-stop');
+  while (el && !(el.scrollHeight > el.clientHeight && /(auto|scroll)/.test(getComputedStyle(el).overflowY))) {
+    el = el.parentElement;
+  }
+  (el || document.scrollingElement).scrollBy(0, by);
+}
+"""
+_HEADING_JS = """
+() => ({
+  top: document.getElementById('current-stop').getBoundingClientRect().top,
+  text: document.getElementById('current-stop').textContent,
+  barBottom: document.querySelector('.st-key-lesson-nav').getBoundingClientRect().bottom,
+})
+"""
+
+
+def test_after_next_the_new_stop_is_in_view(projector):
+    tab = projector
+    tab.open("worked_example", {"i": 2, "j": 2, "presenter": 1})
+    tab.page.wait_for_function(DRAWN_JS)
+    tab.page.evaluate(_SCROLL_DOWN_JS, 900)  # the teacher scrolled down to the table of all pairs
+    tab.page.wait_for_timeout(200)
+    assert tab.page.evaluate(_HEADING_JS)["top"] < 0, "the test must start with the stop scrolled away"
+    tab.click("Next")
+    tab.page.wait_for_timeout(300)
+    where = tab.page.evaluate(_HEADING_JS)
+    tab.screenshot("presenter-1280x720-after-next-scrolled", full_page=False)
+    assert where["text"].startswith("Query i = 2, key j = 3"), where
+    assert where["barBottom"] <= where["top"] <= HEIGHT * 0.6, f"heading at {where} after Next"
+
+
+def test_numbers_are_edited_from_the_main_area_and_the_clicker_works_after_enter(projector):
+    tab = projector
+    tab.open("worked_example", {"i": 1, "j": 1, "presenter": 1})
+    tab.page.get_by_text("Edit the numbers").click()
+    field = tab.page.get_by_label("q₁", exact=True)
+    field.wait_for()
+    field.scroll_into_view_if_needed()
+    clipped = field.evaluate("(input) => input.scrollWidth > input.clientWidth + 1")
+    assert not clipped, "a field is too narrow for its number"
+    tab.interact(lambda: (field.fill("0.5"), field.press("Enter")))
+    tab.page.wait_for_timeout(100)
+    focused = tab.page.evaluate("() => document.activeElement && document.activeElement.tagName")
+    assert focused != "INPUT", "after Enter the field lets go of the focus, so the clicker works"
+    assert "Edited example" in tab.main_text()
+    tab.screenshot("presenter-1280x720-edited", full_page=False)
+    tab.interact(lambda: tab.page.keyboard.press("PageDown"))  # a presentation clicker
+    assert tab.page.evaluate(_HEADING_JS)["text"].startswith("Query i = 1, key j = 2")
+    assert not tab.errors, tab.errors
