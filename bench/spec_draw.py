@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from spec_size import page_spec
 
-from relpos.topics.explorer import spec as live
+from tests.support import oracle
 from tests.support.browser import (
     AppTab,
     StreamlitServer,
@@ -88,7 +88,7 @@ def release(tab: AppTab, step: int) -> float:
 def measure(browser, server: StreamlitServer, n: int, repeats: int) -> dict:
     """Medians (ms) of the three ways a spec reaches the screen at n tokens."""
     _, figures = page_spec({"n": str(n)})
-    whole = {name: json.dumps(live.figure_json(figure)) for name, figure in figures.items()}
+    whole = {name: json.dumps(oracle.figure_json(figure)) for name, figure in figures.items()}
     tab = AppTab.new(browser, server.base_url, viewport=(1440, 900))
     try:
         tab.open("explorer", {"n": n}, timeout=180)

@@ -1,6 +1,6 @@
 """Size of the Explorer live panel's spec, one release's message.
 
-Prints, for each n, the JSON size of :func:`relpos.topics.explorer.spec.live_spec` as the page
+Prints, for each n, the JSON size of :func:`tests.support.oracle.live_spec` as the page
 builds it (figure skeletons, the browser fills the cells) next to the same spec carrying
 the seven figures whole (what the page sent before: every cell's ``z``, ``text`` and
 ``customdata``), and their ratio. Both are measured side by side in one run from the
@@ -22,6 +22,7 @@ from relpos.plots import panels
 from relpos.text import explain
 from relpos.topics.explorer import schema as explorer_schema
 from relpos.topics.explorer import spec as live
+from tests.support import oracle
 
 SIZES = (2, 8, 16, 64, 128, 512)
 #: What the spec carries only since the figures travel as skeletons (recipes, shared parts).
@@ -40,19 +41,19 @@ def page_spec(query: dict[str, str], *, seq: int = 0) -> tuple[dict, dict]:
     else:
         result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
     height = panels.panel_height(state["n"])
-    hovers = panels.explorer_hovers(inputs.queries, inputs.keys, inputs.table, result, scalar=scalar)
-    figures = panels.explorer_panels(
+    hovers = live.explorer_hovers(inputs.queries, inputs.keys, inputs.table, result, scalar=scalar, cells=True)
+    figures = oracle.explorer_panels(
         inputs.queries, inputs.keys, inputs.table, result, scalar=scalar, height=height, hovers=hovers
     )
     captions = explain.explorer_captions(result, scalar=scalar)
-    return live.live_spec(state, inputs, figures, captions, result=result, hovers=hovers, seq=seq), figures
+    return oracle.live_spec(state, inputs, figures, captions, result=result, hovers=hovers, seq=seq), figures
 
 
 def spec_bytes(n: int) -> tuple[int, int]:
     """JSON bytes of one release's spec for n tokens: (figures whole, skeletons)."""
     spec, figures = page_spec({"n": str(n)})
     before = {key: value for key, value in spec.items() if key not in COMPACT_ONLY}
-    whole = {**before, "figures": {name: live.figure_json(figure) for name, figure in figures.items()}}
+    whole = {**before, "figures": {name: oracle.figure_json(figure) for name, figure in figures.items()}}
     return len(json.dumps(whole).encode()), len(json.dumps(spec).encode())
 
 

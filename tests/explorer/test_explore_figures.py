@@ -16,9 +16,11 @@ from relpos.plots.offset_map import offset_map_figure
 from relpos.plots.style import HeatmapStyle
 from relpos.text import explain, hover
 from relpos.topics.explorer import schema as explorer_schema
+from relpos.topics.explorer import spec as live
 from relpos.topics.explorer.schema import EXPLORER
 from relpos.topics.position_effects import model as effects
 from relpos.topics.position_effects import text as effects_text
+from tests.support import oracle
 from tests.support.apptest import decode_z
 
 
@@ -34,7 +36,7 @@ def _explorer(query: dict, scalar: bool = False):
         result = relpos.scalar_bias_attention(inputs.queries, inputs.keys, inputs.table[:, 0])
     else:
         result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
-    return inputs, result, panels.explorer_panels(inputs.queries, inputs.keys, inputs.table, result, scalar=scalar)
+    return inputs, result, oracle.explorer_panels(inputs.queries, inputs.keys, inputs.table, result, scalar=scalar)
 
 
 def _trace(fig: go.Figure) -> dict:
@@ -119,12 +121,12 @@ class TestExplorerPanels:
 
 class TestOffsetMap:
     def test_colours_are_clipped_offsets_constant_along_diagonals(self):
-        z = np.asarray(panels.offset_map(5, 5, 1, 400).data[0].z)
+        z = np.asarray(live.offset_map_panel(5, 5, 1, 400).data[0].z)
         np.testing.assert_array_equal(z, relpos.clip_offsets(relpos.relative_offsets(5), 1))
         np.testing.assert_array_equal(z[1:, 1:], z[:-1, :-1])
 
     def test_small_maps_mark_clipped_cells(self):
-        fig = panels.offset_map(4, 4, 1, 400)
+        fig = live.offset_map_panel(4, 4, 1, 400)
         markers = fig.data[1]
         assert len(markers.x) == np.count_nonzero(np.abs(relpos.relative_offsets(4)) > 1)
 
@@ -148,7 +150,7 @@ class TestOffsetMap:
 
     def test_small_panel_offsets_follow_the_one_offset_rule(self, plotly_hover):
         """Cells and hover read +1, 0, −1 (true minus, no "+0"), formatted by relpos.text.numbers."""
-        trace = panels.offset_map(4, 4, 1, 300).data[0]
+        trace = live.offset_map_panel(4, 4, 1, 300).data[0]
         assert [list(row) for row in trace.text] == [
             ["0", "+1", "+1", "+1"],
             ["−1", "0", "+1", "+1"],
@@ -156,7 +158,7 @@ class TestOffsetMap:
             ["−1", "−1", "−1", "0"],
         ]
         assert trace.customdata[0][3].tolist() == ["+3", "+1"]  # true offset, clipped offset
-        label = plotly_hover.label(panels.offset_map(4, 4, 1, 300), 0, 3)
+        label = plotly_hover.label(live.offset_map_panel(4, 4, 1, 300), 0, 3)
         assert "offset j − i = +3 → table row a^K_+1" in label, label
 
 

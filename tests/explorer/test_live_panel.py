@@ -19,6 +19,7 @@ from relpos.text import explain
 from relpos.text.hover import format_cells
 from relpos.topics.explorer import schema as explorer_schema
 from relpos.topics.explorer import spec as live
+from tests.support import oracle
 from tests.support.apptest import decode_z
 from tests.support.browser import AppTab
 from tests.support.pages import assert_clean, open_explorer
@@ -98,10 +99,10 @@ def spec_and_figures(state: dict) -> tuple[dict, dict]:
     inputs = explorer_schema.explorer_inputs(state)
     result = attention(inputs.queries, inputs.keys, inputs.table, state["bias"] == "scalar")
     scalar = state["bias"] == "scalar"
-    hovers = panels.explorer_hovers(inputs.queries, inputs.keys, inputs.table, result, scalar=scalar)
-    figures = panels.explorer_panels(inputs.queries, inputs.keys, inputs.table, result, scalar=scalar, hovers=hovers)
+    hovers = live.explorer_hovers(inputs.queries, inputs.keys, inputs.table, result, scalar=scalar, cells=True)
+    figures = oracle.explorer_panels(inputs.queries, inputs.keys, inputs.table, result, scalar=scalar, hovers=hovers)
     captions = explain.explorer_captions(result, scalar=scalar)
-    spec = live.live_spec(state, inputs, figures, captions, result=result, hovers=hovers, seq=1_000_000)
+    spec = oracle.live_spec(state, inputs, figures, captions, result=result, hovers=hovers, seq=1_000_000)
     return spec, figures
 
 
@@ -231,7 +232,7 @@ def assert_drawn_as_built(drawn: dict, figures: dict, state: dict) -> None:
     inputs = explorer_schema.explorer_inputs(state)
     matrices = panels.panel_matrices(attention(inputs.queries, inputs.keys, inputs.table, state["bias"] == "scalar"))
     for name, figure in figures.items():
-        built = live.figure_json(figure)
+        built = oracle.figure_json(figure)
         expected = built["data"]
         # the layout too (the shared parts are sent once; the outline's paths come from the browser);
         # plotly.js writes what it computed for an axis (autorange …) back into it
@@ -270,7 +271,7 @@ def assert_drawn_equals_core(drawn: dict, state: dict, values: dict, decimals: d
     )
     scalar = state["bias"] == "scalar"
     result = attention(queries, keys, table, scalar)
-    for name, expected in panels.explorer_hovers(queries, keys, table, result, scalar=scalar).items():
+    for name, expected in live.explorer_hovers(queries, keys, table, result, scalar=scalar, cells=True).items():
         assert drawn[name]["hovertemplate"] == expected.template, (name, state)
         if expected.as_text:  # the hover numbers as Python formats them, true minus signs
             assert drawn[name]["customdata"] == expected.customdata.tolist(), (name, state)

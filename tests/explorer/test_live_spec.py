@@ -20,6 +20,8 @@ from tests.support.apptest import ROOT, live_release, live_skeleton, live_specs,
 sys.path.insert(0, str(ROOT / "bench"))
 import spec_size
 
+from tests.support import oracle
+
 
 def spec_for(query: dict[str, str]) -> tuple[dict, dict]:
     """The state of a link's query and the spec the page builds for it (after release 3)."""
@@ -36,11 +38,11 @@ class TestLiveSpec:
         assert json.loads(json.dumps(spec)) == spec  # what Streamlit sends is what was built
         assert list(spec["figures"]) == list(panels.EXPLORER_PANELS)
         example = relpos.worked_example()
-        built = panels.explorer_panels(
+        built = oracle.explorer_panels(
             example.queries, example.keys, example.table, example.attention(), height=panels.panel_height(4)
         )
         for name in spec["figures"]:
-            figure, full = live_skeleton(spec, name), live.figure_json(built[name])
+            figure, full = live_skeleton(spec, name), oracle.figure_json(built[name])
             assert not set(live.CELL_FIELDS) & set(figure["data"][0]), name  # the browser computes the cells
             shapes = full["layout"].get("shapes", [])
             assert figure["layout"].get("shapes", []) == [without_path(shape) for shape in shapes], name
@@ -140,7 +142,7 @@ def test_hover_recipes_carry_no_cells():
     example = relpos.worked_example()
     result = example.attention()
     args = (example.queries, example.keys, example.table, result)
-    full, recipes = panels.explorer_hovers(*args), panels.explorer_hovers(*args, cells=False)
+    full, recipes = live.explorer_hovers(*args, cells=True), live.explorer_hovers(*args)
     assert all(recipe.customdata is None for recipe in recipes.values())
     assert {name: (h.template, h.fields, h.as_text) for name, h in full.items()} == {
         name: (h.template, h.fields, h.as_text) for name, h in recipes.items()

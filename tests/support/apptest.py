@@ -11,6 +11,8 @@ from unittest.mock import patch
 import numpy as np
 from streamlit.testing.v1 import AppTest
 
+from tests.support import oracle
+
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
 
@@ -27,7 +29,7 @@ def open_app(page: str | None = None, *, query: dict[str, str] | None = None, ti
 
 
 def live_specs(at: AppTest) -> list[dict]:
-    """The data of every live panel (custom component) on the page (relpos.topics.explorer.spec.live_spec)."""
+    """The data of every live panel (custom component) on the page (relpos.topics.explorer.spec.release_spec)."""
     specs = [json.loads(element.proto.json) for element in at.get("bidi_component") if element.proto.json]
     return [spec for spec in specs if isinstance(spec, dict) and "figures" in spec]
 
@@ -40,7 +42,6 @@ def live_figures(spec: dict) -> dict[str, dict]:
     browser's, array for array.
     """
     import relpos
-    from relpos.plots import panels
     from relpos.topics.explorer import spec as live
 
     queries, keys, table = (np.array(spec[name], dtype=float) for name in ("queries", "keys", "table"))
@@ -48,11 +49,11 @@ def live_figures(spec: dict) -> dict[str, dict]:
         result = relpos.scalar_bias_attention(queries, keys, table[:, 0])
     else:
         result = relpos.relative_attention(queries, keys, A_K=table)
-    built = panels.explorer_panels(queries, keys, table, result, scalar=spec["scalar"])
+    built = oracle.explorer_panels(queries, keys, table, result, scalar=spec["scalar"])
     figures = {}
     for name in spec["figures"]:
         figure = live_skeleton(spec, name)
-        cells = live.figure_json(built[name])["data"][0]
+        cells = oracle.figure_json(built[name])["data"][0]
         first = {**figure["data"][0], **{key: cells[key] for key in live.CELL_FIELDS if key in cells}}
         figures[name] = {**figure, "data": [first, *figure["data"][1:]]}
     return figures

@@ -1,17 +1,17 @@
 """What the Explorer's live panel needs in the browser: inputs, sliders and seven figure skeletons.
 
-Python stays the reference: it builds the figures (:func:`relpos.plots.panels.explorer_panels`)
-and sends each one's layout, colour scale, colour range (fitted here), axes and hover and
-cell templates, but not its cells: no ``z``, cell ``text`` or ``customdata``, which grow
-with n², nor the paths of the clipping window's outline (2n corners), and what all seven
-share once. A release's spec is 12–18 KiB for any n; the whole figures were 50 KiB at
-n = 8, 979 KiB at n = 64 and 8.6 MiB at n = 512 (``bench/spec_size.py``). The browser fills
-the cells itself, on the first load and on every release as while a slider moves: its
-mirror of :mod:`relpos.core` (``relpos/ui/live_assets/attention.js``) computes the numbers
-from the inputs sent here, the cell text with the decimals and the hover data from the
-recipes sent here, the offset map's cells from :func:`relpos.plots.offset_map.panel_cells`
-and the outline from n and k. tests/explorer/test_live_panel.py checks that what it draws equals
-what the Python builders make, array for array. No Streamlit.
+Python builds what it sends (:func:`release_spec`) and nothing more: each figure's layout,
+colour scale, colour range (fitted here), axes and hover and cell templates, but not its
+cells: no ``z``, cell ``text`` or ``customdata``, which grow with n², nor the paths of the
+clipping window's outline (2n corners), and what all seven share once. A release's spec is
+12–18 KiB for any n (``bench/spec_size.py`` prints it beside the whole figures). The
+browser fills the cells itself, on the first load, on every release and while a slider
+moves: its mirror of :mod:`relpos.core` (``relpos/ui/live_assets/attention.js``) computes
+the numbers from the inputs sent here, the cell text with the decimals and the hover data
+from the recipes sent here, the offset map's cells from
+:func:`relpos.plots.offset_map.panel_cells` and the outline from n and k.
+tests/explorer/test_live_panel.py checks that what it draws equals the whole figures of
+the tests' oracle (tests/support/oracle.py), array for array. No Streamlit.
 """
 
 from __future__ import annotations
@@ -26,7 +26,16 @@ import plotly.io as pio
 
 from relpos.core.attention import AttentionResult
 from relpos.plots import offset_map, panels
-from relpos.plots.heatmaps import PANEL_ORIGIN, outline_shapes
+from relpos.plots.heatmaps import (
+    PANEL_ORIGIN,
+    WEIGHT_RANGE,
+    cell_decimals,
+    diverging_range,
+    heatmap_spec,
+    outline_shapes,
+    symmetric_range,
+)
+from relpos.plots.offset_map import offset_map_figure
 from relpos.text import explain, hover, numbers
 from relpos.topics.explorer import presets
 from relpos.topics.explorer.schema import SLIDER_K, SLIDER_TOKENS
@@ -36,8 +45,14 @@ __all__ = [
     "GROUPS",
     "LIVE_MAX_N",
     "PANEL_ORDER",
-    "figure_json",
-    "live_spec",
+    "assemble",
+    "explorer_heatmaps",
+    "explorer_hovers",
+    "explorer_skeletons",
+    "figure_decimals",
+    "hover_recipes",
+    "offset_map_panel",
+    "outline_free",
     "release_spec",
     "skeleton",
     "value_labels",
@@ -68,17 +83,6 @@ def value_labels(name: str, n: int, k: int) -> list[str]:
     return [f"{symbol}{numbers.subscript(i + 1)}" for i in range(n)]
 
 
-def figure_json(figure: go.Figure, *, cells: bool = True) -> dict:
-    """A figure as the JSON plotly.js reads (NumPy arrays become typed arrays, ``bdata``).
-
-    With ``cells=False`` its :func:`skeleton`, left out before encoding (at n = 512 the
-    cells are megabytes of JSON that would only be thrown away).
-    """
-    if cells:
-        return json.loads(figure.to_json())
-    return json.loads(pio.json.to_json_plotly(skeleton(figure.to_plotly_json())))
-
-
 def skeleton(figure: dict) -> dict:
     """A figure's JSON without the cells of its heatmap (the first trace): everything but :data:`CELL_FIELDS`.
 
@@ -90,7 +94,7 @@ def skeleton(figure: dict) -> dict:
     return {**figure, "data": [cells_free, *others]}
 
 
-def _outline_free(figure: dict, n: int, k: int) -> dict:
+def outline_free(figure: dict, n: int, k: int) -> dict:
     """A skeleton without the paths of its clipping-window outline, when they are the ones the
     browser draws from n and k (:func:`relpos.plots.heatmaps.outline_shapes` of an n × n
     panel): two staircases of ~2n corners each, 28 KiB per figure at n = 512."""
@@ -161,7 +165,7 @@ def _groups(state: dict, inputs: presets.ExplorerInputs) -> list[dict]:
     ]
 
 
-def _cell_decimals(figure: go.Figure) -> int | None:
+def figure_decimals(figure: go.Figure) -> int | None:
     """Decimals of the cell numbers the browser must print, or None when Plotly formats them."""
     trace = figure.data[0]
     if trace.text is None:
@@ -170,7 +174,7 @@ def _cell_decimals(figure: go.Figure) -> int | None:
     return len(sample.split(".")[1]) if "." in sample and trace.texttemplate == "%{text}" else 0
 
 
-def _hover_recipes(state: dict, inputs: presets.ExplorerInputs, result: AttentionResult, hovers: dict) -> dict:
+def hover_recipes(state: dict, inputs: presets.ExplorerInputs, result: AttentionResult, hovers: dict) -> dict:
     """What the browser needs to rebuild each panel's hover data: the fields behind the template.
 
     The score panels' template depends on the bias; both are sent so the toggle stays live.
@@ -187,55 +191,97 @@ def _hover_recipes(state: dict, inputs: presets.ExplorerInputs, result: Attentio
     }
 
 
-def live_spec(
-    state: dict,
-    inputs: presets.ExplorerInputs,
-    figures: dict[str, go.Figure],
-    captions: dict[str, str],
-    *,
-    result: AttentionResult | None = None,
-    hovers: dict[str, hover.Hover] | None = None,
-    seq: int = 0,
-) -> dict:
-    """Everything the live panel draws, as JSON-ready data.
+def explorer_heatmaps(result: AttentionResult, d: int, *, scalar: bool, height: int, hovers: dict) -> dict:
+    """What each of the six data panels is drawn from: :func:`relpos.plots.heatmaps.heatmap_spec`'s
+    arguments, with the matrices as computed (no cell is sent, in any dtype)."""
+    n_q, n_k = result.scores.shape
+    detail = panels.panel_detail(max(n_q, n_k))
+    matrices = panels.panel_matrices(result)
+    titles = panels.explorer_titles(d, scalar=scalar)
+    scores_look, weights_look = (
+        panels.panel_look(detail, height, detail["score_format"]),
+        panels.panel_look(detail, height, ".2f"),
+    )
+    score_range = diverging_range(symmetric_range(result.content, result.bias, result.scores))
+    clipped = result.k < max(n_q, n_k) - 1
+    looks = {
+        "content": (score_range, scores_look, None),
+        "bias": (score_range, scores_look, result.k if clipped else None),
+        "scores": (score_range, scores_look, None),
+        "content_weights": (WEIGHT_RANGE, weights_look, None),
+        "weights": (WEIGHT_RANGE, weights_look, None),
+        "difference": (diverging_range(symmetric_range(matrices["difference"])), weights_look, None),
+    }
+    return {
+        name: {
+            "matrix": matrices[name],
+            "title": titles[name],
+            "colours": colours,
+            "look": look,
+            "hover": hovers.get(name),
+            "outline_k": outline_k,
+        }
+        for name, (colours, look, outline_k) in looks.items()
+    }
 
-    Parameters
-    ----------
-    state : dict
-        The Explorer state the figures were built from.
-    inputs : ExplorerInputs
-        Its arrays: queries and keys (n, d), table (2k+1, d).
-    figures : dict of str to Figure
-        The seven panels keyed as :data:`PANEL_ORDER`; the spec carries their skeletons
-        (:func:`skeleton`: no cells), with the recipes the browser fills the cells from
-        (``decimals``, ``hover``, ``offsets``); the clipping window's dashed outline
-        comes without its path, which the browser draws from n, k and ``origin``.
-    captions : dict of str to str
-        One "what to notice" sentence per panel.
-    result, hovers : AttentionResult and dict, optional
-        The result the figures show and their :func:`relpos.plots.panels.explorer_hovers`:
-        with both, the browser keeps the hover arithmetic live too.
-    seq : int
-        The number of the last release the page has applied (the browser ignores
-        figures older than its last release).
 
-    Examples
-    --------
-    >>> import relpos
+def explorer_skeletons(result: AttentionResult, d: int, *, scalar: bool, height: int, hovers: dict) -> dict:
+    """The six data panels as skeletons: plain dicts without the per-cell arrays (``z``, cell
+    ``text``, ``customdata``), which are never computed: the browser fills them.
 
-    >>> state = explorer_schema.EXPLORER.decode({}).state
-    >>> inputs = explorer_schema.explorer_inputs(state)
-    >>> result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
-    >>> figures = panels.explorer_panels(inputs.queries, inputs.keys, inputs.table, result)
-    >>> spec = live_spec(state, inputs, figures, {})
-    >>> spec["n"], spec["k"], spec["live"], [group["labels"][0] for group in spec["groups"]]
-    (4, 2, True, ['aᴷ₋₂', 'q₁', 'k₁'])
+    Returns a dict of panel key to ``(spec, decimals)``: the figure dict (what
+    :func:`skeleton` keeps of the figure's JSON) and the decimals of
+    the cell numbers the browser prints (None: none, or Plotly formats z). `hovers` may be
+    recipes (``explorer_hovers(..., cells=False)``).
     """
-    n, k = state["n"], state["k"]
-    skeletons = {name: _outline_free(figure_json(figures[name], cells=False), n, k) for name in PANEL_ORDER}
-    decimals = {name: _cell_decimals(figures[name]) for name in PANEL_ORDER}
-    recipes = _hover_recipes(state, inputs, result, hovers) if result is not None and hovers else {}
-    return _spec(state, inputs, skeletons, decimals, captions, recipes, seq)
+    specs = explorer_heatmaps(result, d, scalar=scalar, height=height, hovers=hovers)
+    return {
+        name: (heatmap_spec(**args, cells=False), cell_decimals(args["matrix"].size, args["look"]))
+        for name, args in specs.items()
+    }
+
+
+def explorer_hovers(
+    queries, keys, table, result: AttentionResult, *, scalar: bool = False, cells: bool = False
+) -> dict[str, hover.Hover]:
+    """The hover arithmetic of the six data panels, keyed by panel (empty above ``panels.HOVER_MAX_N``).
+
+    The three score panels share one hover: each cell's content term, position term and sum.
+    By default only the recipes (templates and fields): the browser fills ``customdata``;
+    ``cells=True`` computes it too (the tests' oracle draws whole figures with it).
+
+    >>> import relpos
+    >>> example = relpos.worked_example()
+    >>> hovers = explorer_hovers(example.queries, example.keys, example.table, example.attention())
+    >>> hovers["content"] is hovers["scores"], hovers["weights"].fields[:2]
+    (True, (('logit', '.2f'), ('exp', '.3f')))
+    """
+    if not panels.panel_detail(max(result.scores.shape))["hover"]:
+        return {}
+    score_hover = hover.score_hover(queries, keys, table, result, scalar=scalar, cells=cells)
+    content_hover, weight_hover, change_hover = hover.weight_hovers(result, cells=cells)
+    return {
+        "content": score_hover,
+        "bias": score_hover,
+        "scores": score_hover,
+        "content_weights": content_hover,
+        "weights": weight_hover,
+        "difference": change_hover,
+    }
+
+
+def offset_map_panel(n_q: int, n_k: int, k: int, height: int) -> go.Figure:
+    """The Explorer's offset-map panel (it depends only on the sizes, so pages may cache it)."""
+    return offset_map_figure(
+        n_q,
+        n_k,
+        k,
+        title=f"{panels.EXPLORER_PANELS['offsets']} (k = {k})",
+        outline=True,
+        text_size=None,
+        panel_height=height,
+        validate=False,
+    )
 
 
 def release_spec(
@@ -251,13 +297,13 @@ def release_spec(
     n, k, d = state["n"], state["k"], state["d"]
     scalar = state["bias"] == "scalar"
     height = panels.panel_height(n)
-    hovers = panels.explorer_hovers(inputs.queries, inputs.keys, inputs.table, result, scalar=scalar, cells=False)
-    built = panels.explorer_skeletons(result, d, scalar=scalar, height=height, hovers=hovers)
-    skeletons = {name: _outline_free(_json_ready(spec), n, k) for name, (spec, _) in built.items()}
+    hovers = explorer_hovers(inputs.queries, inputs.keys, inputs.table, result, scalar=scalar)
+    built = explorer_skeletons(result, d, scalar=scalar, height=height, hovers=hovers)
+    skeletons = {name: outline_free(_json_ready(spec), n, k) for name, (spec, _) in built.items()}
     skeletons["offsets"], offsets_decimals = json.loads(_offsets_skeleton(n, k, height))
     decimals = {name: built[name][1] if name in built else offsets_decimals for name in PANEL_ORDER}
-    recipes = _hover_recipes(state, inputs, result, hovers) if hovers else {}
-    return _spec(state, inputs, {name: skeletons[name] for name in PANEL_ORDER}, decimals, captions, recipes, seq)
+    recipes = hover_recipes(state, inputs, result, hovers) if hovers else {}
+    return assemble(state, inputs, {name: skeletons[name] for name in PANEL_ORDER}, decimals, captions, recipes, seq)
 
 
 def _json_ready(spec: dict) -> dict:
@@ -269,11 +315,11 @@ def _json_ready(spec: dict) -> dict:
 def _offsets_skeleton(n: int, k: int, height: int) -> str:
     """The offset map's skeleton and cell decimals depend only on the sizes (JSON text:
     every caller parses its own copy, which it may change)."""
-    figure = panels.offset_map(n, n, k, height)
-    return json.dumps([_outline_free(figure_json(figure, cells=False), n, k), _cell_decimals(figure)])
+    figure = offset_map_panel(n, n, k, height)
+    return json.dumps([outline_free(_json_ready(skeleton(figure.to_plotly_json())), n, k), figure_decimals(figure)])
 
 
-def _spec(state, inputs, skeletons: dict, decimals: dict, captions: dict, recipes: dict, seq: int) -> dict:
+def assemble(state, inputs, skeletons: dict, decimals: dict, captions: dict, recipes: dict, seq: int) -> dict:
     """The spec's JSON-ready dict from the figures' skeletons and the rest of the page's numbers."""
     n, k, d = state["n"], state["k"], state["d"]
     layout, trace, skeletons = _shared(skeletons)
