@@ -19,6 +19,7 @@ __all__ = [
     "NotJoinedError",
     "NotTeacherError",
     "QuestionClosedError",
+    "StoreUnavailableError",
     "UnknownClassError",
 ]
 
@@ -65,3 +66,7 @@ class ClassFullError(ClassroomError):
 
 class QuestionClosedError(ClassroomError):
     """An answer to a question that is not open (revealed, replaced, or never asked)."""
+
+
+class StoreUnavailableError(ClassroomError):
+    """The store cannot be reached (Redis down, the SQLite file locked too long); try again."""

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from relpos.classroom import records
 from relpos.classroom.model import Answer, Class, Student
-from relpos.classroom.store import BaseStore, Notifier, T, Watch
+from relpos.classroom.store import BaseStore, Notifier, T, Watch, unavailable_as_error
 
 __all__ = ["SqliteStore"]
 
@@ -89,10 +89,10 @@ class SqliteStore(BaseStore):
     # ------------------------------------------------------------ plumbing
 
     @contextmanager
-    def _write(self) -> Iterator[_Transaction]:
-        """One transaction; waiters are woken only if it set ``changed`` (a throttled flood wakes nobody)."""
+    def _write(self, *codes: str) -> Iterator[_Transaction]:
+        """One transaction on `codes`; their waiters are woken only if it wrote (a throttled flood wakes nobody)."""
         with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
+            self._begin()
             transaction = _Transaction(self._db)
             try:
                 yield transaction
@@ -100,14 +100,20 @@ class SqliteStore(BaseStore):
                 self._db.execute("ROLLBACK")
                 raise
             self._db.execute("COMMIT")
-        if transaction.changed:
-            self._changed()
+        for code in codes if transaction.changed else ():
+            self._changed(code)
 
+    @unavailable_as_error(sqlite3.OperationalError)
+    def _begin(self) -> None:
+        self._db.execute("BEGIN IMMEDIATE")  # waits up to 10 s for another process's write
+
+    @unavailable_as_error(sqlite3.OperationalError)
     def _one(self, sql: str, *args):
         with self._lock:
             row = self._db.execute(sql, args).fetchone()
         return None if row is None else row[0]
 
+    @unavailable_as_error(sqlite3.OperationalError)
     def _all(self, sql: str, *args) -> list:
         with self._lock:
             return [row[0] for row in self._db.execute(sql, args).fetchall()]
@@ -116,7 +122,7 @@ class SqliteStore(BaseStore):
 
     def _insert_class(self, record: Class) -> bool:
         try:
-            with self._write() as db:
+            with self._write(record.code) as db:
                 db.execute(
                     "INSERT INTO classes (code, record, version, gone_at) VALUES (?, ?, ?, ?)",
                     (record.code, records.dump(record), record.version, record.gone_at),
@@ -130,7 +136,7 @@ class SqliteStore(BaseStore):
         return None if text is None else records.load_class(text)
 
     def _update_class(self, code: str, change: Callable[[Class], Class]) -> Class:
-        with self._write() as db:
+        with self._write(code) as db:
             old = records.load_class(db.execute("SELECT record FROM classes WHERE code = ?", (code,)).fetchone()[0])
             new = change(old)
             if new != old:
@@ -152,7 +158,7 @@ class SqliteStore(BaseStore):
     def _delete_gone(self, now: float) -> int:
         codes = self._all("SELECT code FROM classes WHERE gone_at <= ?", now)
         if codes:
-            with self._write() as db:
+            with self._write(*codes) as db:
                 for table in _TABLES:
                     db.executemany(f"DELETE FROM {table} WHERE code = ?", [(code,) for code in codes])
         return len(codes)
@@ -160,7 +166,7 @@ class SqliteStore(BaseStore):
     # ------------------------------------------------------------ students
 
     def _add_student(self, code: str, make: Callable[[int], Student]) -> Student:
-        with self._write() as db:
+        with self._write(code) as db:
             number = db.execute("SELECT COALESCE(MAX(number), 0) + 1 FROM students WHERE code = ?", (code,)).fetchone()[
                 0
             ]
@@ -190,7 +196,7 @@ class SqliteStore(BaseStore):
     def _update_answer(
         self, code: str, question_id: int, token: str, change: Callable[[Class, Answer | None], tuple[Answer | None, T]]
     ) -> T:
-        with self._write() as db:
+        with self._write(code) as db:
             record = records.load_class(db.execute("SELECT record FROM classes WHERE code = ?", (code,)).fetchone()[0])
             keys = (code, question_id, token)
             row = db.execute(

@@ -28,6 +28,7 @@ projector shows). :meth:`ClassStore.wait_for_change` blocks until one moves.
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
 import time
@@ -44,12 +45,22 @@ from relpos.classroom.errors import (
     NotJoinedError,
     NotTeacherError,
     QuestionClosedError,
+    StoreUnavailableError,
     UnknownClassError,
 )
 from relpos.classroom.model import Ack, Answer, Class, Pace, Question, Student
 from relpos.classroom.results import Results, aggregate, results_csv
 
-__all__ = ["DEFAULT_DATA_DIR", "BaseStore", "ClassStore", "Notifier", "Watch", "default_sqlite_path", "open_store"]
+__all__ = [
+    "DEFAULT_DATA_DIR",
+    "BaseStore",
+    "ClassStore",
+    "Notifier",
+    "Watch",
+    "default_sqlite_path",
+    "open_store",
+    "unavailable_as_error",
+]
 
 #: Where the SQLite store keeps its file unless RELPOS_DATA_DIR says otherwise.
 DEFAULT_DATA_DIR = ".relpos-data"
@@ -136,29 +147,54 @@ class ClassStore(Protocol):
 
 
 class Notifier:
-    """Wakes the threads of this process that wait for a change (any class).
+    """Wakes the threads of this process that wait for a change of one class.
 
-    A waiter notes :attr:`generation` before it reads a version, then waits for the
-    generation to move; so a change between the read and the wait is never missed.
+    A waiter notes :meth:`generation` of its class before it reads a version, then waits
+    for that generation to move; so a change between the read and the wait is never
+    missed, and a change of another class only costs a waiter an in-memory comparison.
     """
 
     def __init__(self):
         self._condition = threading.Condition()
-        self._generation = 0
+        self._generations: dict[str, int] = {}
+        self._everything = 0  # moved by notify_all (a reconnect may have missed changes)
 
-    @property
-    def generation(self) -> int:
-        return self._generation
+    def generation(self, code: str) -> tuple[int, int]:
+        return self._generations.get(code, 0), self._everything
 
-    def notify(self) -> None:
+    def notify(self, code: str) -> None:
         with self._condition:
-            self._generation += 1
+            self._generations[code] = self._generations.get(code, 0) + 1
             self._condition.notify_all()
 
-    def wait(self, seen: int, timeout: float) -> None:
-        """Return when the generation differs from `seen`, or after `timeout` seconds."""
+    def notify_all(self) -> None:
         with self._condition:
-            self._condition.wait_for(lambda: self._generation != seen, timeout)
+            self._everything += 1
+            self._condition.notify_all()
+
+    def wait(self, code: str, seen: tuple[int, int], timeout: float) -> None:
+        """Return when the generation of `code` differs from `seen`, or after `timeout` seconds."""
+        with self._condition:
+            self._condition.wait_for(lambda: self.generation(code) != seen, timeout)
+
+
+def unavailable_as_error(*failures: type[Exception]):
+    """Decorate a backend primitive so that `failures` (a lost connection, a locked file)
+    reach the page as :class:`~relpos.classroom.errors.StoreUnavailableError`."""
+
+    def decorate(function):
+        @functools.wraps(function)
+        def guarded(*args, **kwargs):
+            try:
+                return function(*args, **kwargs)
+            except failures as error:
+                raise StoreUnavailableError(
+                    "The class server cannot be reached just now; try again in a moment."
+                ) from error
+
+        return guarded
+
+    return decorate
 
 
 class BaseStore(ABC):
@@ -444,18 +480,19 @@ class BaseStore(ABC):
         return current
 
     def wait_for_change(self, code: str, since: int, timeout: float, *, watch: Watch = "state") -> int:
+        code = model.normalise_code(code)
         deadline = time.monotonic() + max(0.0, min(float(timeout), 600.0))
         while True:
-            seen = self._notifier.generation
+            seen = self._notifier.generation(code)
             current = self.version(code, watch)
             remaining = deadline - time.monotonic()
             if current != since or remaining <= 0:
                 return current
-            self._notifier.wait(seen, min(remaining, self.poll_seconds))
+            self._notifier.wait(code, seen, min(remaining, self.poll_seconds))
 
-    def _changed(self) -> None:
-        """Wake this process's waiters (a backend calls it after every stored change)."""
-        self._notifier.notify()
+    def _changed(self, code: str) -> None:
+        """Wake this process's waiters on `code` (a backend calls it after every stored change)."""
+        self._notifier.notify(code)
 
 
 def default_sqlite_path() -> Path:
