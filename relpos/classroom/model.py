@@ -69,6 +69,7 @@ __all__ = [
     "normalise_code",
     "number_question",
     "quiz_question",
+    "secret_shaped",
     "teacher_link",
     "validate_lesson",
     "validate_nickname",
@@ -100,6 +101,7 @@ MAX_PROMPT, MAX_CHOICE, MAX_CHOICES, MAX_STEP, MAX_STATE = 300, 24, 12, 40, 4000
 MAX_SECRET = 128
 
 _NICKNAME_PUNCTUATION = frozenset(" -_.'")
+_SECRET = re.compile(r"[A-Za-z0-9_-]+")
 _STEP = re.compile(r"[A-Za-z0-9_.:-]*")
 _LESSON = re.compile(r"[a-z][a-z0-9_-]{0,39}")
 
@@ -413,9 +415,19 @@ def credential_matches(code: str, credential, stored_hash: str) -> bool:
     >>> credential_matches("ABCD", secret, credential_hash("ABCD", secret)), credential_matches("ABCD", None, "")
     (True, False)
     """
-    if not isinstance(credential, str) or not 0 < len(credential) <= MAX_SECRET:
+    if not secret_shaped(credential):
         return False
     return hmac.compare_digest(credential_hash(code, credential), stored_hash)
+
+
+def secret_shaped(text) -> bool:
+    """Whether `text` could be a credential or token at all (URL-safe, 1 to 128 characters);
+    anything else is refused before it reaches a hash or a database.
+
+    >>> secret_shaped(new_token()), secret_shaped("<b>"), secret_shaped("x" * 200)
+    (True, False, False)
+    """
+    return isinstance(text, str) and len(text) <= MAX_SECRET and _SECRET.fullmatch(text) is not None
 
 
 def join_link(base_url: str, code: str) -> str:
@@ -530,7 +542,10 @@ def number_question(prompt: str, expected: float, *, tolerance: float = NUMBER_T
     >>> number_question("Predict e₁₂", -0.25).truth
     -0.25
     """
-    expected, tolerance = float(expected), float(tolerance)
+    try:
+        expected, tolerance = float(expected), float(tolerance)
+    except (TypeError, ValueError):
+        expected = math.nan  # refused just below, with the one message
     if not math.isfinite(expected) or not (math.isfinite(tolerance) and tolerance >= 0):
         raise InputError("A number question needs a finite true value and a tolerance of 0 or more.")
     return Question("number", validate_prompt(prompt), expected, tolerance=tolerance, stop=_step(stop))
@@ -556,6 +571,8 @@ def quiz_question(seed: int, index: int, *, stop: str = "") -> Question:
     >>> quiz_question(7, 0).prompt.startswith("Question 1: ")
     True
     """
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= answers.MAX_SEED:
+        raise InputError(f"The quiz seed must be a whole number from 0 to {answers.MAX_SEED:,}.")
     questions = _quiz_for(seed)
     if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(questions):
         raise InputError(f"The quiz has questions 0 to {len(questions) - 1}; got {index!r}.")
@@ -565,12 +582,7 @@ def quiz_question(seed: int, index: int, *, stop: str = "") -> Question:
     )
 
 
-@lru_cache(maxsize=64)
-def _quiz_for(seed: int) -> tuple[QuizQuestion, ...]:
-    try:
-        return make_quiz(seed)
-    except ValueError as error:
-        raise InputError(f"The quiz seed must be a whole number from 0 to {answers.MAX_SEED:,}.") from error
+_quiz_for = lru_cache(maxsize=64)(make_quiz)  # grading a class's answers re-reads one quiz often
 
 
 def _quiz(question: Question) -> QuizQuestion:

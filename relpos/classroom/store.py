@@ -390,7 +390,7 @@ class BaseStore(ABC):
         return self._add_student(record.code, make)
 
     def _find_student(self, code: str, token) -> Student | None:
-        if not isinstance(token, str) or not 0 < len(token) <= model.MAX_SECRET:
+        if not model.secret_shaped(token):
             return None
         return self._load_student(code, token)
 
