@@ -1,7 +1,8 @@
 """The house: layers are folders, and imports point one way.
 
 ``pages/`` → ``relpos.ui`` → ``relpos.server`` → ``relpos.plots`` → ``relpos.tables`` →
-``relpos.state`` → ``relpos.lessons`` → ``relpos.text`` → ``relpos.core``. A module may
+``relpos.state`` → ``relpos.classroom`` → ``relpos.lessons`` → ``relpos.text`` → ``relpos.core``
+(the live-class store grades with the lessons and is driven by the pages). A module may
 import its own layer and any layer below it, never one above; only ``relpos.ui`` and the
 server harness import Streamlit, only plots import Plotly, and the math imports nothing
 but NumPy. Every private Streamlit name lives in ``relpos.server.internals``.
@@ -18,7 +19,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 #: top to bottom
-LAYERS = ("ui", "server", "plots", "tables", "state", "lessons", "text", "core")
+LAYERS = ("ui", "server", "plots", "tables", "state", "classroom", "lessons", "text", "core")
 #: third-party packages each layer may import (besides the standard library and numpy)
 THIRD_PARTY = {
     "ui": {"streamlit", "pandas", "plotly"},
@@ -26,6 +27,7 @@ THIRD_PARTY = {
     "plots": {"plotly"},
     "tables": {"pandas"},
     "state": set(),
+    "classroom": set(),  # redis and segno, but none of the watched UI libraries
     "lessons": set(),
     "text": set(),
     "core": set(),
@@ -69,7 +71,9 @@ def test_imports_point_down(path):
             assert parts[0] in THIRD_PARTY[_layer(path)], f"{path.name} ({_layer(path)}) imports {parts[0]}"
 
 
-@pytest.mark.parametrize("package", ["relpos", "relpos.core", "relpos.lessons", "relpos.text", "relpos.state"])
+@pytest.mark.parametrize(
+    "package", ["relpos", "relpos.core", "relpos.lessons", "relpos.text", "relpos.state", "relpos.classroom"]
+)
 def test_lower_layers_load_no_ui_libraries(package):
     """Importing relpos (its public face) or any module of a lower layer loads none of them."""
     code = f"import importlib, pkgutil, sys\nimport {package} as p\n"

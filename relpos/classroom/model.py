@@ -447,7 +447,7 @@ def teacher_link(base_url: str, code: str, credential: str) -> str:
 def _with_query(base_url: str, extra: dict[str, str]) -> str:
     parts = urlsplit(base_url)
     query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k not in extra]
-    return urlunsplit(parts._replace(query=urlencode([*query, *extra.items()])))
+    return urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode([*query, *extra.items()]), parts.fragment))
 
 
 def anonymous_label(number: int) -> str:
