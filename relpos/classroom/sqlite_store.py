@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from relpos.classroom import records
+from relpos.classroom.errors import UnknownClassError
 from relpos.classroom.model import Answer, Class, Student
 from relpos.classroom.store import BaseStore, Notifier, T, Watch, unavailable_as_error
 
@@ -44,6 +45,13 @@ _NOTIFIERS_LOCK = threading.Lock()
 def _notifier_for(path: Path) -> Notifier:
     with _NOTIFIERS_LOCK:
         return _NOTIFIERS.setdefault(str(path), Notifier())
+
+
+def _record(db: _Transaction, code: str) -> Class:
+    row = db.execute("SELECT record FROM classes WHERE code = ?", (code,)).fetchone()
+    if row is None:  # deleted (expired) since the caller looked
+        raise UnknownClassError(f"There is no class with the code {code}; check the code on the projector.")
+    return records.load_class(row[0])
 
 
 class _Transaction:
@@ -137,7 +145,7 @@ class SqliteStore(BaseStore):
 
     def _update_class(self, code: str, change: Callable[[Class], Class]) -> Class:
         with self._write(code) as db:
-            old = records.load_class(db.execute("SELECT record FROM classes WHERE code = ?", (code,)).fetchone()[0])
+            old = _record(db, code)
             new = change(old)
             if new != old:
                 db.execute(
@@ -197,7 +205,7 @@ class SqliteStore(BaseStore):
         self, code: str, question_id: int, token: str, change: Callable[[Class, Answer | None], tuple[Answer | None, T]]
     ) -> T:
         with self._write(code) as db:
-            record = records.load_class(db.execute("SELECT record FROM classes WHERE code = ?", (code,)).fetchone()[0])
+            record = _record(db, code)
             keys = (code, question_id, token)
             row = db.execute(
                 "SELECT record FROM answers WHERE code = ? AND question_id = ? AND token = ?", keys

@@ -415,22 +415,23 @@ class BaseStore(ABC):
     def submit_answer(self, code: str, token: str, question_id: int, text: str) -> Ack:
         record = self.get_class(code)
         joined = self._joined(record, token)
-        graded = model.grade(self._open(record, question_id), text)  # before any write: bad input costs nothing
+        question = self._open(record, question_id)
+        graded = model.grade(question, text)  # before any write: bad input costs nothing
 
         def change(stored: Class, previous: Answer | None) -> tuple[Answer | None, Ack]:
             now = self._clock()
             stored.check_live(now)
-            self._open(stored, question_id)
+            self._open(stored, question.id)
             candidate = Answer(
-                question_id, joined.token, joined.number, graded.text, graded.value, graded.correct, now, now
+                question.id, joined.token, joined.number, graded.text, graded.value, graded.correct, now, now
             )
             return model.decide(previous, candidate, now)  # says nothing of right or wrong before the reveal
 
-        return self._update_answer(record.code, question_id, joined.token, change)
+        return self._update_answer(record.code, question.id, joined.token, change)
 
     def _open(self, record: Class, question_id) -> Question:
         question = record.question
-        if question is None or question.id != question_id or not question.is_open:
+        if question is None or type(question_id) is not int or question.id != question_id or not question.is_open:
             raise QuestionClosedError("That question is closed; answer the one on your screen now.")
         return question
 
