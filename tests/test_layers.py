@@ -1,13 +1,15 @@
 """The house: layers are folders, and imports point one way.
 
-``pages/`` → ``relpos.topics`` (one folder per lesson) → ``relpos.ui`` → ``relpos.server``
-→ ``relpos.plots`` → ``relpos.tables`` → ``relpos.state`` → ``relpos.text`` →
-``relpos.core``. A module may import its own layer and any layer below it, never one
-above, and a topic never imports another topic. Inside a topic, only its view (and the
-view's helpers) import Streamlit, only its figures import Plotly and only its tables
-import pandas: the rest of a lesson (schema, model, text, snippet) is pure. Only the kits
-``relpos.ui`` and the server harness import Streamlit, and the math imports nothing but
-NumPy. Every private Streamlit name lives in ``relpos.server.internals``.
+``pages/`` → lesson views → the widget kit ``relpos.ui`` → the server harness
+``relpos.server`` → the live class ``relpos.classroom`` → pure lesson code → ``relpos.plots``
+→ ``relpos.tables`` → ``relpos.state`` → ``relpos.text`` → ``relpos.core``. A lesson is one
+folder, ``relpos/topics/<topic>/``: its view modules (``view.py`` and the view's helpers,
+:data:`VIEW_ROLES`) form the top layer, the rest of it (schema, model, text, figures,
+tables, snippet) the pure lesson layer. A module may import its own layer and any layer
+below it, never one above, and a topic never imports another topic (the live class grades
+with the quiz's pure modules). Only the views, the widget kit and the server harness
+import Streamlit, only figures import Plotly, only tables import pandas, and the math
+imports nothing but NumPy. Every private Streamlit name lives in ``relpos.server.internals``.
 """
 
 from __future__ import annotations
@@ -21,24 +23,24 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 #: top to bottom
-LAYERS = ("topics", "ui", "server", "plots", "tables", "state", "text", "core")
+LAYERS = ("views", "ui", "server", "classroom", "lessons", "plots", "tables", "state", "text", "core")
+#: the modules of a topic folder that belong to its view (they may import Streamlit)
+VIEW_ROLES = {"view", "controls", "stage", "presets_view"}
 #: third-party packages each layer may import (besides the standard library and numpy)
 THIRD_PARTY = {
-    "topics": set(),  # by role, see TOPIC_ROLES
+    "views": {"streamlit", "pandas", "plotly"},
+    "lessons": set(),  # by role, see TOPIC_ROLES
     "ui": {"streamlit", "pandas", "plotly"},
     "server": {"streamlit"},
     "plots": {"plotly"},
     "tables": {"pandas"},
     "state": set(),
+    "classroom": set(),  # redis and segno, but none of the watched UI libraries
     "text": set(),
     "core": set(),
 }
 #: a topic module's role, by file name, and what it may import besides numpy
 TOPIC_ROLES = {
-    "view": {"streamlit", "pandas", "plotly"},
-    "stage": {"streamlit", "pandas", "plotly"},
-    "controls": {"streamlit", "pandas", "plotly"},
-    "presets_view": {"streamlit"},
     "figures": {"plotly"},
     "charts": {"plotly"},
     "spec": {"plotly"},
@@ -49,7 +51,8 @@ TOPICS = sorted(p.name for p in (ROOT / "relpos" / "topics").iterdir() if (p / "
 
 
 def _modules():
-    return sorted(path for layer in LAYERS for path in (ROOT / "relpos" / layer).rglob("*.py"))
+    folders = ("topics", *(layer for layer in LAYERS if layer not in ("views", "lessons")))
+    return sorted(path for folder in folders for path in (ROOT / "relpos" / folder).rglob("*.py"))
 
 
 def _imports(path: Path) -> set[str]:
@@ -65,7 +68,22 @@ def _imports(path: Path) -> set[str]:
 
 
 def _layer(path: Path) -> str:
-    return path.relative_to(ROOT / "relpos").parts[0]
+    folder = path.relative_to(ROOT / "relpos").parts[0]
+    if folder != "topics":
+        return folder
+    return "views" if path.stem in VIEW_ROLES else "lessons"
+
+
+def _target_layer(name: str) -> str | None:
+    """The layer of an imported ``relpos.…`` module (None: not a module of a layer)."""
+    parts = name.split(".")
+    if len(parts) < 2 or parts[0] != "relpos":
+        return None
+    if parts[1] != "topics":
+        return parts[1] if parts[1] in LAYERS else None
+    if len(parts) < 4:  # a topic package itself: its __init__ is pure
+        return "lessons"
+    return "views" if parts[3] in VIEW_ROLES else "lessons"
 
 
 def test_every_module_lives_in_a_layer():
@@ -79,9 +97,10 @@ def test_imports_point_down(path):
     allowed = _allowed(path)
     for name in _imports(path):
         parts = name.split(".")
-        if parts[0] == "relpos" and len(parts) > 1 and parts[1] in LAYERS:
-            assert LAYERS.index(parts[1]) >= own, f"{path.name} ({_layer(path)}) imports {name}, a layer above it"
-            if parts[1] == "topics" and own == 0 and len(parts) > 2:
+        target = _target_layer(name)
+        if target is not None:
+            assert LAYERS.index(target) >= own, f"{_short(path)} ({_layer(path)}) imports {name}, a layer above it"
+            if parts[1] == "topics" and len(parts) > 2 and "topics" in path.parts:
                 topic = path.relative_to(ROOT / "relpos" / "topics").parts[0]
                 assert parts[2] == topic, f"{_short(path)} imports {name}: a topic never imports another topic"
         elif parts[0] in WATCHED:
@@ -93,7 +112,7 @@ def _short(path: Path) -> str:
 
 
 def _allowed(path: Path) -> set[str]:
-    if _layer(path) != "topics":
+    if _layer(path) != "lessons":
         return THIRD_PARTY[_layer(path)]
     return TOPIC_ROLES.get(path.stem, set())
 
@@ -115,7 +134,7 @@ def test_every_topic_has_one_view_with_render_and_a_one_line_page():
         assert "render" in names, f"{topic}/view.py has no render()"
 
 
-@pytest.mark.parametrize("package", ["relpos", "relpos.core", "relpos.text", "relpos.state"])
+@pytest.mark.parametrize("package", ["relpos", "relpos.core", "relpos.text", "relpos.state", "relpos.classroom"])
 def test_lower_layers_load_no_ui_libraries(package):
     """Importing relpos (its public face) or any module of a lower layer loads none of them."""
     code = f"import importlib, pkgutil, sys\nimport {package} as p\n"

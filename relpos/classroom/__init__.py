@@ -1,0 +1,11 @@
+"""The live class: a teacher paces a lesson, students follow, answer and see the results.
+
+Pure Python, no Streamlit: the data and rules (model, results, errors), the stored form
+(records), and the store (store: the :class:`ClassStore` interface and
+:func:`open_store`; sqlite_store and redis_store: its backends), and qr for the join
+link's QR code. Pages build on :func:`open_store`; nothing here draws anything.
+
+May import: the standard library, numpy, the quiz's pure modules in ``relpos.topics.quiz``
+(grading), ``relpos.text`` and ``relpos.core``; ``redis`` (the Redis store) and ``segno`` (the QR code). Never
+Streamlit, Plotly or pandas.
+"""

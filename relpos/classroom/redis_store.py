@@ -1,0 +1,261 @@
+"""The live-class store in Redis: every replica of the app pointed at one Redis shares each class.
+
+Keys (``P`` = ``relpos:class:CODE``), each with a time-to-live of the class's lifetime plus
+five minutes, so Redis forgets a class by itself:
+
+* ``P`` (hash): ``record`` (the class as JSON) and ``version``;
+* ``P:activity``, ``P:joined``: counters (joins and stored answers; the last student number);
+* ``P:students`` (hash token → student), ``P:questions`` (hash id → question);
+* ``P:answer:ID:TOKEN`` (one student's answer) and ``P:answered:ID`` (set of tokens);
+* ``relpos:classes`` (sorted set code → when it may be deleted), for :meth:`expire`.
+
+A read-modify-write WATCHes the keys it read and retries when another client changed them
+first (``MULTI``/``EXEC``): the class record for a teacher's change, the class record and the
+student's own answer key for an answer (so students answering at once never conflict). Each
+change is published on ``relpos:changed:CODE``; one listener thread per store wakes its
+process's waiters, and a waiter reads the version again at least every 0.5 s in case a
+message was lost while reconnecting.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Callable
+
+import redis
+
+from relpos.classroom import records
+from relpos.classroom.errors import UnknownClassError
+from relpos.classroom.model import Answer, Class, Question, Student
+from relpos.classroom.store import BaseStore, T, Watch, unavailable_as_error
+
+__all__ = ["RedisStore"]
+
+#: Keys outlive their class by this much (seconds), so a late reader still gets the clear error.
+TTL_MARGIN = 300
+_reachable = unavailable_as_error(redis.ConnectionError, redis.TimeoutError)
+
+
+class RedisStore(BaseStore):
+    """A :class:`~relpos.classroom.store.ClassStore` in the Redis at `url` (``redis://host:6379/0``).
+
+    Parameters
+    ----------
+    url : str
+    prefix : str
+        First part of every key and channel (two deployments may share one Redis).
+    **options
+        ``clock`` and ``rng``, as for :class:`~relpos.classroom.store.BaseStore`.
+    """
+
+    poll_seconds = 0.5
+
+    def __init__(self, url: str, *, prefix: str = "relpos", **options):
+        super().__init__(**options)
+        self._redis = redis.Redis.from_url(url, decode_responses=True, socket_timeout=10, health_check_interval=30)
+        self._prefix = prefix
+        self._index = f"{prefix}:classes"
+        self._stopping = threading.Event()
+        self._listener: threading.Thread | None = None
+        self._listener_lock = threading.Lock()
+
+    def close(self) -> None:
+        self._stopping.set()
+        if self._listener is not None:
+            self._listener.join(timeout=5)
+        self._redis.close()
+
+    # ------------------------------------------------------------ plumbing
+
+    def _key(self, code: str, *parts) -> str:
+        return ":".join(map(str, (self._prefix, "class", code, *parts)))
+
+    def _channel(self, code: str) -> str:
+        return f"{self._prefix}:changed:{code}"
+
+    def _ttl(self, record: Class) -> int:
+        return max(60, math.ceil(record.expires_at - self._clock()) + TTL_MARGIN)
+
+    def _transact(self, keys: list[str], body: Callable[[redis.client.Pipeline], T]) -> T:
+        """Run `body` on a pipeline WATCHing `keys` (it reads, then calls ``multi()`` and queues
+        writes), again whenever another client wrote one of the keys in between."""
+        with self._redis.pipeline() as pipe:
+            while True:
+                try:
+                    pipe.watch(*keys)
+                    result = body(pipe)
+                    pipe.execute()
+                    return result
+                except redis.WatchError:
+                    continue
+
+    def _record(self, pipe, code: str) -> Class:
+        text = pipe.hget(self._key(code), "record")
+        if text is None:  # deleted by its time-to-live since the caller looked
+            raise UnknownClassError(f"There is no class with the code {code}; check the code on the projector.")
+        return records.load_class(text)
+
+    # ------------------------------------------------------------ classes
+
+    @_reachable
+    def _insert_class(self, record: Class) -> bool:
+        key = self._key(record.code)
+
+        def body(pipe) -> bool:
+            taken = bool(pipe.exists(key))
+            pipe.multi()
+            if not taken:
+                pipe.hset(key, mapping={"record": records.dump(record), "version": record.version})
+                for counter in ("activity", "joined"):
+                    pipe.set(self._key(record.code, counter), 0, ex=self._ttl(record))
+                pipe.expire(key, self._ttl(record))
+                pipe.zadd(self._index, {record.code: record.gone_at})
+            return not taken
+
+        return self._transact([key], body)
+
+    @_reachable
+    def _load_class(self, code: str) -> Class | None:
+        text = self._redis.hget(self._key(code), "record")
+        return None if text is None else records.load_class(text)
+
+    @_reachable
+    def _update_class(self, code: str, change: Callable[[Class], Class]) -> Class:
+        def body(pipe) -> tuple[Class, bool]:
+            old = self._record(pipe, code)
+            new = change(old)
+            pipe.multi()
+            if new != old:
+                pipe.hset(self._key(code), mapping={"record": records.dump(new), "version": new.version})
+                pipe.zadd(self._index, {code: new.gone_at})
+                pipe.publish(self._channel(code), "1")
+            if new.question is not None and new.question != old.question:
+                pipe.hset(self._key(code, "questions"), str(new.question.id), records.dump(new.question))
+                pipe.expire(self._key(code, "questions"), self._ttl(new))
+            return new, new != old
+
+        new, changed = self._transact([self._key(code)], body)
+        if changed:
+            self._changed(code)
+        return new
+
+    @_reachable
+    def _counter(self, code: str, watch: Watch) -> int | None:
+        if watch == "state":
+            value = self._redis.hget(self._key(code), "version")
+            return None if value is None else int(value)
+        exists, value = (
+            self._redis.pipeline(transaction=False).exists(self._key(code)).get(self._key(code, "activity")).execute()
+        )
+        return int(value or 0) if exists else None
+
+    @_reachable
+    def _delete_gone(self, now: float) -> int:
+        codes = self._redis.zrangebyscore(self._index, "-inf", now)
+        for code in codes:
+            keys = [self._key(code), *self._redis.scan_iter(match=self._key(code, "*"), count=500)]
+            self._redis.delete(*keys)
+            self._redis.zrem(self._index, code)
+        return len(codes)
+
+    # ------------------------------------------------------------ students
+
+    @_reachable
+    def _add_student(self, code: str, make: Callable[[int], Student]) -> Student:
+        record = self._load_class(code)
+        if record is None:
+            raise UnknownClassError(f"There is no class with the code {code}; check the code on the projector.")
+        student = make(self._redis.incr(self._key(code, "joined")))  # INCR: one number per student, no retry
+        students = self._key(code, "students")
+        pipe = self._redis.pipeline()
+        pipe.hset(students, student.token, records.dump(student))
+        pipe.expire(students, self._ttl(record))
+        pipe.incr(self._key(code, "activity"))
+        pipe.publish(self._channel(code), "1")
+        pipe.execute()
+        self._changed(code)
+        return student
+
+    @_reachable
+    def _load_student(self, code: str, token: str) -> Student | None:
+        text = self._redis.hget(self._key(code, "students"), token)
+        return None if text is None else records.load_student(text)
+
+    @_reachable
+    def _load_students(self, code: str) -> list[Student]:
+        return [records.load_student(text) for text in self._redis.hvals(self._key(code, "students"))]
+
+    @_reachable
+    def _count_students(self, code: str) -> int:
+        return self._redis.hlen(self._key(code, "students"))
+
+    @_reachable
+    def _load_questions(self, code: str) -> list[Question]:
+        return [records.load_question(text) for text in self._redis.hvals(self._key(code, "questions"))]
+
+    # ------------------------------------------------------------ answers
+
+    @_reachable
+    def _update_answer(
+        self, code: str, question_id: int, token: str, change: Callable[[Class, Answer | None], tuple[Answer | None, T]]
+    ) -> T:
+        answer_key, answered = self._key(code, "answer", question_id, token), self._key(code, "answered", question_id)
+
+        def body(pipe) -> tuple[T, bool]:
+            record = self._record(pipe, code)
+            previous = pipe.get(answer_key)
+            keep, result = change(record, None if previous is None else records.load_answer(previous))
+            pipe.multi()
+            if keep is not None:
+                pipe.set(answer_key, records.dump(keep), ex=self._ttl(record))
+                pipe.sadd(answered, token)
+                pipe.expire(answered, self._ttl(record))
+                pipe.incr(self._key(code, "activity"))
+                pipe.publish(self._channel(code), "1")
+            return result, keep is not None
+
+        result, stored = self._transact([self._key(code), answer_key], body)
+        if stored:
+            self._changed(code)
+        return result
+
+    @_reachable
+    def _load_answer(self, code: str, question_id: int, token: str) -> Answer | None:
+        text = self._redis.get(self._key(code, "answer", question_id, token))
+        return None if text is None else records.load_answer(text)
+
+    @_reachable
+    def _load_answers(self, code: str, question_id: int) -> list[Answer]:
+        tokens = sorted(self._redis.smembers(self._key(code, "answered", question_id)))
+        if not tokens:
+            return []
+        texts = self._redis.mget([self._key(code, "answer", question_id, token) for token in tokens])
+        return [records.load_answer(text) for text in texts if text is not None]
+
+    # ------------------------------------------------------------ waking waiters
+
+    def wait_for_change(self, code: str, since: int, timeout: float, *, watch: Watch = "state") -> int:
+        self._start_listener()
+        return super().wait_for_change(code, since, timeout, watch=watch)
+
+    def _start_listener(self) -> None:
+        with self._listener_lock:
+            if self._listener is None:
+                self._listener = threading.Thread(target=self._listen, name="relpos-classroom-redis", daemon=True)
+                self._listener.start()
+
+    def _listen(self) -> None:
+        """Wake this process's waiters on every published change, reconnecting after a failure."""
+        pattern, start = f"{self._prefix}:changed:", len(f"{self._prefix}:changed:")
+        while not self._stopping.is_set():
+            try:
+                with self._redis.pubsub(ignore_subscribe_messages=True) as pubsub:
+                    pubsub.psubscribe(pattern + "*")
+                    self._notifier.notify_all()  # anything published while (re)connecting was missed
+                    while not self._stopping.is_set():
+                        message = pubsub.get_message(timeout=0.5)
+                        if message is not None:
+                            self._notifier.notify(message["channel"][start:])
+            except redis.RedisError:
+                self._stopping.wait(0.5)

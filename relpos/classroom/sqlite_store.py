@@ -1,0 +1,226 @@
+"""The live-class store in one SQLite file: one machine, any number of threads, survives a restart.
+
+The file is opened in WAL mode (readers never wait for the writer) with one connection per
+store guarded by a lock, so Streamlit's script threads may share one store. Every change
+runs in ``BEGIN IMMEDIATE``, so two stores on the same file (two processes on one machine)
+never interleave a read-modify-write. A waiter in this process is woken at once by the
+store that made the change (stores on one file share a :class:`~relpos.classroom.store.Notifier`);
+a change made by another process is seen at the next poll (0.2 s).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from relpos.classroom import records
+from relpos.classroom.errors import UnknownClassError
+from relpos.classroom.model import Answer, Class, Student
+from relpos.classroom.store import BaseStore, Notifier, T, Watch, unavailable_as_error
+
+__all__ = ["SqliteStore"]
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS classes (
+    code TEXT PRIMARY KEY, record TEXT NOT NULL, version INTEGER NOT NULL,
+    activity INTEGER NOT NULL DEFAULT 0, gone_at REAL NOT NULL);
+CREATE INDEX IF NOT EXISTS classes_gone_at ON classes (gone_at);
+CREATE TABLE IF NOT EXISTS students (
+    code TEXT NOT NULL, token TEXT NOT NULL, number INTEGER NOT NULL, record TEXT NOT NULL,
+    PRIMARY KEY (code, token), UNIQUE (code, number));
+CREATE TABLE IF NOT EXISTS questions (
+    code TEXT NOT NULL, id INTEGER NOT NULL, record TEXT NOT NULL, PRIMARY KEY (code, id));
+CREATE TABLE IF NOT EXISTS answers (
+    code TEXT NOT NULL, question_id INTEGER NOT NULL, token TEXT NOT NULL, record TEXT NOT NULL,
+    PRIMARY KEY (code, question_id, token));
+"""
+_TABLES = ("answers", "questions", "students", "classes")
+_NOTIFIERS: dict[str, Notifier] = {}
+_NOTIFIERS_LOCK = threading.Lock()
+
+
+def _notifier_for(path: Path) -> Notifier:
+    with _NOTIFIERS_LOCK:
+        return _NOTIFIERS.setdefault(str(path), Notifier())
+
+
+def _record(db: _Transaction, code: str) -> Class:
+    row = db.execute("SELECT record FROM classes WHERE code = ?", (code,)).fetchone()
+    if row is None:  # deleted (expired) since the caller looked
+        raise UnknownClassError(f"There is no class with the code {code}; check the code on the projector.")
+    return records.load_class(row[0])
+
+
+class _Transaction:
+    """A connection inside ``BEGIN IMMEDIATE``, and whether anything was written."""
+
+    def __init__(self, db: sqlite3.Connection):
+        self.db, self.changed = db, False
+
+    def execute(self, sql: str, args=()) -> sqlite3.Cursor:
+        self.changed = self.changed or not sql.startswith("SELECT")
+        return self.db.execute(sql, args)
+
+    def executemany(self, sql: str, rows) -> None:
+        self.changed = True
+        self.db.executemany(sql, rows)
+
+
+class SqliteStore(BaseStore):
+    """A :class:`~relpos.classroom.store.ClassStore` in the SQLite file `path` (created with its folder).
+
+    Parameters
+    ----------
+    path : str or Path
+    **options
+        ``clock`` and ``rng``, as for :class:`~relpos.classroom.store.BaseStore`.
+    """
+
+    def __init__(self, path, **options):
+        self.path = Path(path).resolve()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        super().__init__(notifier=_notifier_for(self.path), **options)
+        self._lock = threading.RLock()
+        # autocommit; each change opens its own transaction (BEGIN IMMEDIATE)
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=10.0)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.executescript(_SCHEMA)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    # ------------------------------------------------------------ plumbing
+
+    @contextmanager
+    def _write(self, *codes: str) -> Iterator[_Transaction]:
+        """One transaction on `codes`; their waiters are woken only if it wrote (a throttled flood wakes nobody)."""
+        with self._lock:
+            self._begin()
+            transaction = _Transaction(self._db)
+            try:
+                yield transaction
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+        for code in codes if transaction.changed else ():
+            self._changed(code)
+
+    @unavailable_as_error(sqlite3.OperationalError)
+    def _begin(self) -> None:
+        self._db.execute("BEGIN IMMEDIATE")  # waits up to 10 s for another process's write
+
+    @unavailable_as_error(sqlite3.OperationalError)
+    def _one(self, sql: str, *args):
+        with self._lock:
+            row = self._db.execute(sql, args).fetchone()
+        return None if row is None else row[0]
+
+    @unavailable_as_error(sqlite3.OperationalError)
+    def _all(self, sql: str, *args) -> list:
+        with self._lock:
+            return [row[0] for row in self._db.execute(sql, args).fetchall()]
+
+    # ------------------------------------------------------------ classes
+
+    def _insert_class(self, record: Class) -> bool:
+        try:
+            with self._write(record.code) as db:
+                db.execute(
+                    "INSERT INTO classes (code, record, version, gone_at) VALUES (?, ?, ?, ?)",
+                    (record.code, records.dump(record), record.version, record.gone_at),
+                )
+        except sqlite3.IntegrityError:
+            return False
+        return True
+
+    def _load_class(self, code: str) -> Class | None:
+        text = self._one("SELECT record FROM classes WHERE code = ?", code)
+        return None if text is None else records.load_class(text)
+
+    def _update_class(self, code: str, change: Callable[[Class], Class]) -> Class:
+        with self._write(code) as db:
+            old = _record(db, code)
+            new = change(old)
+            if new != old:
+                db.execute(
+                    "UPDATE classes SET record = ?, version = ?, gone_at = ? WHERE code = ?",
+                    (records.dump(new), new.version, new.gone_at, code),
+                )
+            if new.question is not None and new.question != old.question:
+                db.execute(
+                    "INSERT OR REPLACE INTO questions (code, id, record) VALUES (?, ?, ?)",
+                    (code, new.question.id, records.dump(new.question)),
+                )
+        return new
+
+    def _counter(self, code: str, watch: Watch) -> int | None:
+        column = "version" if watch == "state" else "activity"
+        return self._one(f"SELECT {column} FROM classes WHERE code = ?", code)
+
+    def _delete_gone(self, now: float) -> int:
+        codes = self._all("SELECT code FROM classes WHERE gone_at <= ?", now)
+        if codes:
+            with self._write(*codes) as db:
+                for table in _TABLES:
+                    db.executemany(f"DELETE FROM {table} WHERE code = ?", [(code,) for code in codes])
+        return len(codes)
+
+    # ------------------------------------------------------------ students
+
+    def _add_student(self, code: str, make: Callable[[int], Student]) -> Student:
+        with self._write(code) as db:
+            number = db.execute("SELECT COALESCE(MAX(number), 0) + 1 FROM students WHERE code = ?", (code,)).fetchone()[
+                0
+            ]
+            student = make(number)
+            db.execute(
+                "INSERT INTO students (code, token, number, record) VALUES (?, ?, ?, ?)",
+                (code, student.token, student.number, records.dump(student)),
+            )
+            db.execute("UPDATE classes SET activity = activity + 1 WHERE code = ?", (code,))
+        return student
+
+    def _load_student(self, code: str, token: str) -> Student | None:
+        text = self._one("SELECT record FROM students WHERE code = ? AND token = ?", code, token)
+        return None if text is None else records.load_student(text)
+
+    def _load_students(self, code: str) -> list[Student]:
+        return [records.load_student(text) for text in self._all("SELECT record FROM students WHERE code = ?", code)]
+
+    def _count_students(self, code: str) -> int:
+        return self._one("SELECT COUNT(*) FROM students WHERE code = ?", code)
+
+    def _load_questions(self, code: str):
+        return [records.load_question(text) for text in self._all("SELECT record FROM questions WHERE code = ?", code)]
+
+    # ------------------------------------------------------------ answers
+
+    def _update_answer(
+        self, code: str, question_id: int, token: str, change: Callable[[Class, Answer | None], tuple[Answer | None, T]]
+    ) -> T:
+        with self._write(code) as db:
+            record = _record(db, code)
+            keys = (code, question_id, token)
+            row = db.execute(
+                "SELECT record FROM answers WHERE code = ? AND question_id = ? AND token = ?", keys
+            ).fetchone()
+            keep, result = change(record, None if row is None else records.load_answer(row[0]))
+            if keep is not None:
+                db.execute("INSERT OR REPLACE INTO answers VALUES (?, ?, ?, ?)", (*keys, records.dump(keep)))
+                db.execute("UPDATE classes SET activity = activity + 1 WHERE code = ?", (code,))
+        return result
+
+    def _load_answer(self, code: str, question_id: int, token: str) -> Answer | None:
+        sql = "SELECT record FROM answers WHERE code = ? AND question_id = ? AND token = ?"
+        text = self._one(sql, code, question_id, token)
+        return None if text is None else records.load_answer(text)
+
+    def _load_answers(self, code: str, question_id: int) -> list[Answer]:
+        sql = "SELECT record FROM answers WHERE code = ? AND question_id = ?"
+        return [records.load_answer(text) for text in self._all(sql, code, question_id)]

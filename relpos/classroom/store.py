@@ -1,0 +1,524 @@
+"""The live-class store: one interface (:class:`ClassStore`), two backends, one factory.
+
+:class:`BaseStore` implements every rule of the interface once, on top of a few atomic
+primitives that a backend provides (read or change one class record, add a student,
+change one answer, read the rest). :mod:`relpos.classroom.sqlite_store` keeps a class in
+a file (one machine, survives a restart); :mod:`relpos.classroom.redis_store` keeps it in
+Redis (several replicas share it). :func:`open_store` picks one from
+``RELPOS_CLASS_STORE``.
+
+Who may do what:
+
+* the **teacher** (anyone holding the credential :meth:`ClassStore.create_class` returned)
+  moves the stop, paces or releases the class, asks, reveals, hides and resets questions,
+  reads every result and ends the class; a wrong credential raises
+  :class:`~relpos.classroom.errors.NotTeacherError`;
+* a **student** (anyone holding a token :meth:`ClassStore.join` returned) answers the open
+  question; the latest answer counts (see :func:`relpos.classroom.model.decide`);
+* **anyone** with the code reads the class (pace, question), the number of students and of
+  answers, and the results of a revealed question.
+
+Unknown, ended and expired codes raise :class:`~relpos.classroom.errors.UnknownClassError`,
+:class:`~relpos.classroom.errors.ClassEndedError` and :class:`~relpos.classroom.errors.ClassExpiredError`.
+
+Change counters: ``version(code)`` counts changes of what students follow (stop, pace,
+question, end); ``version(code, "activity")`` counts joins and stored answers (what the
+projector shows). :meth:`ClassStore.wait_for_change` blocks until one moves.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import threading
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Literal, Protocol, TypeVar, runtime_checkable
+
+from relpos.classroom import model
+from relpos.classroom.errors import (
+    ClassFullError,
+    InputError,
+    NotJoinedError,
+    NotTeacherError,
+    QuestionClosedError,
+    StoreUnavailableError,
+    UnknownClassError,
+)
+from relpos.classroom.model import Ack, Answer, Class, Pace, Question, Student
+from relpos.classroom.results import Results, aggregate, results_csv
+
+__all__ = [
+    "DEFAULT_DATA_DIR",
+    "BaseStore",
+    "ClassStore",
+    "Notifier",
+    "Watch",
+    "default_sqlite_path",
+    "open_store",
+    "unavailable_as_error",
+]
+
+#: Where the SQLite store keeps its file unless RELPOS_DATA_DIR says otherwise.
+DEFAULT_DATA_DIR = ".relpos-data"
+#: ``state``: what students follow; ``activity``: joins and answers.
+Watch = Literal["state", "activity"]
+T = TypeVar("T")
+
+
+@runtime_checkable
+class ClassStore(Protocol):
+    """What the pages need from a live-class store (see the module notes for who may do what)."""
+
+    def create_class(self, lesson: str = "walkthrough", pace: Pace | None = None) -> tuple[Class, str]:
+        """Start a class; returns it and the teacher credential (shown to the teacher only, once)."""
+
+    def get_class(self, code: str) -> Class:
+        """The class as students see it (raises for unknown, ended and expired codes)."""
+
+    def check_teacher(self, code: str, credential: str) -> Class:
+        """The class, if `credential` is its teacher's (a private teacher link resumes with this)."""
+
+    def join(self, code: str, nickname: str | None = None, *, token: str | None = None) -> Student:
+        """Join (or, with a known `token`, rejoin) a class."""
+
+    def student(self, code: str, token: str) -> Student:
+        """The student holding `token` (raises NotJoinedError)."""
+
+    def students(self, code: str, credential: str) -> tuple[Student, ...]:
+        """Every student, in the order they joined (teacher only)."""
+
+    def students_count(self, code: str) -> int:
+        """How many students have joined."""
+
+    def set_stop(self, code: str, credential: str, *, index: int, step: str = "", state: str = "") -> Class:
+        """Move the class to the teacher's stop."""
+
+    def set_paced(self, code: str, credential: str, paced: bool) -> Class:
+        """Release the class to its own pace (False) or bring everyone back (True)."""
+
+    def ask(self, code: str, credential: str, question: Question) -> Question:
+        """Ask a question (from ``model.number_question`` & co); the previous one closes."""
+
+    def reveal(self, code: str, credential: str) -> Question:
+        """Close the current question and show its results."""
+
+    def hide(self, code: str, credential: str) -> Question:
+        """Hide the current question's results (it stays closed)."""
+
+    def reset(self, code: str, credential: str) -> Question:
+        """Ask the current question again, as a new question with no answers."""
+
+    def submit_answer(self, code: str, token: str, question_id: int, text: str) -> Ack:
+        """A student's answer to the open question (idempotent, rate-limited)."""
+
+    def my_answer(self, code: str, token: str, question_id: int) -> Answer | None:
+        """The student's answer that counts, if any."""
+
+    def results(self, code: str, question_id: int | None = None, *, credential: str | None = None) -> Results:
+        """One question's results (the current one by default); without the credential, revealed only."""
+
+    def answered_count(self, code: str) -> int:
+        """How many answered the current question (0 when none is asked)."""
+
+    def all_results(self, code: str, credential: str) -> tuple[Results, ...]:
+        """Every question's results, in the order asked (teacher only)."""
+
+    def export_csv(self, code: str, credential: str) -> str:
+        """:func:`relpos.classroom.results.results_csv` of every question (teacher only)."""
+
+    def end(self, code: str, credential: str) -> Class:
+        """End the class: nobody can join or answer; the teacher reads results for an hour more."""
+
+    def version(self, code: str, watch: Watch = "state") -> int:
+        """A counter that grows with every change of `watch`."""
+
+    def wait_for_change(self, code: str, since: int, timeout: float, *, watch: Watch = "state") -> int:
+        """Block until ``version(code, watch) != since`` or `timeout` seconds pass; the version then."""
+
+    def expire(self) -> int:
+        """Delete the classes that are over; how many."""
+
+    def close(self) -> None:
+        """Release connections and threads."""
+
+
+class Notifier:
+    """Wakes the threads of this process that wait for a change of one class.
+
+    A waiter notes :meth:`generation` of its class before it reads a version, then waits
+    for that generation to move; so a change between the read and the wait is never
+    missed, and a change of another class only costs a waiter an in-memory comparison.
+    """
+
+    def __init__(self):
+        self._condition = threading.Condition()
+        self._generations: dict[str, int] = {}
+        self._everything = 0  # moved by notify_all (a reconnect may have missed changes)
+
+    def generation(self, code: str) -> tuple[int, int]:
+        return self._generations.get(code, 0), self._everything
+
+    def notify(self, code: str) -> None:
+        with self._condition:
+            self._generations[code] = self._generations.get(code, 0) + 1
+            self._condition.notify_all()
+
+    def notify_all(self) -> None:
+        with self._condition:
+            self._everything += 1
+            self._condition.notify_all()
+
+    def wait(self, code: str, seen: tuple[int, int], timeout: float) -> None:
+        """Return when the generation of `code` differs from `seen`, or after `timeout` seconds."""
+        with self._condition:
+            self._condition.wait_for(lambda: self.generation(code) != seen, timeout)
+
+
+def unavailable_as_error(*failures: type[Exception]):
+    """Decorate a backend primitive so that `failures` (a lost connection, a locked file)
+    reach the page as :class:`~relpos.classroom.errors.StoreUnavailableError`."""
+
+    def decorate(function):
+        @functools.wraps(function)
+        def guarded(*args, **kwargs):
+            try:
+                return function(*args, **kwargs)
+            except failures as error:
+                raise StoreUnavailableError(
+                    "The class server cannot be reached just now; try again in a moment."
+                ) from error
+
+        return guarded
+
+    return decorate
+
+
+class BaseStore(ABC):
+    """Every rule of :class:`ClassStore`, over a backend's atomic primitives.
+
+    Parameters
+    ----------
+    clock : callable, optional
+        Seconds since the epoch (``time.time``); tests pass a fake one to expire classes
+        without sleeping.
+    rng : random.Random, optional
+        Where codes come from (the operating system's randomness by default).
+    notifier : Notifier, optional
+        Shared by the stores of one process that see the same data.
+    """
+
+    #: Longest a waiter sleeps before reading the version again (changes made elsewhere).
+    poll_seconds = 0.2
+
+    def __init__(self, *, clock: Callable[[], float] = time.time, rng=None, notifier: Notifier | None = None):
+        self._clock = clock
+        self._rng = rng
+        self._notifier = notifier or Notifier()
+
+    # ------------------------------------------------------------ backend primitives
+
+    @abstractmethod
+    def _insert_class(self, record: Class) -> bool:
+        """Store a new class; False if its code is taken."""
+
+    @abstractmethod
+    def _load_class(self, code: str) -> Class | None: ...
+
+    @abstractmethod
+    def _update_class(self, code: str, change: Callable[[Class], Class]) -> Class:
+        """Atomically replace the class record by ``change(record)`` (when it differs),
+        archive its question, and wake waiters; the new record."""
+
+    @abstractmethod
+    def _add_student(self, code: str, make: Callable[[int], Student]) -> Student:
+        """Atomically take the next student number n and store ``make(n)``."""
+
+    @abstractmethod
+    def _load_student(self, code: str, token: str) -> Student | None: ...
+
+    @abstractmethod
+    def _load_students(self, code: str) -> list[Student]: ...
+
+    @abstractmethod
+    def _count_students(self, code: str) -> int: ...
+
+    @abstractmethod
+    def _load_questions(self, code: str) -> list[Question]: ...
+
+    @abstractmethod
+    def _update_answer(
+        self, code: str, question_id: int, token: str, change: Callable[[Class, Answer | None], tuple[Answer | None, T]]
+    ) -> T:
+        """Atomically read the class and the student's answer, store the answer `change`
+        returns (None: keep), and hand back the rest of its result."""
+
+    @abstractmethod
+    def _load_answer(self, code: str, question_id: int, token: str) -> Answer | None: ...
+
+    @abstractmethod
+    def _load_answers(self, code: str, question_id: int) -> list[Answer]: ...
+
+    @abstractmethod
+    def _counter(self, code: str, watch: Watch) -> int | None: ...
+
+    @abstractmethod
+    def _delete_gone(self, now: float) -> int:
+        """Delete every class whose ``gone_at`` has passed."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Release connections and threads."""
+
+    # ------------------------------------------------------------ classes
+
+    def create_class(self, lesson: str = "walkthrough", pace: Pace | None = None) -> tuple[Class, str]:
+        lesson, pace = model.validate_lesson(lesson), model.validate_pace(pace or Pace())
+        now = self._clock()
+        self.expire()  # a code freed by an old class may be drawn again
+        credential = model.new_credential()
+        for _ in range(20):
+            code = model.make_code(self._rng)
+            record = Class(code, model.credential_hash(code, credential), lesson, now, now + model.CLASS_LIFETIME, pace)
+            if self._insert_class(record):
+                return record, credential
+        raise RuntimeError("no free class code after 20 draws")  # 31⁶ codes: only a broken rng gets here
+
+    def get_class(self, code: str) -> Class:
+        record = self._existing(code)
+        record.check_live(self._clock())
+        return record
+
+    def check_teacher(self, code: str, credential: str) -> Class:
+        record = self._existing(code)
+        if not model.credential_matches(record.code, credential, record.teacher_hash):
+            raise NotTeacherError(
+                f"That teacher link or credential is not valid for class {record.code}; "
+                "open your private teacher link again, or start a new class."
+            )
+        return record
+
+    def _existing(self, code: str) -> Class:
+        """The stored class, ended or not, while it is kept (see ``Class.gone_at``)."""
+        code = model.normalise_code(code)
+        record = self._load_class(code)
+        if record is None:
+            raise UnknownClassError(f"There is no class with the code {code}; check the code on the projector.")
+        if record.gone_at <= self._clock():
+            record.check_live(self._clock())  # gone means ended or expired: this raises which
+        return record
+
+    def _teach(self, code: str, credential: str, change: Callable[[Class], Class]) -> Class:
+        """Apply a teacher's change to a live class, checking credential and liveness on the stored record."""
+        self.check_teacher(code, credential)
+
+        def checked(record: Class) -> Class:
+            record.check_live(self._clock())
+            changed = change(record)
+            return record if changed == record else replace(changed, version=record.version + 1)
+
+        return self._update_class(model.normalise_code(code), checked)
+
+    def set_stop(self, code: str, credential: str, *, index: int, step: str = "", state: str = "") -> Class:
+        def move(record: Class) -> Class:
+            return replace(record, pace=model.validate_pace(replace(record.pace, index=index, step=step, state=state)))
+
+        return self._teach(code, credential, move)
+
+    def set_paced(self, code: str, credential: str, paced: bool) -> Class:
+        if not isinstance(paced, bool):
+            raise InputError("paced must be true or false.")
+        return self._teach(code, credential, lambda record: replace(record, pace=replace(record.pace, paced=paced)))
+
+    def end(self, code: str, credential: str) -> Class:
+        return self._teach(code, credential, lambda record: replace(record, ended_at=self._clock()))
+
+    def expire(self) -> int:
+        return self._delete_gone(self._clock())
+
+    # ------------------------------------------------------------ questions
+
+    def ask(self, code: str, credential: str, question: Question) -> Question:
+        question = model.validate_question(question)
+
+        def asked(record: Class) -> Class:
+            number = record.question.id + 1 if record.question else 1
+            fresh = replace(
+                question, id=number, asked_at=self._clock(), status="open", stop=question.stop or record.pace.step
+            )
+            return replace(record, question=fresh)
+
+        return self._teach(code, credential, asked).question
+
+    def _current(self, record: Class) -> Question:
+        if record.question is None:
+            raise QuestionClosedError("No question has been asked yet.")
+        return record.question
+
+    def _set_status(self, code: str, credential: str, status: str) -> Question:
+        def changed(record: Class) -> Class:
+            return replace(record, question=replace(self._current(record), status=status))
+
+        return self._teach(code, credential, changed).question
+
+    def reveal(self, code: str, credential: str) -> Question:
+        return self._set_status(code, credential, "revealed")
+
+    def hide(self, code: str, credential: str) -> Question:
+        return self._set_status(code, credential, "hidden")
+
+    def reset(self, code: str, credential: str) -> Question:
+        record = self.check_teacher(code, credential)
+        return self.ask(code, credential, self._current(record))
+
+    # ------------------------------------------------------------ students
+
+    def join(self, code: str, nickname: str | None = None, *, token: str | None = None) -> Student:
+        record = self.get_class(code)
+        if token is not None and (known := self._find_student(record.code, token)) is not None:
+            return known
+        name, now = model.validate_nickname(nickname), self._clock()
+
+        def make(number: int) -> Student:
+            if number > model.MAX_STUDENTS:
+                raise ClassFullError(f"Class {record.code} is full ({model.MAX_STUDENTS} students).")
+            return Student(model.new_token(), number, name, now)
+
+        return self._add_student(record.code, make)
+
+    def _find_student(self, code: str, token) -> Student | None:
+        if not model.secret_shaped(token):
+            return None
+        return self._load_student(code, token)
+
+    def student(self, code: str, token: str) -> Student:
+        return self._joined(self.get_class(code), token)
+
+    def _joined(self, record: Class, token) -> Student:
+        known = self._find_student(record.code, token)
+        if known is None:
+            raise NotJoinedError(f"You are not in class {record.code} (yet); join with the code on the projector.")
+        return known
+
+    def students(self, code: str, credential: str) -> tuple[Student, ...]:
+        record = self.check_teacher(code, credential)
+        return tuple(sorted(self._load_students(record.code), key=lambda student: student.number))
+
+    def students_count(self, code: str) -> int:
+        return self._count_students(self._existing(code).code)
+
+    # ------------------------------------------------------------ answers
+
+    def submit_answer(self, code: str, token: str, question_id: int, text: str) -> Ack:
+        record = self.get_class(code)
+        joined = self._joined(record, token)
+        question = self._open(record, question_id)
+        graded = model.grade(question, text)  # before any write: bad input costs nothing
+
+        def change(stored: Class, previous: Answer | None) -> tuple[Answer | None, Ack]:
+            now = self._clock()
+            stored.check_live(now)
+            self._open(stored, question.id)
+            candidate = Answer(
+                question.id, joined.token, joined.number, graded.text, graded.value, graded.correct, now, now
+            )
+            return model.decide(previous, candidate, now)  # says nothing of right or wrong before the reveal
+
+        return self._update_answer(record.code, question.id, joined.token, change)
+
+    def _open(self, record: Class, question_id) -> Question:
+        question = record.question
+        if question is None or type(question_id) is not int or question.id != question_id or not question.is_open:
+            raise QuestionClosedError("That question is closed; answer the one on your screen now.")
+        return question
+
+    def my_answer(self, code: str, token: str, question_id: int) -> Answer | None:
+        record = self.get_class(code)
+        return self._load_answer(record.code, question_id, self._joined(record, token).token)
+
+    def answered_count(self, code: str) -> int:
+        record = self._existing(code)
+        return len(self._load_answers(record.code, record.question.id)) if record.question else 0
+
+    def results(self, code: str, question_id: int | None = None, *, credential: str | None = None) -> Results:
+        record = self._existing(code) if credential is None else self.check_teacher(code, credential)
+        question = self._question(record, question_id)
+        if credential is None and not question.revealed:
+            raise NotTeacherError("The results are not revealed yet; the teacher reveals them on the projector.")
+        return self._results(record.code, question)
+
+    def _question(self, record: Class, question_id: int | None) -> Question:
+        if question_id is None or (record.question and record.question.id == question_id):
+            return self._current(record)
+        for question in self._load_questions(record.code):
+            if question.id == question_id:
+                return question
+        raise QuestionClosedError(f"Class {record.code} has no question {question_id}.")
+
+    def _results(self, code: str, question: Question) -> Results:
+        return aggregate(question, self._load_answers(code, question.id), self._load_students(code))
+
+    def all_results(self, code: str, credential: str) -> tuple[Results, ...]:
+        record = self.check_teacher(code, credential)
+        questions = sorted(self._load_questions(record.code), key=lambda question: question.id)
+        return tuple(self._results(record.code, question) for question in questions)
+
+    def export_csv(self, code: str, credential: str) -> str:
+        return results_csv(self.all_results(code, credential))
+
+    # ------------------------------------------------------------ change counters
+
+    def version(self, code: str, watch: Watch = "state") -> int:
+        if watch not in ("state", "activity"):
+            raise InputError("watch is 'state' or 'activity'.")
+        code = model.normalise_code(code)
+        current = self._counter(code, watch)
+        if current is None:
+            raise UnknownClassError(f"There is no class with the code {code}; check the code on the projector.")
+        return current
+
+    def wait_for_change(self, code: str, since: int, timeout: float, *, watch: Watch = "state") -> int:
+        code = model.normalise_code(code)
+        deadline = time.monotonic() + max(0.0, min(float(timeout), 600.0))
+        while True:
+            seen = self._notifier.generation(code)
+            current = self.version(code, watch)
+            remaining = deadline - time.monotonic()
+            if current != since or remaining <= 0:
+                return current
+            self._notifier.wait(code, seen, min(remaining, self.poll_seconds))
+
+    def _changed(self, code: str) -> None:
+        """Wake this process's waiters on `code` (a backend calls it after every stored change)."""
+        self._notifier.notify(code)
+
+
+def default_sqlite_path() -> Path:
+    """``$RELPOS_DATA_DIR/classes.sqlite3`` (``.relpos-data/`` when unset)."""
+    return Path(os.environ.get("RELPOS_DATA_DIR") or DEFAULT_DATA_DIR) / "classes.sqlite3"
+
+
+def open_store(url: str | None = None, **options) -> BaseStore:
+    """The store `url` names, else ``RELPOS_CLASS_STORE``, else SQLite in the data directory.
+
+    Parameters
+    ----------
+    url : str, optional
+        ``redis://host:6379/0`` (also ``rediss://``, ``unix://``) for Redis;
+        ``sqlite:///path/to/file.sqlite3`` or empty for SQLite.
+    **options
+        Passed to the store (``clock``, ``rng``).
+    """
+    url = url if url is not None else os.environ.get("RELPOS_CLASS_STORE", "")
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        from relpos.classroom.redis_store import RedisStore  # only a Redis deployment needs the client
+
+        return RedisStore(url, **options)
+    if not url or url.startswith("sqlite://"):
+        from relpos.classroom.sqlite_store import SqliteStore
+
+        return SqliteStore(url.removeprefix("sqlite://") or default_sqlite_path(), **options)
+    raise ValueError(f"RELPOS_CLASS_STORE must be redis://host:port/db or sqlite:///path; got {url[:60]!r}")
