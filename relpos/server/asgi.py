@@ -16,7 +16,6 @@ events, is passed through as it is).
 
 from __future__ import annotations
 
-import time
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
 from typing import Any
@@ -72,7 +71,7 @@ def app_options(routes: Iterable[Any] = (), middleware: Iterable[Middleware] = (
 @asynccontextmanager
 async def _lifespan(app: Any) -> AsyncIterator[dict]:
     """Every registered lifespan, entered in order and left in reverse."""
-    state: dict = {"started": time.time()}
+    state: dict = {}
     async with AsyncExitStack() as stack:
         for lifespan in _LIFESPANS:
             state.update(await stack.enter_async_context(lifespan(app)) or {})
