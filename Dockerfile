@@ -27,9 +27,9 @@ RUN pip install -r requirements.txt \
 # server configuration in place of the developer's one.
 COPY . ./
 COPY deploy/streamlit.toml .streamlit/config.toml
-# The Explorer's live panel serves plotly.js from its own asset folder (never a CDN):
-# copy it from the installed plotly package while /app is still writable.
-RUN python -c "from relpos.ui.live import vendor_plotly; vendor_plotly()"
+# Streamlit's frontend files compressed once, brotli and gzip, while /app is still
+# writable (relpos/server/weight.py serves them from data/cache; ~1 min of one core).
+RUN python -m relpos.server.weight
 
 USER relpos
 EXPOSE 8501

@@ -8,7 +8,7 @@ PORT ?= 8501
 # pytest-xdist workers for `make test` (auto: one per core); JOBS=0 runs in one process.
 JOBS ?= auto
 
-.PHONY: run test lint bench bench-latency bench-load bench-failover bench-stalled soak clean
+.PHONY: run test lint bench bench-latency bench-load bench-failover bench-stalled bench-weight soak clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -21,10 +21,16 @@ $(VENV)/.dev-installed: requirements.txt requirements-dev.txt | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
 	touch $@ $(VENV)/.runtime-installed
 
-run: $(VENV)/.runtime-installed
+# Streamlit's frontend files in brotli and gzip, once per install (relpos/server/weight.py serves
+# them from data/cache; a server without them compresses each on its first request instead).
+$(VENV)/.precompressed: $(VENV)/.runtime-installed relpos/server/weight.py
+	$(BIN)/python -m relpos.server.weight
+	touch $@
+
+run: $(VENV)/.runtime-installed $(VENV)/.precompressed
 	$(BIN)/streamlit run app.py --server.port $(PORT)
 
-test: $(VENV)/.dev-installed
+test: $(VENV)/.dev-installed $(VENV)/.precompressed
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadscope
 
@@ -51,9 +57,14 @@ bench-failover: $(VENV)/.dev-installed
 bench-stalled: $(VENV)/.dev-installed
 	$(BIN)/python bench/stalled.py
 
+# Every page's bytes, requests and time to ready, cold and warm, throttled too, and a class
+# of 30 opening the walkthrough at once, against a bare Streamlit page (needs Chromium).
+bench-weight: $(VENV)/.dev-installed $(VENV)/.precompressed
+	$(BIN)/python bench/page_weight.py
+
 # The browser and server tests three times in a row beside a busy core (0 failures expected).
 soak: $(VENV)/.dev-installed
 	$(BIN)/python bench/suite_soak.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis test-artifacts
+	rm -rf $(VENV) .pytest_cache .hypothesis test-artifacts data/cache

@@ -41,6 +41,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from relpos.ui.live import plotly_chunk
 from tests.support.browser import (
     CHROMIUM,
     AppTab,
@@ -215,9 +216,10 @@ def floors(browser, server: StreamlitServer, figures: dict, n: int, repeats: int
     context = browser.new_context(viewport={"width": 1440, "height": 900})
     try:
         page = context.new_page()
-        plotly_js = server.url("_stcore/bidi-components/relpos.live/vendor/plotly.min.js")
+        # the plotly.js the live panel draws with: Streamlit's Plotly chunk (an ES module)
+        plotly_js = server.url(plotly_chunk())
         page.goto(server.url("_stcore/health"))
-        page.set_content(f'<html><body><script src="{plotly_js}"></script></body></html>')
+        page.set_content(f'<html><body><script type="module" src="{plotly_js}"></script></body></html>')
         page.wait_for_function("() => window.Plotly")
         frame = page.evaluate(FRAME_INTERVAL_JS, 60)
         times = page.evaluate(FLOOR_JS, [figures, n, repeats])

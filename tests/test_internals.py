@@ -37,3 +37,11 @@ def test_streamlit_is_pinned_to_the_checked_minor_release():
     pin = next(line for line in lines if line.startswith("streamlit"))
     major, minor = streamlit.__version__.split(".")[:2]
     assert f">={major}.{minor}" in pin and f"<{major}.{int(minor) + 1}" in pin, pin
+
+
+@pytest.mark.parametrize(("pattern", "text"), internals.CHECKED_FILES, ids=lambda value: str(value))
+def test_frontend_file_is_still_built_so(pattern, text):
+    """Streamlit's build has exactly one such file, and it still contains what relpos relies on."""
+    found = sorted(internals.static_dir().glob(pattern))
+    assert len(found) == 1, f"{pattern}: {len(found)} files in {internals.static_dir()}"
+    assert text.encode() in found[0].read_bytes(), f"{found[0].name} no longer contains {text!r}"

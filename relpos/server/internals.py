@@ -22,6 +22,13 @@ Why each is still private:
 * **Registering the live panel's manifest** (``Runtime.bidi_component_registry``,
   ``ComponentManifest``): ``st.components.v2`` finds manifests only in installed
   distributions, and relpos runs from its source tree.
+* **Where Streamlit's frontend build lives** (``file_util.get_static_dir``): the page
+  weight middleware (:mod:`relpos.server.weight`) answers those files itself,
+  compressed once, because Streamlit sends them uncompressed on purpose.
+* **Streamlit's Plotly chunk** (``static/js/PlotlyChart.<hash>.js``, which sets
+  ``window.Plotly`` when it is evaluated): the live panel draws with the plotly.js that
+  ``st.plotly_chart`` loads, so a page carries one copy; the chunk's hashed name is a
+  detail of Streamlit's build, found here (:data:`CHECKED_FILES`).
 """
 
 from __future__ import annotations
@@ -44,7 +51,9 @@ __all__ = [
     "component_registry",
     "manifest",
     "pending_messages",
+    "plotly_chunk",
     "served_session",
+    "static_dir",
     "transport_behind",
     "transport_of",
     "unflushed_messages",
@@ -146,6 +155,25 @@ def component_registry() -> Any:
     return Runtime.instance().bidi_component_registry
 
 
+def static_dir() -> Path:
+    """The folder of Streamlit's frontend build (``index.html``, ``static/js/…``)."""
+    from streamlit import file_util
+
+    return Path(file_util.get_static_dir())
+
+
+#: The chunk of Streamlit's frontend that bundles plotly.js, and what it assigns.
+PLOTLY_CHUNK_GLOB, PLOTLY_CHUNK_GLOBAL = "static/js/PlotlyChart.*.js", "window.Plotly="
+
+
+def plotly_chunk() -> str:
+    """The URL path of Streamlit's Plotly chunk below the app's root (``static/js/PlotlyChart.<hash>.js``)."""
+    found = sorted(static_dir().glob(PLOTLY_CHUNK_GLOB))
+    if len(found) != 1:
+        raise RuntimeError(f"expected one {PLOTLY_CHUNK_GLOB} in Streamlit's build, found {len(found)}")
+    return found[0].relative_to(static_dir()).as_posix()
+
+
 #: What ``tests/test_internals.py`` checks on the installed Streamlit: (module, dotted name).
 CHECKED: list[tuple[str, str]] = [
     ("streamlit.runtime.scriptrunner_utils.script_run_context", "get_script_run_ctx"),
@@ -155,6 +183,11 @@ CHECKED: list[tuple[str, str]] = [
     ("streamlit.components.v2.manifest_scanner", "ComponentManifest"),
     ("streamlit.components.v2.manifest_scanner", "ComponentConfig.from_dict"),
     ("streamlit.runtime", "Runtime.bidi_component_registry"),
+    ("streamlit.file_util", "get_static_dir"),
+]
+#: Files of Streamlit's frontend build: (glob below :func:`static_dir`, text each must contain).
+CHECKED_FILES: list[tuple[str, str]] = [
+    (PLOTLY_CHUNK_GLOB, PLOTLY_CHUNK_GLOBAL),
 ]
 #: Instance attributes (set in ``__init__``, so found in the class's source): (module, class, attribute).
 CHECKED_ATTRIBUTES: list[tuple[str, str, str]] = [

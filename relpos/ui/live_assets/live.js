@@ -36,16 +36,24 @@ const CELL_KEYS = new Set(["z", "text", "customdata"]); // what a redraw of the 
 // every spec from Python drawn (how many figures, and when its drawing started).
 const stats = (window.__relposLive = window.__relposLive || { panels: [], paints: [], painted: 0, restyled: 0, sends: [], specs: [] });
 
+// One plotly.js on every page: the panel draws with the copy that Streamlit's own
+// st.plotly_chart loads (its Plotly chunk assigns window.Plotly when evaluated). On a page
+// without st.plotly_chart the panel imports that chunk itself: same URL, so the browser
+// loads it once per tab and keeps it (a hashed, immutable name), and every other page's
+// charts then need no plotly.js of their own. Python hands over the chunk's path below the
+// app's root (spec.plotly); this file is served at <root>/_stcore/bidi-components/<name>/.
 let plotlyPromise = null;
-function loadPlotly() {
+function loadPlotly(chunk) {
   if (window.Plotly) return Promise.resolve(window.Plotly);
   if (!plotlyPromise) {
-    plotlyPromise = new Promise((resolve, reject) => {
-      const script = document.createElement("script");
-      script.src = new URL("./vendor/plotly.min.js", import.meta.url).href; // served by Streamlit, never a CDN
-      script.onload = () => resolve(window.Plotly);
-      script.onerror = () => reject(new Error("plotly.js could not be loaded"));
-      document.head.appendChild(script);
+    if (!chunk) return Promise.reject(new Error("plotly.js: no chunk path from Python"));
+    const url = new URL(`../../../${chunk}`, import.meta.url).href; // served by Streamlit, never a CDN
+    plotlyPromise = import(url).then(() => {
+      if (!window.Plotly) throw new Error(`plotly.js: ${chunk} did not define window.Plotly`);
+      return window.Plotly;
+    });
+    plotlyPromise.catch(() => {
+      plotlyPromise = null; // a failed load (a network blip) is tried again with the next spec
     });
   }
   return plotlyPromise;
@@ -165,7 +173,7 @@ class LivePanel {
     this.frame = 0;
     this.sentSeq = -1;
     this.tab = "a";
-    this.queue = loadPlotly();
+    this.queue = Promise.resolve();
     stats.panels.push(this);
     stats.mounts = (stats.mounts || 0) + 1;
   }
@@ -191,7 +199,10 @@ class LivePanel {
   load(spec, setStateValue, force = false) {
     if (setStateValue) this.setStateValue = setStateValue;
     if (force) this.unsent = false; // tests: draw this spec even over values never handed back
-    this.queue = this.queue.then(() => this.apply(spec)).catch((error) => this.fail(error));
+    this.queue = this.queue
+      .then(() => loadPlotly(spec && spec.plotly))
+      .then(() => this.apply(spec))
+      .catch((error) => this.fail(error));
     return this.queue;
   }
 

@@ -1,0 +1,335 @@
+"""Page weight: what a lesson link costs a class on one Wi-Fi, in bytes, requests and time.
+
+For every page of the app (relpos.ui.navigation.PAGES) in Chromium, a cold load (a new
+browser context: empty cache) and then a warm reload of the same tab: bytes on the wire
+(CDP ``Network.loadingFinished`` encodedDataLength, headers included, plus the size of
+every WebSocket frame sent and received), requests, and the time to ready (from the
+navigation's start to the first animation frame in which the script is idle, the socket
+connected, nothing stale and every chart drawn: each ``st.plotly_chart`` and each figure
+of the live panel, counted once the page has settled). Then the same under network
+emulation (1.5 MB/s down, 40 ms latency), and a bare Streamlit page with one Plotly chart
+(bench/floor_app.py, ``?heatmaps=1``) as the floor in the same run. Last, a class:
+``--class-size`` browser contexts open ``/worked_example?presenter=1`` at once on one
+server (total bytes, p95 time to ready).
+
+Targets: cold /explorer ≤ 1.8 MB, /worked_example ≤ 2.2 MB; a warm reload ≤ 80 KB on every
+page; throttled time to ready ≤ 1.3× the floor's.
+
+Example (from the repository root)::
+
+    python bench/page_weight.py                       # every page, throttled too, a class of 30
+    python bench/page_weight.py --page explorer --no-throttle --class-size 0
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import os
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from relpos.ui.navigation import PAGES
+from tests.support.browser import (
+    ARTIFACTS,
+    CHROMIUM,
+    StreamlitServer,
+    browser_unavailable_reason,
+    deployed_server_options,
+    launch_chromium,
+)
+
+MB = 1_000_000
+TARGET_COLD = {"explorer": 1.8 * MB, "worked_example": 2.2 * MB}
+TARGET_WARM = 80_000
+TARGET_THROTTLED_RATIO = 1.3
+#: 1.5 MB/s down, 40 ms latency (CDP takes bytes per second); upload as a classroom's Wi-Fi gives.
+THROTTLE = {"offline": False, "latency": 40, "downloadThroughput": 1.5 * MB, "uploadThroughput": 0.75 * MB}
+FLOOR_SCRIPT = "bench/floor_app.py"
+FLOOR_QUERY = "heatmaps=1"
+
+# Installed before any page script: one log entry whenever "idle" or the number of drawn
+# charts changes (performance.now() counts from the navigation's start).
+WATCH_JS = """
+(() => {
+  const log = (window.__weight = []);
+  let last = '';
+  const tick = () => {
+    const app = document.querySelector('[data-testid=stApp]');
+    const idle = !!app && app.getAttribute('data-test-connection-state') === 'CONNECTED'
+      && app.getAttribute('data-test-script-state') === 'notRunning'
+      && !document.querySelector('[data-stale=true]')
+      && !document.querySelector('[data-testid=stStatusWidgetRunningIcon], [data-testid=stStatusWidgetRunningManIcon]');
+    const charts = [...document.querySelectorAll('[data-testid=stPlotlyChart], .relpos-live .rl-plot')];
+    const drawn = charts.filter((chart) => {
+      const plot = chart.querySelector('.js-plotly-plot') || chart;
+      return !!plot._fullLayout;
+    }).length;
+    const state = `${idle}|${charts.length}|${drawn}`;
+    if (state !== last) { log.push([performance.now(), idle, charts.length, drawn]); last = state; }
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+})();
+"""
+
+
+@dataclass
+class Load:
+    """One page load, as the wire and the page saw it."""
+
+    http_bytes: int = 0
+    socket_bytes: int = 0
+    requests: int = 0
+    ready_ms: float | None = None
+    charts: int = 0
+    encodings: dict[str, int] = field(default_factory=dict)  # content-encoding -> bytes
+
+    @property
+    def bytes(self) -> int:
+        return self.http_bytes + self.socket_bytes
+
+
+class Wire:
+    """Counts one tab's bytes through CDP (HTTP bodies with headers, WebSocket frames)."""
+
+    def __init__(self, page: Any, throttle: dict | None) -> None:
+        self.cdp = page.context.new_cdp_session(page)
+        self.cdp.send("Network.enable")
+        self.cdp.send("Network.setCacheDisabled", {"cacheDisabled": False})
+        if throttle:
+            self.cdp.send("Network.emulateNetworkConditions", throttle)
+        self.load = Load()
+        self._encoding: dict[str, str] = {}
+        self.in_flight: set[str] = set()
+        self.last_activity = time.monotonic()
+        self.cdp.on("Network.requestWillBeSent", self._sent)
+        self.cdp.on("Network.loadingFailed", self._done)
+        self.cdp.on("Network.responseReceived", self._response)
+        self.cdp.on("Network.loadingFinished", self._finished)
+        self.cdp.on("Network.webSocketFrameReceived", self._frame)
+        self.cdp.on("Network.webSocketFrameSent", self._frame)
+
+    def reset(self) -> Load:
+        self.load, self._encoding = Load(), {}
+        return self.load
+
+    def quiet_for(self) -> float:
+        """Seconds since the last HTTP request started or ended (0 while one is in flight)."""
+        return 0.0 if self.in_flight else time.monotonic() - self.last_activity
+
+    def _sent(self, event: dict) -> None:
+        self.in_flight.add(event["requestId"])
+        self.last_activity = time.monotonic()
+
+    def _done(self, event: dict) -> None:
+        self.in_flight.discard(event["requestId"])
+        self.last_activity = time.monotonic()
+
+    def _response(self, event: dict) -> None:
+        headers = {key.lower(): value for key, value in event["response"].get("headers", {}).items()}
+        self._encoding[event["requestId"]] = headers.get("content-encoding", "identity")
+
+    def _finished(self, event: dict) -> None:
+        self._done(event)
+        size = int(event.get("encodedDataLength", 0))
+        self.load.http_bytes += size
+        self.load.requests += 1
+        encoding = self._encoding.get(event["requestId"], "identity")
+        self.load.encodings[encoding] = self.load.encodings.get(encoding, 0) + size
+
+    def _frame(self, event: dict) -> None:
+        frame = event["response"]
+        data = frame.get("payloadData", "")
+        # binary frames (opcode 2, Streamlit's protobufs) arrive base64-encoded
+        self.load.socket_bytes += len(base64.b64decode(data)) if frame.get("opcode") == 2 else len(data.encode())
+
+
+def ready_time(
+    page: Any, wire: Wire, *, settle_ms: int = 1500, timeout: float = 120, charts: int = 0
+) -> tuple[float, int]:
+    """(ms from the navigation's start to ready, charts drawn) once the page has settled:
+    idle with every chart drawn, no request in flight and nothing changed for `settle_ms`
+    (Streamlit loads an element's code when it first draws one, after the run is over), and
+    at least `charts` charts on the page."""
+    deadline = time.monotonic() + timeout
+    stable_since, last = None, None
+    while time.monotonic() < deadline:
+        log = page.evaluate("() => window.__weight || []")
+        final = log[-1] if log else None
+        complete = final and final[1] and final[2] == final[3] >= charts
+        if complete and log == last:
+            if stable_since and time.monotonic() - stable_since >= settle_ms / 1000 and wire.quiet_for() >= 1:
+                break
+        else:
+            stable_since = time.monotonic() if complete else None
+        last = log
+        page.wait_for_timeout(100)
+    else:
+        raise TimeoutError(f"{page.url} did not settle within {timeout:.0f} s (log {last[-3:] if last else []})")
+    drawn = final[3]
+    # the first moment from which the page stayed idle with every chart drawn
+    ready = final[0]
+    for entry in reversed(log):
+        if entry[1] and entry[2] == drawn == entry[3]:
+            ready = entry[0]
+        else:
+            break
+    return ready, drawn
+
+
+def measure(
+    browser: Any, url: str, *, throttle: dict | None = None, warm: bool = True, charts: int = 0
+) -> tuple[Load, Load | None]:
+    """A cold load of `url` in a fresh context, then (with `warm`) a reload of the same tab."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    try:
+        context.add_init_script(WATCH_JS)
+        page = context.new_page()
+        wire = Wire(page, throttle)
+        cold = wire.reset()
+        page.goto(url, wait_until="commit", timeout=120_000)
+        cold.ready_ms, cold.charts = ready_time(page, wire, charts=charts)
+        page.wait_for_timeout(300)  # late requests (a chunk loaded after the charts) count too
+        if not warm:
+            return cold, None
+        hot = wire.reset()
+        page.reload(wait_until="commit", timeout=120_000)
+        hot.ready_ms, hot.charts = ready_time(page, wire, charts=charts)
+        page.wait_for_timeout(300)
+        return cold, hot
+    finally:
+        context.close()
+
+
+def class_opens(browser: Any, url: str, size: int, timeout: float = 300) -> tuple[int, list[float]]:
+    """`size` fresh contexts open `url` at the same moment; (total bytes, ready times in ms)."""
+    contexts, pages, wires = [], [], []
+    try:
+        for _ in range(size):
+            context = browser.new_context(viewport={"width": 1280, "height": 720})
+            context.add_init_script(WATCH_JS)
+            page = context.new_page()
+            contexts.append(context)
+            pages.append(page)
+            wires.append(Wire(page, None))
+        for page in pages:  # start every navigation before waiting for any
+            page.evaluate("(url) => { window.location.href = url; }", url)
+        times = [
+            ready_time(page, wire, settle_ms=1000, timeout=timeout)[0] for page, wire in zip(pages, wires, strict=True)
+        ]
+        return sum(wire.load.bytes for wire in wires), times
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def p95(values: list[float]) -> float:
+    return float(statistics.quantiles(values, n=20, method="inclusive")[-1]) if len(values) > 1 else values[0]
+
+
+def row(name: str, cold: Load, warm: Load | None) -> str:
+    encodings = ", ".join(f"{key} {value / MB:.2f}" for key, value in sorted(cold.encodings.items()))
+    line = (
+        f"{name:<17} cold {cold.bytes / MB:5.2f} MB ({cold.requests:3d} req, "
+        f"socket {cold.socket_bytes / 1000:3.0f} KB; "
+        f"{encodings}) ready {cold.ready_ms:6.0f} ms, {cold.charts} charts"
+    )
+    if warm is not None:
+        line += (
+            f" | warm {warm.bytes / 1000:5.1f} KB (http {warm.http_bytes / 1000:4.1f} KB in {warm.requests} req, "
+            f"socket {warm.socket_bytes / 1000:4.1f} KB) ready {warm.ready_ms:5.0f} ms"
+        )
+    return line
+
+
+def verdict(ok: bool) -> str:
+    return "PASS" if ok else "FAIL"
+
+
+def run(browser: Any, args: argparse.Namespace) -> int:
+    pages = [spec for spec in PAGES if not args.page or spec.url_path in args.page]
+    failures = 0
+    options = deployed_server_options() if args.deploy else {}
+    with (
+        StreamlitServer("app.py", options=options, log_path=ARTIFACTS / "streamlit-page-weight.log") as server,
+        StreamlitServer(FLOOR_SCRIPT, options=options, log_path=ARTIFACTS / "streamlit-page-weight-floor.log") as floor,
+    ):
+        print(f"page weight: {len(pages)} pages, Chromium {browser.version} headless, {os.cpu_count()} CPUs")
+        results = {}
+        floor_cold, floor_warm = measure(browser, floor.url("", FLOOR_QUERY), charts=1)
+        print(row("floor (1 chart)", floor_cold, floor_warm))
+        for spec in pages:
+            cold, warm = measure(browser, server.url(spec.url_path))
+            results[spec.url_path] = (cold, warm)
+            print(row("/" + spec.url_path, cold, warm))
+        for path, target in TARGET_COLD.items():
+            if path in results:
+                ok = results[path][0].bytes <= target
+                failures += not ok
+                print(f"target: cold /{path} {results[path][0].bytes / MB:.2f} MB (≤ {target / MB:.1f}) {verdict(ok)}")
+        heaviest = max(results.items(), key=lambda item: item[1][1].bytes)
+        ok = heaviest[1][1].bytes <= TARGET_WARM
+        failures += not ok
+        print(f"target: heaviest warm reload /{heaviest[0]} {heaviest[1][1].bytes / 1000:.1f} KB (≤ 80) {verdict(ok)}")
+        if args.throttle:
+            print(f"throttled: {THROTTLE['downloadThroughput'] / MB:.1f} MB/s down, {THROTTLE['latency']} ms latency")
+            floor_slow, _ = measure(browser, floor.url("", FLOOR_QUERY), throttle=THROTTLE, warm=False, charts=1)
+            print(row("floor (1 chart)", floor_slow, None))
+            worst = 0.0
+            for spec in pages:
+                slow, slow_warm = measure(browser, server.url(spec.url_path), throttle=THROTTLE)
+                worst = max(worst, slow.ready_ms / floor_slow.ready_ms)
+                print(
+                    row("/" + spec.url_path, slow, slow_warm) + f" | {slow.ready_ms / floor_slow.ready_ms:.2f}× floor"
+                )
+            ok = worst <= TARGET_THROTTLED_RATIO
+            failures += not ok
+            print(
+                f"target: throttled cold time to ready ≤ {TARGET_THROTTLED_RATIO}× floor: "
+                f"worst {worst:.2f}× {verdict(ok)}"
+            )
+        if args.class_size:
+            url = server.url("worked_example", "presenter=1")
+            total, times = class_opens(browser, url, args.class_size)
+            print(
+                f"class: {args.class_size} contexts open /worked_example?presenter=1 at once: "
+                f"{total / MB:.1f} MB in all ({total / args.class_size / MB:.2f} MB each), "
+                f"time to ready p50 {statistics.median(times):.0f} ms, p95 {p95(times):.0f} ms"
+            )
+    print(f"summary: {'all targets PASS' if not failures else f'{failures} target(s) FAIL'}")
+    return 1 if failures else 0
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--page", action="append", help="a page's url_path (repeatable); default every page")
+    parser.add_argument("--no-throttle", dest="throttle", action="store_false", help="skip the emulated network")
+    parser.add_argument("--class-size", type=int, default=30, help="contexts opening the walkthrough at once (0: none)")
+    parser.add_argument("--deploy", action="store_true", help="serve with deploy/streamlit.toml's options")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    reason = browser_unavailable_reason()
+    if reason:
+        raise SystemExit(f"needs Chromium ({CHROMIUM}): {reason}")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        try:
+            return run(browser, args)
+        finally:
+            browser.close()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,78 @@
+"""The server around the script: ``st.App``'s routes, middleware and lifespan, in one place.
+
+``streamlit run app.py`` looks for an ``st.App(...)`` assigned in app.py (by reading its
+source: the call must be written there) and then serves that app with uvicorn, importing
+app.py as a module; Streamlit still runs app.py per session as the script, as
+``__main__``. app.py therefore builds the App with :func:`app_options` when imported, and
+runs the page only as the script.
+
+Other parts of the server add to the app here, before app.py is imported: a route
+(``register_routes``), a middleware (``register_middleware``) or a lifespan of their own
+(``register_lifespan``), or pass extra ones to :func:`app_options` directly. The page
+weight middleware (:mod:`relpos.server.weight`) always comes first, so whatever is added
+answers compressed and with ETags as well (a route that streams, such as server-sent
+events, is passed through as it is).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Iterable
+from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
+from typing import Any
+
+import streamlit as st
+from starlette.middleware import Middleware
+
+from relpos.server import internals, weight
+
+__all__ = ["app_options", "register_lifespan", "register_middleware", "register_routes", "weight_middleware"]
+
+_ROUTES: list[Any] = []
+_MIDDLEWARE: list[Middleware] = []
+_LIFESPANS: list[Callable[[Any], AbstractAsyncContextManager[dict | None]]] = []
+
+
+def register_routes(*routes: Any) -> None:
+    """Serve these Starlette routes beside Streamlit's (paths outside ``/_stcore/``,
+    ``/static/``, ``/media/`` and ``/component/``, which Streamlit keeps for itself)."""
+    _ROUTES.extend(routes)
+
+
+def register_middleware(*middleware: Middleware) -> None:
+    """Wrap Streamlit's stack in these too (inside the page weight middleware, in order)."""
+    _MIDDLEWARE.extend(middleware)
+
+
+def register_lifespan(lifespan: Callable[[Any], AbstractAsyncContextManager[dict | None]]) -> None:
+    """Run this async context manager (given the App) while the server runs; a dict it
+    yields joins ``app.state``."""
+    _LIFESPANS.append(lifespan)
+
+
+def weight_middleware() -> Middleware:
+    """The page weight middleware, serving Streamlit's frontend build under the base URL."""
+    return Middleware(
+        weight.WeightMiddleware,
+        static_root=internals.static_dir(),
+        base_url=st.get_option("server.baseUrlPath") or "",
+    )
+
+
+def app_options(routes: Iterable[Any] = (), middleware: Iterable[Middleware] = ()) -> dict[str, Any]:
+    """Keyword arguments for ``st.App(script, **app_options())``: the registered routes,
+    middleware and lifespans, plus `routes` and `middleware`."""
+    return {
+        "routes": [*_ROUTES, *routes],
+        "middleware": [weight_middleware(), *_MIDDLEWARE, *middleware],
+        "lifespan": _lifespan,
+    }
+
+
+@asynccontextmanager
+async def _lifespan(app: Any) -> AsyncIterator[dict]:
+    """Every registered lifespan, entered in order and left in reverse."""
+    state: dict = {}
+    async with AsyncExitStack() as stack:
+        for lifespan in _LIFESPANS:
+            state.update(await stack.enter_async_context(lifespan(app)) or {})
+        yield state

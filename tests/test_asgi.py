@@ -1,0 +1,41 @@
+"""app.py as a server: ``streamlit run`` finds its ``st.App``, and others can add to it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from starlette.middleware import Middleware
+from starlette.responses import PlainTextResponse
+from starlette.routing import Route
+
+from relpos.server import asgi, weight
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_streamlit_run_serves_app_py_through_st_app():
+    """Streamlit reads app.py's source for an ``st.App(...)`` assignment (the call must be written there)."""
+    from streamlit.web.server.app_discovery import discover_asgi_app
+
+    found = discover_asgi_app(ROOT / "app.py")
+    assert found.is_asgi_app and found.import_string == "app:app"
+
+
+def test_the_weight_middleware_comes_first_and_registered_parts_follow(monkeypatch):
+    monkeypatch.setattr(asgi, "_ROUTES", [])
+    monkeypatch.setattr(asgi, "_MIDDLEWARE", [])
+
+    async def hello(request):
+        return PlainTextResponse("hi")
+
+    class Marker:
+        def __init__(self, app):
+            self.app = app
+
+    route = Route("/api/events", hello)
+    asgi.register_routes(route)
+    asgi.register_middleware(Middleware(Marker))
+    options = asgi.app_options(routes=[Route("/api/extra", hello)])
+    assert [r.path for r in options["routes"]] == ["/api/events", "/api/extra"]
+    assert [m.cls for m in options["middleware"]] == [weight.WeightMiddleware, Marker]
+    assert options["lifespan"] is not None
