@@ -68,3 +68,35 @@ def test_a_dependent_bound_follows_the_field_it_depends_on():
     assert (at.slider(key=fields.key("k")).max, at.slider(key=fields.key("k")).value) == (4, 4)
     assert (at.slider(key=fields.key("head")).max, at.slider(key=fields.key("head")).value) == (3, 3)
     _check_widgets(at, fields)
+
+
+def _literal_bounds(path):
+    """``st.slider(label, 0, 16, …)`` calls of a view: bounds written beside the widget."""
+    import ast
+
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("slider", "number_input")
+            and len(node.args) >= 3
+            and any(isinstance(arg, ast.Constant) for arg in node.args[1:3])
+        ):
+            found.append(f"line {node.lineno}: {ast.unparse(node)[:80]}")
+    return found
+
+
+#: widgets that set no URL state (no schema field): the efficiency page's demo length
+_NO_FIELD = {"efficiency"}
+
+
+def test_views_read_the_bounds_of_their_fields_from_the_schema():
+    """A field's bounds are declared once, in the schema: a view never repeats them."""
+    from pathlib import Path
+
+    topics = Path(__file__).resolve().parents[1] / "relpos" / "topics"
+    views = [p for p in topics.glob("*/*.py") if p.parent.name not in _NO_FIELD]
+    assert len(views) > 20
+    literal = {str(p.relative_to(topics)): _literal_bounds(p) for p in views}
+    assert {name: calls for name, calls in literal.items() if calls} == {}

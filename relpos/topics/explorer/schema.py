@@ -70,6 +70,7 @@ EXPLORER = Schema(
         "a": floats_field(None, _LOW, _HIGH, 2 * SLIDER_K + 1),
     },
     reconcile=_reconcile_explorer,
+    limits=lambda state: {"k": (0, state["n"] - 1)},  # the table needs no row beyond n − 1
 )
 
 

@@ -94,8 +94,7 @@ def setup_sidebar(state: dict) -> None:
         )
         st.slider(
             "Clipping distance k",
-            0,
-            state["n"] - 1,
+            *EXPLORER.bounds("k", state),
             key=W + "k",
             on_change=_on_k,
             help="Offsets j − i beyond ±k share the table entries of ±k.",
@@ -111,8 +110,7 @@ def setup_sidebar(state: dict) -> None:
         )
         st.number_input(
             "Seed",
-            0,
-            999_999,
+            *EXPLORER.bounds("seed", state),
             key=W + "seed",
             on_change=_on_seed,
             help="Draws the random preset, the values beyond the textbook's four tokens and "

@@ -36,6 +36,7 @@ EFFECTS = Schema(
         "shared": float_field(1.0, 0.0, 3.0),
     },
     reconcile=_reconcile_effects,
+    limits=lambda state: {"k": (0, state["n"] - 1)},  # the table needs no row beyond n − 1
 )
 
 

@@ -100,22 +100,20 @@ def setup_sidebar(state: dict) -> None:
             ui.seed_widget(W + name, state[name])
         common = {"on_change": _on_change}
         _preset_selector()
-        st.slider("Tokens n", 2, effects.MAX_TOKENS, key=W + "n", args=("n",), **common)
+        st.slider("Tokens n", *EFFECTS.bounds("n", state), key=W + "n", args=("n",), **common)
         st.slider(
             "Clipping distance k",
-            0,
-            state["n"] - 1,
+            *EFFECTS.bounds("k", state),
             key=W + "k",
             args=("k",),
             **common,
             help="Offsets beyond ±k share the edge vectors of the table. Clipping matters once n > k + 1.",
         )
         _size_sliders(state, common)
-        st.number_input("Seed", 0, 999_999, key=W + "seed", args=("seed",), **common)
+        st.number_input("Seed", *EFFECTS.bounds("seed", state), key=W + "seed", args=("seed",), **common)
         st.slider(
             "Preset strength",
-            0.0,
-            5.0,
+            *EFFECTS.bounds("strength", state),
             step=0.1,
             key=W + "strength",
             args=("strength",),
@@ -124,8 +122,7 @@ def setup_sidebar(state: dict) -> None:
         )
         st.slider(
             "Shared direction in X",
-            0.0,
-            3.0,
+            *EFFECTS.bounds("shared", state),
             step=0.1,
             key=W + "shared",
             args=("shared",),

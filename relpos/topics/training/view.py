@@ -92,11 +92,10 @@ def sidebar(state: dict) -> None:
             args=("scheme",),
             **common,
         )
-        st.slider("Training length L", 4, 32, key=W + "L", args=("L",), **common)
+        st.slider("Training length L", *TRAINING.bounds("L", state), key=W + "L", args=("L",), **common)
         st.slider(
             "Shaw: clipping distance k",
-            0,
-            16,
+            *TRAINING.bounds("k", state),
             key=W + "k",
             args=("k",),
             **common,
@@ -107,8 +106,7 @@ def sidebar(state: dict) -> None:
         st.select_slider("Training steps (Adam updates)", steps, key=W + "steps", args=("steps",), **common)
         st.number_input(
             "Seed",
-            0,
-            999_999,
+            *TRAINING.bounds("seed", state),
             key=W + "seed",
             args=("seed",),
             **common,
