@@ -223,6 +223,13 @@ def test_explorer_keyboard_table_slider_redraws_only_its_diagonal(app_tab):
     assert_clean(app_tab)
 
 
+def _bold_once(title: str) -> str:
+    """A drawn title with Streamlit's bold applied once: its Plotly theme wraps a title in
+    ``<b>`` when it draws it, and a chart drawn again from the same figure (a fresh tab's
+    second run) can get ``<b><b>…</b></b>``, which looks the same."""
+    return re.sub(r"(</b>)+", "</b>", re.sub(r"(<b>)+", "<b>", title))
+
+
 def assert_link_restores_state(chromium, app_tab, spec, slider) -> None:
     """Change a slider, then open the page's URL in a new session: same sliders, same pictures."""
     app_tab.open(spec.url_path)
@@ -239,7 +246,7 @@ def assert_link_restores_state(chromium, app_tab, spec, slider) -> None:
         fresh.wait_plots(len(figures))
         assert {label: fresh.slider_value(label) for label in fresh.slider_labels()} == sliders
         for old, new in zip(figures, fresh.figures(), strict=True):
-            assert new.title == old.title
+            assert _bold_once(new.title) == _bold_once(old.title)
             for old_z, new_z in zip(old.heatmaps, new.heatmaps, strict=True):
                 np.testing.assert_allclose(new_z, old_z)
         assert parse_qs(urlparse(fresh.page.url).query) == parse_qs(urlparse(link).query)
