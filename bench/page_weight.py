@@ -125,6 +125,8 @@ class Wire:
         return 0.0 if self.in_flight else time.monotonic() - self.last_activity
 
     def _sent(self, event: dict) -> None:
+        if not event["request"]["url"].startswith("http"):
+            return  # data: and blob: URLs never report an end
         self.in_flight.add(event["requestId"])
         self.last_activity = time.monotonic()
 
@@ -274,10 +276,20 @@ def run(browser: Any, args: argparse.Namespace) -> int:
                 ok = results[path][0].bytes <= target
                 failures += not ok
                 print(f"target: cold /{path} {results[path][0].bytes / MB:.2f} MB (≤ {target / MB:.1f}) {verdict(ok)}")
+        heaviest = max(results.items(), key=lambda item: item[1][1].http_bytes)
+        ok = heaviest[1][1].http_bytes <= TARGET_WARM
+        failures += not ok
+        print(
+            f"target: heaviest warm reload over HTTP /{heaviest[0]} {heaviest[1][1].http_bytes / 1000:.1f} KB "
+            f"(≤ 80; the rest of a reload is Streamlit's WebSocket) {verdict(ok)}"
+        )
         heaviest = max(results.items(), key=lambda item: item[1][1].bytes)
         ok = heaviest[1][1].bytes <= TARGET_WARM
         failures += not ok
-        print(f"target: heaviest warm reload /{heaviest[0]} {heaviest[1][1].bytes / 1000:.1f} KB (≤ 80) {verdict(ok)}")
+        print(
+            f"target: heaviest warm reload with its WebSocket /{heaviest[0]} {heaviest[1][1].bytes / 1000:.1f} KB "
+            f"(≤ 80) {verdict(ok)}"
+        )
         if args.throttle:
             print(f"throttled: {THROTTLE['downloadThroughput'] / MB:.1f} MB/s down, {THROTTLE['latency']} ms latency")
             floor_slow, _ = measure(browser, floor.url("", FLOOR_QUERY), throttle=THROTTLE, warm=False, charts=1)
