@@ -71,8 +71,11 @@ WATCH_JS = """
       const plot = chart.querySelector('.js-plotly-plot') || chart;
       return !!plot._fullLayout;
     }).length;
-    const state = `${idle}|${charts.length}|${drawn}`;
-    if (state !== last) { log.push([performance.now(), idle, charts.length, drawn]); last = state; }
+    // a chart's container is there before Streamlit has loaded the code that draws it
+    const pending = [...document.querySelectorAll('[data-testid=stElementContainer].stPrintGraphic')]
+      .filter((box) => !box.querySelector('[data-testid]')).length;
+    const state = `${idle}|${charts.length + pending}|${drawn}`;
+    if (state !== last) { log.push([performance.now(), idle, charts.length + pending, drawn]); last = state; }
     requestAnimationFrame(tick);
   };
   requestAnimationFrame(tick);
@@ -107,7 +110,7 @@ class Wire:
             self.cdp.send("Network.emulateNetworkConditions", throttle)
         self.load = Load()
         self._encoding: dict[str, str] = {}
-        self.in_flight: set[str] = set()
+        self.in_flight: dict[str, float] = {}  # request id -> when it started
         self.last_activity = time.monotonic()
         self.cdp.on("Network.requestWillBeSent", self._sent)
         self.cdp.on("Network.loadingFailed", self._done)
@@ -122,16 +125,19 @@ class Wire:
 
     def quiet_for(self) -> float:
         """Seconds since the last HTTP request started or ended (0 while one is in flight)."""
-        return 0.0 if self.in_flight else time.monotonic() - self.last_activity
+        now = time.monotonic()
+        # a request open for 10 s is a long poll or lost, not the page still loading
+        busy = any(now - started < 10 for started in self.in_flight.values())
+        return 0.0 if busy else now - self.last_activity
 
     def _sent(self, event: dict) -> None:
         if not event["request"]["url"].startswith("http"):
             return  # data: and blob: URLs never report an end
-        self.in_flight.add(event["requestId"])
+        self.in_flight[event["requestId"]] = time.monotonic()
         self.last_activity = time.monotonic()
 
     def _done(self, event: dict) -> None:
-        self.in_flight.discard(event["requestId"])
+        self.in_flight.pop(event["requestId"], None)
         self.last_activity = time.monotonic()
 
     def _response(self, event: dict) -> None:
