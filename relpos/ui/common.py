@@ -273,9 +273,11 @@ def seed_widget(key: str, value) -> None:
         st.session_state[key] = value
 
 
-def write_url(schema: Schema, state: dict) -> None:
-    """Mirror the state into st.query_params (only when it changed)."""
-    params = schema.encode(state)
+def write_url(schema: Schema, state: dict, *, keep: tuple[str, ...] = ()) -> None:
+    """Mirror the state into st.query_params (only when it changed); the parameters named in
+    `keep` (such as a live class's ``class``) stay as they are."""
+    current = st.query_params.to_dict()
+    params = {**{name: current[name] for name in keep if name in current}, **schema.encode(state)}
     if st.query_params.to_dict() != params:
         st.query_params.from_dict(params)
 
