@@ -66,6 +66,8 @@ def answer_bars(
         plot_bgcolor="white",
         showlegend=False,
         bargap=0.15,
+        # Plotly would shrink a label wider than its bar (the true value's): keep it readable
+        uniformtext={"minsize": style.SMALL_FONT_SIZE, "mode": "show"},
     )
     fig.update_yaxes(
         title=style.axis_title("answers"),

@@ -50,7 +50,7 @@ def class_events(
     version: int,
     *,
     key: str,
-    watch: str = "state",
+    watch: str | None = "state",
     min_interval_ms: int = 0,
     remember: dict | None = None,
     ask: bool = False,
@@ -66,8 +66,9 @@ def class_events(
         The version this run drew from.
     key : str
         The element's key (one per watched counter on a page).
-    watch : {"state", "activity"}
-        What students follow, or joins and answers (the projector's counts).
+    watch : {"state", "activity"} or None
+        What students follow, or joins and answers (the projector's counts); None opens no
+        stream (the teacher's own tab: it makes the changes, and only keeps its identity).
     min_interval_ms : int
         Changes closer together than this are handed on as one.
     remember : dict, optional
@@ -81,7 +82,7 @@ def class_events(
     """
     mount = _register()
     data = {
-        "url": events_path(code, watch),
+        "url": events_path(code, watch) if watch else None,
         "code": code,
         "version": int(version),
         "minInterval": int(min_interval_ms),

@@ -200,7 +200,10 @@ def listen(who: Role, version: int, *, over: bool = False) -> None:
     remember = None
     if who.kind in ("teacher", "student") and not over:
         remember = {"code": who.code, "kind": who.kind, "secret": who.secret}
-    events.class_events(who.code, version, key=EVENTS, remember=remember, ask=who.kind == "invited", forget=over)
+    watch = None if who.teacher else "state"  # the teacher's tab makes the changes: no rerun of its own
+    events.class_events(
+        who.code, version, key=EVENTS, watch=watch, remember=remember, ask=who.kind == "invited", forget=over
+    )
 
 
 # ---------------------------------------------------------------- the join address
@@ -300,7 +303,9 @@ def projector(who: Role, page: str, *, compact: bool = False) -> None:
 @fragment
 def _projector_fragment(who: Role, link: str, compact: bool) -> None:
     try:
-        count, activity = store().students_count(who.code), store().version(who.code, "activity")
+        activity = store().version(who.code, "activity")  # first: a change after it reruns again
+        record, count = store().get_class(who.code), store().students_count(who.code)
+        answered = store().answered_count(who.code) if record.question and record.question.is_open else None
     except ClassroomError as error:
         show_error(error)
         return
@@ -309,15 +314,37 @@ def _projector_fragment(who: Role, link: str, compact: bool) -> None:
     with code_column:
         st.markdown(f"### Join code: `{who.code}`")
         st.markdown(f"Open **{escape_markdown(link)}**")
-        st.markdown(f"**{count} student{'' if count == 1 else 's'}** joined")
+        joined = f"**{count} student{'' if count == 1 else 's'}** joined"
+        if answered is not None:
+            joined += f" · **{answered} of {count} answered**"
+        st.markdown(joined)
     with qr_column:
         st.image(_svg_image(qr_svg(link)), width=120 if compact else 200, caption="Scan to join")
 
 
-def question_panel(who: Role, ask: Sequence[tuple[str, Callable[[], Question]]], *, presenter: bool) -> None:
-    """Ask buttons for this stop, then the current question: "a of N answered", reveal,
-    hide and ask again, and the results once revealed (a fragment: live counts)."""
-    _question_fragment(who, tuple(ask), presenter)
+def question_panel(who: Role, record: Class, ask: Sequence[tuple[str, Callable[[], Question]]], *, presenter: bool):
+    """Ask buttons for this stop, then the current question with Reveal, Hide and Ask
+    again, and the results once revealed. (Its live count, "a of N answered", is in the
+    projector's fragment: one fragment per page listens, so joins and answers rerun only it.)"""
+    show_flash()
+    with st.container(horizontal=True, gap="small"):
+        for number, (label, make) in enumerate(ask):
+            st.button(label, key=widget_key(PAGE, "ask", number), on_click=_ask, args=(who, make))
+    question = record.question
+    if question is None:
+        return
+    st.markdown(f"**Question {question.id}:** {escape_markdown(question.prompt)} ({question.status})")
+    with st.container(horizontal=True, gap="small"):
+        if question.is_open or question.status == "hidden":
+            st.button("Reveal", key=REVEAL, type="primary", on_click=_teacher_action, args=("reveal", who))
+        if question.revealed:
+            st.button("Hide", key=HIDE, on_click=_teacher_action, args=("hide", who))
+        st.button("Reset & ask again", key=AGAIN, on_click=_teacher_action, args=("reset", who))
+    if question.revealed:
+        try:
+            results_chart(store().results(who.code, credential=who.secret), presenter=presenter)
+        except ClassroomError as error:
+            show_error(error)
 
 
 def _ask(who: Role, make: Callable[[], Question]) -> None:
@@ -334,38 +361,6 @@ def _teacher_action(action: str, who: Role) -> None:
         flash(error.message)
 
 
-@fragment
-def _question_fragment(who: Role, ask: tuple, presenter: bool) -> None:
-    show_flash()
-    try:
-        record = store().get_class(who.code)
-        activity = store().version(who.code, "activity")
-    except ClassroomError as error:
-        show_error(error)
-        return
-    events.class_events(who.code, activity, key=ACTIVITY + ".question", watch="activity", min_interval_ms=250)
-    with st.container(horizontal=True, gap="small"):
-        for number, (label, make) in enumerate(ask):
-            st.button(label, key=widget_key(PAGE, "ask", number), on_click=_ask, args=(who, make))
-    question = record.question
-    if question is None:
-        return
-    try:
-        results = store().results(who.code, credential=who.secret)
-    except ClassroomError as error:
-        show_error(error)
-        return
-    st.markdown(f"**{escape_markdown(question.prompt)}** · {results.progress}")
-    with st.container(horizontal=True, gap="small"):
-        if question.is_open or question.status == "hidden":
-            st.button("Reveal", key=REVEAL, type="primary", on_click=_teacher_action, args=("reveal", who))
-        if question.revealed:
-            st.button("Hide", key=HIDE, on_click=_teacher_action, args=("hide", who))
-        st.button("Reset & ask again", key=AGAIN, on_click=_teacher_action, args=("reset", who))
-    if question.revealed:
-        results_chart(results, presenter=presenter)
-
-
 def results_chart(results: Results, *, presenter: bool = False) -> None:
     """The class's answers with the true value marked, and how many were right."""
     question = results.question
@@ -376,7 +371,13 @@ def results_chart(results: Results, *, presenter: bool = False) -> None:
     labels, counts, marks = zip(*bars, strict=True) if bars else ((), (), ())
     truth = question.truth
     shown = numbers.readable(truth, 6, trim=0) if isinstance(truth, float) else str(truth)
-    fig = answer_bars(labels, counts, marks, f"{results.answered} answers · true value {shown}", height=300)
+    fig = answer_bars(
+        labels,
+        counts,
+        marks,
+        f"{results.answered} answer{'' if results.answered == 1 else 's'} · true value {shown}",
+        height=300,
+    )
     if presenter:
         fig.update_layout(font={"size": 20}, height=340)
     ui.chart(fig, key=widget_key(PAGE, "results", question.id), toolbar=False)
@@ -413,18 +414,18 @@ def console(who: Role, record: Class, page: str) -> None:
     try:
         students = store().students(who.code, who.secret)
         results = store().results(who.code, credential=who.secret) if record.question else None
-        csv_text = store().export_csv(who.code, who.secret)
     except ClassroomError as error:
         show_error(error)
         return
     answered = set(results.labels) if results else set()
+    base = f"{public_base_url()}/{page}"
     if students:
         names = [f"{escape_markdown(student.label)}{' ✓' if student.label in answered else ''}" for student in students]
         st.markdown("**Students** (✓ answered the current question): " + ", ".join(names))
     with st.container(horizontal=True, gap="small"):
         st.download_button(
             "Download results (CSV)",
-            csv_text,
+            lambda: store().export_csv(who.code, who.secret),  # made at the click: every answer so far
             file_name=f"relpos_class_{who.code}.csv",
             mime="text/csv",
             key=CSV,
@@ -433,7 +434,7 @@ def console(who: Role, record: Class, page: str) -> None:
         )
         st.download_button(
             "Save my private teacher link",
-            model.teacher_link(f"{public_base_url()}/{page}", who.code, who.secret) + "\n",
+            lambda: model.teacher_link(base, who.code, who.secret) + "\n",
             file_name=f"relpos_teacher_{who.code}.txt",
             mime="text/plain",
             key=LINK,
@@ -451,7 +452,7 @@ def ended_notice(who: Role) -> None:
         try:
             st.download_button(
                 "Download results (CSV)",
-                store().export_csv(who.code, who.secret),
+                lambda: store().export_csv(who.code, who.secret),
                 file_name=f"relpos_class_{who.code}.csv",
                 mime="text/csv",
                 key=CSV,

@@ -171,7 +171,7 @@ def teacher_questions(lesson: Lesson, live: Live) -> None:
     """Under the stop: ask, count, reveal; the console below it (folded)."""
     if not (live.who and live.who.teacher and live.record) or live.record.ended_at is not None:
         return
-    classroom.question_panel(live.who, ask_options(lesson), presenter=lesson.presenter)
+    classroom.question_panel(live.who, live.record, ask_options(lesson), presenter=lesson.presenter)
     with st.expander("Class console: students, quiz, results, end", icon=":material/settings:"):
         classroom.console(live.who, live.record, PAGE)
         classroom.quiz_round(live.who)

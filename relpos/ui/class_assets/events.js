@@ -14,8 +14,10 @@
 // answers. Never in the URL, never drawn. Static code, no user text.
 const streams = new Map();
 const CLOSE_AFTER_MS = 3000;
+const PENDING_MS = 5000; // a rerun not drawn by then is taken as lost
 
 function open(stream) {
+  if (!stream.url) return; // identity only (the teacher's tab makes the changes itself)
   stream.source = new EventSource(stream.url);
   stream.source.onmessage = (event) => {
     const version = Number(event.data);
@@ -28,6 +30,9 @@ function offer(stream, version) {
   stream.latest = version;
   // versions only grow: one older than the page's was drawn already (-1: the class is gone)
   if (version === stream.drawn || version === stream.sent || (version >= 0 && version < stream.drawn)) return;
+  // one rerun at a time: a second request before the first run is drawn would interrupt it
+  // (and the server's back-pressure pauses a session that asks faster than its runs finish)
+  if (stream.pending && Date.now() - stream.sentAt < PENDING_MS) return;
   const wait = stream.minInterval - (Date.now() - stream.sentAt);
   if (wait > 0) {
     if (!stream.timer) {
@@ -40,6 +45,7 @@ function offer(stream, version) {
   }
   stream.sent = version;
   stream.sentAt = Date.now();
+  stream.pending = true;
   if (stream.setStateValue) stream.setStateValue("version", version);
 }
 
@@ -66,7 +72,7 @@ export default function (component) {
   const id = component.key || component.name || "relpos.class_events";
   let stream = streams.get(id);
   if (stream && stream.url !== data.url) {
-    stream.source.close();
+    if (stream.source) stream.source.close();
     streams.delete(id);
     stream = undefined;
   }
@@ -77,6 +83,7 @@ export default function (component) {
   }
   clearTimeout(stream.closing);
   stream.drawn = data.version;
+  stream.pending = false;
   stream.minInterval = data.minInterval || 0;
   stream.setStateValue = setStateValue;
   if (parentElement) parentElement.dataset.relposClassVersion = String(data.version);
@@ -85,7 +92,7 @@ export default function (component) {
   return () => {
     stream.closing = setTimeout(() => {
       if (streams.get(id) === stream) {
-        stream.source.close();
+        if (stream.source) stream.source.close();
         streams.delete(id);
       }
     }, CLOSE_AFTER_MS);
