@@ -234,13 +234,15 @@ def download_csv(frame: pd.DataFrame, filename: str, *, label: str, key: str) ->
 # it into the address bar, so the URL is always a link to exactly this view.
 
 
-def page_state(name: str, schema: Schema) -> dict:
+def page_state(name: str, schema: Schema, *, foreign: tuple[str, ...] = ()) -> dict:
     """The page's state dict, decoded from the URL on the page's first run in this session.
 
-    Problems found in the URL are kept for :func:`show_url_problems`.
+    Problems found in the URL are kept for :func:`show_url_problems`; the parameters named
+    in `foreign` belong to someone else (a live class's ``class``) and are no problem.
     """
     if name not in st.session_state:
-        decoded = schema.decode(st.query_params.to_dict())
+        params = {key: value for key, value in st.query_params.to_dict().items() if key not in foreign}
+        decoded = schema.decode(params)
         st.session_state[name] = decoded.state
         st.session_state[state_key(name, "problems")] = decoded.problems
     return st.session_state[name]

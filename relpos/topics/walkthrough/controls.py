@@ -174,7 +174,7 @@ def follow_view(scenario: Scenario, stop: wt.Stop) -> None:
 def _init_state() -> None:
     state = st.session_state
     if SCENARIO not in state:  # first run in this session: open the view the link describes
-        _restore(ui.page_state(LINK, WALKTHROUGH))
+        _restore(ui.page_state(LINK, WALKTHROUGH, foreign=(CLASS_PARAM, "teacher")))
     scenario = state[SCENARIO]
     for key, _, value in _fields(scenario):
         if key not in state:  # first visit, or the widget was dropped on a page switch

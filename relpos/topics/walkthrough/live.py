@@ -158,9 +158,10 @@ def class_panel(lesson: Lesson, live: Live) -> None:
     """The teacher's join panel above the stop: code, link, QR code, students."""
     if live.error is not None:
         classroom.show_error(live.error)
+    if not (live.who and live.who.student):  # a student's messages go with the answer box
+        classroom.show_flash()
     if not (live.who and live.who.teacher and live.record):
         return
-    classroom.show_flash()
     if live.record.ended_at is not None:
         classroom.ended_notice(live.who)
         return
