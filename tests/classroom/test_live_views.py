@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from relpos.classroom import model
-from relpos.core.examples import worked_example
 from relpos.classroom.sqlite_store import SqliteStore
+from relpos.core.examples import worked_example
 from relpos.server import class_events
 from relpos.text.escape import escape_markdown
 from relpos.topics.walkthrough import controls as walk
