@@ -12,7 +12,6 @@ runs (no polling rerun, no timer). Its JavaScript lives in ``relpos/ui/class_ass
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
 
 import streamlit as st
 
@@ -27,15 +26,10 @@ NAME = "relpos.class_events"
 _mounts: dict[int, Callable] = {}  # id(component manager) -> mounting callable
 
 
-@cache
-def _manifest():
-    return live._manifest()
-
-
 def _register() -> Callable:
     manager = internals.component_registry()
     if manager.get_component_asset_root(NAME) is None:
-        manager.register_from_manifest(_manifest(), live.ROOT)
+        manager.register_from_manifest(live.manifest(), live.ROOT)
     if id(manager) not in _mounts:
         _mounts[id(manager)] = st.components.v2.component(NAME, js="events.js", isolate_styles=False)
     return _mounts[id(manager)]
