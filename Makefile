@@ -8,7 +8,7 @@ PORT ?= 8501
 # pytest-xdist workers for `make test` (auto: one per core); JOBS=0 runs in one process.
 JOBS ?= auto
 
-.PHONY: run test lint bench bench-latency bench-load bench-failover bench-stalled bench-weight soak clean
+.PHONY: run test lint bench bench-latency bench-load bench-failover bench-stalled bench-weight bench-classroom soak clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -44,6 +44,10 @@ bench: $(VENV)/.runtime-installed
 # Real-browser interaction latency against the bare-Streamlit floor (needs Chromium).
 bench-latency: $(VENV)/.dev-installed
 	$(BIN)/python bench/latency.py
+
+# A live class on one server (SQLite): a browser teacher, 60 students' joins, streams and answers.
+bench-classroom: $(VENV)/.dev-installed
+	$(BIN)/python bench/classroom.py
 
 # A classroom: 30 concurrent sessions on one server, two rounds.
 bench-load: $(VENV)/.dev-installed

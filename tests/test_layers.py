@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 #: top to bottom
 LAYERS = ("views", "ui", "server", "classroom", "lessons", "plots", "tables", "state", "text", "core")
 #: the modules of a topic folder that belong to its view (they may import Streamlit)
-VIEW_ROLES = {"view", "controls", "stage", "presets_view"}
+VIEW_ROLES = {"view", "controls", "stage", "presets_view", "live"}
 #: third-party packages each layer may import (besides the standard library and numpy)
 THIRD_PARTY = {
     "views": {"streamlit", "pandas", "plotly"},

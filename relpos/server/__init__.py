@@ -12,6 +12,7 @@ page file's first statement is :func:`page_entry`. Inside:
 * :mod:`~relpos.server.routing`: every page runs through app.py, even on a fresh server
   whose first request names a page;
 * :mod:`~relpos.server.links`: a link too long for Streamlit is reported, not dropped;
+* :mod:`~relpos.server.class_events`: the live class's event stream (a route of its own);
 * :mod:`~relpos.server.client`: the classroom's browser-side helpers (``assets/classroom.js``);
 * :mod:`~relpos.server.internals`: every private Streamlit name the above need, and why.
 """
@@ -23,9 +24,9 @@ from contextlib import contextmanager
 
 import streamlit as st
 
-from relpos.server import backpressure, client, links, reconnect, routing, turns
+from relpos.server import backpressure, class_events, client, links, reconnect, routing, turns
 
-__all__ = ["fragment", "page_entry", "page_run", "run_finished"]
+__all__ = ["class_events", "fragment", "page_entry", "page_run", "run_finished"]
 
 #: A run that ended early on purpose (``st.switch_page``) calls this before it ends.
 run_finished = backpressure.run_finished

@@ -197,3 +197,11 @@ CHECKED_ATTRIBUTES: list[tuple[str, str, str]] = [
     ("streamlit.web.server.starlette.starlette_websocket", "StarletteSessionClient", "_websocket"),
     ("starlette.websockets", "WebSocket", "_send"),
 ]
+
+
+def option_if_set(name: str) -> Any:
+    """A config option's value when someone set it (config file, flag or environment), else
+    None: ``browser.serverAddress`` defaults to ``localhost``, which says nothing."""
+    from streamlit import config
+
+    return config.get_option(name) if config.is_manually_set(name) else None

@@ -234,13 +234,15 @@ def download_csv(frame: pd.DataFrame, filename: str, *, label: str, key: str) ->
 # it into the address bar, so the URL is always a link to exactly this view.
 
 
-def page_state(name: str, schema: Schema) -> dict:
+def page_state(name: str, schema: Schema, *, foreign: tuple[str, ...] = ()) -> dict:
     """The page's state dict, decoded from the URL on the page's first run in this session.
 
-    Problems found in the URL are kept for :func:`show_url_problems`.
+    Problems found in the URL are kept for :func:`show_url_problems`; the parameters named
+    in `foreign` belong to someone else (a live class's ``class``) and are no problem.
     """
     if name not in st.session_state:
-        decoded = schema.decode(st.query_params.to_dict())
+        params = {key: value for key, value in st.query_params.to_dict().items() if key not in foreign}
+        decoded = schema.decode(params)
         st.session_state[name] = decoded.state
         st.session_state[state_key(name, "problems")] = decoded.problems
     return st.session_state[name]
@@ -273,9 +275,11 @@ def seed_widget(key: str, value) -> None:
         st.session_state[key] = value
 
 
-def write_url(schema: Schema, state: dict) -> None:
-    """Mirror the state into st.query_params (only when it changed)."""
-    params = schema.encode(state)
+def write_url(schema: Schema, state: dict, *, keep: tuple[str, ...] = ()) -> None:
+    """Mirror the state into st.query_params (only when it changed); the parameters named in
+    `keep` (such as a live class's ``class``) stay as they are."""
+    current = st.query_params.to_dict()
+    params = {**{name: current[name] for name in keep if name in current}, **schema.encode(state)}
     if st.query_params.to_dict() != params:
         st.query_params.from_dict(params)
 

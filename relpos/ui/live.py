@@ -35,8 +35,9 @@ NAME = "relpos.live"
 _mounts: dict[int, Callable] = {}  # id(component manager) -> mounting callable
 
 
-def _manifest():
-    """The component manifest of pyproject.toml (``[tool.streamlit.component]``)."""
+def manifest():
+    """The component manifest of pyproject.toml (``[tool.streamlit.component]``): every
+    component of the project (the live panel and the live class's receiver)."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     entries = project["tool"]["streamlit"]["component"]["components"]
     return internals.manifest(project["project"]["name"], project["project"]["version"], entries)
@@ -52,7 +53,7 @@ def _register() -> Callable:
     """The component's mounting callable, registered with the running server's manager."""
     manager = internals.component_registry()
     if manager.get_component_asset_root(NAME) is None:
-        manager.register_from_manifest(_manifest(), ROOT)
+        manager.register_from_manifest(manifest(), ROOT)
     if id(manager) not in _mounts:
         _mounts[id(manager)] = st.components.v2.component(NAME, js="live.js", css="live.css", isolate_styles=False)
     return _mounts[id(manager)]

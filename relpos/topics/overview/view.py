@@ -7,6 +7,7 @@ import streamlit as st
 import relpos
 from relpos.tables import frames as tables
 from relpos.text import numbers
+from relpos.ui import classroom
 from relpos.ui import common as ui
 from relpos.ui.navigation import PAGES
 
@@ -14,6 +15,7 @@ from relpos.ui.navigation import PAGES
 def render() -> None:
     """The whole page: what relative position encoding is, and the worked example's scores."""
     st.title("Relative position encoding in self-attention")
+    classroom.join_form("pages/worked_example.py")
     ui.markdown("overview")
     st.latex(
         r"e_{ij} \;=\; \underbrace{\frac{q_i \cdot k_j}{\sqrt{d}}}_{\text{content}}"

@@ -54,6 +54,8 @@ JSON, SNIPPET, UPLOAD, LOAD = (widget_key(PAGE, name) for name in ("json", "snip
 SCORES, WEIGHTS, OFFSETS, TABLE, STEP_TABLE = (
     widget_key(PAGE, name) for name in ("scores", "weights", "offsets", "table", "step_table")
 )
+#: The live class's URL parameter (relpos.ui.classroom): the lesson link keeps it.
+CLASS_PARAM = "class"
 #: Container key of the Previous / Next bar, which presenter mode keeps on screen (ui.PRESENTER_CSS).
 NAV = "lesson-nav"
 #: Container of the invisible Page Up / Page Down buttons (hidden by ui.ALWAYS_CSS).
@@ -96,6 +98,7 @@ class Lesson:
     stop: wt.Stop
     presenter: bool
     problems: tuple[tuple[str, str], ...]  # (widget key, message) of rejected fields
+    locked: bool = False  # a student of a paced live class: the stop is the teacher's
 
     @property
     def n(self) -> int:
@@ -153,10 +156,25 @@ def _restore(link: dict) -> None:
     _set_fields(view.scenario)
 
 
+def follow_view(scenario: Scenario, stop: wt.Stop) -> None:
+    """Show the live class's stop and numbers (before the widgets are drawn): a paced
+    student's page follows the teacher's, edits and moves included."""
+    state = st.session_state
+    if state.get(SCENARIO) != scenario:
+        state[SCENARIO] = scenario
+        state[MEMORY] = {}
+        state[K] = scenario.k
+        _set_fields(scenario)
+    else:  # a field edited meanwhile goes back to the teacher's number
+        for key, _, value in _fields(scenario):
+            state[key] = wt_text.short_number(value)
+    state[STOP] = stop
+
+
 def _init_state() -> None:
     state = st.session_state
     if SCENARIO not in state:  # first run in this session: open the view the link describes
-        _restore(ui.page_state(LINK, WALKTHROUGH))
+        _restore(ui.page_state(LINK, WALKTHROUGH, foreign=(CLASS_PARAM, "teacher")))
     scenario = state[SCENARIO]
     for key, _, value in _fields(scenario):
         if key not in state:  # first visit, or the widget was dropped on a page switch
@@ -265,7 +283,7 @@ def presenter_toggle() -> None:
 def sync_url(lesson: Lesson) -> None:
     """Write the view into the URL (only when it changed): the address bar stays a lesson link."""
     st.session_state[LINK] = lesson.link_state
-    ui.write_url(WALKTHROUGH, lesson.link_state)
+    ui.write_url(WALKTHROUGH, lesson.link_state, keep=(CLASS_PARAM,))
 
 
 def edited_note(lesson: Lesson) -> None:
@@ -316,6 +334,7 @@ def _pickers(lesson: Lesson) -> None:
         required=True,
         on_change=_pick_row,
         label_visibility=labels,
+        disabled=lesson.locked,
     )
     st.segmented_control(
         "Key (or the row's softmax)",
@@ -325,10 +344,11 @@ def _pickers(lesson: Lesson) -> None:
         required=True,
         on_change=_pick_step,
         label_visibility=labels,
+        disabled=lesson.locked,
     )
 
 
-def _clicker_buttons(index: int, total: int) -> None:
+def _clicker_buttons(index: int, total: int, locked: bool = False) -> None:
     """A presentation clicker sends Page Up / Page Down; a button takes one shortcut, so a
     second, invisible pair (ui.ALWAYS_CSS hides CLICKER) listens for those keys."""
     with st.container(key=CLICKER):
@@ -337,7 +357,7 @@ def _clicker_buttons(index: int, total: int) -> None:
             key=f"{PREVIOUS}_clicker",
             on_click=_move,
             args=(-1,),
-            disabled=index == 0,
+            disabled=locked or index == 0,
             shortcut="PageUp",
         )
         st.button(
@@ -345,7 +365,7 @@ def _clicker_buttons(index: int, total: int) -> None:
             key=f"{NEXT}_clicker",
             on_click=_move,
             args=(1,),
-            disabled=index == total - 1,
+            disabled=locked or index == total - 1,
             shortcut="PageDown",
         )
 
@@ -363,21 +383,22 @@ def step_controls(lesson: Lesson) -> None:
             _pickers(lesson)
     # a row of its own, whose wrapper's parent is the page: presenter mode makes it sticky
     with st.container(key=NAV, horizontal=True, vertical_alignment="center", gap="small", width="stretch"):
-        st.button("Previous", key=PREVIOUS, on_click=_move, args=(-1,), disabled=index == 0, shortcut="Left")
+        locked = lesson.locked  # a paced student: the teacher moves the stop
+        st.button("Previous", key=PREVIOUS, on_click=_move, args=(-1,), disabled=locked or index == 0, shortcut="Left")
         st.button(
             "Next",
             key=NEXT,
             type="primary",
             on_click=_move,
             args=(1,),
-            disabled=index == total - 1,
+            disabled=locked or index == total - 1,
             shortcut="Right",
         )
         where = f"row {stop.row + 1}, softmax" if lesson.at_softmax else f"pair ({stop.row + 1}, {stop.step + 1})"
         st.markdown(f"**Stop {index + 1} of {total}** · {where}", width="content")
         if lesson.presenter:
             _pickers(lesson)
-        _clicker_buttons(index, total)
+        _clicker_buttons(index, total, locked)
 
 
 def export_section(lesson: Lesson) -> None:

@@ -1,0 +1,158 @@
+"""The live class's push channel: server-sent events of a class's change counter.
+
+``GET /relpos/class/{code}/events?watch=state`` (or ``watch=activity``) answers a
+``text/event-stream`` that sends the class's current version at once and then every new
+one (:meth:`relpos.classroom.store.ClassStore.version`); a comment line every
+:data:`HEARTBEAT` seconds keeps proxies from closing a quiet stream. A student's page
+(:mod:`relpos.ui.class_events`) reruns only when the number it was drawn with changes, so
+an idle class costs no script runs at all.
+
+One watcher thread per watched class and counter in this process blocks in
+``wait_for_change`` and wakes every open stream of that class on the event loop; a stream
+itself is an idle coroutine. So 200 students cost one thread, not 200 (Starlette's thread
+pool holds 40), and a change reaches every stream of a replica at once.
+
+Every page and every stream of one server process share :func:`class_store`, so a change a
+script thread stores wakes the watchers of this process immediately (the store's
+notifier); a change made on another replica arrives through the store (Redis' pub/sub, or
+the store's poll).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import AsyncIterator
+
+import streamlit as st
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from relpos.classroom import model
+from relpos.classroom.errors import ClassroomError
+from relpos.classroom.store import BaseStore, open_store
+from relpos.server import asgi
+
+__all__ = ["HEARTBEAT", "PATH", "class_store", "events_path", "open_streams"]
+
+#: The route (below the app's base URL path).
+PATH = "/relpos/class/{code}/events"
+#: Seconds between keep-alive comments (well inside HAProxy's and browsers' idle timeouts).
+HEARTBEAT = 15.0
+#: How long a watcher blocks in one wait (it also notices a class that is gone this often).
+WAIT_SECONDS = 10.0
+
+_store: BaseStore | None = None
+_store_lock = threading.Lock()
+
+
+def class_store() -> BaseStore:
+    """The process's one live-class store (:func:`relpos.classroom.store.open_store`)."""
+    global _store
+    with _store_lock:
+        if _store is None:
+            _store = open_store()
+        return _store
+
+
+def events_path(code: str, watch: str = "state") -> str:
+    """The stream's path for `code`, below the app's base URL path."""
+    base = (st.get_option("server.baseUrlPath") or "").strip("/")
+    return f"{'/' + base if base else ''}/relpos/class/{code}/events?watch={watch}"
+
+
+class _Watcher:
+    """One thread waiting for changes of one class's counter, waking its streams."""
+
+    def __init__(self, store: BaseStore, code: str, watch: str, version: int, loop: asyncio.AbstractEventLoop):
+        self.store, self.code, self.watch, self.loop = store, code, watch, loop
+        self.version = version
+        self.gone = False
+        self.events: set[asyncio.Event] = set()
+        self.thread = threading.Thread(target=self._run, name=f"relpos-class-{code}-{watch}", daemon=True)
+
+    def _run(self) -> None:
+        while True:
+            try:
+                current = self.store.wait_for_change(self.code, self.version, WAIT_SECONDS, watch=self.watch)
+            except ClassroomError:  # deleted after its end or expiry: tell the streams and stop
+                current, self.gone = self.version, True
+            except Exception:  # the store is unreachable for a moment: try again, not in a hot loop
+                threading.Event().wait(1.0)
+                continue
+            with _watchers_lock:
+                if current != self.version or self.gone:
+                    self.version = current
+                    self.loop.call_soon_threadsafe(self._wake)
+                if self.gone or not self.events:
+                    _watchers.pop((self.code, self.watch), None)
+                    return
+
+    def _wake(self) -> None:
+        for event in self.events:
+            event.set()
+
+
+_watchers: dict[tuple[str, str], _Watcher] = {}
+_watchers_lock = threading.Lock()
+
+
+def open_streams() -> int:
+    """How many event streams this process holds open (for tests and the bench)."""
+    with _watchers_lock:
+        return sum(len(watcher.events) for watcher in _watchers.values())
+
+
+def _subscribe(store: BaseStore, code: str, watch: str, version: int) -> tuple[_Watcher, asyncio.Event]:
+    event = asyncio.Event()
+    with _watchers_lock:
+        watcher = _watchers.get((code, watch))
+        if watcher is None:
+            watcher = _watchers[code, watch] = _Watcher(store, code, watch, version, asyncio.get_running_loop())
+            watcher.thread.start()
+        watcher.events.add(event)
+    return watcher, event
+
+
+def _unsubscribe(watcher: _Watcher, event: asyncio.Event) -> None:
+    with _watchers_lock:
+        watcher.events.discard(event)
+
+
+async def class_events(request: Request) -> Response:
+    """The event stream of one class (see the module notes)."""
+    watch = request.query_params.get("watch", "state")
+    if watch not in ("state", "activity"):
+        return PlainTextResponse("watch is state or activity", status_code=400)
+    store = class_store()
+    try:
+        code = model.normalise_code(request.path_params["code"])
+        version = await asyncio.to_thread(store.version, code, watch)
+    except ClassroomError as error:
+        return PlainTextResponse(error.message, status_code=404)
+
+    async def stream() -> AsyncIterator[str]:
+        watcher, event = _subscribe(store, code, watch, version)
+        try:
+            sent = watcher.version
+            yield f"retry: 1000\ndata: {sent}\n\n"  # reconnect after 1 s (a restart, another replica)
+            while not watcher.gone:
+                try:
+                    await asyncio.wait_for(event.wait(), HEARTBEAT)
+                except TimeoutError:
+                    yield ": still here\n\n"
+                    continue
+                event.clear()
+                if watcher.version != sent:
+                    sent = watcher.version
+                    yield f"data: {sent}\n\n"
+            yield "event: gone\ndata: gone\n\n"
+        finally:
+            _unsubscribe(watcher, event)
+
+    headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+    return StreamingResponse(stream(), media_type="text/event-stream", headers=headers)
+
+
+asgi.register_routes(Route(PATH, class_events, methods=["GET"]))

@@ -1,0 +1,208 @@
+"""The walkthrough as a live class: the teacher's stop on every student's screen.
+
+The teacher starts a class here (**Start a class**); every stop the teacher reaches is
+stored as the class's pace (the stop's index, an id such as ``r2j3`` and the lesson's
+numbers as the walkthrough's URL state, :data:`~relpos.topics.walkthrough.schema.WALKTHROUGH`
+without presenter mode, which each screen keeps for itself). A joined student's run first
+applies that stop and those numbers (:func:`follow`), so while the class is paced the
+student sees what the projector shows and the stepping controls are disabled; the push
+channel (:mod:`relpos.ui.class_events`) reruns the student's page when the stop moves.
+
+At a pair stop the teacher can ask the class to predict e_ij, at a softmax stop which key
+gains the most weight; the questions, answers and results are :mod:`relpos.ui.classroom`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import parse_qsl, urlencode
+
+import numpy as np
+import streamlit as st
+
+from relpos.classroom import model as class_model
+from relpos.classroom.errors import ClassroomError
+from relpos.classroom.model import Class, Pace
+from relpos.state.keys import state_key, widget_key
+from relpos.text.numbers import subscript
+from relpos.topics.walkthrough import controls as walk
+from relpos.topics.walkthrough import model as wt
+from relpos.topics.walkthrough import schema as walkthrough_schema
+from relpos.topics.walkthrough.controls import PAGE, Lesson
+from relpos.topics.walkthrough.schema import WALKTHROUGH
+from relpos.ui import classroom
+
+__all__ = ["Live", "class_panel", "follow", "pace_of", "push", "start_button", "student_panel"]
+
+#: The stop last stored as the class's pace by this session (saves a write per rerun).
+_PUSHED = state_key(PAGE, "pushed")
+START = widget_key(PAGE, "start_class")
+
+
+@dataclass(frozen=True)
+class Live:
+    """This run's part in a live class: who (None: no class), the class as read, and an
+    error to show instead (an unknown or ended code)."""
+
+    who: classroom.Role | None = None
+    record: Class | None = None
+    error: ClassroomError | None = None
+
+    @property
+    def locked(self) -> bool:
+        """A student of a paced class: the stop is the teacher's."""
+        return bool(self.who and self.who.student and self.record and self.record.pace.paced)
+
+
+def pace_of(link_state: dict) -> Pace:
+    """The class pace of a walkthrough view (its stop and numbers; presenter mode stays per screen).
+
+    >>> from relpos.core.examples import worked_example
+    >>> pace = pace_of(walkthrough_schema.walkthrough_state(worked_example(), wt.Stop(1, 4), True))
+    >>> pace.index, pace.step, "presenter" in pace.state
+    (9, 'r2softmax', False)
+    """
+    view = walkthrough_schema.walkthrough_view(link_state)
+    n, stop = view.scenario.n, view.stop
+    step = f"r{stop.row + 1}softmax" if stop.is_softmax(n) else f"r{stop.row + 1}j{stop.step + 1}"
+    encoded = {key: value for key, value in WALKTHROUGH.encode(link_state).items() if key != "presenter"}
+    return Pace(index=wt.stop_index(stop, n), step=step, state=urlencode(encoded, safe=","))
+
+
+def _view_of(pace: Pace) -> walkthrough_schema.WalkthroughView:
+    return walkthrough_schema.walkthrough_view(WALKTHROUGH.decode(dict(parse_qsl(pace.state))).state)
+
+
+def follow() -> Live:
+    """Before the lesson is read: who this session is, and for a paced student the
+    teacher's stop and numbers applied."""
+    who = classroom.role()
+    if who is None:
+        return Live()
+    try:
+        if who.teacher:  # an ended class stays the teacher's for its results
+            record = classroom.store().check_teacher(who.code, who.secret)
+        else:
+            record = classroom.store().get_class(who.code)
+    except ClassroomError as error:
+        if who.teacher or who.student:
+            classroom.forget()
+        return Live(who, None, error)
+    live = Live(who, record)
+    if live.locked and record.pace.state:
+        view = _view_of(record.pace)
+        walk.follow_view(view.scenario, view.stop)
+    return live
+
+
+def push(lesson: Lesson, live: Live) -> Class | None:
+    """The teacher's stop becomes the class's (only when it moved); the class as stored."""
+    if not (live.who and live.who.teacher and live.record) or live.record.ended_at is not None:
+        return live.record
+    pace = pace_of(lesson.link_state)
+    current = (pace.index, pace.step, pace.state)
+    if st.session_state.get(_PUSHED) == (live.who.code, current) and live.record.pace.state == pace.state:
+        return live.record
+    try:
+        record = classroom.store().set_stop(
+            live.who.code, live.who.secret, index=pace.index, step=pace.step, state=pace.state
+        )
+    except ClassroomError as error:
+        classroom.show_error(error)
+        return live.record
+    st.session_state[_PUSHED] = (live.who.code, current)
+    return record
+
+
+def _start(link_state: dict) -> None:
+    classroom.start_class("walkthrough", pace_of(link_state))
+
+
+def start_button(lesson: Lesson, live: Live) -> None:
+    """**Start a class** (outside a class; a student sees the class instead)."""
+    if live.who and live.who.kind in ("teacher", "student"):
+        return
+    st.button(
+        "Start a class",
+        key=START,
+        on_click=_start,
+        args=(lesson.link_state,),
+        icon=":material/groups:",
+        help="Students join with a code or QR code, follow your Next and Previous, and answer questions.",
+    )
+
+
+def ask_options(lesson: Lesson) -> list[tuple[str, object]]:
+    """What the teacher can ask at this stop: predict e_ij, or the key that gains most."""
+    stop, n = lesson.stop, lesson.n
+    i = stop.row + 1
+    if lesson.at_softmax:
+        gains = wt.row_shift(lesson.result, stop.row).changes
+        keys = [f"key {j + 1}" for j in range(n)]
+        best = keys[int(np.argmax(gains))]
+        prompt = f"Row {i}: which key gains the most attention weight from the position term?"
+        step = f"r{i}softmax"
+        return [("Ask: which key gains most?", lambda: class_model.choice_question(prompt, keys, best, stop=step))]
+    pair = lesson.steps[stop.row * n + stop.step]
+    j = stop.step + 1
+    prompt = f"Predict e{subscript(i)}{subscript(j)} = content + position for query {i}, key {j}."
+    return [
+        (
+            f"Ask: predict e{subscript(i)}{subscript(j)}",
+            lambda: class_model.number_question(prompt, pair.score, stop=f"r{i}j{j}"),
+        )
+    ]
+
+
+def class_panel(lesson: Lesson, live: Live) -> None:
+    """The teacher's join panel above the stop: code, link, QR code, students."""
+    if live.error is not None:
+        classroom.show_error(live.error)
+    if not (live.who and live.who.student):  # a student's messages go with the answer box
+        classroom.show_flash()
+    if not (live.who and live.who.teacher and live.record):
+        return
+    if live.record.ended_at is not None:
+        classroom.ended_notice(live.who)
+        return
+    classroom.projector(live.who, PAGE, compact=lesson.presenter)
+
+
+def teacher_questions(lesson: Lesson, live: Live) -> None:
+    """Under the stop: ask, count, reveal; the console below it (folded)."""
+    if not (live.who and live.who.teacher and live.record) or live.record.ended_at is not None:
+        return
+    classroom.question_panel(live.who, live.record, ask_options(lesson), presenter=lesson.presenter)
+    with st.expander("Class console: students, quiz, results, end", icon=":material/settings:"):
+        classroom.console(live.who, live.record, PAGE)
+        classroom.quiz_round(live.who)
+
+
+def student_panel(lesson: Lesson, live: Live) -> None:
+    """A student's status and the current question; a join link opened: the join box."""
+    who = live.who
+    if who is None:
+        return
+    if who.kind == "invited":
+        if live.error is None:
+            classroom.join_prompt(who.code)
+        return
+    if not who.student or live.record is None:
+        return
+    classroom.show_flash()
+    if live.locked:
+        st.caption(f"Class {who.code}: you follow your teacher's stop.")
+    else:
+        st.caption(f"Class {who.code}: move at your own pace.")
+    classroom.answer_box(who, live.record)
+
+
+def listen(live: Live, record: Class | None) -> None:
+    """The push receiver for this session's class (after the teacher's push: its version)."""
+    if live.who is None:
+        return
+    if record is None:
+        if live.who.kind in ("teacher", "student") or live.error is not None:
+            classroom.listen(live.who, -1, over=True)
+        return
+    classroom.listen(live.who, record.version, over=record.ended_at is not None)

@@ -1,0 +1,100 @@
+// relpos live class: rerun this page (or its fragment) when the class changes.
+//
+// Opens one EventSource on /relpos/class/CODE/events (relpos.server.class_events) and hands
+// a new version to Streamlit only when it differs from the one the page was drawn with, so
+// a quiet class costs no runs. Versions that arrive faster than minInterval ms apart are
+// coalesced into one (a projector counting 60 answers reruns a few times, not 60).
+// The stream outlives a rerun (Streamlit unmounts and mounts the element again): it is
+// closed only when no mount claims it for a few seconds.
+//
+// It also keeps who this browser is in the class (teacher credential or student token) in
+// the browser's local storage, per class code: a new session (a server restart, another
+// replica, a second tab) that knows only the code from its URL gets it back
+// (setStateValue("identity", …)), so the teacher keeps control and a student their
+// answers. Never in the URL, never drawn. Static code, no user text.
+const streams = new Map();
+const CLOSE_AFTER_MS = 3000;
+const PENDING_MS = 5000; // a rerun not drawn by then is taken as lost
+
+function open(stream) {
+  if (!stream.url) return; // identity only (the teacher's tab makes the changes itself)
+  stream.source = new EventSource(stream.url);
+  stream.source.onmessage = (event) => {
+    const version = Number(event.data);
+    if (Number.isFinite(version)) offer(stream, version);
+  };
+  stream.source.addEventListener("gone", () => offer(stream, -1));
+}
+
+function offer(stream, version) {
+  stream.latest = version;
+  // versions only grow: one older than the page's was drawn already (-1: the class is gone)
+  if (version === stream.drawn || version === stream.sent || (version >= 0 && version < stream.drawn)) return;
+  // one rerun at a time: a second request before the first run is drawn would interrupt it
+  // (and the server's back-pressure pauses a session that asks faster than its runs finish)
+  if (stream.pending && Date.now() - stream.sentAt < PENDING_MS) return;
+  const wait = stream.minInterval - (Date.now() - stream.sentAt);
+  if (wait > 0) {
+    if (!stream.timer) {
+      stream.timer = setTimeout(() => {
+        stream.timer = null;
+        offer(stream, stream.latest);
+      }, wait);
+    }
+    return;
+  }
+  stream.sent = version;
+  stream.sentAt = Date.now();
+  stream.pending = true;
+  if (stream.setStateValue) stream.setStateValue("version", version);
+}
+
+function remember(data, setStateValue) {
+  const name = "relpos.class." + data.code;
+  try {
+    if (data.remember) {
+      localStorage.setItem(name, JSON.stringify(data.remember));
+    } else if (data.forget) {
+      localStorage.removeItem(name);
+    } else if (data.ask && !asked.has(name)) {
+      asked.add(name); // once per page load: a refused identity is not offered again
+      const stored = JSON.parse(localStorage.getItem(name) || "null");
+      if (stored && stored.code === data.code) setStateValue("identity", stored);
+    }
+  } catch (error) {
+    // storage blocked (a private window's policy): the session still works until it ends
+  }
+}
+const asked = new Set();
+
+export default function (component) {
+  const { data, setStateValue, parentElement } = component;
+  const id = component.key || component.name || "relpos.class_events";
+  let stream = streams.get(id);
+  if (stream && stream.url !== data.url) {
+    if (stream.source) stream.source.close();
+    streams.delete(id);
+    stream = undefined;
+  }
+  if (!stream) {
+    stream = { url: data.url, sent: null, sentAt: 0, latest: null, timer: null };
+    streams.set(id, stream);
+    open(stream);
+  }
+  clearTimeout(stream.closing);
+  stream.drawn = data.version;
+  stream.pending = false;
+  stream.minInterval = data.minInterval || 0;
+  stream.setStateValue = setStateValue;
+  if (parentElement) parentElement.dataset.relposClassVersion = String(data.version);
+  remember(data, setStateValue);
+  if (stream.latest !== null) offer(stream, stream.latest); // a change that came during the run
+  return () => {
+    stream.closing = setTimeout(() => {
+      if (streams.get(id) === stream) {
+        if (stream.source) stream.source.close();
+        streams.delete(id);
+      }
+    }, CLOSE_AFTER_MS);
+  };
+}

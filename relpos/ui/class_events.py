@@ -1,0 +1,87 @@
+"""The live class's push receiver: a custom component (``st.components.v2``) without a face.
+
+It opens an ``EventSource`` on :func:`relpos.server.class_events.events_path` and sets its
+value (a version number) only when the class's version differs from the one this run drew
+with; that value change reruns the script, or only the fragment the component sits in.
+So a student's page follows the teacher within a round trip, and an idle class costs no
+runs (no polling rerun, no timer). Its JavaScript lives in ``relpos/ui/class_assets``
+(declared in ``pyproject.toml`` beside the live panel, and registered as
+:mod:`relpos.ui.live` registers its own).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import streamlit as st
+
+from relpos.server import internals
+from relpos.server.class_events import events_path
+from relpos.ui import live
+
+__all__ = ["NAME", "class_events"]
+
+#: Streamlit's name for the component: ``<project>.<component>`` from pyproject.toml.
+NAME = "relpos.class_events"
+_mounts: dict[int, Callable] = {}  # id(component manager) -> mounting callable
+
+
+def _register() -> Callable:
+    manager = internals.component_registry()
+    if manager.get_component_asset_root(NAME) is None:
+        manager.register_from_manifest(live.manifest(), live.ROOT)
+    if id(manager) not in _mounts:
+        _mounts[id(manager)] = st.components.v2.component(NAME, js="events.js", isolate_styles=False)
+    return _mounts[id(manager)]
+
+
+def _ignore() -> None:
+    """The value change itself is the message: the rerun reads the store again."""
+
+
+def class_events(
+    code: str,
+    version: int,
+    *,
+    key: str,
+    watch: str | None = "state",
+    min_interval_ms: int = 0,
+    remember: dict | None = None,
+    ask: bool = False,
+    forget: bool = False,
+) -> None:
+    """Rerun this script (or the enclosing fragment) when `code`'s `watch` counter leaves `version`.
+
+    Parameters
+    ----------
+    code : str
+        The class code (validated by the store before this is drawn).
+    version : int
+        The version this run drew from.
+    key : str
+        The element's key (one per watched counter on a page).
+    watch : {"state", "activity"} or None
+        What students follow, or joins and answers (the projector's counts); None opens no
+        stream (the teacher's own tab: it makes the changes, and only keeps its identity).
+    min_interval_ms : int
+        Changes closer together than this are handed on as one.
+    remember : dict, optional
+        Who this session is (``code``, ``kind``, ``secret``): kept in the browser's local
+        storage for this code, never shown.
+    ask : bool
+        This session does not know who it is: hand back what the browser kept for this
+        code (as the ``identity`` state, which reruns the script).
+    forget : bool
+        Drop what the browser kept for this code (the class is over, or the session left).
+    """
+    mount = _register()
+    data = {
+        "url": events_path(code, watch) if watch else None,
+        "code": code,
+        "version": int(version),
+        "minInterval": int(min_interval_ms),
+        "remember": remember,
+        "ask": bool(ask),
+        "forget": bool(forget),
+    }
+    mount(key=key, data=data, default={"version": int(version)}, on_version_change=_ignore, on_identity_change=_ignore)

@@ -1,0 +1,592 @@
+"""The live class's widgets, shared by the lessons that run as a class.
+
+Who this browser session is lives in session state (:data:`TEACHER`, :data:`STUDENT`) and,
+so that a server restart or another replica does not take it away, in the browser's own
+storage through :func:`relpos.ui.class_events.class_events` (never in the URL: the
+teacher's address bar is on the projector). The teacher credential is never drawn: the
+private teacher link is offered as a download only.
+
+* the teacher: :func:`start_class`, :func:`projector` (code, join link, QR code, how many
+  joined), :func:`question_panel` (ask, "a of N answered", reveal, hide, ask again, the
+  results) and :func:`console` (pace, who answered, CSV, private link, end);
+* a student: :func:`join_form` (the Overview's "Join a class"), :func:`join_prompt` (a join
+  link opened), :func:`answer_box` and the feedback after the reveal;
+* the join link's address: :func:`public_base_url` (a configured public address, else the
+  machine's network address when the teacher's browser says localhost).
+
+Every message of the store is a :class:`~relpos.classroom.errors.ClassroomError` whose text
+is shown escaped (:func:`show_error`); nicknames are validated by the store and escaped here.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import socket
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit, urlunsplit
+
+import streamlit as st
+
+from relpos.classroom import model
+from relpos.classroom.errors import ClassroomError, NotJoinedError
+from relpos.classroom.model import Class, Question
+from relpos.classroom.qr import qr_svg
+from relpos.classroom.results import Results
+from relpos.classroom.store import BaseStore
+from relpos.plots.classroom import answer_bars
+from relpos.server import fragment, internals
+from relpos.server.class_events import class_store
+from relpos.state.keys import state_key, widget_key
+from relpos.text import numbers
+from relpos.text.escape import escape_markdown
+from relpos.topics.quiz.checking import make_quiz
+from relpos.ui import class_events as events
+from relpos.ui import common as ui
+
+__all__ = [
+    "ANSWER",
+    "JOIN_CODE",
+    "JOIN_NICKNAME",
+    "START",
+    "STUDENT",
+    "TEACHER",
+    "Role",
+    "answer_box",
+    "console",
+    "join_form",
+    "join_prompt",
+    "network_base_url",
+    "projector",
+    "public_base_url",
+    "question_panel",
+    "role",
+    "show_error",
+    "start_class",
+]
+
+PAGE = "classroom"
+#: Session values: ``{"code", "credential"}`` of the class this session teaches,
+#: ``{"code", "token"}`` of the class it joined.
+TEACHER, STUDENT = state_key(PAGE, "teacher"), state_key(PAGE, "student")
+_FLASH = state_key(PAGE, "flash")
+_REMEMBERED = state_key(PAGE, "remembered")  # codes whose identity the browser was asked for
+#: Widgets. The answer field's key holds "answer": phones get the decimal keypad for it.
+START, ANSWER, SUBMIT = widget_key(PAGE, "start"), widget_key(PAGE, "answer"), widget_key(PAGE, "submit")
+JOIN_CODE, JOIN_NICKNAME, JOIN = (widget_key(PAGE, name) for name in ("join_code", "join_nickname", "join"))
+EVENTS, ACTIVITY = widget_key(PAGE, "events"), widget_key(PAGE, "activity")
+PACED, END, CSV, LINK = (widget_key(PAGE, name) for name in ("paced", "end", "csv", "teacher_link"))
+REVEAL, HIDE, AGAIN = (widget_key(PAGE, name) for name in ("reveal", "hide", "again"))
+#: The URL parameter a join link carries (and that keeps a class across a server restart).
+CLASS_PARAM, TEACHER_PARAM = "class", "teacher"
+_LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1", "0.0.0.0", ""}
+
+
+def store() -> BaseStore:
+    """The server's live-class store (one per process, shared with the event streams)."""
+    return class_store()
+
+
+def show_error(error: ClassroomError) -> None:
+    """A store's refusal, said plainly (its message may quote what someone typed: escaped)."""
+    st.error(escape_markdown(error.message), icon=":material/error:")
+
+
+def flash(message: str) -> None:
+    """Say `message` once, on the next run (call from a callback)."""
+    st.session_state[_FLASH] = message
+
+
+def show_flash() -> None:
+    message = st.session_state.pop(_FLASH, None)
+    if message:
+        st.info(escape_markdown(message))
+
+
+# ---------------------------------------------------------------- who this session is
+
+
+@dataclass(frozen=True)
+class Role:
+    """What this session is in a class: ``teacher``, ``student``, or ``invited`` (a join
+    link opened, not joined yet)."""
+
+    kind: str
+    code: str
+    secret: str = field(default="", repr=False)  # credential or token (never drawn)
+
+    @property
+    def teacher(self) -> bool:
+        return self.kind == "teacher"
+
+    @property
+    def student(self) -> bool:
+        return self.kind == "student"
+
+
+def _identity_from_url() -> None:
+    """A private teacher link: read ``teacher=`` once, then take it out of the address bar."""
+    params = st.query_params
+    if TEACHER_PARAM not in params:
+        return
+    credential, code = params.get(TEACHER_PARAM, ""), params.get(CLASS_PARAM, "")
+    del params[TEACHER_PARAM]
+    try:
+        record = store().check_teacher(code, credential)
+    except ClassroomError as error:
+        flash(error.message)
+        return
+    st.session_state[TEACHER] = {"code": record.code, "credential": credential}
+    st.session_state.pop(STUDENT, None)
+    flash(f"You teach class {record.code} again in this tab.")
+
+
+def _identity_from_browser(code: str) -> None:
+    """What the browser remembered for `code` (its local storage, handed back by the
+    events component after a restart or on another replica)."""
+    result = st.session_state.get(EVENTS)
+    given = result.get("identity") if hasattr(result, "get") else None
+    if not isinstance(given, dict) or given.get("code") != code:
+        return
+    secret, kind = given.get("secret"), given.get("kind")
+    try:
+        if kind == "teacher":
+            store().check_teacher(code, secret)
+            st.session_state[TEACHER] = {"code": code, "credential": secret}
+        elif kind == "student":
+            student = store().join(code, token=secret)
+            st.session_state[STUDENT] = {"code": code, "token": student.token}
+    except ClassroomError:
+        return  # a stale entry (the class is over): the page offers to join again
+
+
+def role() -> Role | None:
+    """This session's part in a class, from its state, a private teacher link, or what the
+    browser remembered; None outside any class."""
+    _identity_from_url()
+    state = st.session_state
+    code = _linked_code()
+    if code and TEACHER not in state and STUDENT not in state:
+        _identity_from_browser(code)
+    if TEACHER in state:
+        return Role("teacher", state[TEACHER]["code"], state[TEACHER]["credential"])
+    if STUDENT in state and (not code or code == state[STUDENT]["code"]):
+        return Role("student", state[STUDENT]["code"], state[STUDENT]["token"])
+    return Role("invited", code) if code else None
+
+
+def _linked_code() -> str | None:
+    raw = st.query_params.get(CLASS_PARAM)
+    if not raw:
+        return None
+    try:
+        return model.normalise_code(raw)
+    except ClassroomError:
+        return raw[:16]  # shown escaped by the join prompt's error
+
+
+def forget() -> None:
+    """Leave the class (the session forgets its part; the browser forgets it on the next run)."""
+    st.session_state.pop(TEACHER, None)
+    st.session_state.pop(STUDENT, None)
+    if CLASS_PARAM in st.query_params:
+        del st.query_params[CLASS_PARAM]
+
+
+def listen(who: Role, version: int, *, over: bool = False) -> None:
+    """Mount the events receiver for a class (reruns the page when `version` moves on) and
+    keep the browser's copy of who this session is; `over`: the class has ended or gone."""
+    remember = None
+    if who.kind in ("teacher", "student") and not over:
+        remember = {"code": who.code, "kind": who.kind, "secret": who.secret}
+    watch = None if who.teacher else "state"  # the teacher's tab makes the changes: no rerun of its own
+    events.class_events(
+        who.code, version, key=EVENTS, watch=watch, remember=remember, ask=who.kind == "invited", forget=over
+    )
+
+
+# ---------------------------------------------------------------- the join address
+
+
+def lan_address() -> str:
+    """This machine's address on its network (the one ``streamlit run`` prints as Network URL).
+
+    Connecting a UDP socket sends nothing; it only makes the system pick the interface
+    it would route through. Without a network: 127.0.0.1.
+    """
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.254.254.254", 1))
+            return probe.getsockname()[0]
+        except OSError:
+            return "127.0.0.1"
+
+
+def network_base_url(
+    page_url: str, *, public: str = "", server_address: str = "", server_port: int | None = None, lan: str = ""
+) -> str:
+    """The app's address as a student's phone reaches it (no page, no query).
+
+    A configured public address wins (`public`: ``RELPOS_PUBLIC_URL``; else
+    `server_address`: Streamlit's ``browser.serverAddress`` when set); else the address
+    the teacher's browser used, with a localhost host replaced by `lan`.
+
+    >>> network_base_url("http://localhost:8501/worked_example?i=2", lan="192.168.1.7")
+    'http://192.168.1.7:8501'
+    >>> network_base_url("http://localhost:8501/x", public="https://relpos.example/app/")
+    'https://relpos.example/app'
+    >>> network_base_url("http://localhost:8501/", server_address="class.example", server_port=80)
+    'http://class.example'
+    """
+    if public:
+        return public.rstrip("/")
+    parts = urlsplit(page_url or "")
+    scheme = parts.scheme if parts.scheme in ("http", "https") else "http"
+    path = parts.path.rsplit("/", 1)[0] if parts.path.count("/") > 1 else ""
+    if server_address:
+        port = server_port or parts.port
+        default = {"http": 80, "https": 443}[scheme]
+        netloc = server_address if port in (None, default) else f"{server_address}:{port}"
+        return urlunsplit((scheme, netloc, path, "", "")).rstrip("/")
+    host = parts.hostname or ""
+    if host in _LOCAL_HOSTS and lan:
+        host = lan
+    netloc = f"[{host}]" if ":" in host else host
+    if parts.port:
+        netloc += f":{parts.port}"
+    return urlunsplit((scheme, netloc, path, "", "")).rstrip("/")
+
+
+def public_base_url() -> str:
+    """:func:`network_base_url` of this session's page, with this server's settings."""
+    server_address = internals.option_if_set("browser.serverAddress") or ""
+    port = internals.option_if_set("browser.serverPort") if server_address else None
+    return network_base_url(
+        st.context.url or "",
+        public=os.environ.get("RELPOS_PUBLIC_URL", ""),
+        server_address=server_address,
+        server_port=port,
+        lan=lan_address(),
+    )
+
+
+# ---------------------------------------------------------------- the teacher
+
+
+def start_class(lesson: str, pace: model.Pace) -> None:
+    """Start a class at `pace` (call from the Start button's callback)."""
+    try:
+        record, credential = store().create_class(lesson, pace)
+    except ClassroomError as error:
+        flash(error.message)
+        return
+    st.session_state.pop(STUDENT, None)
+    st.session_state[TEACHER] = {"code": record.code, "credential": credential}
+    st.query_params[CLASS_PARAM] = record.code  # a restart finds the class again (the code is public)
+
+
+def _svg_image(svg: str) -> str:
+    """An SVG as a Markdown image (a data URI: nothing typed by anyone is in it)."""
+    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
+
+
+def projector(who: Role, page: str, *, compact: bool = False) -> None:
+    """The join panel: the code, the join link, its QR code, and how many joined (live).
+
+    Drawn in a fragment that reruns when someone joins or answers (the activity stream).
+    """
+    link = model.join_link(f"{public_base_url()}/{page}", who.code)
+    _projector_fragment(who, link, compact)
+
+
+@fragment
+def _projector_fragment(who: Role, link: str, compact: bool) -> None:
+    try:
+        activity = store().version(who.code, "activity")  # first: a change after it reruns again
+        record, count = store().get_class(who.code), store().students_count(who.code)
+        answered = store().answered_count(who.code) if record.question and record.question.is_open else None
+    except ClassroomError as error:
+        show_error(error)
+        return
+    events.class_events(who.code, activity, key=ACTIVITY, watch="activity", min_interval_ms=250)
+    code_column, qr_column = st.columns([2, 1], vertical_alignment="center")
+    with code_column:
+        st.markdown(f"### Join code: `{who.code}`")
+        st.markdown(f"Open **{escape_markdown(link)}**")
+        joined = f"**{count} student{'' if count == 1 else 's'}** joined"
+        if answered is not None:
+            joined += f" · **{answered} of {count} answered**"
+        st.markdown(joined)
+    with qr_column:
+        st.image(_svg_image(qr_svg(link)), width=120 if compact else 200, caption="Scan to join")
+
+
+def question_panel(who: Role, record: Class, ask: Sequence[tuple[str, Callable[[], Question]]], *, presenter: bool):
+    """Ask buttons for this stop, then the current question with Reveal, Hide and Ask
+    again, and the results once revealed. (Its live count, "a of N answered", is in the
+    projector's fragment: one fragment per page listens, so joins and answers rerun only it.)"""
+    show_flash()
+    with st.container(horizontal=True, gap="small"):
+        for number, (label, make) in enumerate(ask):
+            st.button(label, key=widget_key(PAGE, "ask", number), on_click=_ask, args=(who, make))
+    question = record.question
+    if question is None:
+        return
+    st.markdown(f"**Question {question.id}:** {escape_markdown(question.prompt)} ({question.status})")
+    with st.container(horizontal=True, gap="small"):
+        if question.is_open or question.status == "hidden":
+            st.button("Reveal", key=REVEAL, type="primary", on_click=_teacher_action, args=("reveal", who))
+        if question.revealed:
+            st.button("Hide", key=HIDE, on_click=_teacher_action, args=("hide", who))
+        st.button("Reset & ask again", key=AGAIN, on_click=_teacher_action, args=("reset", who))
+    if question.revealed:
+        try:
+            results_chart(store().results(who.code, credential=who.secret), presenter=presenter)
+        except ClassroomError as error:
+            show_error(error)
+
+
+def _ask(who: Role, make: Callable[[], Question]) -> None:
+    try:
+        store().ask(who.code, who.secret, make())
+    except ClassroomError as error:
+        flash(error.message)
+
+
+def _teacher_action(action: str, who: Role) -> None:
+    try:
+        getattr(store(), action)(who.code, who.secret)
+    except ClassroomError as error:
+        flash(error.message)
+
+
+def results_chart(results: Results, *, presenter: bool = False) -> None:
+    """The class's answers with the true value marked, and how many were right."""
+    question = results.question
+    if results.bins:
+        bars = [(b.label, b.count, b.holds_truth) for b in results.bins]
+    else:
+        bars = [(c.label, c.count, c.correct) for c in results.counts]
+    labels, counts, marks = zip(*bars, strict=True) if bars else ((), (), ())
+    truth = question.truth
+    shown = numbers.readable(truth, 6, trim=0) if isinstance(truth, float) else str(truth)
+    fig = answer_bars(
+        labels,
+        counts,
+        marks,
+        f"{results.answered} answer{'' if results.answered == 1 else 's'} · true value {shown}",
+        height=300,
+    )
+    if presenter:
+        fig.update_layout(font={"size": 20}, height=340)
+    ui.chart(fig, key=widget_key(PAGE, "results", question.id), toolbar=False)
+    if results.answers:
+        st.caption(f"{results.correct} of {results.answered} right (true value {escape_markdown(shown)}).")
+
+
+def _set_paced(who: Role) -> None:
+    try:
+        store().set_paced(who.code, who.secret, bool(st.session_state.get(PACED)))
+    except ClassroomError as error:
+        flash(error.message)
+
+
+def _end(who: Role) -> None:
+    try:
+        store().end(who.code, who.secret)
+    except ClassroomError as error:
+        flash(error.message)
+        return
+    flash(f"Class {who.code} has ended; its results stay downloadable for an hour.")
+
+
+def console(who: Role, record: Class, page: str) -> None:
+    """The teacher's console: pace, who answered, the CSV, the private link, end the class."""
+    st.session_state[PACED] = record.pace.paced
+    st.toggle(
+        "Students follow my stop",
+        key=PACED,
+        on_change=_set_paced,
+        args=(who,),
+        help="Off: every student moves on their own. On again: everyone comes back to your stop.",
+    )
+    try:
+        students = store().students(who.code, who.secret)
+        results = store().results(who.code, credential=who.secret) if record.question else None
+    except ClassroomError as error:
+        show_error(error)
+        return
+    answered = set(results.labels) if results else set()
+    base = f"{public_base_url()}/{page}"
+    if students:
+        names = [f"{escape_markdown(student.label)}{' ✓' if student.label in answered else ''}" for student in students]
+        st.markdown("**Students** (✓ answered the current question): " + ", ".join(names))
+    with st.container(horizontal=True, gap="small"):
+        st.download_button(
+            "Download results (CSV)",
+            lambda: store().export_csv(who.code, who.secret),  # made at the click: every answer so far
+            file_name=f"relpos_class_{who.code}.csv",
+            mime="text/csv",
+            key=CSV,
+            on_click="ignore",
+            icon=":material/download:",
+        )
+        st.download_button(
+            "Save my private teacher link",
+            lambda: model.teacher_link(base, who.code, who.secret) + "\n",
+            file_name=f"relpos_teacher_{who.code}.txt",
+            mime="text/plain",
+            key=LINK,
+            on_click="ignore",
+            icon=":material/key:",
+            help="Opens this class as its teacher from another tab or device. Keep it private: never project it.",
+        )
+        st.button("End the class", key=END, on_click=_end, args=(who,), icon=":material/stop_circle:")
+
+
+def ended_notice(who: Role) -> None:
+    """An ended class on the teacher's screen: the results, and the way out."""
+    st.info(f"Class {who.code} has ended. Its results stay downloadable for an hour.")
+    with st.container(horizontal=True, gap="small"):
+        try:
+            st.download_button(
+                "Download results (CSV)",
+                lambda: store().export_csv(who.code, who.secret),
+                file_name=f"relpos_class_{who.code}.csv",
+                mime="text/csv",
+                key=CSV,
+                on_click="ignore",
+                icon=":material/download:",
+            )
+        except ClassroomError as error:
+            show_error(error)
+        st.button("Leave the class", key=widget_key(PAGE, "leave"), on_click=forget)
+
+
+def _ask_quiz(who: Role) -> None:
+    seed, number = st.session_state.get(QUIZ_SEED), st.session_state.get(QUIZ_NUMBER)
+    try:
+        store().ask(who.code, who.secret, model.quiz_question(int(seed), int(number) - 1))
+    except (ClassroomError, TypeError, ValueError) as error:
+        flash(getattr(error, "message", "Choose a quiz seed and a question number."))
+
+
+QUIZ_SEED, QUIZ_NUMBER, QUIZ_ASK = (widget_key(PAGE, name) for name in ("quiz_seed", "quiz_number", "quiz_ask"))
+
+
+def quiz_round(who: Role) -> None:
+    """The seeded quiz as a class: pick the seed (the quiz page's ``?seed=``) and a question;
+    students answer it on their device and get the quiz's own feedback after the reveal."""
+    st.markdown("**The quiz, as a class**")
+    with st.container(horizontal=True, vertical_alignment="bottom", gap="small"):
+        st.number_input("Quiz seed", min_value=0, max_value=999_999, value=7, step=1, key=QUIZ_SEED)
+        count = len(make_quiz(int(st.session_state.get(QUIZ_SEED) or 0)))
+        st.selectbox("Question", list(range(1, count + 1)), key=QUIZ_NUMBER)
+        st.button("Ask this quiz question", key=QUIZ_ASK, on_click=_ask_quiz, args=(who,))
+
+
+# ---------------------------------------------------------------- students
+
+
+def _join(code_key: str | None, code: str | None, switch_to: str | None) -> None:
+    state = st.session_state
+    try:
+        code = model.normalise_code(state.get(code_key, "") if code_key else code)
+        student = store().join(code, state.get(JOIN_NICKNAME) or None)
+    except ClassroomError as error:
+        flash(error.message)
+        return
+    state.pop(TEACHER, None)
+    state[STUDENT] = {"code": code, "token": student.token}
+    state[state_key(PAGE, "switch")] = (switch_to, code) if switch_to else None
+    flash(f"You joined class {code} as {student.label}.")
+
+
+def join_form(page_path: str) -> None:
+    """The Overview's "Join a class": a code and an optional nickname, then the lesson."""
+    pending = st.session_state.pop(state_key(PAGE, "switch"), None)
+    if pending:
+        target, code = pending
+        st.switch_page(target, query_params={CLASS_PARAM: code})
+    with st.container(border=True):
+        st.markdown("**Join a class**: type the code on the projector.")
+        show_flash()
+        with st.container(horizontal=True, vertical_alignment="bottom", gap="small"):
+            st.text_input("Class code", key=JOIN_CODE, max_chars=16, placeholder="e.g. K7QX2M")
+            st.text_input("Nickname (optional)", key=JOIN_NICKNAME, max_chars=model.MAX_NICKNAME)
+            st.button("Join", key=JOIN, type="primary", on_click=_join, args=(JOIN_CODE, None, page_path))
+
+
+def join_prompt(code: str) -> None:
+    """A join link was opened: join this class (optional nickname), or say why not."""
+    try:
+        record = store().get_class(code)
+    except ClassroomError as error:
+        show_error(error)
+        return
+    with st.container(border=True):
+        st.markdown(f"**Class {record.code}** is running. Join to follow your teacher and answer questions.")
+        with st.container(horizontal=True, vertical_alignment="bottom", gap="small"):
+            st.text_input("Nickname (optional)", key=JOIN_NICKNAME, max_chars=model.MAX_NICKNAME)
+            st.button("Join the class", key=JOIN, type="primary", on_click=_join, args=(None, record.code, None))
+
+
+def _submit(who: Role, question_id: int) -> None:
+    try:
+        ack = store().submit_answer(who.code, who.secret, question_id, st.session_state.get(ANSWER, ""))
+    except NotJoinedError as error:
+        st.session_state.pop(STUDENT, None)
+        flash(error.message)
+        return
+    except ClassroomError as error:
+        flash(error.message)
+        return
+    flash(ack.message)
+
+
+def quiz_body(question: Question) -> None:
+    """A quiz question's text, as the quiz page writes it (generated text, no user input)."""
+    seed, index = question.quiz
+    st.markdown(make_quiz(seed)[index].prompt)
+
+
+def answer_box(who: Role, record: Class) -> None:
+    """The current question on a student's device: the field, then the feedback and the
+    class's results once the teacher reveals them."""
+    question = record.question
+    if question is None or question.status == "hidden":
+        return
+    with st.container(border=True):
+        st.markdown(f"**{escape_markdown(question.prompt)}**")
+        if question.kind == "quiz":
+            quiz_body(question)
+        try:
+            mine = store().my_answer(who.code, who.secret, question.id)
+        except ClassroomError as error:
+            show_error(error)
+            return
+        if question.is_open:
+            _answer_field(who, question)
+        elif mine is None:
+            st.caption("This question is closed.")
+        show_flash()
+        if question.revealed:
+            if mine is not None:
+                verdict = model.grade(question, mine.text)
+                (st.success if verdict.correct else st.warning)(escape_markdown(verdict.message))
+            try:
+                results_chart(store().results(who.code))
+            except ClassroomError as error:
+                show_error(error)
+        elif mine is not None:
+            st.caption(f"Your answer {escape_markdown(mine.text)} is in; the teacher reveals the results.")
+
+
+def _answer_field(who: Role, question: Question) -> None:
+    with st.container(horizontal=True, vertical_alignment="bottom", gap="small"):
+        if question.kind == "choice":
+            st.segmented_control("Your answer", list(question.choices), key=ANSWER)
+        else:
+            st.text_input("Your answer", key=ANSWER, max_chars=64, placeholder="e.g. 0.25")
+        st.button("Submit", key=SUBMIT, type="primary", on_click=_submit, args=(who, question.id))

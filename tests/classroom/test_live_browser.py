@@ -1,0 +1,166 @@
+"""The live class in real browsers and over HTTP, on a server of its own (its own data folder).
+
+* browser: a teacher's tab and three students (one a 390 × 844 touch phone) who join by the
+  link and by the typed code, follow Next, submit predictions and see the reveal; the
+  teacher downloads the CSV. Screenshots go to test-artifacts/.
+* server: the event stream sends the version at once and every change after; an unknown
+  code is refused; an idle class with open streams costs the server almost no CPU.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from relpos.classroom.store import open_store
+from tests.support.browser import ARTIFACTS, ROOT, StreamlitServer
+
+NEXT_WITHIN = 10.0  # seconds; generous: the bench measures latency, this checks that it happens
+
+
+@pytest.fixture(scope="module")
+def class_server(tmp_path_factory):
+    data = tmp_path_factory.mktemp("class-data")
+    log = ARTIFACTS / f"streamlit-live-class-{os.getpid()}.log"
+    with StreamlitServer(ROOT / "app.py", log_path=log, env={"RELPOS_DATA_DIR": str(data)}) as server:
+        server.data_dir = data
+        yield server
+
+
+def _store(server):
+    return open_store(f"sqlite://{server.data_dir / 'classes.sqlite3'}")
+
+
+def _wait_text(page, text, timeout=NEXT_WITHIN):
+    page.get_by_text(text).first.wait_for(timeout=timeout * 1000)
+
+
+@pytest.mark.browser
+@pytest.mark.server
+def test_a_class_of_three_follows_answers_and_sees_the_reveal(chromium, class_server):
+    contexts = []
+
+    def context(**options):
+        made = chromium.new_context(**options)
+        contexts.append(made)
+        return made.new_page()
+
+    try:
+        teacher = context(viewport={"width": 1440, "height": 900}, accept_downloads=True)
+        teacher.goto(class_server.url("worked_example"))
+        teacher.get_by_role("button", name="Start a class").click(no_wait_after=True)
+        _wait_text(teacher, "Join code:", 60)
+        code = re.search(r"Join code:\s*([A-Z0-9]{6})", teacher.inner_text("body")).group(1)
+        assert "teacher=" not in teacher.url
+
+        phone = context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+        laptop = context(viewport={"width": 1280, "height": 720})
+        typed = context(viewport={"width": 1280, "height": 720})
+        for page, name in ((phone, "Ada"), (laptop, "")):  # by the join link
+            page.goto(class_server.url("worked_example", {"class": code}))
+            page.get_by_label("Nickname (optional)").fill(name)
+            page.get_by_role("button", name="Join the class").click(no_wait_after=True)
+        typed.goto(class_server.url(""))  # by the code typed on the Overview
+        typed.get_by_label("Class code").fill(code.lower())
+        typed.get_by_label("Nickname (optional)").fill("Grace")
+        typed.get_by_role("button", name="Join", exact=True).click(no_wait_after=True)
+        students = (phone, laptop, typed)
+        for page in students:
+            _wait_text(page, "you follow your teacher", 60)
+        _wait_text(teacher, "3 students")
+
+        teacher.get_by_role("button", name=re.compile("^Next")).first.click(no_wait_after=True)
+        for page in students:
+            _wait_text(page, "Stop 2 of 20")
+            assert page.get_by_role("button", name=re.compile("^Next")).first.is_disabled()
+
+        teacher.get_by_role("button", name=re.compile("^Ask: predict")).click(no_wait_after=True)
+        truth = _store(class_server).get_class(code).question.truth
+        for page, answer in zip(students, (f"{truth}", "0.1", "-0.3"), strict=True):
+            field = page.get_by_label("Your answer")
+            field.wait_for(timeout=NEXT_WITHIN * 1000)
+            field.fill(answer)
+            page.get_by_role("button", name="Submit").click(no_wait_after=True)
+            _wait_text(page, "is in")
+        _wait_text(teacher, "3 of 3 answered")
+        teacher.get_by_role("button", name="Reveal").click(no_wait_after=True)
+        _wait_text(phone, "Right")
+        _wait_text(laptop, "Not quite")
+        phone.screenshot(path=ARTIFACTS / "live-class-phone-reveal.png", full_page=True)
+        teacher.screenshot(path=ARTIFACTS / "live-class-teacher.png")
+
+        teacher.get_by_text("Class console").click()
+        with teacher.expect_download() as download:
+            teacher.get_by_role("button", name="Download results (CSV)").click()
+        rows = Path(download.value.path()).read_text(encoding="utf-8")
+        assert "Ada" in rows and "Grace" in rows and "anonymous 2" in rows
+        assert rows.count("\n") >= 4  # a header and three answers
+    finally:
+        for made in contexts:
+            made.close()
+
+
+@pytest.mark.server
+def test_the_event_stream_pushes_each_change_and_refuses_unknown_codes(class_server):
+    store = _store(class_server)
+    record, credential = store.create_class()
+    url = class_server.base_url + f"/relpos/class/{record.code}/events?watch=state"
+    lines: list[tuple[float, str]] = []
+
+    def read():
+        with urllib.request.urlopen(url, timeout=20) as stream:
+            assert stream.headers["Content-Type"].startswith("text/event-stream")
+            for raw in stream:
+                lines.append((time.monotonic(), raw.decode().strip()))
+                if raw.startswith(b"data: 2"):
+                    return
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    deadline = time.monotonic() + 10
+    while not any(line == "data: 0" for _, line in lines) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert "data: 0" in [line for _, line in lines], lines
+    for index in (1, 2):
+        changed = time.monotonic()
+        store.set_stop(record.code, credential, index=index)
+        while not any(line == f"data: {index}" for _, line in lines) and time.monotonic() < changed + 5:
+            time.sleep(0.02)
+        arrival = next(at for at, line in lines if line == f"data: {index}")
+        assert arrival - changed < 1.0  # another process's write: the watcher's poll (0.2 s) and the stream
+    reader.join(5)
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(class_server.base_url + "/relpos/class/ZZZZZZ/events", timeout=10)
+    assert refused.value.code == 404
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@pytest.mark.server
+def test_an_idle_class_with_open_streams_costs_almost_no_cpu(class_server):
+    store = _store(class_server)
+    record, _ = store.create_class()
+    url = class_server.base_url + f"/relpos/class/{record.code}/events?watch=state"
+    streams = [urllib.request.urlopen(url, timeout=30) for _ in range(40)]
+    try:
+        for stream in streams:
+            stream.readline()
+        time.sleep(1)
+        pid, before = class_server.process.pid, time.monotonic()
+        cpu = _cpu_seconds(pid)
+        time.sleep(10)
+        share = (_cpu_seconds(pid) - cpu) / (time.monotonic() - before)
+        assert share < 0.10, f"the server used {share:.0%} of a core with 40 idle streams"
+    finally:
+        for stream in streams:
+            stream.close()
