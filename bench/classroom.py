@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from relpos.classroom.model import number_question  # noqa: E402
-from relpos.classroom.store import open_store  # noqa: E402
+from relpos.classroom.stores import open_store  # noqa: E402
 from tests.support.browser import StreamlitServer, launch_chromium  # noqa: E402
 
 

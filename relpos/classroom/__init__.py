@@ -2,7 +2,7 @@
 
 Pure Python, no Streamlit: the data and rules (model, results, errors), the stored form
 (records), and the store (store: the :class:`ClassStore` interface and
-:func:`open_store`; sqlite_store and redis_store: its backends), and qr for the join
+:func:`~relpos.classroom.stores.open_store`; sqlite_store and redis_store: its backends), and qr for the join
 link's QR code. Pages build on :func:`open_store`; nothing here draws anything.
 
 May import: the standard library, numpy, the quiz's pure modules in ``relpos.topics.quiz``

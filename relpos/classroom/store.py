@@ -4,7 +4,7 @@
 primitives that a backend provides (read or change one class record, add a student,
 change one answer, read the rest). :mod:`relpos.classroom.sqlite_store` keeps a class in
 a file (one machine, survives a restart); :mod:`relpos.classroom.redis_store` keeps it in
-Redis (several replicas share it). :func:`open_store` picks one from
+Redis (several replicas share it). :func:`relpos.classroom.stores.open_store` picks one from
 ``RELPOS_CLASS_STORE``.
 
 Who may do what:
@@ -58,7 +58,6 @@ __all__ = [
     "Notifier",
     "Watch",
     "default_sqlite_path",
-    "open_store",
     "unavailable_as_error",
 ]
 
@@ -499,26 +498,3 @@ class BaseStore(ABC):
 def default_sqlite_path() -> Path:
     """``$RELPOS_DATA_DIR/classes.sqlite3`` (``.relpos-data/`` when unset)."""
     return Path(os.environ.get("RELPOS_DATA_DIR") or DEFAULT_DATA_DIR) / "classes.sqlite3"
-
-
-def open_store(url: str | None = None, **options) -> BaseStore:
-    """The store `url` names, else ``RELPOS_CLASS_STORE``, else SQLite in the data directory.
-
-    Parameters
-    ----------
-    url : str, optional
-        ``redis://host:6379/0`` (also ``rediss://``, ``unix://``) for Redis;
-        ``sqlite:///path/to/file.sqlite3`` or empty for SQLite.
-    **options
-        Passed to the store (``clock``, ``rng``).
-    """
-    url = url if url is not None else os.environ.get("RELPOS_CLASS_STORE", "")
-    if url.startswith(("redis://", "rediss://", "unix://")):
-        from relpos.classroom.redis_store import RedisStore  # only a Redis deployment needs the client
-
-        return RedisStore(url, **options)
-    if not url or url.startswith("sqlite://"):
-        from relpos.classroom.sqlite_store import SqliteStore
-
-        return SqliteStore(url.removeprefix("sqlite://") or default_sqlite_path(), **options)
-    raise ValueError(f"RELPOS_CLASS_STORE must be redis://host:port/db or sqlite:///path; got {url[:60]!r}")

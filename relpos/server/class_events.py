@@ -31,7 +31,8 @@ from starlette.routing import Route
 
 from relpos.classroom import model
 from relpos.classroom.errors import ClassroomError
-from relpos.classroom.store import BaseStore, open_store
+from relpos.classroom.store import BaseStore
+from relpos.classroom.stores import open_store
 from relpos.server import asgi
 
 __all__ = ["HEARTBEAT", "PATH", "class_store", "events_path", "open_streams"]
@@ -48,7 +49,7 @@ _store_lock = threading.Lock()
 
 
 def class_store() -> BaseStore:
-    """The process's one live-class store (:func:`relpos.classroom.store.open_store`)."""
+    """The process's one live-class store (:func:`relpos.classroom.stores.open_store`)."""
     global _store
     with _store_lock:
         if _store is None:

@@ -16,13 +16,13 @@ import pytest
 
 from relpos.classroom.redis_store import RedisStore
 from relpos.classroom.sqlite_store import SqliteStore
-from relpos.classroom.store import open_store
+from relpos.classroom.stores import open_store
 from tests.classroom.conftest import redis_server_binary
 
 SECOND_REPLICA = textwrap.dedent(
     """
     import sys, time
-    from relpos.classroom.store import open_store
+    from relpos.classroom.stores import open_store
 
     url, code, credential = sys.argv[1:4]
     store = open_store(url)

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from relpos.classroom.store import open_store
+from relpos.classroom.stores import open_store
 from tests.support.browser import ARTIFACTS, ROOT, StreamlitServer
 
 NEXT_WITHIN = 10.0  # seconds; generous: the bench measures latency, this checks that it happens
