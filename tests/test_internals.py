@@ -6,6 +6,7 @@ instead of as a silent loss of back-pressure, routing or the live panel.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import inspect
 from pathlib import Path
@@ -26,7 +27,14 @@ def test_module_level_name_exists(module, name):
 @pytest.mark.parametrize(("module", "cls", "attribute"), internals.CHECKED_ATTRIBUTES, ids=lambda value: str(value))
 def test_instance_attribute_is_still_set(module, cls, attribute):
     source = inspect.getsource(getattr(importlib.import_module(module), cls))
-    assert f"self.{attribute} =" in source or f"self.{attribute}:" in source, f"{cls}.{attribute} is gone"
+    set_here = f"self.{attribute} =" in source or f"self.{attribute}:" in source
+    assert set_here or f'(self, "{attribute}",' in source, f"{cls}.{attribute} is gone"
+
+
+@pytest.mark.parametrize(("module", "cls", "name"), internals.CHECKED_FIELDS, ids=lambda value: str(value))
+def test_dataclass_field_exists(module, cls, name):
+    found = getattr(importlib.import_module(module), cls)
+    assert name in {field.name for field in dataclasses.fields(found)}, f"{cls}.{name} is gone"
 
 
 def test_streamlit_is_pinned_to_the_checked_minor_release():

@@ -3,7 +3,9 @@
 * A swipe that starts on a heatmap scrolls the page like a swipe on text (charts never
   trap scrolling), and a tap on a cell still shows that cell's arithmetic.
 * A presenter link opened on a phone gets the phone layout: nothing sticky, plain text
-  sizes, and no formula cut at the right edge (each fits its column, scaled if need be).
+  sizes, and no formula cut at the right edge (each fits its column, scaled if need be);
+  the server decides it on the first run, and a tap on Next at once keeps every number
+  the link carries (in ten fresh phones in a row).
 
 One browser context (a phone) for the whole module, on the session's server.
 Screenshots go to test-artifacts/screens/phone-*.png.
@@ -180,3 +182,107 @@ def test_narrow_charts_stay_legible(phone):
     assert strip["labels"] >= 40 and strip["overlaps"] == 0, f"the memory strip's labels overlap: {strip}"
     assert strip["widest"] <= strip["cell"], strip
     assert not phone.errors, phone.errors
+
+
+# A presenter lesson link with every number of the example changed, and what its 13
+# fields show (queries, keys, then a^K from offset -2 to +2).
+EDITED_LINK = {
+    "i": 1,
+    "j": 4,
+    "presenter": 1,
+    "k": 2,
+    "q": "2,0.5,0.8,0.3",
+    "keys": "0.9,0.7,0.4,1.2",
+    "a": "-0.3,0.4,0.1,-0.2,-0.5",
+}
+EDITED_FIELDS = [2.0, 0.5, 0.8, 0.3, 0.9, 0.7, 0.4, 1.2, -0.3, 0.4, 0.1, -0.2, -0.5]
+PRESENTER_OFF_JS = "() => new URLSearchParams(location.search).get('presenter') === '0'"
+_FIELDS_JS = """
+() => [...document.querySelectorAll('[data-testid=stTextInput] input')].map((input) => input.value)
+"""
+
+
+def field_numbers(tab: AppTab) -> list[float | None]:
+    """The walkthrough's number fields as the browser holds them (None: empty)."""
+    return [float(text.replace("−", "-")) if text.strip() else None for text in tab.page.evaluate(_FIELDS_JS)]
+
+
+def tap_next_twice_from_the_first_run(tab: AppTab) -> None:
+    """Tap Next as soon as it is on screen (the first run may still be drawing), then once more
+    after the page is idle: the second tap sends every field's value as the browser holds it."""
+    next_button = tab.page.locator("button").filter(has_text="Next", visible=True).first
+    next_button.wait_for(timeout=60_000)
+    next_button.tap()
+    tab.wait_idle(timeout=60)
+    tab.interact(tab.page.locator("button").filter(has_text="Next", visible=True).first.tap)
+
+
+@pytest.mark.timeout(600)
+def test_a_presenter_link_on_a_phone_keeps_every_number_after_next(chromium, app_server):
+    failures = []
+    for attempt in range(10):  # a race: each fresh phone is another chance to lose the numbers
+        tab = AppTab.new(chromium, app_server.base_url, viewport=(WIDTH, HEIGHT), touch=True)
+        try:
+            tab.page.goto(app_server.url("worked_example", EDITED_LINK), wait_until="domcontentloaded")
+            tab.page.wait_for_function(PRESENTER_OFF_JS, timeout=60_000)
+            tap_next_twice_from_the_first_run(tab)
+            fields = field_numbers(tab)
+            warnings = tab.page.locator("[data-testid=stAlertContentWarning]").all_inner_texts()
+            presenter = tab.page.locator("[data-testid=stCheckbox]").filter(has_text="Presenter mode")
+            if fields != EDITED_FIELDS or warnings or presenter.locator("input").is_checked():
+                tab.screenshot(f"phone-390x844-presenter-link-numbers-lost-{attempt}", full_page=False)
+                failures.append(f"phone {attempt}: fields {fields}, warnings {[w[:80] for w in warnings]}")
+            elif attempt == 0:
+                tab.screenshot("phone-390x844-presenter-link-after-next", full_page=False)
+            assert not tab.errors, tab.errors
+        finally:
+            tab.close()
+    assert not failures, "\n".join(failures)
+
+
+# Installed before the page's scripts: switches presenter mode off by clicking its toggle
+# one frame after it is drawn, while the first run is still arriving (what the classroom
+# helpers once did on a phone-sized screen, and what a quick hand can do on any).
+_SWITCH_PRESENTER_OFF_AT_ONCE_JS = """
+(() => {
+  let clicked = 0;
+  let done = false;
+  const look = () => requestAnimationFrame(() => {
+    const toggle = [...document.querySelectorAll('[data-testid=stMain] [data-testid=stCheckbox]')]
+      .find((box) => box.textContent.includes('Presenter mode'));
+    const input = toggle && toggle.querySelector('input[type=checkbox]');
+    if (done || !input) return;
+    if (!input.checked) { done = clicked > 0; return; }
+    if (performance.now() - clicked < 300) return; // a click React had no handler for yet: again
+    clicked = performance.now();
+    input.click();
+  });
+  document.addEventListener('DOMContentLoaded', () =>
+    new MutationObserver(look).observe(document.body, { subtree: true, childList: true }));
+})();
+"""
+
+
+@pytest.mark.timeout(600)
+def test_presenter_mode_switched_off_while_the_first_run_arrives_keeps_every_number(chromium, app_server):
+    """A phone the server cannot tell (a desktop user agent, no width cookie yet): its
+    presenter link stays in presenter mode, and the toggle flipped at once keeps the numbers."""
+    desktop_agent = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36"
+    failures = []
+    for attempt in range(10):  # a race: each fresh tab is another chance to lose the numbers
+        tab = AppTab.new(chromium, app_server.base_url, viewport=(WIDTH, HEIGHT), touch=True, user_agent=desktop_agent)
+        tab.page.context.add_init_script(_SWITCH_PRESENTER_OFF_AT_ONCE_JS)
+        try:
+            tab.page.goto(app_server.url("worked_example", EDITED_LINK), wait_until="domcontentloaded")
+            tab.page.wait_for_function(PRESENTER_OFF_JS, timeout=60_000)
+            tab.wait_idle(timeout=60)
+            tab.interact(tab.page.locator("button").filter(has_text="Next", visible=True).first.tap)
+            fields = field_numbers(tab)
+            warnings = tab.page.locator("[data-testid=stAlertContentWarning]").all_inner_texts()
+            if fields != EDITED_FIELDS or warnings:
+                tab.screenshot(f"phone-390x844-presenter-off-numbers-lost-{attempt}", full_page=False)
+                failures.append(f"tab {attempt}: fields {fields}, warnings {[w[:80] for w in warnings]}")
+            assert not tab.errors, tab.errors
+        finally:
+            tab.close()
+    assert not failures, "\n".join(failures)

@@ -14,6 +14,8 @@ page file's first statement is :func:`page_entry`. Inside:
 * :mod:`~relpos.server.links`: a link too long for Streamlit is reported, not dropped;
 * :mod:`~relpos.server.class_events`: the live class's event stream (a route of its own);
 * :mod:`~relpos.server.client`: the classroom's browser-side helpers (``assets/classroom.js``);
+* :mod:`~relpos.server.seeds`: widget values a page sets reach the browser, even when a
+  click races the run that set them;
 * :mod:`~relpos.server.internals`: every private Streamlit name the above need, and why.
 """
 
@@ -24,14 +26,16 @@ from contextlib import contextmanager
 
 import streamlit as st
 
-from relpos.server import backpressure, class_events, client, links, reconnect, routing, turns
+from relpos.server import backpressure, class_events, client, links, reconnect, routing, seeds, turns
 
-__all__ = ["class_events", "fragment", "page_entry", "page_run", "run_finished"]
+__all__ = ["class_events", "fragment", "page_entry", "page_run", "run_finished", "set_widget"]
 
 #: A run that ended early on purpose (``st.switch_page``) calls this before it ends.
 run_finished = backpressure.run_finished
 #: The first statement of every page file (see :func:`relpos.server.routing.require_app_entry`).
 page_entry = routing.require_app_entry
+#: Set a keyed widget's value so that it reaches the browser (see :mod:`relpos.server.seeds`).
+set_widget = seeds.set_widget
 
 
 @contextmanager
@@ -40,16 +44,18 @@ def page_run() -> Iterator[None]:
 
     Before the page: wait for a client that has not read its answers, check the link the
     tab was opened with, send the classroom helpers, say if the link was too long, and
-    register the reconnect marker. The page then runs in its turn, marked as reached
-    through app.py. After a complete run the helpers count as delivered and the run as
-    finished; a run that stopped or switched pages on the way skips both, so the next
-    run sends the helpers again.
+    register the reconnect marker, and write again the widget values the browser has not
+    applied yet. The page then runs in its turn, marked as reached through app.py. After
+    a complete run the helpers count as delivered and the run as finished; a run that
+    stopped or switched pages on the way skips both, so the next run sends the helpers
+    again.
     """
     backpressure.wait_for_client()
     links.guard_oversized_links()
     client.install_client_helpers()
     links.oversized_link_notice()
     reconnect.rerun_on_reconnect()
+    seeds.resend()
     with turns.take_turn(), routing.app_entry():
         yield
     client.client_helpers_sent()

@@ -19,6 +19,10 @@ Why each is still private:
   apps created with the pages directory feature"); the project's layout keeps ``pages/``.
 * **The query-string limits** (``CLIENT_STATE_QUERY_STRING_MAX_FIELDS`` / ``_LENGTH``):
   Streamlit drops a longer query string without a word; the app says so instead.
+* **Which widgets the browser holds** (``SafeSessionState._state``, ``SessionState``'s
+  ``_new_widget_state`` and ``_key_id_mapper``): a value the app sets for a widget reaches
+  the browser only if the browser applies it in the run that carried it, and Streamlit
+  neither says whether it did nor sends it again (:mod:`relpos.server.seeds`).
 * **Registering the live panel's manifest** (``Runtime.bidi_component_registry``,
   ``ComponentManifest``): ``st.components.v2`` finds manifests only in installed
   distributions, and relpos runs from its source tree.
@@ -52,12 +56,14 @@ __all__ = [
     "manifest",
     "pending_messages",
     "plotly_chunk",
+    "reported_widget_ids",
     "served_session",
     "static_dir",
     "transport_behind",
     "transport_of",
     "unflushed_messages",
     "use_navigation_routing",
+    "widget_id",
 ]
 
 #: How deep to follow the wrappers around the ASGI ``send`` callable (middleware closures).
@@ -130,6 +136,25 @@ def transport_behind(send) -> asyncio.WriteTransport | None:
     return None
 
 
+def _session_state() -> Any:
+    """The running session's SessionState (behind st.session_state's lock wrapper), or None."""
+    context = script_run_context()
+    return getattr(getattr(context, "session_state", None), "_state", None)
+
+
+def reported_widget_ids() -> set[str] | None:
+    """Ids of the widgets whose values the browser sent with the request that started this
+    run (read before the run draws a widget), or None when the server cannot say."""
+    states = getattr(getattr(_session_state(), "_new_widget_state", None), "states", None)
+    return set(states) if isinstance(states, dict) else None
+
+
+def widget_id(key: str) -> str | None:
+    """The element id of the widget with user key `key`, once a run has drawn it."""
+    mapper = getattr(_session_state(), "_key_id_mapper", None)
+    return mapper.get_id_from_key(key) if hasattr(mapper, "get_id_from_key") else None
+
+
 def use_navigation_routing() -> Path | None:
     """Switch the process to ``st.navigation`` routing; return the entry script's path
     (None outside a Streamlit run)."""
@@ -196,6 +221,13 @@ CHECKED_ATTRIBUTES: list[tuple[str, str, str]] = [
     ("streamlit.web.server.starlette.starlette_websocket", "StarletteSessionClient", "_send_queue"),
     ("streamlit.web.server.starlette.starlette_websocket", "StarletteSessionClient", "_websocket"),
     ("starlette.websockets", "WebSocket", "_send"),
+    ("streamlit.runtime.state.safe_session_state", "SafeSessionState", "_state"),
+]
+#: Fields of dataclasses: (module, class, field).
+CHECKED_FIELDS: list[tuple[str, str, str]] = [
+    ("streamlit.runtime.state.session_state", "SessionState", "_new_widget_state"),
+    ("streamlit.runtime.state.session_state", "SessionState", "_key_id_mapper"),
+    ("streamlit.runtime.state.session_state", "WStates", "states"),
 ]
 
 

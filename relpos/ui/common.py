@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from relpos.server import set_widget
 from relpos.state.codec import Schema, StateError
 from relpos.state.export import load_scenario, scenario_json
 from relpos.state.keys import state_key, widget_key
@@ -179,7 +180,9 @@ ALWAYS_CSS = """
 #:   beneath them: always within reach, covering nothing before one scrolls. The sticky
 #:   element is the bar's layout wrapper, whose parent spans the whole main area;
 #: * on a phone-sized screen presenter mode steps aside: the phone layout (plain sizes,
-#:   nothing sticky) is what a student who opened a presenter link needs.
+#:   nothing sticky) is what a student who opened a presenter link needs (the server
+#:   switches it off for a phone's link, :func:`phone_screen`; the CSS covers a phone it
+#:   could not tell).
 PRESENTER_CSS = """
 <style>
 @media (min-width: 700px) {
@@ -203,6 +206,27 @@ PRESENTER_CSS = """
 }
 </style>
 """
+
+
+#: Narrower than this (CSS px) is a phone: presenter mode's CSS steps aside below it too.
+PHONE_WIDTH = 700
+#: The cookie in which the classroom helpers (relpos/server/assets/classroom.js) keep the
+#: window's width, so a later run knows the screen before anything is drawn.
+WIDTH_COOKIE = "relpos-width"
+
+
+def phone_screen() -> bool:
+    """Whether this browser is a phone, decided on the server before anything is drawn.
+
+    The window width the classroom helpers keep in a cookie decides; before they have
+    run in this browser (its first visit), the phone's own word does: the client hint
+    ``Sec-CH-UA-Mobile: ?1`` or "Mobi" in the user agent (as every phone browser sends).
+    """
+    width = str(st.context.cookies.get(WIDTH_COOKIE, ""))
+    if width.isdigit():
+        return int(width) < PHONE_WIDTH
+    headers = st.context.headers
+    return headers.get("Sec-CH-UA-Mobile", "") == "?1" or "Mobi" in headers.get("User-Agent", "")
 
 
 def presenter_style(enabled: bool) -> None:
@@ -270,9 +294,14 @@ def set_page_state(name: str, state: dict, *, widget_prefix: str) -> None:
 
 
 def seed_widget(key: str, value) -> None:
-    """Give a keyed widget its value from the page state unless it already has one."""
+    """Give a keyed widget its value from the page state unless it already has one.
+
+    Through :func:`set_widget` (:mod:`relpos.server.seeds`): a click that races this run
+    would otherwise leave the browser showing the widget's default while the server holds
+    the value.
+    """
     if key not in st.session_state:
-        st.session_state[key] = value
+        set_widget(key, value)
 
 
 def write_url(schema: Schema, state: dict, *, keep: tuple[str, ...] = ()) -> None:

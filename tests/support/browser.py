@@ -56,6 +56,12 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 
+#: What an Android phone's Chrome says it is ("Mobile": a phone, not a tablet).
+PHONE_USER_AGENT = (
+    "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
+    "Chrome/125.0.0.0 Mobile Safari/537.36"
+)
+
 #: Streamlit's own test ids (the only DOM details the helpers rely on).
 SELECTORS = {
     "app": "[data-testid=stApp]",
@@ -468,10 +474,14 @@ class AppTab:
     runs_finished: int = 0  # runs finished, counted from the server's messages (all navigations)
 
     @classmethod
-    def new(cls, browser: Any, base_url: str, *, viewport=(1400, 1000), touch: bool = False) -> AppTab:
-        """A fresh browser context (no shared cookies or state) with one page (a phone's with `touch`)."""
+    def new(
+        cls, browser: Any, base_url: str, *, viewport=(1400, 1000), touch: bool = False, user_agent: str | None = None
+    ) -> AppTab:
+        """A fresh browser context (no shared cookies or state) with one page (a phone's with
+        `touch`: touch events, a mobile viewport and an Android phone's user agent)."""
         size = {"width": viewport[0], "height": viewport[1]}
-        context = browser.new_context(viewport=size, has_touch=touch, is_mobile=touch)
+        agent = user_agent or (PHONE_USER_AGENT if touch else None)
+        context = browser.new_context(viewport=size, has_touch=touch, is_mobile=touch, user_agent=agent)
         context.set_default_timeout(20_000)
         context.add_init_script(_STATE_LOG_JS)
         tab = cls(page=context.new_page(), base_url=base_url)

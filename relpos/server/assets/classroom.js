@@ -9,7 +9,9 @@
 // 3. Presenter mode: after Previous / Next the current stop's heading is in view, below
 //    the sticky navigation bar.
 // 4. Heatmap cell numbers never show below 10 px (hideTinyNumbers).
-// 5. A presenter link opened on a phone gets the phone layout (phoneLeavesPresenterMode).
+// 5. The window's width is kept in a cookie (rememberWidth), so the server knows a phone
+//    before it draws anything: a presenter link opened on a phone gets the phone layout
+//    from its first run (relpos.ui.common.phone_screen). Nothing here clicks a widget.
 (() => {
   if (window.__relposClassroom) return;
   window.__relposClassroom = true;
@@ -79,19 +81,15 @@ label[data-testid="stWidgetLabel"][disabled] { color: rgba(17, 19, 24, 0.62); }
     }
   };
 
-  // 5. A presenter link opened on a phone: presenter mode is for a projector, so it is
-  //    switched off once, at the first look at the walkthrough on this phone-sized screen
-  //    (the student may switch it on again).
-  const PHONE = 700;
-  let phoneChecked = false;
-  const phoneLeavesPresenterMode = () => {
-    if (phoneChecked || window.innerWidth >= PHONE) return;
-    const toggle = [...document.querySelectorAll('[data-testid=stMain] [data-testid=stCheckbox]')]
-      .find((box) => box.textContent.includes('Presenter mode'));
-    if (!toggle) return;
-    phoneChecked = true;
-    const input = toggle.querySelector('input[type=checkbox]');
-    if (input && input.checked) input.click();
+  // 5. The width in CSS px, for the server's next run (a link opened in this browser, a
+  //    reload). Clicking the Presenter toggle from here instead would rerun the page while
+  //    its first run is still drawing the fields.
+  let lastWidth = null;
+  const rememberWidth = () => {
+    const width = Math.round(window.innerWidth);
+    if (width === lastWidth) return;
+    lastWidth = width;
+    document.cookie = `relpos-width=${width}; path=/; max-age=31536000; SameSite=Lax`;
   };
 
   let lastStop = null;
@@ -129,7 +127,6 @@ label[data-testid="stWidgetLabel"][disabled] { color: rgba(17, 19, 24, 0.62); }
       fitFormulas();
       keepStopInView();
       hideTinyNumbers();
-      phoneLeavesPresenterMode();
       // late layout (web fonts, charts sizing themselves) can widen a formula: fit once more
       clearTimeout(refitTimer);
       refitTimer = setTimeout(() => { fitFormulas(); layoutState('settled'); }, 600);
@@ -137,6 +134,8 @@ label[data-testid="stWidgetLabel"][disabled] { color: rgba(17, 19, 24, 0.62); }
   };
   new MutationObserver(refresh).observe(document.body, { subtree: true, childList: true, characterData: true });
   window.addEventListener('resize', refresh);
+  window.addEventListener('resize', rememberWidth);
+  rememberWidth();
   // KaTeX's web fonts arrive after the first fit and widen the formulas: fit again
   if (document.fonts) {
     document.fonts.addEventListener('loadingdone', refresh);

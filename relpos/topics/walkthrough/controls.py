@@ -141,7 +141,7 @@ class Lesson:
 
 def _set_fields(scenario: Scenario) -> None:
     for key, _, value in _fields(scenario):
-        st.session_state[key] = wt_text.short_number(value)
+        ui.set_widget(key, wt_text.short_number(value))
 
 
 def _restore(link: dict) -> None:
@@ -151,8 +151,9 @@ def _restore(link: dict) -> None:
     state[SCENARIO] = view.scenario
     state[MEMORY] = {}
     state[STOP] = view.stop
-    state[PRESENTER] = view.presenter
-    state[K] = view.scenario.k
+    # presenter mode is for a projector: a link opened on a phone gets the phone layout
+    ui.set_widget(PRESENTER, view.presenter and not ui.phone_screen())
+    ui.set_widget(K, view.scenario.k)
     _set_fields(view.scenario)
 
 
@@ -178,9 +179,9 @@ def _init_state() -> None:
     scenario = state[SCENARIO]
     for key, _, value in _fields(scenario):
         if key not in state:  # first visit, or the widget was dropped on a page switch
-            state[key] = wt_text.short_number(value)
+            ui.set_widget(key, wt_text.short_number(value))
     if state.get(K) not in wt.K_CHOICES:
-        state[K] = scenario.k
+        ui.set_widget(K, scenario.k)
 
 
 def _read_edits() -> tuple[tuple[str, str], ...]:
@@ -227,7 +228,7 @@ def _change_k() -> None:
     good: Scenario = state[SCENARIO]
     new_k = state.get(K)
     if new_k not in wt.K_CHOICES or new_k == good.k:
-        state[K] = good.k
+        ui.set_widget(K, good.k)
         return
     memory = dict(state[MEMORY])
     memory.update({int(o): v for o, v in zip(good.table_offsets(), good.table, strict=True)})
@@ -240,7 +241,7 @@ def _reset() -> None:
     state = st.session_state
     state[SCENARIO] = worked_example()
     state[MEMORY] = {}
-    state[K] = state[SCENARIO].k
+    ui.set_widget(K, state[SCENARIO].k)
     _set_fields(state[SCENARIO])
     state[FLASH] = "Restored the textbook example."
 
