@@ -245,6 +245,32 @@ def test_quiz_answer_fields():
             assert len(at.text_input) == len(questions)
 
 
+def test_join_a_class_fields(tmp_path, monkeypatch):
+    """The Overview's join form gets each value as a code and as a nickname at once: no
+    class has that code, so every case gets a message saying so (or what a code is), and
+    nobody joins."""
+    from relpos.server import class_events
+    from relpos.ui import classroom
+
+    monkeypatch.setenv("RELPOS_CLASS_STORE", f"sqlite://{tmp_path / 'classes.sqlite3'}")
+    monkeypatch.setattr(class_events, "_store", None)
+    try:
+        at = open_page("overview")
+        assert len(at.text_input) == TEXT_PAGES["overview"]
+        for name, value in TEXT_CORPUS.items():
+            case = f"join form={name}"
+            at.text_input(key=classroom.JOIN_CODE).set_value(value)
+            at.text_input(key=classroom.JOIN_NICKNAME).set_value(value)
+            at.button(key=classroom.JOIN).click()
+            run(at, case, [value])
+            assert classroom.STUDENT not in at.session_state, f"{case}: joined a class that does not exist"
+            assert messages(at), f"{case}: no message"
+    finally:
+        if class_events._store is not None:
+            class_events._store.close()
+        class_events._store = None
+
+
 def _looks_numeric(text: str) -> bool:
     """A finite number in Python's eyes (1e308 and 40 nines are numbers: a wrong answer, not an unreadable one)."""
     try:

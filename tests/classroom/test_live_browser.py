@@ -38,6 +38,15 @@ def _store(server):
     return open_store(f"sqlite://{server.data_dir / 'classes.sqlite3'}")
 
 
+def _asked(store, code, timeout=NEXT_WITHIN):
+    """The question the teacher's click asks, once the server has run that click."""
+    deadline = time.monotonic() + timeout
+    while (question := store.get_class(code).question) is None:
+        assert time.monotonic() < deadline, f"no question asked {timeout} s after the click"
+        time.sleep(0.1)
+    return question
+
+
 def _wait_text(page, text, timeout=NEXT_WITHIN):
     page.get_by_text(text).first.wait_for(timeout=timeout * 1000)
 
@@ -82,7 +91,7 @@ def test_a_class_of_three_follows_answers_and_sees_the_reveal(chromium, class_se
             assert page.get_by_role("button", name=re.compile("^Next")).first.is_disabled()
 
         teacher.get_by_role("button", name=re.compile("^Ask: predict")).click(no_wait_after=True)
-        truth = _store(class_server).get_class(code).question.truth
+        truth = _asked(_store(class_server), code).truth
         for page, answer in zip(students, (f"{truth}", "0.1", "-0.3"), strict=True):
             field = page.get_by_label("Your answer")
             field.wait_for(timeout=NEXT_WITHIN * 1000)

@@ -268,6 +268,7 @@ UPLOAD_PAGES: dict[str, UploadInputs] = {
 TEXT_PAGES: dict[str, int] = {
     "worked_example": 13,  # q₁..q₄, k₁..k₄ and a^K for offsets −2..+2
     "quiz": 5,  # one answer per question
+    "overview": 2,  # "Join a class": the code and a nickname
 }
 
 

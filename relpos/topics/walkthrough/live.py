@@ -17,13 +17,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from urllib.parse import parse_qsl, urlencode
 
-import numpy as np
 import streamlit as st
 
 from relpos.classroom import model as class_model
 from relpos.classroom.errors import ClassroomError
 from relpos.classroom.model import Class, Pace
 from relpos.state.keys import state_key, widget_key
+from relpos.text import facts
 from relpos.text.numbers import subscript
 from relpos.topics.walkthrough import controls as walk
 from relpos.topics.walkthrough import model as wt
@@ -118,6 +118,10 @@ def _start(link_state: dict) -> None:
     classroom.start_class("walkthrough", pace_of(link_state))
 
 
+#: The choice for "two or more keys gain the same, at the decimals shown".
+TIE = "a tie: equal gains"
+
+
 def start_button(lesson: Lesson, live: Live) -> None:
     """**Start a class** (outside a class; a student sees the class instead)."""
     if live.who and live.who.kind in ("teacher", "student"):
@@ -139,7 +143,9 @@ def ask_options(lesson: Lesson) -> list[tuple[str, object]]:
     if lesson.at_softmax:
         gains = wt.row_shift(lesson.result, stop.row).changes
         keys = [f"key {j + 1}" for j in range(n)]
-        best = keys[int(np.argmax(gains))]
+        keys.append(TIE)  # a tie at the decimals the stop prints is a right answer too
+        tied = facts.top(gains, facts.WEIGHT_DECIMALS)
+        best = keys[tied[0]] if len(tied) == 1 else TIE
         prompt = f"Row {i}: which key gains the most attention weight from the position term?"
         step = f"r{i}softmax"
         return [("Ask: which key gains most?", lambda: class_model.choice_question(prompt, keys, best, stop=step))]

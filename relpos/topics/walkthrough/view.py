@@ -39,7 +39,8 @@ def show(lesson: Lesson, live: walk_live.Live | None = None) -> None:
     heading.title("Walkthrough: one pair at a time")
     with toggle:
         walk.presenter_toggle()
-        walk_live.start_button(lesson, live)
+        if not lesson.presenter:
+            walk_live.start_button(lesson, live)
     walk_live.class_panel(lesson, live)
     # the teacher is talking (presenter mode, or a paced student): the stop first, the rest below it
     if not lesson.presenter and not live.locked:
@@ -52,6 +53,8 @@ def show(lesson: Lesson, live: walk_live.Live | None = None) -> None:
     walk_live.student_panel(lesson, live)
     walk_stage.stage(lesson)
     walk_live.teacher_questions(lesson, live)
+    if lesson.presenter:  # below the stop: in the title row it would push a softmax stop's takeaway off a 720 px screen
+        walk_live.start_button(lesson, live)
     if lesson.presenter:  # one screen holds the stop; the note, conventions and editor follow
         walk.edited_note(lesson)
         ui.callout("walkthrough_offsets")
