@@ -286,3 +286,23 @@ def test_presenter_mode_switched_off_while_the_first_run_arrives_keeps_every_num
         finally:
             tab.close()
     assert not failures, "\n".join(failures)
+
+
+_KEYBOARDS_JS = """
+() => [...document.querySelectorAll('[data-testid=stTextInput] input')]
+  .map((input) => [input.getAttribute('aria-label') || '', input.getAttribute('inputmode')])
+"""
+
+
+def test_number_fields_open_the_decimal_keyboard(phone):
+    phone.open("worked_example")
+    phone.wait_count("[data-testid=stTextInput] input[inputmode=decimal]", 13)
+    fields = phone.page.evaluate(_KEYBOARDS_JS)
+    assert len(fields) == 13 and all(mode == "decimal" for _, mode in fields), fields
+    phone.open("quiz")
+    phone.wait_count("[data-testid=stTextInput] input[inputmode=decimal]", 1)
+    answers = phone.page.evaluate(_KEYBOARDS_JS)
+    phone.page.locator("[data-testid=stTextInput] input").first.scroll_into_view_if_needed()
+    phone.screenshot("phone-390x844-quiz-answer-field", full_page=False)
+    assert answers and all(mode == "decimal" for _, mode in answers), answers
+    assert not phone.errors, phone.errors
