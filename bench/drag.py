@@ -55,8 +55,9 @@ SLIDER = "aᴷ₊₁"
 TARGETS = {"small": (0.8, 2.0), "large": (0.5, 3.0)}  # (rate ratio ≥, p95 ratio ≤); large: n = 64
 LIVE_READY = "() => document.querySelectorAll('.relpos-live .js-plotly-plot').length === 7"
 NOW_JS = "() => performance.now()"
-STATS_JS = "() => window.__relposLive"
-PAINTED_JS = "(n) => window.__relposLive.painted > n"
+STATS_JS = "() => { const { paints, painted, restyled, sends, specs } = window.__relposLiveLog;"
+STATS_JS += " return { paints, painted, restyled, sends, specs }; }"
+PAINTED_JS = "(n) => window.__relposLiveLog.painted > n"
 FOCUSED_JS = "() => [document.activeElement.tagName, document.activeElement.outerHTML.slice(0, 200)]"
 
 # Median interval between animation frames over `frames` frames.
@@ -106,7 +107,7 @@ async ([figures, n, repeats]) => {
 
 # The seven figures as the live panel drew them: Python's skeletons with the cells it filled in.
 DRAWN_FIGURES_JS = """
-() => Object.fromEntries(Object.entries(window.__relposLive.panels[0].plots).map(
+() => Object.fromEntries(Object.entries(window.__relposLiveLog.plots()).map(
   ([name, plot]) => [name, { data: plot.data, layout: plot.layout }]))
 """
 
@@ -144,7 +145,7 @@ def drag(tab: AppTab, seconds: float) -> dict:
     start = tab.slider_value(SLIDER)
     page.mouse.move(thumb_x(box, start), y)
     page.mouse.down()
-    restyled = page.evaluate("() => window.__relposLive.restyled || 0")
+    restyled = page.evaluate("() => window.__relposLiveLog.restyled || 0")
     since, started, moves = page.evaluate(NOW_JS), time.perf_counter(), 0
     while (elapsed := time.perf_counter() - started) < seconds:
         phase = elapsed % 2.0  # one sweep a second, there and back
@@ -174,7 +175,7 @@ def drag(tab: AppTab, seconds: float) -> dict:
 
 def server_drawn(tab: AppTab, since: float) -> float:
     """Time (ms) from `since` to the first figures Python rebuilt being drawn."""
-    tab.page.wait_for_function("(t) => window.__relposLive.specs.some((s) => s.presentedAt > t)", arg=since)
+    tab.page.wait_for_function("(t) => window.__relposLiveLog.specs.some((s) => s.presentedAt > t)", arg=since)
     specs = tab.page.evaluate(STATS_JS)["specs"]
     return min(spec["presentedAt"] for spec in specs if spec["presentedAt"] > since) - since
 
@@ -186,7 +187,7 @@ def keys(tab: AppTab, steps: int) -> tuple[float, float]:
     slider.focus()
     since = page.evaluate(NOW_JS)
     for step in range(steps):
-        painted = page.evaluate("() => window.__relposLive.painted")
+        painted = page.evaluate("() => window.__relposLiveLog.painted")
         value = float(slider.input_value())
         right = value < -1.5 or (value <= 1.5 and step % 8 < 4)  # never press into an end of the range
         page.keyboard.press("ArrowRight" if right else "ArrowLeft")

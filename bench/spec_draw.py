@@ -43,23 +43,15 @@ LIVE_READY = "() => document.querySelectorAll('.relpos-live .js-plotly-plot').le
 # Redraw the spec the panel shows, every figure, as when it arrived: ms to the next frame.
 COMPACT_JS = """
 async () => {
-  const live = window.__relposLive;
-  const panel = live.panels[0];
-  panel.figureText = {};
-  const before = live.specs.length;
-  await panel.load(panel.spec, null, true);
-  await new Promise((done) => {
-    const check = () => (live.specs.length > before ? done() : requestAnimationFrame(check));
-    check();
-  });
-  const shown = live.specs.at(-1);
+  const live = window.__relposLiveLog;
+  const shown = await live.load(live.spec, true);
   return { ms: shown.presentedAt - shown.startedAt, drawn: shown.drawn };
 }
 """
 # The whole figures (JSON text, as sent before) parsed and drawn into the same plots.
 WHOLE_JS = """
 async (texts) => {
-  const plots = window.__relposLive.panels[0].plots;
+  const plots = window.__relposLiveLog.plots();
   const config = { displayModeBar: false, responsive: true, scrollZoom: false, doubleClick: false };
   const started = performance.now();
   for (const [name, text] of Object.entries(texts)) {
@@ -70,7 +62,7 @@ async (texts) => {
   return performance.now() - started;
 }
 """
-RELEASE_JS = "(t) => window.__relposLive.specs.some((s) => s.presentedAt > t)"
+RELEASE_JS = "(t) => window.__relposLiveLog.specs.some((s) => s.presentedAt > t)"
 
 
 def release(tab: AppTab, step: int) -> float:
@@ -80,7 +72,7 @@ def release(tab: AppTab, step: int) -> float:
     since = tab.page.evaluate("() => performance.now()")
     tab.page.keyboard.press("ArrowRight" if step % 2 == 0 else "ArrowLeft")
     tab.page.wait_for_function(RELEASE_JS, arg=since, timeout=120_000)
-    specs = tab.page.evaluate("() => window.__relposLive.specs")
+    specs = tab.page.evaluate("() => window.__relposLiveLog.specs")
     tab.wait_idle()
     return min(spec["presentedAt"] for spec in specs if spec["presentedAt"] > since) - since
 

@@ -2,19 +2,29 @@
 
 Formulas scaled to fit their column (or made keyboard-scrollable regions when they
 cannot), text fields that let go of the focus after Enter (so a clicker steps the lesson
-again), and the current walkthrough stop kept in view after Previous / Next in presenter
-mode. Static code, no user text; installed once per browser tab (it watches the page
-itself, so later runs and page switches need nothing more).
+again), the current walkthrough stop kept in view after Previous / Next in presenter
+mode, presenter mode's folded sidebar, free focus and "Copy link" button, a phone's
+decimal keyboard in the number fields, and the window width in a cookie for the server
+(``relpos.ui.common.phone_screen``). Static code, no user text; installed once per
+browser tab (it watches the page itself, so later runs and page switches need nothing
+more).
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import streamlit as st
 
-#: The script (static, read once).
-SCRIPT = (Path(__file__).parent / "assets" / "classroom.js").read_text(encoding="utf-8")
+from relpos.state.keys import NUMBER_FIELDS, css_class
+
+#: The script (static, read once), with the st-key classes of the number fields filled in.
+SCRIPT = (
+    (Path(__file__).parent / "assets" / "classroom.js")
+    .read_text(encoding="utf-8")
+    .replace("/*NUMBER_FIELDS*/[]", json.dumps([css_class(key) for key in NUMBER_FIELDS]))
+)
 
 #: Session key: the helpers have been sent to this browser tab.
 _INSTALLED = "client:installed"

@@ -20,7 +20,9 @@ or by label, never by hand-written key strings.
 
 from __future__ import annotations
 
-__all__ = ["state_key", "widget_key"]
+import re
+
+__all__ = ["NUMBER_FIELDS", "css_class", "state_key", "widget_key"]
 
 
 def widget_key(page: str, *parts) -> str:
@@ -39,3 +41,22 @@ def state_key(page: str, name: str) -> str:
     'quiz:seed'
     """
     return f"{page}:{name}"
+
+
+def css_class(key: str) -> str:
+    """The class Streamlit gives a keyed element's container (``st-key-`` and the key, with
+    every character but letters, digits, ``_`` and ``-`` made a ``-``).
+
+    >>> css_class("worked_example.a.+2")
+    'st-key-worked_example-a--2'
+    """
+    return "st-key-" + re.sub(r"[^A-Za-z0-9_-]", "-", key)
+
+
+#: Key prefixes of the text fields where a number is typed: the classroom helpers give
+#: them a phone's decimal keyboard (``inputmode="decimal"``). The walkthrough's q, k and
+#: aᴷ fields (``worked_example.q.0``, ``worked_example.a.+1`` …) and the quiz's answers.
+NUMBER_FIELDS = tuple(
+    widget_key(page, *parts, "")
+    for page, *parts in (("worked_example", "q"), ("worked_example", "k"), ("worked_example", "a"), ("quiz", "answer"))
+)

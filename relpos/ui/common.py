@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import quote, urlencode, urlsplit
 
 import numpy as np
 import pandas as pd
@@ -182,11 +182,30 @@ ALWAYS_CSS = """
 #: * on a phone-sized screen presenter mode steps aside: the phone layout (plain sizes,
 #:   nothing sticky) is what a student who opened a presenter link needs (the server
 #:   switches it off for a phone's link, :func:`phone_screen`; the CSS covers a phone it
-#:   could not tell).
+#:   could not tell);
+#: * ``--relpos-presenter`` tells the classroom helpers that presenter mode is on (they fold
+#:   the sidebar and free the focus from the toggle), and the main area's focus frame, which
+#:   a clicker's first key press would light up round the whole lesson, stays off;
+#: * the "Copy link" button beside the Presenter toggle (:func:`copy_link_button`): an icon,
+#:   whose message floats below it, so the page never moves.
 PRESENTER_CSS = """
 <style>
 @media (min-width: 700px) {
-  html { font-size: 22px; }
+  html { font-size: 22px; --relpos-presenter: 1; }
+  [data-testid="stMain"]:focus-visible::before { box-shadow: none !important; }
+  .relpos-copy-link {
+    position: relative; display: flex; align-items: center; justify-content: center;
+    width: 2rem; height: 1.5rem; padding: 0; margin-left: 0.25rem; background: #ffffff; cursor: pointer;
+    border: 1px solid rgba(49, 51, 63, 0.2); border-radius: 0.5rem;
+  }
+  [data-testid="stHorizontalBlock"]:has(.relpos-copy-link) { flex-wrap: nowrap; }
+  .relpos-copy-status:empty { display: none; }
+  .relpos-copy-status {
+    position: absolute; top: 100%; right: 0; margin-top: 0.2rem; padding: 0.1rem 0.4rem;
+    font-size: 0.6rem; white-space: nowrap; background: #111318; color: #ffffff; border-radius: 0.3rem;
+  }
+  .relpos-copy-link:hover { border-color: #c42b36; color: #c42b36; }
+  .relpos-copy-link:focus-visible { outline: 3px solid #1c4f9c; outline-offset: 2px; }
   [data-testid="stHeader"] { height: 2.6rem; min-height: 2.6rem; }
   [data-testid="stMainBlockContainer"] { padding: 2.4rem 2.2rem 7rem; max-width: none; }
   [data-testid="stMainBlockContainer"] h1 { font-size: 1.3rem; padding: 0.2rem 0 0; }
@@ -227,6 +246,28 @@ def phone_screen() -> bool:
         return int(width) < PHONE_WIDTH
     headers = st.context.headers
     return headers.get("Sec-CH-UA-Mobile", "") == "?1" or "Mobi" in headers.get("User-Agent", "")
+
+
+#: Presenter mode's "Copy link" button: static HTML, no user text; the classroom helpers
+#: (relpos/server/assets/classroom.js) copy the address bar when it is clicked, in the
+#: browser (no rerun), and say so in its label.
+#: A chain-link icon (Material's "link"), as an image: st.html keeps no inline SVG.
+_LINK_ICON = "data:image/svg+xml," + quote(
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><path fill="#111318" d="M3.9 12a3.1 3.1 0 0 1 '
+    "3.1-3.1h4V7H7a5 5 0 0 0 0 10h4v-1.9H7A3.1 3.1 0 0 1 3.9 12zM8 13h8v-2H8v2zm9-6h-4v1.9h4a3.1 3.1 0 0 1 0 "
+    '6.2h-4V17h4a5 5 0 0 0 0-10z"/></svg>'
+)
+COPY_LINK_HTML = (
+    '<button type="button" class="relpos-copy-link" data-relpos-copy-link="1" aria-label="Copy link" '
+    'title="Copy the lesson link of this stop (the address bar holds the same link)">'
+    f'<img src="{_LINK_ICON}" alt="" width="20" height="20">'
+    '<span class="relpos-copy-status" data-relpos-copy-label="1" aria-live="polite"></span></button>'
+)
+
+
+def copy_link_button() -> None:
+    """A small button that copies this view's lesson link (the address bar) to the clipboard."""
+    st.html(COPY_LINK_HTML, width="content")
 
 
 def presenter_style(enabled: bool) -> None:

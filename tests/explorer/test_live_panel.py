@@ -31,11 +31,10 @@ LIVE_PLOTS = "() => document.querySelectorAll('.relpos-live .js-plotly-plot').le
 # event: nothing is handed to the server), wait for the paint, return what is drawn.
 SET_AND_READ_JS = """
 async (values) => {
-  const live = window.__relposLive;
-  const panel = live.panels[0];
+  const live = window.__relposLiveLog;
   const before = live.painted;
   for (const [group, list] of Object.entries(values)) {
-    panel.sliders[group].forEach(({ input }, index) => {
+    live.sliders(group).forEach((input, index) => {
       input.value = list[index];
       input.dispatchEvent(new Event('input', { bubbles: true }));
     });
@@ -45,7 +44,7 @@ async (values) => {
     check();
   });
   const drawn = {};
-  for (const [name, plot] of Object.entries(panel.plots)) {
+  for (const [name, plot] of Object.entries(live.plots())) {
     const trace = plot._fullData[0];
     drawn[name] = {
       z: Array.from(trace.z, (row) => Array.from(row)),
@@ -56,10 +55,10 @@ async (values) => {
       hovertemplate: plot.data[0].hovertemplate || null,
     };
   }
-  return { drawn, values: panel.values, restyled: live.restyled };
+  return { drawn, values: live.values(), restyled: live.restyled };
 }
 """
-STATS_JS = "() => ({ painted: window.__relposLive.painted, sends: window.__relposLive.sends.length })"
+STATS_JS = "() => ({ painted: window.__relposLiveLog.painted, sends: window.__relposLiveLog.sends.length })"
 
 
 def wait_for_link(tab: AppTab, name: str, start: str) -> None:
@@ -129,11 +128,11 @@ def test_live_numbers_equal_the_core_on_random_states(app_tab):
     app_tab.page.wait_for_function(LIVE_PLOTS)
     rng = np.random.default_rng(11)
     checked, seen = 0, set()
-    restyled = app_tab.page.evaluate("() => window.__relposLive.restyled")
+    restyled = app_tab.page.evaluate("() => window.__relposLiveLog.restyled")
     for number in range(30):
         state = random_state(rng, scalar=number % 2 == 1)
         spec = spec_of(state)
-        app_tab.page.evaluate("(spec) => window.__relposLive.panels[0].load(spec, null, true)", spec)
+        app_tab.page.evaluate("(spec) => window.__relposLiveLog.load(spec)", spec)
         for _ in range(2):
             values = {
                 g["name"]: [round(int(v) * 0.05, 2) for v in rng.integers(-40, 41, len(g["values"]))]
@@ -154,17 +153,10 @@ def test_live_numbers_equal_the_core_on_random_states(app_tab):
 # from the spec's arrival to its figures being on screen.
 LOAD_AND_READ_JS = """
 async (spec) => {
-  const live = window.__relposLive;
-  const panel = live.panels[0];
-  const before = live.specs.length;
-  await panel.load(spec, null, true);
-  await new Promise((done) => {
-    const check = () => (live.specs.length > before ? done() : requestAnimationFrame(check));
-    check();
-  });
-  const drawn = Object.fromEntries(Object.entries(panel.plots).map(([name, plot]) => [name,
+  const live = window.__relposLiveLog;
+  const shown = await live.load(spec);
+  const drawn = Object.fromEntries(Object.entries(live.plots()).map(([name, plot]) => [name,
     { data: plot.data, layout: plot.layout }]));
-  const shown = live.specs.at(-1);
   return { drawn, figures: shown.drawn, ms: shown.presentedAt - shown.startedAt };
 }
 """
@@ -345,9 +337,9 @@ def test_keyboard_steps_repaint_before_the_server_hears_of_them(app_tab):
     for step in range(1, 4):
         before = live_stats(app_tab)
         app_tab.page.keyboard.press("ArrowRight")
-        app_tab.page.wait_for_function("(n) => window.__relposLive.painted > n", arg=before["painted"])
+        app_tab.page.wait_for_function("(n) => window.__relposLiveLog.painted > n", arg=before["painted"])
         timing = app_tab.page.evaluate(
-            "() => ({ painted: window.__relposLive.paints.at(-1), sends: window.__relposLive.sends })"
+            "() => ({ painted: window.__relposLiveLog.paints.at(-1), sends: window.__relposLiveLog.sends })"
         )
         later_sends = timing["sends"][before["sends"] :]
         assert not later_sends or timing["painted"]["drawnAt"] < later_sends[0], "painted before any hand-back"
@@ -361,44 +353,112 @@ def test_keyboard_steps_repaint_before_the_server_hears_of_them(app_tab):
     # the query-independent toggle is live too: one number per diagonal, and its hover says so
     painted = live_stats(app_tab)["painted"]
     app_tab.page.locator(".relpos-live .rl-toggle input").check()
-    app_tab.page.wait_for_function("(n) => window.__relposLive.painted > n", arg=painted)
+    app_tab.page.wait_for_function("(n) => window.__relposLiveLog.painted > n", arg=painted)
     bias = app_tab.figure("position bias").z
     _, spread = relpos.diagonal_spread(bias)
     assert not spread.any()
-    template = app_tab.page.evaluate("() => window.__relposLive.panels[0].plots.bias.data[0].hovertemplate")
+    template = app_tab.page.evaluate("() => window.__relposLiveLog.plots().bias.data[0].hovertemplate")
     assert "(the same for every query)" in template
     wait_for_link(app_tab, "bias", "scalar")
     assert parse_qs(urlparse(app_tab.page.url).query)["bias"] == ["scalar"]
     assert_clean(app_tab)
 
 
+# Heights of every control of the live panel a finger may aim at (CSS px).
+TARGETS_JS = """
+() => [...document.querySelectorAll(
+  '.relpos-live :is([role=tab], .rl-toggle, .rl-slider input, .rl-fit:not([hidden]))')]
+  .filter((el) => el.getClientRects().length)
+  .map((el) => [el.className || el.tagName, el.getBoundingClientRect().height])
+"""
+SLIDER_VALUE_JS = "(label) => Number(document.querySelector(`.relpos-live input[aria-label='${label}']`).value)"
+
+
 def test_touch_drag_on_a_phone(chromium, app_server):
+    """A finger moves a slider by its own movement, step by step from the value it had: no
+    dead zone, no jump to where it landed; every control is a 44 px target; an open hover
+    label closes while the numbers change."""
     tab = AppTab.new(chromium, app_server.base_url, viewport=(390, 844), touch=True)
     try:
         tab.open("explorer")
         tab.page.wait_for_function(LIVE_PLOTS)
+        tab.wait_drawn()
+        small = [target for target in tab.page.evaluate(TARGETS_JS) if target[1] < 44 - 0.5]
+        assert not small, f"touch targets below 44 px: {small}"
+        # a tap on a cell opens its hover label
+        area = tab.page.locator(".relpos-live .rl-weights .nsewdrag").first
+        area.scroll_into_view_if_needed()
+        cell = area.bounding_box()
         slider = tab.slider("aᴷ₊₂")
-        slider.scroll_into_view_if_needed()
+        box = slider.bounding_box()
+        tab.page.touchscreen.tap(cell["x"] + cell["width"] * 0.4, cell["y"] + cell["height"] * 0.4)
+        tab.page.locator(".relpos-live .hoverlayer .hovertext").first.wait_for(state="attached", timeout=5000)
         box = slider.bounding_box()
         y = box["y"] + box["height"] / 2
         cdp = tab.page.context.new_cdp_session(tab.page)
-        start, stats = thumb_x(box, -0.5), live_stats(tab)
+        stats = live_stats(tab)
 
         def touch(kind: str, x: float) -> None:
             points = [] if kind == "touchEnd" else [{"x": x, "y": y}]
             cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
 
+        start = box["x"] + box["width"] * 0.9  # far from the thumb (at −0.5): no jump to the finger
         touch("touchStart", start)
+        seen = []
         for step in range(1, 13):
-            touch("touchMove", start + step * (thumb_x(box, 1.5) - start) / 12)
+            touch("touchMove", start + 8 * step)  # 8 px a move: two steps of 0.05
             tab.page.wait_for_timeout(40)
+            seen.append(round(tab.page.evaluate(SLIDER_VALUE_JS, "aᴷ₊₂"), 2))
         tab.page.wait_for_timeout(100)
+        labels = tab.page.locator(".relpos-live .hoverlayer .hovertext").count()
+        tab.screenshot("live_touch_390_dragging", full_page=False)
+        assert seen == [round(-0.5 + 0.1 * step, 2) for step in range(1, 13)], f"values under the finger: {seen}"
         assert live_stats(tab)["painted"] - stats["painted"] >= 3, "a finger drag repaints the panels"
+        assert labels == 0, "a hover label with the numbers from before the drag stays open"
         before = tab.finished_runs()
         touch("touchEnd", 0)
         tab.wait_idle(after=before)
-        assert float(parse_qs(urlparse(tab.page.url).query)["a"][0].split(",")[-1]) > 0.5
+        assert parse_qs(urlparse(tab.page.url).query)["a"][0].split(",")[-1] == "0.7"
         tab.screenshot("live_touch_390")
+        assert_clean(tab)
+    finally:
+        tab.close()
+
+
+# Where the cell outline of each panel is, and where cell (i, j) of that panel is drawn.
+MARKS_JS = """
+([i, j, n]) => Object.fromEntries([...document.querySelectorAll('.relpos-live .rl-panel')].map((figure) => {
+  const name = [...figure.classList].find((c) => c.startsWith('rl-') && c !== 'rl-panel').slice(3);
+  const mark = figure.querySelector('.rl-mark');
+  const area = figure.querySelector('.nsewdrag').getBoundingClientRect();
+  const box = mark.getBoundingClientRect();
+  return [name, { shown: !mark.hidden && box.width > 0,
+    centre: [box.x + box.width / 2, box.y + box.height / 2],
+    cell: [area.x + area.width * (j + 0.5) / n, area.y + area.height * (i + 0.5) / n], size: area.width / n }];
+}))
+"""
+
+
+def test_pointing_at_a_cell_outlines_that_pair_in_every_panel(chromium, app_server):
+    tab = AppTab.new(chromium, app_server.base_url, viewport=(1440, 900))
+    try:
+        tab.open("explorer")
+        tab.page.wait_for_function(LIVE_PLOTS)
+        tab.wait_drawn()
+        label = tab.hover_cell("combined weights", 1, 2, 4)  # pair (2, 3), 0-based (1, 2)
+        assert label
+        marks = tab.page.evaluate(MARKS_JS, [1, 2, 4])
+        tab.page.locator(".relpos-live .rl-grid").scroll_into_view_if_needed()
+        tab.screenshot("live_pair_outlined_1440", full_page=False)
+        assert set(marks) == set(live.PANEL_ORDER), marks
+        for name, mark in marks.items():
+            assert mark["shown"], f"no outline in {name}"
+            off = np.hypot(*np.subtract(mark["centre"], mark["cell"]))
+            assert off < mark["size"] * 0.2, (name, mark)
+        tab.page.mouse.move(5, 450)  # away from every panel: the outlines go
+        tab.page.wait_for_function(
+            "() => [...document.querySelectorAll('.relpos-live .rl-mark')].every((m) => m.hidden)"
+        )
         assert_clean(tab)
     finally:
         tab.close()
@@ -417,7 +477,7 @@ def test_hover_arithmetic_follows_a_move_before_release(app_tab):
 
 
 COLOUR_RANGES_JS = """
-() => Object.fromEntries(Object.entries(window.__relposLive.panels[0].plots).map(
+() => Object.fromEntries(Object.entries(window.__relposLiveLog.plots()).map(
   ([name, plot]) => [name, [plot._fullData[0].zmin, plot._fullData[0].zmax]]))
 """
 
@@ -448,6 +508,41 @@ def test_colours_hold_still_while_dragging_and_refit_on_release(app_tab):
     for name in ("content", "bias", "scores"):
         assert refitted[name] == pytest.approx([-limit, limit])
     assert refitted["weights"] == ranges["weights"] == [0, 1]
+    assert_clean(app_tab)
+
+
+def test_colours_stay_on_release_while_the_numbers_fit_their_range(app_tab):
+    """A release whose numbers stay inside the drawn ranges changes no colour range (Python's
+    fit would shrink or widen every panel's); a preset re-fits, and so does "Fit colours"."""
+    open_explorer(app_tab)
+    app_tab.page.wait_for_function(LIVE_PLOTS)
+    ranges = app_tab.page.evaluate(COLOUR_RANGES_JS)
+    slider = app_tab.slider("aᴷ₊₂")
+    slider.focus()
+    app_tab.interact(lambda: app_tab.page.keyboard.press("ArrowRight"))  # −0.5 → −0.45, then the release
+    wait_for_link(app_tab, "a", "-0.3,0.4,0.1,-0.2,-0.45")
+    app_tab.page.wait_for_function("() => !document.querySelector('.relpos-live.rl-stale')")
+    assert app_tab.page.evaluate(COLOUR_RANGES_JS) == ranges, "colours jump on release"
+    fit = app_tab.page.locator(".relpos-live .rl-fit")
+    assert fit.is_visible(), "the ranges differ from Python's fit: the learner may ask for it"
+    app_tab.screenshot("live_kept_colours_1440", full_page=False)
+    fit.click()
+    example = relpos.worked_example()
+    result = relpos.relative_attention(
+        example.queries, example.keys, A_K=np.array([-0.3, 0.4, 0.1, -0.2, -0.45])[:, None]
+    )
+    limit = max(np.abs(matrix).max() for matrix in (result.content, result.bias, result.scores))
+    fitted = app_tab.page.evaluate(COLOUR_RANGES_JS)
+    assert fitted["difference"] != ranges["difference"] and fitted["scores"] == pytest.approx([-limit, limit])
+    assert not fit.is_visible()
+
+    app_tab.page.get_by_label("Preset").first.click()  # a structural change: Python's fit
+    app_tab.interact(lambda: app_tab.page.get_by_role("option").nth(1).click())
+    app_tab.page.wait_for_function("() => !document.querySelector('.relpos-live.rl-stale')")
+    spec = app_tab.page.evaluate("() => window.__relposLiveLog.spec")
+    drawn = app_tab.page.evaluate(COLOUR_RANGES_JS)
+    for name, figure in spec["figures"].items():
+        assert drawn[name] == [figure["data"][0]["zmin"], figure["data"][0]["zmax"]], name
     assert_clean(app_tab)
 
 
@@ -485,7 +580,7 @@ def test_sliders_and_the_panel_they_drive_share_one_screen(chromium, app_server)
         before = live_stats(tab)["painted"]
         tab.page.locator(probes[1]).focus()  # and it drives the panel on screen
         tab.page.keyboard.press("ArrowRight")
-        tab.page.wait_for_function("(n) => window.__relposLive.painted > n", arg=before)
+        tab.page.wait_for_function("(n) => window.__relposLiveLog.painted > n", arg=before)
         assert_clean(tab)
     finally:
         tab.close()
@@ -494,13 +589,13 @@ def test_sliders_and_the_panel_they_drive_share_one_screen(chromium, app_server)
 # Move the last aᴷ slider with an input event only (nothing handed back) and wait two frames.
 NUDGE_JS = """
 async (value) => {
-  const panel = window.__relposLive.panels[0];
-  const { input } = panel.sliders.a.at(-1);
+  const live = window.__relposLiveLog;
+  const input = live.sliders('a').at(-1);
   input.value = value;
   input.dispatchEvent(new Event('input', { bubbles: true }));
   await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
-  return { painted: window.__relposLive.painted, stale: panel.el.classList.contains('rl-stale'),
-           status: panel.status.textContent };
+  return { painted: live.painted, stale: live.root().classList.contains('rl-stale'),
+           status: live.root().querySelector('.rl-status').textContent };
 }
 """
 
@@ -569,7 +664,7 @@ def test_keyboard_and_screen_reader_use(app_tab):
 
 # What each panel's picture is: the heatmap image plotly.js rendered and the cell labels.
 PICTURES_JS = """
-() => Object.fromEntries(Object.entries(window.__relposLive.panels[0].plots).map(([name, plot]) => [name, {
+() => Object.fromEntries(Object.entries(window.__relposLiveLog.plots()).map(([name, plot]) => [name, {
   image: plot.querySelector('g.heatmaplayer image').getAttribute('href'),
   labels: Array.from(plot.querySelectorAll('g.heatmap-label text'), (label) => label.textContent),
 }]))
@@ -577,7 +672,7 @@ PICTURES_JS = """
 # The same data drawn the documented way: Plotly.restyle of every panel with its own data.
 RESTYLED_JS = """
 () => {
-  for (const plot of Object.values(window.__relposLive.panels[0].plots)) {
+  for (const plot of Object.values(window.__relposLiveLog.plots())) {
     const trace = plot.data[0];
     const update = { z: [trace.z] };
     if (trace.text) update.text = [trace.text];
@@ -593,7 +688,7 @@ def test_the_cells_redraw_paints_what_plotly_restyle_paints(app_tab, query):
     """The live redraw skips Plotly.restyle's axes and colour bars: its picture must be restyle's."""
     open_explorer(app_tab, query)
     app_tab.page.wait_for_function(LIVE_PLOTS)
-    spec = app_tab.page.evaluate("() => window.__relposLive.panels[0].spec")
+    spec = app_tab.page.evaluate("() => window.__relposLiveLog.spec")
     # halved and shifted, on the slider grid: every data panel changes (negating both q and k would not)
     values = {g["name"]: [round(round(v * 10 + 6) * 0.05, 2) for v in g["values"]] for g in spec["groups"]}
     before = app_tab.page.evaluate(PICTURES_JS)

@@ -98,6 +98,43 @@ _STATE_LOG_JS = """
 })();
 """
 
+# Installed before any page script: what the Explorer's live panel reports as DOM events
+# (relpos/ui/live_assets/live.js), kept for tests and bench/, with readers of its DOM:
+# the plots and sliders by name, the slider values, and load(spec) (a relpos-live:load
+# event, resolved once the spec is drawn).
+LIVE_LOG_JS = """
+(() => {
+  if (window.__relposLiveLog) return;
+  const log = (window.__relposLiveLog = {
+    painted: 0, paints: [], restyled: 0, sends: [], specs: [], spec: null, mounts: 0,
+    root: () => document.querySelector('.relpos-live'),
+    plots: () => Object.fromEntries([...document.querySelectorAll('.relpos-live .rl-panel')].map((figure) => [
+      [...figure.classList].find((name) => name.startsWith('rl-') && name !== 'rl-panel').slice(3),
+      figure.querySelector('.rl-plot')])),
+    sliders: (group) =>
+      [...document.querySelectorAll(`.relpos-live .rl-group[data-group="${group}"] input[type=range]`)],
+    values: () => Object.fromEntries([...document.querySelectorAll('.relpos-live .rl-group')].map((panel) => [
+      panel.dataset.group, [...panel.querySelectorAll('input[type=range]')].map((input) => Number(input.value))])),
+    load: (spec, redraw = false) => new Promise((done) => {
+      const before = log.specs.length;
+      log.root().dispatchEvent(new CustomEvent('relpos-live:load', { detail: { spec, redraw } }));
+      const check = () => (log.specs.length > before ? done(log.specs.at(-1)) : requestAnimationFrame(check));
+      check();
+    }),
+  });
+  const on = (kind, record) => document.addEventListener(`relpos-live:${kind}`, (event) => record(event.detail), true);
+  on('paint', (paint) => {
+    log.painted += 1;
+    log.paints.push(paint);
+    if (log.paints.length > 5000) log.paints.splice(0, 1000);
+  });
+  on('restyle', () => { log.restyled += 1; });
+  on('send', (send) => log.sends.push(send.at));
+  on('spec', ({ spec, ...shown }) => { log.spec = spec; log.specs.push(shown); });
+  on('mount', () => { log.mounts += 1; });
+})();
+"""
+
 _IDLE_JS = """
 () => {
   const app = document.querySelector('[data-testid=stApp]');
@@ -484,6 +521,7 @@ class AppTab:
         context = browser.new_context(viewport=size, has_touch=touch, is_mobile=touch, user_agent=agent)
         context.set_default_timeout(20_000)
         context.add_init_script(_STATE_LOG_JS)
+        context.add_init_script(LIVE_LOG_JS)
         tab = cls(page=context.new_page(), base_url=base_url)
         origin = urlsplit(base_url).netloc
         tab.page.on("pageerror", lambda error: tab.errors.append(f"page error: {error}"))

@@ -9,6 +9,8 @@ labels ≥ 20 px. Screenshots of every stop go to test-artifacts/screens/present
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 
 from tests.support.browser import AppTab
@@ -97,3 +99,91 @@ def test_numbers_are_edited_from_the_main_area_and_the_clicker_works_after_enter
     tab.interact(lambda: tab.page.keyboard.press("PageDown"))  # a presentation clicker
     assert tab.page.evaluate(_HEADING_JS)["text"].startswith("Query i = 1, key j = 2")
     assert not tab.errors, tab.errors
+
+
+_FOCUS_JS = """
+() => {
+  const focused = document.activeElement;
+  const main = document.querySelector('[data-testid=stMain]');
+  const sidebar = document.querySelector('[data-testid=stSidebar]');
+  return {
+    focused: focused ? focused.tagName + (focused.type ? ':' + focused.type : '') : null,
+    frame: getComputedStyle(main, '::before').boxShadow,
+    sidebarOpen: !!sidebar && sidebar.dataset.collapsed === 'false',
+    nav: document.querySelector('.st-key-lesson-nav').getBoundingClientRect().height,
+  };
+}
+"""
+
+
+def _stop(tab: AppTab) -> str:
+    return tab.page.evaluate("() => document.getElementById('current-stop').textContent")
+
+
+def _clicker(tab: AppTab, key: str) -> None:
+    """A presentation clicker's key press, and the rerun it causes (if any)."""
+    before = tab.finished_runs()
+    tab.page.keyboard.press(key)
+    with contextlib.suppress(TimeoutError):
+        tab.wait_idle(after=before, timeout=5)
+
+
+def test_switching_presenter_mode_on_leaves_the_clicker_working(chromium, app_server):
+    tab = AppTab.new(chromium, app_server.base_url, viewport=(WIDTH, HEIGHT))
+    try:
+        tab.open("worked_example", {"i": 1, "j": 1})
+        assert tab.page.evaluate(_FOCUS_JS)["sidebarOpen"], "the test must start with the sidebar open"
+        tab.toggle("Presenter mode")
+        tab.page.wait_for_function(DRAWN_JS)
+        tab.page.wait_for_function("() => document.activeElement?.type !== 'checkbox'", timeout=5000)
+        _clicker(tab, "PageDown")
+        assert _stop(tab).startswith("Query i = 1, key j = 2"), "the clicker's first Page Down steps the lesson"
+        _clicker(tab, "ArrowRight")
+        _clicker(tab, "PageUp")
+        _clicker(tab, "ArrowRight")
+        assert _stop(tab).startswith("Query i = 1, key j = 3"), _stop(tab)
+        _clicker(tab, "ArrowLeft")
+        state = tab.page.evaluate(_FOCUS_JS)
+        tab.screenshot("presenter-1280x720-clicker-after-toggle", full_page=False)
+        assert _stop(tab).startswith("Query i = 1, key j = 2"), _stop(tab)
+        assert state["frame"] == "none", f"a focus frame round the lesson: {state}"
+        assert not state["sidebarOpen"], "presenter mode folds the sidebar"
+        assert not tab.errors, tab.errors
+    finally:
+        tab.close()
+
+
+def test_presenter_mode_folds_the_sidebar_in_every_tab_and_copies_the_link(chromium, app_server):
+    tab = AppTab.new(chromium, app_server.base_url, viewport=(WIDTH, HEIGHT))
+    tab.page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=app_server.base_url)
+    try:
+        tab.open("worked_example", {"i": 4, "j": "softmax", "presenter": 1})
+        tab.page.wait_for_function(DRAWN_JS)
+        tab.page.locator(
+            "[data-testid=stExpandSidebarButton] button, [data-testid=stExpandSidebarButton]"
+        ).first.click()
+        tab.page.wait_for_function(
+            "() => document.querySelector('[data-testid=stSidebar]').dataset.collapsed === 'false'"
+        )
+        tab.open("worked_example", {"i": 4, "j": "softmax", "presenter": 1})  # a later presenter tab
+        tab.page.wait_for_function(DRAWN_JS)
+        tab.page.wait_for_function(
+            "() => document.querySelector('[data-testid=stSidebar]').dataset.collapsed === 'true'",
+            timeout=5000,
+        )
+        measured = tab.wait_layout_settled(MEASURE_JS)
+        assert not check_stop(20, measured), check_stop(20, measured)
+        nav = tab.page.evaluate(_FOCUS_JS)["nav"]
+        copy = tab.page.locator("[data-relpos-copy-link]")
+        copy.click()
+        tab.page.wait_for_function(
+            "() => document.querySelector('[data-relpos-copy-label]').textContent === 'Link copied'"
+        )
+        copied = tab.page.evaluate("() => navigator.clipboard.readText()")
+        tab.screenshot("presenter-1280x720-softmax-link-copied", full_page=False)
+        assert copied == tab.page.url and "presenter=1" in copied and "j=softmax" in copied, copied
+        assert tab.page.evaluate(_FOCUS_JS)["nav"] == nav, "the button's message moves the navigation bar"
+        assert tab.page.evaluate("() => document.activeElement?.tagName") != "BUTTON", "the clicker works after a copy"
+        assert not tab.errors, tab.errors
+    finally:
+        tab.close()

@@ -1,5 +1,5 @@
 // relpos classroom helpers, installed once per browser tab by relpos.server.client.
-// Static code, no user text. It adds the app-wide style sheet (CSS below), then does five
+// Static code, no user text. It adds the app-wide style sheet (CSS below), then does these
 // jobs, redone after every render:
 // 1. Formulas fit their column: a display formula wider than its box is scaled down to
 //    fit (to 60 % at most); one still too wide scrolls sideways and becomes a focusable,
@@ -12,6 +12,15 @@
 // 5. The window's width is kept in a cookie (rememberWidth), so the server knows a phone
 //    before it draws anything: a presenter link opened on a phone gets the phone layout
 //    from its first run (relpos.ui.common.phone_screen). Nothing here clicks a widget.
+// 6. Presenter mode (relpos.ui.common.PRESENTER_CSS sets --relpos-presenter) folds the
+//    sidebar whenever a page enters it, in every tab (Streamlit remembers an open sidebar),
+//    and the control that switched it on lets go of the focus: a clicker's Page Down then
+//    steps the lesson instead of scrolling (presenterMode).
+// 7. A text field where a number is typed (relpos.state.keys.NUMBER_FIELDS) gets a
+//    phone's decimal keyboard (inputmode="decimal"), not the letters (numberKeyboards);
+//    not on Apple's phones and tablets, whose decimal pad cannot type a minus sign.
+// 8. Presenter mode's "Copy link" button (data-relpos-copy-link) copies the address bar,
+//    which always holds the lesson link of what is on screen, in the browser (no rerun).
 (() => {
   if (window.__relposClassroom) return;
   window.__relposClassroom = true;
@@ -112,6 +121,69 @@ label[data-testid="stWidgetLabel"][disabled] { color: rgba(17, 19, 24, 0.62); }
     (scroller || document.scrollingElement).scrollBy(0, top - barBottom - 12);
   };
 
+  // 6. Presenter mode, entered by a page load or by its toggle.
+  let wasPresenter = false;
+  const presenterMode = () => {
+    const presenter = getComputedStyle(document.documentElement).getPropertyValue('--relpos-presenter').trim() === '1';
+    if (presenter === wasPresenter) return;
+    wasPresenter = presenter;
+    if (!presenter) return;
+    const sidebar = document.querySelector('[data-testid=stSidebar]');
+    const fold = document.querySelector('[data-testid=stSidebarCollapseButton] button');
+    if (sidebar && fold && sidebar.getAttribute('aria-expanded') !== 'false' && sidebar.dataset.collapsed !== 'true') {
+      fold.click(); // the sidebar's own arrow: no rerun, and the teacher can open it again
+    }
+    const focused = document.activeElement;
+    if (focused instanceof HTMLInputElement && focused.type === 'checkbox') focused.blur();
+  };
+
+  // 7. NUMBER_FIELDS is replaced by relpos.server.client with the fields' st-key classes.
+  const NUMBER_FIELDS = /*NUMBER_FIELDS*/[];
+  const numberSelector = NUMBER_FIELDS.map((prefix) => `[class*="${prefix}"] input[type=text]`).join(', ');
+  // Apple's decimal pad has no minus key, and an aᴷ entry or a score is often negative:
+  // an iPhone or iPad keeps its full keyboard (Android's decimal keyboard has the minus).
+  const APPLE_TOUCH = /iPhone|iPad|iPod/.test(navigator.userAgent)
+    || (/Macintosh/.test(navigator.userAgent) && navigator.maxTouchPoints > 1);
+  const numberKeyboards = () => {
+    if (!numberSelector || APPLE_TOUCH) return;
+    for (const input of document.querySelectorAll(numberSelector)) {
+      if (input.getAttribute('inputmode') !== 'decimal') input.setAttribute('inputmode', 'decimal');
+    }
+  };
+
+  // 8. Copies with the clipboard API where the page may (https, localhost), else the old way.
+  const copyLink = async (button) => {
+    const link = window.location.href;
+    let copied = false;
+    try {
+      if (navigator.clipboard && window.isSecureContext) {
+        await navigator.clipboard.writeText(link);
+        copied = true;
+      }
+    } catch (error) { copied = false; }
+    if (!copied) {
+      const box = document.createElement('textarea');
+      box.value = link;
+      box.setAttribute('readonly', '');
+      box.style.cssText = 'position: fixed; top: 0; left: -9999px;';
+      document.body.appendChild(box);
+      box.select();
+      try { copied = document.execCommand('copy'); } catch (error) { copied = false; }
+      box.remove();
+    }
+    const label = button.querySelector('[data-relpos-copy-label]');
+    if (label) {
+      label.textContent = copied ? 'Link copied' : 'Copy failed: use the address bar';
+      clearTimeout(button.relposTimer);
+      button.relposTimer = setTimeout(() => { label.textContent = ''; }, 2500);
+    }
+    button.blur(); // the clicker steps the lesson again
+  };
+  document.addEventListener('click', (event) => {
+    const button = event.target instanceof Element && event.target.closest('[data-relpos-copy-link]');
+    if (button) copyLink(button);
+  });
+
   // The root element's data-relpos-layout says "settled" once the last render's formulas
   // were fitted for the final time, and "fitting" until then: a screenshot or a
   // measurement taken before that may see a formula (and what follows it) move.
@@ -127,6 +199,8 @@ label[data-testid="stWidgetLabel"][disabled] { color: rgba(17, 19, 24, 0.62); }
       fitFormulas();
       keepStopInView();
       hideTinyNumbers();
+      presenterMode();
+      numberKeyboards();
       // late layout (web fonts, charts sizing themselves) can widen a formula: fit once more
       clearTimeout(refitTimer);
       refitTimer = setTimeout(() => { fitFormulas(); layoutState('settled'); }, 600);

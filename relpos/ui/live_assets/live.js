@@ -9,10 +9,21 @@
 // data. drawFigures does it when a spec arrives (first load and every release, any n);
 // while a slider moves (up to LIVE_MAX_N tokens) every input event marks the panels it
 // changes and, one animation frame later, redrawCells swaps exactly those panels' cells
-// (colour ranges stay as Python fitted them: colours hold still while a slider moves, and
-// Python re-fits them on release). On release the values go back to Python as component
-// state ("values"), which rebuilds captions, tables, URL and the skeletons, and sends a
-// new spec.
+// (colour ranges stay: colours hold still while a slider moves). On release the values go
+// back to Python as component state ("values"), which rebuilds captions, tables, URL and
+// the skeletons, and sends a new spec. Python fits the colour ranges afresh, but a panel
+// keeps the range it shows while its numbers stay inside it (keptRanges): colours change
+// only where numbers did, and Python's fit is taken on a structural change (n, k, d, a
+// preset, the seed …), when numbers leave the range, or when the learner asks ("Fit
+// colours"). Pointing at or tapping a cell outlines the same (i, j) in all seven panels.
+//
+// The panel reports what it does as DOM events (bubbling from its root element, or from
+// the document while it is detached): relpos-live:paint (every repaint, with its
+// timings), relpos-live:restyle (a repaint that needed a full Plotly.restyle),
+// relpos-live:send (a hand-back to Python), relpos-live:spec (a spec drawn: how many
+// figures, when) and relpos-live:mount. It draws a spec handed to it as a
+// relpos-live:load event on its root ({ spec, redraw }), as if Python had sent it: tests
+// and benchmarks compare the drawing with Python's figures without a server round trip.
 import { attend, clip, formatField, formatFixed, hoverData } from "./attention.js";
 
 // Which panels a change can touch: an a^K slider never changes the content panel.
@@ -30,11 +41,12 @@ const SEND_DELAY_MS = 120; // a burst of key presses is sent once
 // that starts on a panel scrolls the page on a phone, a tap still shows the cell (issue 12).
 const PLOT_CONFIG = { displayModeBar: false, responsive: true, scrollZoom: false, doubleClick: false };
 const CELL_KEYS = new Set(["z", "text", "customdata"]); // what a redraw of the cells may change
-
-// Measurements for tests and bench/drag.py: every paint (input times, frame, drawn,
-// presented), panels that needed a full Plotly.restyle, every hand-back to Python and
-// every spec from Python drawn (how many figures, and when its drawing started).
-const stats = (window.__relposLive = window.__relposLive || { panels: [], paints: [], painted: 0, restyled: 0, sends: [], specs: [] });
+// Panels drawn on one colour range (Python fits them together): kept or re-fitted together.
+const RANGE_GROUPS = [["content", "bias", "scores"], ["difference"]];
+// A finger drags a slider by its own movement, at least this many px per step: 80 steps
+// in a 90 px track would be a pixel each (WCAG 2.5.5 asks 44 px targets; 2.5.7 a drag
+// that does not demand pixel precision).
+const TOUCH_PX_PER_STEP = 4;
 
 // One plotly.js on every page: the panel draws with the copy that Streamlit's own
 // st.plotly_chart loads (its Plotly chunk assigns window.Plotly when evaluated). On a page
@@ -86,9 +98,25 @@ function redrawCells(plot, update) {
   const layer = info && info.plot && info.plot.select("g.heatmaplayer");
   const plain = module && module.name === "heatmap" && !full.zauto && plot.calcdata && layer && !layer.empty();
   if (!plain || !Object.keys(update).every((key) => CELL_KEYS.has(key)) || !drawLayer(plot, update, info, layer)) {
-    stats.restyled = (stats.restyled || 0) + 1; // counted: tests check that a slider's paint never needs this
     window.Plotly.restyle(plot, update, [0]);
+    return true; // reported: tests check that a slider's paint never needs this
   }
+  return false;
+}
+
+// The smallest and largest finite number of a matrix.
+function extent(matrix) {
+  let low = Infinity;
+  let high = -Infinity;
+  for (const row of matrix) {
+    for (const value of row) {
+      if (Number.isFinite(value)) {
+        if (value < low) low = value;
+        if (value > high) high = value;
+      }
+    }
+  }
+  return [low, high];
 }
 
 // The trace's new cells through its own calc and plot; false if plotly.js refused them.
@@ -168,14 +196,27 @@ class LivePanel {
     this.structure = null;
     this.figureText = {};
     this.plots = {};
+    this.marks = {};
     this.dirty = new Set();
     this.pendingInputs = [];
     this.frame = 0;
     this.sentSeq = -1;
     this.tab = "a";
-    this.queue = Promise.resolve();
-    stats.panels.push(this);
-    stats.mounts = (stats.mounts || 0) + 1;
+    this.fitted = {}; // Python's colour range of each panel in the last spec
+    this.ranges = {}; // the range each panel is drawn with
+    this.sentInputs = null; // the inputs of the last hand-back, to know Python's answer to it
+    this.marked = null; // the (i, j) outlined in every panel
+    this.queue = Promise.resolve(); // plotly.js is loaded with the first spec (it names the chunk)
+    this.el.addEventListener("relpos-live:load", (event) => {
+      if (event.detail.redraw) this.figureText = {};
+      this.load(event.detail.spec, null, true);
+    });
+    this.report("mount");
+  }
+
+  report(kind, detail = {}) {
+    const target = this.el.isConnected ? this.el : document;
+    target.dispatchEvent(new CustomEvent(`relpos-live:${kind}`, { bubbles: true, detail }));
   }
 
   // --- the container Streamlit gives us (the same panel survives a remount) --------
@@ -231,23 +272,104 @@ class LivePanel {
     const started = performance.now();
     const inputs = JSON.stringify([spec.queries, spec.keys, spec.table, spec.scalar, spec.decimals, spec.hover]);
     const shared = JSON.stringify([spec.layout, spec.trace]);
-    let live = null;
+    const live = this.compute();
+    const ranges = this.keptRanges(spec, live);
     let drawn = 0;
     for (const name of Object.keys(spec.figures)) {
       // The learner moved a slider while this spec was being drawn: its numbers are old.
       // The rest stays as painted, and the panels are painted again from the new values.
       if (this.unsent) break;
       const skeleton = JSON.stringify(spec.figures[name]);
-      const shown = shared + skeleton + (name === "offsets" ? JSON.stringify(spec.offsets) : inputs);
+      const range = ranges[name] || this.fitted[name];
+      const shown = shared + skeleton + JSON.stringify(range) + (name === "offsets" ? JSON.stringify(spec.offsets) : inputs);
       if (this.figureText[name] === shown) continue; // unchanged since the last spec
       this.figureText[name] = shown;
-      if (name !== "offsets" && !live) live = this.compute(); // once for the six value panels
       const figure = this.assemble(spec, JSON.parse(skeleton), name === "offsets" ? null : this.cellsOf(name, live));
+      if (range) [figure.data[0].zmin, figure.data[0].zmax] = range;
       await window.Plotly.react(this.plots[name], figure.data, { ...figure.layout, dragmode: false }, PLOT_CONFIG);
+      this.ranges[name] = range;
+      this.listen(this.plots[name]);
       drawn += 1;
     }
+    this.showMarks();
+    this.fitButton.hidden = !Object.keys(this.fitted).some((name) => !sameRange(this.ranges[name], this.fitted[name]));
     if (this.unsent && spec.live) this.repaintValues();
-    requestAnimationFrame(() => stats.specs.push({ seq: spec.seq, drawn, startedAt: started, presentedAt: performance.now() }));
+    requestAnimationFrame(() => this.report("spec", { seq: spec.seq, drawn, startedAt: started, presentedAt: performance.now(), spec }));
+  }
+
+  // Python's colour range of every panel in `spec`; and the ranges to keep instead: a
+  // panel group keeps the range it is drawn with when the spec is Python's answer to the
+  // last hand-back (the same inputs: the learner moved a slider, nothing else changed)
+  // and every number of the group still lies inside it.
+  keptRanges(spec, live) {
+    const answer = this.sentInputs !== null && this.sentInputs === JSON.stringify([spec.queries, spec.keys, spec.table, spec.scalar]);
+    if (answer) this.sentInputs = null;
+    this.fitted = {};
+    for (const [name, figure] of Object.entries(spec.figures)) {
+      const trace = figure.data[0];
+      if (typeof trace.zmin === "number" && typeof trace.zmax === "number") this.fitted[name] = [trace.zmin, trace.zmax];
+    }
+    const kept = {};
+    if (!answer) return kept;
+    for (const group of RANGE_GROUPS) {
+      const shown = this.ranges[group[0]];
+      const fits = shown && group.every((name) => {
+        const [low, high] = extent(live.result[name]);
+        return sameRange(this.ranges[name], shown) && low >= shown[0] && high <= shown[1];
+      });
+      if (fits) for (const name of group) kept[name] = shown;
+    }
+    return kept;
+  }
+
+  // "Fit colours": Python's ranges for the numbers shown now (the last spec's).
+  fitColours() {
+    for (const [name, range] of Object.entries(this.fitted)) {
+      if (sameRange(this.ranges[name], range)) continue;
+      window.Plotly.restyle(this.plots[name], { zmin: [range[0]], zmax: [range[1]] }, [0]);
+      this.ranges[name] = range;
+      delete this.figureText[name];
+    }
+    this.fitButton.hidden = true;
+  }
+
+  // --- one cell outlined in every panel (pointing or tapping) -----------------------
+  listen(plot) {
+    if (plot.relposListening || typeof plot.on !== "function") return;
+    plot.relposListening = true;
+    plot.on("plotly_hover", (event) => {
+      const point = event && event.points && event.points[0];
+      if (!point || typeof point.x !== "number" || typeof point.y !== "number") return;
+      const origin = this.spec.origin || 0;
+      this.marked = [Math.round(point.y - origin), Math.round(point.x - origin)];
+      this.showMarks();
+    });
+    plot.on("plotly_unhover", () => {
+      this.marked = null;
+      this.showMarks();
+    });
+  }
+
+  showMarks() {
+    for (const [name, plot] of Object.entries(this.plots)) {
+      const mark = this.marks[name];
+      const layout = plot._fullLayout;
+      const cell = this.marked;
+      const inside = cell && layout && layout.xaxis && cell[0] >= 0 && cell[1] >= 0 && cell[0] < this.spec.n && cell[1] < this.spec.n;
+      mark.hidden = !inside;
+      if (!inside) continue;
+      const origin = this.spec.origin || 0;
+      const x = (value) => layout.xaxis._offset + layout.xaxis.l2p(value + origin);
+      const y = (value) => layout.yaxis._offset + layout.yaxis.l2p(value + origin);
+      const [left, right] = [x(cell[1] - 0.5), x(cell[1] + 0.5)].sort((a, b) => a - b);
+      const [top, bottom] = [y(cell[0] - 0.5), y(cell[0] + 0.5)].sort((a, b) => a - b);
+      Object.assign(mark.style, {
+        left: `${plot.offsetLeft + left}px`,
+        top: `${plot.offsetTop + top}px`,
+        width: `${right - left}px`,
+        height: `${bottom - top}px`,
+      });
+    }
   }
 
   // A figure as Python built it: the parts all seven share, the skeleton (a copy, filled in
@@ -266,15 +388,23 @@ class LivePanel {
   // --- the DOM ------------------------------------------------------------------------
   build(spec) {
     this.el.replaceChildren();
+    this.plots = {};
+    this.marks = {};
+    this.ranges = {};
+    this.marked = null;
+    this.sentInputs = null;
     this.el.appendChild(this.buildControls(spec));
     const grid = element("div", { class: "rl-grid" });
     for (const name of Object.keys(spec.figures)) {
       const figure = element("figure", { class: `rl-panel rl-${name}` });
       const plot = element("div", { class: "rl-plot", role: "img", "aria-label": `Heatmap: ${spec.titles[name]}` });
       const caption = element("figcaption", { class: "rl-caption" }, spec.captions[name]);
-      figure.append(plot, caption);
+      const mark = element("div", { class: "rl-mark", "aria-hidden": "true" });
+      mark.hidden = true;
+      figure.append(plot, mark, caption);
       grid.appendChild(figure);
       this.plots[name] = plot;
+      this.marks[name] = mark;
     }
     this.el.appendChild(grid);
   }
@@ -294,7 +424,12 @@ class LivePanel {
       tabs.appendChild(button);
       this.groupPanels[group.name] = this.buildGroup(group, spec);
     }
-    controls.append(tabs, this.buildToggle(spec), ...Object.values(this.groupPanels));
+    const options = element("div", { class: "rl-options" });
+    this.fitButton = element("button", { type: "button", class: "rl-fit", title: "Colour ranges fitted to the numbers shown now" }, "Fit colours");
+    this.fitButton.hidden = true;
+    this.fitButton.addEventListener("click", () => this.fitColours());
+    options.append(this.buildToggle(spec), this.fitButton);
+    controls.append(tabs, options, ...Object.values(this.groupPanels));
     this.status = element("p", { class: "rl-status", role: "status", "aria-live": "polite" });
     controls.appendChild(this.status);
     this.openTab(this.tab in this.tabButtons ? this.tab : "a", false);
@@ -332,12 +467,49 @@ class LivePanel {
       const output = element("output", {}, formatFixed(group.values[index], 2));
       input.addEventListener("input", (event) => this.slide(group.name, index, input, output, event));
       input.addEventListener("change", () => this.release());
+      this.touchDrag(input, (event) => this.slide(group.name, index, input, output, event));
       row.append(element("span", { class: "rl-label" }, label), input, output);
       grid.appendChild(row);
       return { input, output };
     });
     panel.appendChild(grid);
     return panel;
+  }
+
+  // A finger (or pen) on a slider moves its value by the finger's own movement, from the
+  // value it has, one step per TOUCH_PX_PER_STEP px or more: no dead zone before the drag
+  // starts, no jump to where the finger landed. A mouse keeps the native slider.
+  touchDrag(input, moved) {
+    let drag = null;
+    input.addEventListener("touchstart", (event) => event.preventDefault(), { passive: false }); // no native drag
+    input.addEventListener("pointerdown", (event) => {
+      if (event.pointerType === "mouse") return;
+      event.preventDefault();
+      input.setPointerCapture(event.pointerId);
+      input.focus({ preventScroll: true });
+      const step = Number(input.step) || 1;
+      const steps = (Number(input.max) - Number(input.min)) / step;
+      const track = input.getBoundingClientRect().width;
+      drag = { id: event.pointerId, x: event.clientX, value: Number(input.value), step, px: Math.max(TOUCH_PX_PER_STEP, track / steps), moved: false };
+    });
+    input.addEventListener("pointermove", (event) => {
+      if (!drag || event.pointerId !== drag.id) return;
+      const steps = Math.round((event.clientX - drag.x) / drag.px);
+      const value = Math.min(Number(input.max), Math.max(Number(input.min), drag.value + steps * drag.step));
+      const text = String(Number(value.toFixed(6))); // on the step grid, without 0.25000000000000006
+      if (input.value === text) return;
+      input.value = text;
+      drag.moved = true;
+      moved(event);
+    });
+    const end = (event) => {
+      if (!drag || event.pointerId !== drag.id) return;
+      const changed = drag.moved;
+      drag = null;
+      if (changed) this.release();
+    };
+    input.addEventListener("pointerup", end);
+    input.addEventListener("pointercancel", end);
   }
 
   openTab(name, focus = true) {
@@ -390,10 +562,20 @@ class LivePanel {
   changed(kind, event) {
     this.unsent = true;
     this.setStale(true);
+    this.unhover();
     if (!this.spec.live) return; // beyond LIVE_MAX_N tokens the panels repaint on release
     for (const name of AFFECTS[kind]) this.dirty.add(name);
     this.pendingInputs.push(event ? event.timeStamp : performance.now());
     if (!this.frame) this.frame = requestAnimationFrame((time) => this.paint(time));
+  }
+
+  // An open hover label would show the numbers from before the move: it closes (the cell
+  // outline stays), and pointing or tapping again shows the live numbers.
+  unhover() {
+    for (const plot of Object.values(this.plots)) {
+      const layer = plot.querySelector && plot.querySelector(".hoverlayer");
+      if (layer && layer.childElementCount) window.Plotly.Fx.unhover(plot);
+    }
   }
 
   // Every panel that shows numbers, painted again on the next frame from the sliders' values.
@@ -422,18 +604,18 @@ class LivePanel {
     for (const name of names) delete this.figureText[name]; // shows the slider's values, not the spec's
     const updates = names.map((name) => this.traceUpdate(name, live)); // numbers, cell text, hover data
     const built = performance.now();
-    names.forEach((name, index) => redrawCells(this.plots[name], updates[index]));
+    for (const [index, name] of names.entries()) {
+      if (redrawCells(this.plots[name], updates[index])) this.report("restyle", { panel: name });
+    }
     const title = this.spec.bias_titles[this.scalar ? "scalar" : "shaw"];
     if (names.includes("bias") && this.plots.bias.layout.title.text !== title) {
       window.Plotly.relayout(this.plots.bias, { "title.text": title }); // only when the toggle flips
     }
     const drawnAt = performance.now();
-    stats.painted += 1;
     requestAnimationFrame(() => {
       const presentedAt = performance.now(); // the next frame: the new data has been painted
       const timing = { computeMs: built - started, drawMs: drawnAt - built };
-      stats.paints.push({ inputs, frameTime, drawnAt, presentedAt, panels: names.length, ...timing });
-      if (stats.paints.length > 5000) stats.paints.splice(0, 1000);
+      this.report("paint", { inputs, frameTime, drawnAt, presentedAt, panels: names.length, ...timing });
     });
   }
 
@@ -493,13 +675,21 @@ class LivePanel {
     this.sentSeq += 1;
     const message = { seq: this.sentSeq, bias: this.scalar ? "scalar" : "shaw" };
     for (const [name, values] of Object.entries(this.values)) if (values.length) message[name] = values.slice();
-    stats.sends.push(performance.now());
+    const { queries, keys, table } = this.inputs();
+    this.sentInputs = JSON.stringify([queries, keys, table, this.scalar]);
+    this.report("send", { at: performance.now(), seq: this.sentSeq });
     if (this.setStateValue) this.setStateValue("values", message);
   }
 }
 
 // One panel per component key: a remount re-attaches it (values, plots, focus and all).
-const panels = (stats.byKey = stats.byKey || new Map()); // on window: survives a re-imported module
+// Kept on the window under a registered symbol, so a re-imported module finds it too.
+const REGISTRY = Symbol.for("relpos.live.panels");
+const panels = (window[REGISTRY] = window[REGISTRY] || new Map());
+
+function sameRange(a, b) {
+  return !!a && !!b && a[0] === b[0] && a[1] === b[1];
+}
 
 export default function (component) {
   const { parentElement, data, setStateValue } = component;
