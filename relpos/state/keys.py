@@ -55,8 +55,15 @@ def css_class(key: str) -> str:
 
 #: Key prefixes of the text fields where a number is typed: the classroom helpers give
 #: them a phone's decimal keyboard (``inputmode="decimal"``). The walkthrough's q, k and
-#: aᴷ fields (``worked_example.q.0``, ``worked_example.a.+1`` …) and the quiz's answers.
+#: aᴷ fields (``worked_example.q.0``, ``worked_example.a.+1`` …), and the quiz's and the
+#: live class's number answers.
 NUMBER_FIELDS = tuple(
     widget_key(page, *parts, "")
-    for page, *parts in (("worked_example", "q"), ("worked_example", "k"), ("worked_example", "a"), ("quiz", "answer"))
+    for page, *parts in (
+        ("worked_example", "q"),
+        ("worked_example", "k"),
+        ("worked_example", "a"),
+        ("quiz", "answer"),  # number answers only: the others are quiz.typed.…
+        ("classroom", "answer"),
+    )
 )

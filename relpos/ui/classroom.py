@@ -52,6 +52,7 @@ __all__ = [
     "START",
     "STUDENT",
     "TEACHER",
+    "TYPED",
     "Role",
     "answer_box",
     "console",
@@ -73,7 +74,11 @@ TEACHER, STUDENT = state_key(PAGE, "teacher"), state_key(PAGE, "student")
 _FLASH = state_key(PAGE, "flash")
 _REMEMBERED = state_key(PAGE, "remembered")  # codes whose identity the browser was asked for
 #: Widgets. The answer field's key holds "answer": phones get the decimal keypad for it.
-START, ANSWER, SUBMIT = widget_key(PAGE, "start"), widget_key(PAGE, "answer"), widget_key(PAGE, "submit")
+START, SUBMIT = widget_key(PAGE, "start"), widget_key(PAGE, "submit")
+#: The answer field: a number (its key is in relpos.state.keys.NUMBER_FIELDS, so a phone
+#: opens its decimal keyboard) or a choice; a quiz answer such as cells "(1,4), (4,1)" is
+#: typed in TYPED, which keeps the full keyboard.
+ANSWER, TYPED = widget_key(PAGE, "answer", "number"), widget_key(PAGE, "typed")
 JOIN_CODE, JOIN_NICKNAME, JOIN = (widget_key(PAGE, name) for name in ("join_code", "join_nickname", "join"))
 EVENTS, ACTIVITY = widget_key(PAGE, "events"), widget_key(PAGE, "activity")
 PACED, END, CSV, LINK = (widget_key(PAGE, name) for name in ("paced", "end", "csv", "teacher_link"))
@@ -532,9 +537,9 @@ def join_prompt(code: str) -> None:
             st.button("Join the class", key=JOIN, type="primary", on_click=_join, args=(None, record.code, None))
 
 
-def _submit(who: Role, question_id: int) -> None:
+def _submit(who: Role, question_id: int, key: str = ANSWER) -> None:
     try:
-        ack = store().submit_answer(who.code, who.secret, question_id, st.session_state.get(ANSWER, ""))
+        ack = store().submit_answer(who.code, who.secret, question_id, st.session_state.get(key, ""))
     except NotJoinedError as error:
         st.session_state.pop(STUDENT, None)
         flash(error.message)
@@ -585,8 +590,9 @@ def answer_box(who: Role, record: Class) -> None:
 
 def _answer_field(who: Role, question: Question) -> None:
     with st.container(horizontal=True, vertical_alignment="bottom", gap="small"):
+        key = ANSWER if question.kind != "quiz" or isinstance(question.truth, float) else TYPED
         if question.kind == "choice":
-            st.segmented_control("Your answer", list(question.choices), key=ANSWER)
+            st.segmented_control("Your answer", list(question.choices), key=key)
         else:
-            st.text_input("Your answer", key=ANSWER, max_chars=64, placeholder="e.g. 0.25")
-        st.button("Submit", key=SUBMIT, type="primary", on_click=_submit, args=(who, question.id))
+            st.text_input("Your answer", key=key, max_chars=64, placeholder="e.g. 0.25" if key == ANSWER else None)
+        st.button("Submit", key=SUBMIT, type="primary", on_click=_submit, args=(who, question.id, key))

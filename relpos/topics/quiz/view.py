@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import secrets
 
 import pandas as pd
@@ -49,8 +50,19 @@ def quiz_seed() -> int:
 
 
 def answer_key(seed: int, number: int) -> str:
-    """Key of the answer field of question `number` (from 1) of the quiz drawn from `seed`."""
-    return widget_key("quiz", "answer", seed, number)
+    """Key of the answer field of question `number` (from 1) of the quiz drawn from `seed`.
+
+    A number answer's key starts ``quiz.answer.`` (relpos.state.keys.NUMBER_FIELDS: a phone
+    opens its decimal keyboard); an offset, positions or cells answer ("(1,4), (4,1)") is
+    ``quiz.typed.…``, which keeps the full keyboard for its signs, commas and brackets.
+    """
+    kind = _quiz_of(seed)[number - 1].answer_kind
+    return widget_key("quiz", "answer" if kind == "number" else "typed", seed, number)
+
+
+@functools.lru_cache(maxsize=64)
+def _quiz_of(seed: int):
+    return quiz.make_quiz(seed)
 
 
 def button_key(action: str, seed: int, number: int) -> str:
