@@ -98,7 +98,8 @@ _FRESH_WIDE_FORMULA_JS = """() => {
   box.style.display = 'block';
   box.innerHTML = '<span style="display:inline-block;width:5000px">x</span>';
   document.querySelector('[data-testid=stMainBlockContainer]').appendChild(box);
-  const before = {overflow: getComputedStyle(box).overflowX, fitted: !!box.dataset.relposFitted};
+  const style = getComputedStyle(box);
+  const before = {overflow: style.overflowX + ' ' + style.overflowY, fitted: !!box.dataset.relposFitted};
   box.remove();
   return before;
 }"""
@@ -110,7 +111,7 @@ def test_a_formula_box_is_never_a_scroll_region_before_it_is_fitted(app_tab):
     app_tab.open("worked_example", {"i": 2, "j": "softmax"}, timeout=90)
     app_tab.wait_drawn()
     state = app_tab.page.evaluate(_FRESH_WIDE_FORMULA_JS)
-    assert state == {"overflow": "hidden", "fitted": False}
+    assert state == {"overflow": "hidden hidden", "fitted": False}
     wide = app_tab.page.evaluate(
         "() => [...document.querySelectorAll('[data-relpos-scroll]')]"
         ".every((b) => b.tabIndex === 0 && getComputedStyle(b).overflowX === 'auto')"

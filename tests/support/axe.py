@@ -26,6 +26,7 @@ def run_axe(axe, tab: AppTab) -> list[dict]:
     height = tab.page.evaluate("document.querySelector('[data-testid=stMain]').scrollHeight")
     tab.page.set_viewport_size({"width": WIDTH, "height": min(int(height) + 80, MAX_HEIGHT)})
     tab.wait_drawn()  # Plotly draws after the run, and the formulas are fitted after that
+    tab.wait_layout_settled(last_refit=True)  # and fitted once more, after fonts and charts sized themselves
     context = {"exclude": EXCLUDED_ELEMENTS}
     options = {"runOnly": {"type": "tag", "values": TAGS}, "resultTypes": ["violations"]}
     return axe.run(tab.page, context=context, options=options).response["violations"]
@@ -37,4 +38,5 @@ def describe(violations: list[dict]) -> str:
         lines.append(f"{violation['id']} ({violation['impact']}, {len(violation['nodes'])}×): {violation['help']}")
         for node in violation["nodes"][:5]:
             lines.append(f"    {json.dumps(node['target'])[:200]}: {node['failureSummary'][:200]!r}")
+            lines.append(f"      {node.get('html', '')[:300]}")
     return "\n".join(lines)

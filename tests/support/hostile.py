@@ -51,6 +51,7 @@ from relpos.topics.training.schema import TRAINING
 from relpos.topics.value_side.schema import VALUE_SIDE
 from relpos.topics.walkthrough import controls as walkthrough_ui
 from relpos.topics.walkthrough.schema import WALKTHROUGH
+from relpos.ui import common as common_ui
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 
@@ -465,7 +466,17 @@ class PeakMemory:
 
 #: The HTML elements the app itself writes, constant text: the link guard (relpos.server.links)
 #: and the classroom helpers (relpos.server.client).
-APP_HTML = frozenset({GUARD_HTML, f"<script>{CLIENT_SCRIPT}</script>"})
+APP_HTML = frozenset(
+    html.strip()  # as Streamlit sends it
+    for html in {
+        GUARD_HTML,
+        f"<script>{CLIENT_SCRIPT}</script>",
+        # the app's own style sheets and its Copy link button: static, no user text
+        common_ui.ALWAYS_CSS,
+        common_ui.ALWAYS_CSS + common_ui.PRESENTER_CSS,
+        common_ui.COPY_LINK_HTML,
+    }
+)
 
 
 def _walk(node) -> Iterator:
@@ -485,7 +496,7 @@ def _markdown_bodies(at: AppTest) -> Iterator[tuple[object, str, bool]]:
         proto = getattr(element, "proto", None)
         kind = getattr(element, "type", "")
         if kind == "html":
-            if proto.body in APP_HTML:  # the app's own static scripts: no user text
+            if proto.body.strip() in APP_HTML:  # the app's own static scripts: no user text
                 continue
             yield element, proto.body, True
         elif kind in ("markdown", "caption", "latex", "title", "header", "subheader"):

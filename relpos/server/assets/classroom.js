@@ -41,7 +41,8 @@ label[data-testid="stWidgetLabel"][disabled] { color: rgba(17, 19, 24, 0.62); }
 [data-testid="stCheckbox"] label:has(input:focus-visible) {
   outline: 3px solid #1c4f9c; outline-offset: 3px; border-radius: 6px;
 }
-.katex-display:not([data-relpos-scroll]) { overflow-x: hidden !important; }
+.katex-display:not([data-relpos-scroll]) { overflow-x: hidden !important; overflow-y: hidden !important; }
+.katex-display[data-relpos-scroll] { overflow-y: hidden !important; }
 [data-testid="stPlotlyChart"] .js-plotly-plot .draglayer,
 [data-testid="stPlotlyChart"] .js-plotly-plot .draglayer *,
 [data-testid="stPlotlyChart"] .js-plotly-plot .nsewdrag { touch-action: pan-x pan-y !important; }
