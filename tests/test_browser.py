@@ -457,3 +457,27 @@ def test_pressing_train_draws_the_trained_head(app_tab):
         assert np.allclose(np.triu(figure.z, 1), 0.0), "a causal head never looks ahead"
     assert "Nothing trained yet" not in app_tab.main_text()
     assert_clean(app_tab)
+
+
+def test_the_classroom_helpers_reach_a_tab_whose_html_code_arrives_after_a_second_run(app_tab):
+    """Streamlit draws ``st.html`` with code it loads lazily. When that code arrives only
+    after a second run has finished (a slow link, a busy machine), the tab must still get
+    the helpers: a run that sent them once and then dropped them left the tab without
+    fitted formulas, and axe-core then found a scroll region no keyboard could reach."""
+    held = []
+    app_tab.page.route(re.compile(r"/static/js/Html\.[\w-]+\.js$"), lambda route: held.append(route))
+    app_tab.open("worked_example", {"i": 1, "j": 2})
+    app_tab.click("Next")  # a second run, finished while the html code is still held back
+    assert held, "the page never asked for Streamlit's html code"
+    helpers_js = "() => !!document.getElementById('relpos-classroom-css')"
+    assert not app_tab.page.evaluate(helpers_js)
+    for route in held:
+        route.continue_()
+    app_tab.page.wait_for_function(helpers_js, timeout=20_000)
+    app_tab.wait_drawn()
+    unfitted = app_tab.page.evaluate(
+        "() => [...document.querySelectorAll('[data-testid=stMain] .katex-display')]"
+        ".filter((box) => !box.dataset.relposFitted).length"
+    )
+    assert unfitted == 0
+    assert_clean(app_tab)

@@ -45,10 +45,9 @@ def page_run() -> Iterator[None]:
     Before the page: wait for a client that has not read its answers, check the link the
     tab was opened with, send the classroom helpers, say if the link was too long, and
     register the reconnect marker, and write again the widget values the browser has not
-    applied yet. The page then runs in its turn, marked as reached through app.py. After
-    a complete run the helpers count as delivered and the run as finished; a run that
-    stopped or switched pages on the way skips both, so the next run sends the helpers
-    again.
+    applied yet. The page then runs in its turn, marked as reached through app.py. A
+    complete run is marked finished; a run that stopped or switched pages on the way
+    is not.
     """
     backpressure.wait_for_client()
     links.guard_oversized_links()
@@ -58,7 +57,6 @@ def page_run() -> Iterator[None]:
     seeds.resend()
     with turns.take_turn(), routing.app_entry():
         yield
-    client.client_helpers_sent()
     backpressure.run_finished()
 
 

@@ -5,19 +5,33 @@ cannot), text fields that let go of the focus after Enter (so a clicker steps th
 again), the current walkthrough stop kept in view after Previous / Next in presenter
 mode, presenter mode's folded sidebar, free focus and "Copy link" button, a phone's
 decimal keyboard in the number fields, and the window width in a cookie for the server
-(``relpos.ui.common.phone_screen``). Static code, no user text; installed once per
-browser tab (it watches the page itself, so later runs and page switches need nothing
-more).
+(``relpos.ui.common.phone_screen``). Static code, no user text.
+
+The script is a file of its own, served by a route at a URL that names its content's hash
+(:data:`PATH`), so a browser fetches it once and keeps it (the page weight middleware
+compresses it). Every full run puts the same small ``<script src>`` at the top of the
+sidebar. Sending it once per session is not enough: Streamlit draws ``st.html`` with code
+it loads lazily, and a second run that finishes before that code arrives removes an
+element the first run sent before the browser ever ran it; the tab would then never get
+the helpers. An element that every run sends is never removed, so it runs as soon as it
+can, and only once (the script ignores a second copy).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
 import streamlit as st
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
 
+from relpos.server import asgi
 from relpos.state.keys import NUMBER_FIELDS, css_class
+
+__all__ = ["PATH", "SCRIPT", "install_client_helpers", "script_url"]
 
 #: The script (static, read once), with the st-key classes of the number fields filled in.
 SCRIPT = (
@@ -25,25 +39,28 @@ SCRIPT = (
     .read_text(encoding="utf-8")
     .replace("/*NUMBER_FIELDS*/[]", json.dumps([css_class(key) for key in NUMBER_FIELDS]))
 )
+_BODY = SCRIPT.encode("utf-8")
+#: The route (below the app's base URL path): the name carries the content's hash.
+PATH = f"/relpos/classroom.{hashlib.sha256(_BODY).hexdigest()[:12]}.js"
 
-#: Session key: the helpers have been sent to this browser tab.
-_INSTALLED = "client:installed"
+
+async def _serve_script(request: Request) -> Response:
+    """The helpers, cached for good: a new script has a new URL."""
+    headers = {"Cache-Control": "public, max-age=31536000, immutable"}
+    return Response(_BODY, media_type="text/javascript", headers=headers)
+
+
+asgi.register_routes(Route(PATH, _serve_script, methods=["GET", "HEAD"]))
+
+
+def script_url() -> str:
+    """:data:`PATH` below the app's base URL path."""
+    base = (st.get_option("server.baseUrlPath") or "").strip("/")
+    return f"{'/' + base if base else ''}{PATH}"
 
 
 def install_client_helpers() -> None:
-    """Send the helpers until a run that sent them has finished (no visible output).
-
-    A run cut short by ``st.switch_page`` (the "/overview" alias sends a visitor home)
-    may never reach the browser, so the session counts them as sent only in
-    :func:`client_helpers_sent`, at the end of a complete run; the script itself ignores
-    a second copy.
-    """
-    if st.session_state.get(_INSTALLED):
-        return
+    """Put the helpers' ``<script src>`` at the top of the sidebar (every full run; no
+    visible output)."""
     with st.sidebar:
-        st.html(f"<script>{SCRIPT}</script>", unsafe_allow_javascript=True)
-
-
-def client_helpers_sent() -> None:
-    """Call at the end of a complete run: the helpers sent in it reached the browser."""
-    st.session_state[_INSTALLED] = True
+        st.html(f'<script src="{script_url()}"></script>', unsafe_allow_javascript=True)

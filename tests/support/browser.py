@@ -169,9 +169,11 @@ async ({ measure, timeout, settled }) => {
   const frame = () => new Promise((done) => requestAnimationFrame(() => done()));
   const deadline = performance.now() + timeout;
   const helpers = () => !!document.getElementById('relpos-classroom-css');
-  const unfitted = () => helpers() ? [...document.querySelectorAll(
+  // a formula box waits for the helpers too: a page of the app that shows formulas
+  // without them has lost its helpers (a bug to report, not a page to measure)
+  const unfitted = () => [...document.querySelectorAll(
     '[data-testid=stMain] .katex-display, [data-testid=stSidebar] .katex-display')]
-    .filter((box) => !box.dataset.relposFitted).length : 0;
+    .filter((box) => !box.dataset.relposFitted).length;
   await document.fonts.ready;
   let last = JSON.stringify(read());
   for (;;) {
@@ -179,7 +181,8 @@ async ({ measure, timeout, settled }) => {
     const now = JSON.stringify(read());
     const waiting = [];
     if (now !== last) waiting.push('the layout moved between two frames');
-    if (unfitted()) waiting.push(`${unfitted()} formulas not fitted yet`);
+    const missing = helpers() ? '' : ' (no classroom helpers on the page)';
+    if (unfitted()) waiting.push(`${unfitted()} formulas not fitted yet${missing}`);
     if (settled && helpers() && document.documentElement.dataset.relposLayout !== 'settled') {
       waiting.push('the helpers have not done their last refit');
     }
