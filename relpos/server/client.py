@@ -31,7 +31,7 @@ from starlette.routing import Route
 from relpos.server import asgi
 from relpos.state.keys import NUMBER_FIELDS, css_class
 
-__all__ = ["PATH", "SCRIPT", "install_client_helpers", "script_url"]
+__all__ = ["PATH", "SCRIPT", "install_client_helpers", "script_tag", "script_url"]
 
 #: The script (static, read once), with the st-key classes of the number fields filled in.
 SCRIPT = (
@@ -59,8 +59,13 @@ def script_url() -> str:
     return f"{'/' + base if base else ''}{PATH}"
 
 
+def script_tag() -> str:
+    """The element that loads the helpers (static: no user text)."""
+    return f'<script src="{script_url()}"></script>'
+
+
 def install_client_helpers() -> None:
     """Put the helpers' ``<script src>`` at the top of the sidebar (every full run; no
     visible output)."""
     with st.sidebar:
-        st.html(f'<script src="{script_url()}"></script>', unsafe_allow_javascript=True)
+        st.html(script_tag(), unsafe_allow_javascript=True)

@@ -38,7 +38,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from relpos.server.client import SCRIPT as CLIENT_SCRIPT
+from relpos.server.client import script_tag
 from relpos.server.links import GUARD_HTML
 from relpos.state.codec import MAX_JSON_BYTES, Schema
 from relpos.state.export import FORMAT, VERSION
@@ -470,7 +470,7 @@ APP_HTML = frozenset(
     html.strip()  # as Streamlit sends it
     for html in {
         GUARD_HTML,
-        f"<script>{CLIENT_SCRIPT}</script>",
+        script_tag(),
         # the app's own style sheets and its Copy link button: static, no user text
         common_ui.ALWAYS_CSS,
         common_ui.ALWAYS_CSS + common_ui.PRESENTER_CSS,
