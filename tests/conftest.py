@@ -81,3 +81,24 @@ def plotly_hover(chromium):
     reader = PlotlyHover(chromium)
     yield reader
     reader.close()
+
+
+# --- Where the suite's time goes: seconds per test file, summed over setup, call and teardown,
+# printed after the run (under xdist the controller sums its workers' reports). Module- and
+# session-scoped fixtures (servers, browsers) count toward the file whose test first used them.
+_FILE_SECONDS: dict[str, float] = {}
+
+
+def pytest_runtest_logreport(report):
+    path = report.nodeid.split("::", 1)[0]
+    _FILE_SECONDS[path] = _FILE_SECONDS.get(path, 0.0) + report.duration
+
+
+def pytest_terminal_summary(terminalreporter):
+    if not _FILE_SECONDS or os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    slowest = sorted(_FILE_SECONDS.items(), key=lambda item: -item[1])[:25]
+    terminalreporter.section("seconds per test file (slowest 25; workers' time added up)")
+    for path, seconds in slowest:
+        terminalreporter.write_line(f"{seconds:8.1f} s  {path}")
+    terminalreporter.write_line(f"{sum(_FILE_SECONDS.values()):8.1f} s  in all {len(_FILE_SECONDS)} files")
