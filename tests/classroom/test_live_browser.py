@@ -22,7 +22,7 @@ import pytest
 from relpos.classroom.stores import open_store
 from tests.support.browser import ARTIFACTS, ROOT, StreamlitServer
 
-NEXT_WITHIN = 10.0  # seconds; generous: the bench measures latency, this checks that it happens
+NEXT_WITHIN = 45.0  # seconds; generous (a busy 2-core machine): the bench measures latency, this checks that it happens
 
 
 @pytest.fixture(scope="module")
@@ -58,6 +58,7 @@ def test_a_class_of_three_follows_answers_and_sees_the_reveal(chromium, class_se
 
     def context(**options):
         made = chromium.new_context(**options)
+        made.set_default_timeout(90_000)  # a first page load on a busy machine: the waits end at their condition
         contexts.append(made)
         return made.new_page()
 

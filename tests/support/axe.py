@@ -25,8 +25,10 @@ def run_axe(axe, tab: AppTab) -> list[dict]:
     """Every violation axe-core finds on the whole page (tall viewport), Streamlit's sidebar list aside."""
     height = tab.page.evaluate("document.querySelector('[data-testid=stMain]').scrollHeight")
     tab.page.set_viewport_size({"width": WIDTH, "height": min(int(height) + 80, MAX_HEIGHT)})
-    tab.wait_drawn()  # Plotly draws after the run, and the formulas are fitted after that
-    tab.wait_layout_settled(last_refit=True)  # and fitted once more, after fonts and charts sized themselves
+    # Plotly draws after the run, and the formulas are fitted after that: /schemes has 24
+    # charts, which a busy 2-core machine takes well over 30 s to draw
+    tab.wait_drawn(timeout=120)
+    tab.wait_layout_settled(timeout=60, last_refit=True)  # the last refit, after fonts and charts sized themselves
     context = {"exclude": EXCLUDED_ELEMENTS}
     options = {"runOnly": {"type": "tag", "values": TAGS}, "resultTypes": ["violations"]}
     return axe.run(tab.page, context=context, options=options).response["violations"]

@@ -522,7 +522,7 @@ class AppTab:
         size = {"width": viewport[0], "height": viewport[1]}
         agent = user_agent or (PHONE_USER_AGENT if touch else None)
         context = browser.new_context(viewport=size, has_touch=touch, is_mobile=touch, user_agent=agent)
-        context.set_default_timeout(20_000)
+        context.set_default_timeout(60_000)  # waits end at their condition; a busy machine is slow
         context.add_init_script(_STATE_LOG_JS)
         context.add_init_script(LIVE_LOG_JS)
         tab = cls(page=context.new_page(), base_url=base_url)
@@ -749,7 +749,7 @@ class AppTab:
             "(inputs) => inputs.map((input) => input.getAttribute('aria-label') || '')"
         )
 
-    def slider(self, label: str | re.Pattern, *, timeout: float = 10) -> Any:
+    def slider(self, label: str | re.Pattern, *, timeout: float = 45) -> Any:
         """The range input of the slider with this label (see :func:`label_matches`).
 
         Waits up to ``timeout`` seconds for it: on a tab's first page load Streamlit's

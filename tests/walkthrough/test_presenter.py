@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.support.browser import AppTab
 from tests.support.presenter import DRAWN_JS, HEIGHT, MEASURE_JS, STOPS, WIDTH, check_stop
@@ -71,10 +72,11 @@ def test_after_next_the_new_stop_is_in_view(projector):
     tab.open("worked_example", {"i": 2, "j": 2, "presenter": 1})
     tab.page.wait_for_function(DRAWN_JS)
     tab.page.evaluate(_SCROLL_DOWN_JS, 900)  # the teacher scrolled down to the table of all pairs
-    tab.page.wait_for_timeout(200)
-    assert tab.page.evaluate(_HEADING_JS)["top"] < 0, "the test must start with the stop scrolled away"
+    tab.page.wait_for_function(f"() => ({_HEADING_JS})().top < 0", timeout=10_000)  # the stop scrolled away
     tab.click("Next")
-    tab.page.wait_for_timeout(300)
+    in_view = f"() => {{ const w = ({_HEADING_JS})(); return w.barBottom <= w.top && w.top <= {HEIGHT * 0.6}; }}"
+    with contextlib.suppress(PlaywrightTimeout):  # the assertion below says where the heading is
+        tab.page.wait_for_function(in_view, timeout=15_000)
     where = tab.page.evaluate(_HEADING_JS)
     tab.screenshot("presenter-1280x720-after-next-scrolled", full_page=False)
     assert where["text"].startswith("Query i = 2, key j = 3"), where
@@ -91,7 +93,8 @@ def test_numbers_are_edited_from_the_main_area_and_the_clicker_works_after_enter
     clipped = field.evaluate("(input) => input.scrollWidth > input.clientWidth + 1")
     assert not clipped, "a field is too narrow for its number"
     tab.interact(lambda: (field.fill("0.5"), field.press("Enter")))
-    tab.page.wait_for_timeout(100)
+    with contextlib.suppress(PlaywrightTimeout):  # the helpers blur the field in a task after Enter
+        tab.page.wait_for_function("() => document.activeElement?.tagName !== 'INPUT'", timeout=10_000)
     focused = tab.page.evaluate("() => document.activeElement && document.activeElement.tagName")
     assert focused != "INPUT", "after Enter the field lets go of the focus, so the clicker works"
     assert "Edited example" in tab.main_text()
@@ -120,12 +123,17 @@ def _stop(tab: AppTab) -> str:
     return tab.page.evaluate("() => document.getElementById('current-stop').textContent")
 
 
-def _clicker(tab: AppTab, key: str) -> None:
-    """A presentation clicker's key press, and the rerun it causes (if any)."""
-    before = tab.finished_runs()
+def _clicker(tab: AppTab, key: str, stop: str) -> None:
+    """A presentation clicker's key press; waits until the lesson shows `stop` (the start of
+    its heading) and the app is idle. A key that steps nothing times out with the stop shown."""
     tab.page.keyboard.press(key)
-    with contextlib.suppress(TimeoutError):
-        tab.wait_idle(after=before, timeout=5)
+    try:
+        tab.page.wait_for_function(
+            "(stop) => document.getElementById('current-stop')?.textContent.startsWith(stop)", arg=stop, timeout=60_000
+        )
+    except Exception as error:
+        raise AssertionError(f"after {key} the lesson shows {_stop(tab)!r}, not {stop!r}") from error
+    tab.wait_idle(timeout=60)
 
 
 def test_switching_presenter_mode_on_leaves_the_clicker_working(chromium, app_server):
@@ -136,16 +144,13 @@ def test_switching_presenter_mode_on_leaves_the_clicker_working(chromium, app_se
         tab.toggle("Presenter mode")
         tab.page.wait_for_function(DRAWN_JS)
         tab.page.wait_for_function("() => document.activeElement?.type !== 'checkbox'", timeout=5000)
-        _clicker(tab, "PageDown")
-        assert _stop(tab).startswith("Query i = 1, key j = 2"), "the clicker's first Page Down steps the lesson"
-        _clicker(tab, "ArrowRight")
-        _clicker(tab, "PageUp")
-        _clicker(tab, "ArrowRight")
-        assert _stop(tab).startswith("Query i = 1, key j = 3"), _stop(tab)
-        _clicker(tab, "ArrowLeft")
+        _clicker(tab, "PageDown", "Query i = 1, key j = 2")  # the clicker's first Page Down steps the lesson
+        _clicker(tab, "ArrowRight", "Query i = 1, key j = 3")
+        _clicker(tab, "PageUp", "Query i = 1, key j = 2")
+        _clicker(tab, "ArrowRight", "Query i = 1, key j = 3")
+        _clicker(tab, "ArrowLeft", "Query i = 1, key j = 2")
         state = tab.page.evaluate(_FOCUS_JS)
         tab.screenshot("presenter-1280x720-clicker-after-toggle", full_page=False)
-        assert _stop(tab).startswith("Query i = 1, key j = 2"), _stop(tab)
         assert state["frame"] == "none", f"a focus frame round the lesson: {state}"
         assert not state["sidebarOpen"], "presenter mode folds the sidebar"
         assert not tab.errors, tab.errors
