@@ -13,6 +13,7 @@ from relpos.topics.explorer.schema import EXPLORER
 from relpos.topics.quiz import checking
 from relpos.topics.quiz import view as quiz_ui
 from relpos.topics.quiz.checking import Feedback, check_try, give_up, make_quiz, summarise
+from relpos.ui.explorer_link import explorer_query
 from tests.support.apptest import open_app
 
 SEED = 42
@@ -157,3 +158,15 @@ def test_every_answer_field_of_seed_42_keeps_its_keyboard(number):
     """Number answers open a phone's decimal keyboard, the others (signs, commas, brackets) do not."""
     is_number = make_quiz(SEED)[number - 1].answer_kind == "number"
     assert quiz_ui.answer_key(SEED, number).startswith(NUMBER_FIELDS) == is_number
+
+
+@pytest.mark.parametrize("seed", range(0, 400, 9))
+def test_every_questions_example_fits_the_explorer(seed):
+    """Every question the quiz draws can be opened in the Explorer, and its link reads back to its numbers."""
+    for question in make_quiz(seed):
+        setting, hint = checking.explorer_example(question)
+        params = explorer_query(setting)
+        assert params is not None, (seed, question.kind, setting)
+        decoded = EXPLORER.decode(params)
+        assert decoded.problems == () and all(decoded.state[name] == value for name, value in setting.items())
+        assert hint
