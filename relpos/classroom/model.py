@@ -37,6 +37,7 @@ from relpos.text.facts import distance
 from relpos.topics.quiz.checking import check_answer, make_quiz
 from relpos.topics.quiz.model import NUMBER_TOLERANCE, answer_text
 from relpos.topics.quiz.model import Question as QuizQuestion
+from relpos.topics.quiz.slips import flips_sign
 
 __all__ = [
     "CLASS_LIFETIME",
@@ -623,7 +624,7 @@ def grade_prediction(text, expected: float, tolerance: float = NUMBER_TOLERANCE)
     gap = distance(value, expected)
     if gap <= tolerance:
         return Grade(shown, value, True, f"Right: {shown} is within {tolerance:g} of {_number_text(expected)}.")
-    if abs(expected) > tolerance and distance(value, -expected) <= tolerance:
+    if flips_sign(value, expected, tolerance):
         message = f"Not quite: the sign is flipped (you typed {shown}; the value is {_number_text(expected)})."
         return Grade(shown, value, False, message)
     message = f"Not quite: you typed {shown}, {_number_text(gap)} from the value {_number_text(expected)}."

@@ -480,13 +480,16 @@ def _app_base_url(url_path: str) -> str:
     return f"{parts.scheme}://{parts.netloc}{path}"
 
 
+def app_url(url_path: str, params: dict[str, str], *, here: str | None = None) -> str:
+    """The address of page `url_path` with the URL parameters `params`, on this app's host
+    (just ``/url_path?…`` when the address is unknown); `here` is the url_path of the page running
+    (`url_path` itself by default)."""
+    return f"{_app_base_url(here or url_path)}/{url_path}?{urlencode(params, safe=',')}"
+
+
 def lesson_link(schema: Schema, state: dict, url_path: str) -> None:
     """Show the link that reopens exactly this view, ready to copy."""
-    st.code(
-        f"{_app_base_url(url_path)}/{url_path}?{urlencode(schema.encode(state), safe=',')}",
-        language=None,
-        wrap_lines=True,
-    )
+    st.code(app_url(url_path, schema.encode(state)), language=None, wrap_lines=True)
     st.caption("The address bar holds the same link: paste it into a slide or a message to open this exact view.")
 
 

@@ -11,10 +11,22 @@ from dataclasses import dataclass, field
 from relpos.core.examples import Scenario
 from relpos.text import numbers
 
-__all__ = ["ANSWER_FORMATS", "NUMBER_TOLERANCE", "Feedback", "Question", "answer_text", "cells_text"]
+__all__ = [
+    "ANSWER_FORMATS",
+    "MAX_TRIES",
+    "NUMBER_TOLERANCE",
+    "Feedback",
+    "Progress",
+    "Question",
+    "answer_text",
+    "cells_text",
+]
 
 #: Numeric answers within this absolute distance of the exact value count as right.
 NUMBER_TOLERANCE = 0.01
+
+#: Tries per question: a wrong first answer names the slip and leaves one more.
+MAX_TRIES = 2
 
 #: What each kind of answer looks like, shown under the text box.
 ANSWER_FORMATS = {
@@ -89,19 +101,46 @@ class Feedback:
     Attributes
     ----------
     status : str
-        ``correct``, ``wrong``, ``invalid`` (could not be read; not counted) or
-        ``revealed`` (the learner asked for the answer).
+        ``correct``, ``wrong``, ``invalid`` (could not be read; not counted),
+        ``retry`` (wrong, with a try left: the message names the slip but not the answer)
+        or ``revealed`` (the learner asked for the answer).
     message : str
         Plain text for the learner.
+    attempt : int
+        Which try this verdict is on (1 or 2): a ``correct`` with attempt 2 is right on
+        the second try.
     """
 
     status: str
     message: str
+    attempt: int = 1
 
     @property
     def counts(self) -> bool:
-        """Whether this feedback settles the question (an unreadable answer does not)."""
-        return self.status != "invalid"
+        """Whether this feedback settles the question (an unreadable answer and a first wrong one do not)."""
+        return self.status not in ("invalid", "retry")
+
+
+@dataclass(frozen=True)
+class Progress:
+    """One question's answers so far: the tries counted and the last verdict.
+
+    Attributes
+    ----------
+    tries : tuple of str
+        Every counted answer, as typed (stripped), first try first; unreadable answers
+        and a repeated wrong answer are not counted.
+    feedback : Feedback or None
+        The verdict on the last answer (None before the first).
+    """
+
+    tries: tuple[str, ...] = ()
+    feedback: Feedback | None = None
+
+    @property
+    def settled(self) -> bool:
+        """Whether the question is over: right, wrong on the last try, or revealed."""
+        return self.feedback is not None and self.feedback.counts
 
 
 def cells_text(cells) -> str:

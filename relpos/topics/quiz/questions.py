@@ -19,7 +19,7 @@ from relpos.text import numbers
 from relpos.text.facts import decimals_showing
 from relpos.topics.quiz.model import NUMBER_TOLERANCE, Question
 
-__all__ = ["make_quiz"]
+__all__ = ["explorer_example", "make_quiz"]
 
 # Short names for the one formatter (relpos.text.numbers): LaTeX gets an ASCII "-",
 # Markdown prose a true minus; neither ever prints a signed zero.
@@ -368,3 +368,60 @@ def make_quiz(seed: int) -> tuple[Question, ...]:
         raise ValueError(f"seed must be a non-negative integer; got {seed!r}")
     children = np.random.default_rng(int(seed)).spawn(len(_GENERATORS))
     return tuple(generate(rng) for generate, rng in zip(_GENERATORS, children, strict=True))
+
+
+# ---------------------------------------------------------------- the example in the Explorer
+
+
+def _change_hint(question: Question, panel: str) -> str:
+    """What to do in the Explorer to see a table entry's change: move its slider, watch one row."""
+    p, table, k = question.parameters, question.scenario.table, question.k
+    entry = f"aᴷ{numbers.offset_subscript(p['offset'])}"
+    old = table[p["offset"] + k]
+    return (
+        f"It opens before the change: move {entry} from {_md(old, 1)} to {_md(old + p['delta'], 1)} "
+        f"and watch row {p['i']} of the {panel}."
+    )
+
+
+def explorer_example(question: Question) -> tuple[dict, str]:
+    """The question's numbers as the Explorer's state, and what to look at there.
+
+    Returns
+    -------
+    setting : dict
+        Typed Explorer entries: ``n`` and ``k``, and with a scenario its ``q``, ``keys``
+        and ``a`` (before any change the question makes). Whether the Explorer can show
+        them is the Explorer's schema's call, not this module's.
+    hint : str
+        One plain sentence: which cells answer the question, or which slider to move.
+
+    Examples
+    --------
+    >>> setting, hint = explorer_example(make_quiz(42)[0])
+    >>> setting["n"], setting["k"], setting["q"]
+    (4, 2, [0.8, 0.2, 0.8, -0.6])
+    >>> hint
+    'Row 1, column 2 of the combined score is e₁₂: the content cell plus the position bias cell.'
+    """
+    p, scenario = question.parameters, question.scenario
+    setting = {"n": question.n, "k": question.k}
+    if scenario is not None:
+        k = p.get("k_from", question.k)  # which cells change: it opens at the k before the change
+        setting.update(k=k, q=list(scenario.queries), keys=list(scenario.keys), a=list(scenario.table))
+    if question.kind == "score":
+        i, j = p["i"], p["j"]
+        cell = f"e{numbers.subscript(i)}{numbers.subscript(j)}"
+        hint = f"Row {i}, column {j} of the combined score is {cell}: the content cell plus the position bias cell."
+    elif question.kind == "table_row":
+        hint = f"The offset map shows the table row every cell reads; this question's is row {p['i']}, column {p['j']}."
+    elif question.kind == "weight_grows":
+        hint = _change_hint(question, "combined weights")
+    elif question.kind == "row_sum":
+        hint = _change_hint(question, "combined weights" if p.get("variant") == "weights" else "combined score")
+    else:
+        hint = (
+            f"It opens at k = {p['k_from']}: set the clipping distance k to {p['k_to']} and watch which cells of "
+            "the position bias panel change."
+        )
+    return setting, hint

@@ -15,6 +15,7 @@ from relpos.topics.quiz import checking as quiz
 from relpos.topics.quiz.schema import read_quiz_seed
 from relpos.ui import common as ui
 from relpos.ui.common import markdown, named_index
+from relpos.ui.explorer_link import explorer_link
 
 # ---------------------------------------------------------------- quiz page
 
@@ -66,25 +67,32 @@ def _quiz_of(seed: int):
 
 
 def button_key(action: str, seed: int, number: int) -> str:
-    """Key of the Check or Reveal button (`action` ``check`` or ``reveal``) of a question."""
+    """Key of a question's button: `action` ``check``, ``reveal`` or ``explorer`` (the link
+    that opens the question's example in the Explorer)."""
     return widget_key("quiz", action, seed, number)
 
 
-def _outcome_key(seed: int, number: int) -> str:
-    return state_key("quiz", f"outcome.{seed}.{number}")
+def _progress_key(seed: int, number: int) -> str:
+    return state_key("quiz", f"progress.{seed}.{number}")
+
+
+def _progress(seed: int, number: int) -> quiz.Progress:
+    return st.session_state.get(_progress_key(seed, number), quiz.Progress())
 
 
 def _judge(question, seed: int, number: int, give_up: bool) -> None:
     """Form callback: runs before the page, so the verdict and the page agree in one run."""
-    text = st.session_state.get(answer_key(seed, number), "")
-    feedback = quiz.reveal(question) if give_up else quiz.check_answer(question, text)
-    st.session_state[_outcome_key(seed, number)] = {"feedback": feedback, "text": text}
+    progress = _progress(seed, number)
+    if give_up:
+        progress = quiz.give_up(question, progress)
+    else:
+        progress = quiz.check_try(question, st.session_state.get(answer_key(seed, number), ""), progress)
+    st.session_state[_progress_key(seed, number)] = progress
 
 
 def quiz_outcome(seed: int, number: int):
-    """The settled or last feedback for question `number`, or None."""
-    outcome = st.session_state.get(_outcome_key(seed, number))
-    return None if outcome is None else outcome["feedback"]
+    """The last feedback for question `number` (settled, a first wrong try, or unreadable), or None."""
+    return _progress(seed, number).feedback
 
 
 def _question_numbers(question) -> None:
@@ -101,50 +109,76 @@ def _worked_solution(question) -> None:
     st.markdown(question.explanation)
 
 
+def _answer_form(number: int, question, seed: int) -> None:
+    with st.form(widget_key("quiz", "form", seed, number)):
+        st.text_input(
+            "Your prediction",
+            key=answer_key(seed, number),
+            placeholder=question.answer_format,
+            help=f"Type {question.answer_format}.",
+        )
+        with st.container(horizontal=True):
+            st.form_submit_button(
+                "Check my answer",
+                type="primary",
+                key=button_key("check", seed, number),
+                on_click=_judge,
+                args=(question, seed, number, False),
+            )
+            st.form_submit_button(
+                "Show me the answer",
+                key=button_key("reveal", seed, number),
+                on_click=_judge,
+                args=(question, seed, number, True),
+            )
+
+
+def _explorer_example(number: int, question, seed: int) -> None:
+    """The question's numbers in the Explorer, when the Explorer can show them."""
+    setting, hint = quiz.explorer_example(question)
+    label = "Open this example in the Explorer"
+    if explorer_link(setting, here="quiz", label=label, key=button_key("explorer", seed, number)):
+        st.caption(escape_markdown(hint))
+
+
+def _your_answers(tries) -> str:
+    return ("Your answer: " if len(tries) == 1 else "Your answers: ") + ", then ".join(tries)
+
+
 def quiz_question(number: int, question, seed: int) -> None:
-    """One question: the numbers, the prompt, an answer form until settled, then the verdict."""
+    """One question: the numbers, the prompt, an answer form until settled, then the verdict.
+
+    A wrong first answer names its slip and keeps the form for one more try; the worked
+    solution and the link into the Explorer come once the question is settled.
+    """
     st.header(f"{number}. {question.title}")
     _question_numbers(question)
     st.markdown(question.prompt)
-    outcome = st.session_state.get(_outcome_key(seed, number))
-    feedback = None if outcome is None else outcome["feedback"]
-    if feedback is None or not feedback.counts:
-        with st.form(widget_key("quiz", "form", seed, number)):
-            st.text_input(
-                "Your prediction",
-                key=answer_key(seed, number),
-                placeholder=question.answer_format,
-                help=f"Type {question.answer_format}.",
-            )
-            with st.container(horizontal=True):
-                st.form_submit_button(
-                    "Check my answer",
-                    type="primary",
-                    key=button_key("check", seed, number),
-                    on_click=_judge,
-                    args=(question, seed, number, False),
-                )
-                st.form_submit_button(
-                    "Show me the answer",
-                    key=button_key("reveal", seed, number),
-                    on_click=_judge,
-                    args=(question, seed, number, True),
-                )
-        if feedback is not None:  # an unreadable answer: say why, keep the question open
+    progress = _progress(seed, number)
+    feedback = progress.feedback
+    if not progress.settled:
+        _answer_form(number, question, seed)
+        if feedback is None:
+            return
+        if feedback.status == "retry":  # a wrong first try: the slip named, not the answer
+            st.error(escape_markdown(f"✗ {feedback.message}"))
+        else:  # an unreadable answer: say why, keep the question open
             st.warning(escape_markdown(feedback.message))
         return
     if feedback.status == "correct":
         st.success(escape_markdown(f"✓ {feedback.message}"))
         with st.expander("Worked solution"):
             _worked_solution(question)
-        return
-    if feedback.status == "wrong":
-        st.text(f"Your answer: {outcome['text'].strip()}")
-        st.error(escape_markdown(f"✗ {feedback.message}"))
     else:
-        st.info(escape_markdown(feedback.message))
-    st.markdown("**Worked solution**")
-    _worked_solution(question)
+        if progress.tries:
+            st.text(_your_answers(progress.tries))
+        if feedback.status == "wrong":
+            st.error(escape_markdown(f"✗ {feedback.message}"))
+        else:
+            st.info(escape_markdown(feedback.message))
+        st.markdown("**Worked solution**")
+        _worked_solution(question)
+    _explorer_example(number, question, seed)
 
 
 def _new_questions() -> None:
@@ -154,22 +188,34 @@ def _new_questions() -> None:
 
 def _start_again(seed: int, count: int) -> None:
     for number in range(1, count + 1):
-        st.session_state.pop(_outcome_key(seed, number), None)
+        st.session_state.pop(_progress_key(seed, number), None)
         st.session_state.pop(answer_key(seed, number), None)
 
 
+#: A question's line in the score table, by the status of its last feedback.
+MARKS = {"correct": "✓ correct", "wrong": "✗ wrong", "revealed": "revealed", "retry": "open: one more try"}
+
+
+def _mark(feedback) -> str:
+    if feedback is not None and feedback.status == "correct" and feedback.attempt > 1:
+        return "✓ right on the second try"
+    return MARKS.get(getattr(feedback, "status", None), "open")
+
+
 def quiz_summary(questions, seed: int) -> None:
-    """Score so far, one line per question, the shareable seed and restart buttons."""
-    statuses = [getattr(quiz_outcome(seed, number), "status", None) for number in range(1, len(questions) + 1)]
-    summary = quiz.summarise(statuses)
+    """Score so far, one line per question, the shareable seed and restart buttons.
+
+    A question answered right on the second try counts as correct and says so.
+    """
+    outcomes = [quiz_outcome(seed, number) for number in range(1, len(questions) + 1)]
+    summary = quiz.summarise(outcomes)
     st.divider()
     st.header("Your score")
     st.metric("correct answers", f"{summary.correct} / {summary.total}")
     st.markdown(summary.message)
-    marks = {"correct": "✓ correct", "wrong": "✗ wrong", "revealed": "revealed", None: "open", "invalid": "open"}
     st.dataframe(
         pd.DataFrame(
-            {"question": [q.title for q in questions], "result": [marks[status] for status in statuses]},
+            {"question": [q.title for q in questions], "result": [_mark(outcome) for outcome in outcomes]},
             index=pd.RangeIndex(1, len(questions) + 1, name="number"),
         ),
         width="content",
