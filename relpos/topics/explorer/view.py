@@ -188,8 +188,9 @@ def explorer_body() -> None:
     # the figures' skeletons and hover recipes only: the browser fills the cells (live.release_spec)
     spec = live.release_spec(state, inputs, result, captions, seq=seq)
     live_ui.live_panel(spec, key=LIVE, on_release=_on_release)
-    if ui.phone_screen():  # under the offset map, on screen with it (the sidebar would cover the panels)
-        size_controls(state)
+    if ui.phone_screen():  # side by side right under the offset map, on screen with it (not in the sidebar's overlay)
+        with st.container(horizontal=True, gap="medium"):
+            size_controls(state)
     with st.expander("How the weight changes are computed"):
         ui.markdown("softmax_shift")
         ui.bullets(explain.difference_derivation(result))
