@@ -53,7 +53,7 @@ def takeaway(shift: RowShift, row_steps: tuple[PairStep, ...] | list[PairStep]) 
     >>> from relpos.topics.walkthrough.model import pair_steps, row_shift
     >>> example = worked_example()
     >>> steps = pair_steps(example)
-    >>> print(takeaway(row_shift(example.attention(), 0), steps[:4])[0])  # doctest: +NORMALIZE_WHITESPACE
+    >>> print(takeaway(row_shift(example.attention(), 0), steps[:4])[0])
     Key 1 (offset 0) gained the most weight: 0.265 → 0.373 (+0.108), because its position term 0.10
     is above the row's log-mean-exp.
     """
@@ -89,7 +89,6 @@ def takeaway_derivation(shift: RowShift, row_steps: tuple[PairStep, ...] | list[
     >>> from relpos.topics.walkthrough.model import pair_steps, row_shift
     >>> example = worked_example()
     >>> print(takeaway_derivation(row_shift(example.attention(), 0), pair_steps(example)[:4])[1])
-    ... # doctest: +NORMALIZE_WHITESPACE
     Key 4 (offset +3, clipped to +2): its position term −0.50 is below the row's content-weighted
     log-mean-exp T = log Σₗ wₗ·e^(bₗ) = −0.2425, so its weight is multiplied by e^(bⱼ − T) = 0.773.
     """
