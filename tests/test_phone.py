@@ -6,12 +6,18 @@
   sizes, and no formula cut at the right edge (each fits its column, scaled if need be);
   the server decides it on the first run, and a tap on Next at once keeps every number
   the link carries (in ten fresh phones in a row).
+* A lesson link that names a stop lands on that stop, not on the introduction a screen
+  and more above it; a link without one opens at the top.
+* The Explorer's n and k sit right under the panels, not in the sidebar's overlay: moving
+  k redraws the offset map while the map stays on screen.
 
 One browser context (a phone) for the whole module, on the session's server.
 Screenshots go to test-artifacts/screens/phone-*.png.
 """
 
 from __future__ import annotations
+
+import re
 
 import pytest
 
@@ -311,4 +317,110 @@ def test_number_fields_open_the_decimal_keyboard(phone):
     phone.page.locator("[data-testid=stTextInput] input").first.scroll_into_view_if_needed()
     phone.screenshot("phone-390x844-quiz-answer-field", full_page=False)
     assert [mode == "decimal" for _, mode in answers] == [kind == "number" for kind in kinds], (answers, kinds)
+    assert not phone.errors, phone.errors
+
+
+# The current stop's heading, the Next button and the page title on screen, and the bottom
+# of Streamlit's header, which is drawn over the top of the page.
+_STOP_ON_SCREEN_JS = """
+() => {
+  const box = (element) => { const r = element.getBoundingClientRect(); return { top: r.top, bottom: r.bottom }; };
+  const header = document.querySelector('[data-testid=stHeader]');
+  const next = [...document.querySelectorAll('[data-testid=stMain] button')]
+    .find((button) => button.textContent.includes('Next'));
+  return {
+    heading: box(document.getElementById('current-stop')),
+    text: document.getElementById('current-stop').textContent,
+    next: box(next),
+    title: box(document.querySelector('[data-testid=stMain] h1')),
+    headerBottom: header ? header.getBoundingClientRect().bottom : 0,
+    height: window.innerHeight,
+  };
+}
+"""
+
+
+def on_screen(place: dict, where: dict) -> bool:
+    """Whether a box is wholly on the screen, below the header."""
+    return where["headerBottom"] <= place["top"] and place["bottom"] <= where["height"]
+
+
+def test_a_lesson_link_on_a_phone_lands_on_its_stop(phone):
+    phone.open("worked_example", {"i": 3, "j": 2})
+    phone.wait_plots(3)
+    phone.wait_drawn()
+    where = phone.wait_layout_settled(_STOP_ON_SCREEN_JS)
+    phone.screenshot("phone-390x844-lesson-link-lands-on-its-stop", full_page=False)
+    assert where["text"].startswith("Query i = 3, key j = 2"), where
+    assert on_screen(where["heading"], where), f"the linked stop's heading is off screen: {where}"
+    assert on_screen(where["next"], where), f"Next is off screen: {where}"
+    # a link without a stop opens where the lesson starts: the title and the introduction
+    phone.open("worked_example")
+    phone.wait_plots(3)
+    where = phone.wait_layout_settled(_STOP_ON_SCREEN_JS)
+    assert on_screen(where["title"], where), where
+    assert not phone.errors, phone.errors
+
+
+# Where the Explorer's n and k sliders are (main area or sidebar), by label.
+_SIZE_SLIDERS_JS = """
+() => Object.fromEntries(['stMain', 'stSidebar'].map((area) => [area,
+  [...document.querySelectorAll(`[data-testid=${area}] [data-testid=stSlider] [data-testid=stWidgetLabel]`)]
+    .map((label) => label.textContent.trim())]))
+"""
+# The k slider to the bottom of the screen, as a thumb scrolls to reach it.
+_K_TO_BOTTOM_JS = """
+() => {
+  const slider = [...document.querySelectorAll('[data-testid=stMain] [data-testid=stSlider]')]
+    .find((s) => s.textContent.includes('Clipping distance k'));
+  let scroller = slider.parentElement;
+  while (scroller && !(scroller.scrollHeight > scroller.clientHeight
+      && /(auto|scroll)/.test(getComputedStyle(scroller).overflowY))) scroller = scroller.parentElement;
+  (scroller || document.scrollingElement).scrollBy(0, slider.getBoundingClientRect().bottom - window.innerHeight + 8);
+}
+"""
+# How much of the offset map's cells is on screen (below the live panel's sticky sliders,
+# which cover what scrolls under them), and the k slider's box.
+_MAP_IN_SIGHT_JS = """
+() => {
+  const cells = document.querySelector('.relpos-live .rl-offsets .nsewdrag').getBoundingClientRect();
+  const covered = document.querySelector('.relpos-live .rl-controls').getBoundingClientRect().bottom;
+  const slider = [...document.querySelectorAll('[data-testid=stMain] [data-testid=stSlider]')]
+    .find((s) => s.textContent.includes('Clipping distance k')).getBoundingClientRect();
+  const seen = Math.max(0, Math.min(cells.bottom, window.innerHeight) - Math.max(cells.top, covered));
+  return { seen: seen / cells.height, slider: { top: slider.top, bottom: slider.bottom }, height: window.innerHeight };
+}
+"""
+
+# The offset map's title says `text` (once the live panel has drawn the new spec).
+_MAP_TITLE_JS = """
+(text) => [...document.querySelectorAll('.relpos-live .rl-offsets .gtitle')].some((t) => t.textContent.includes(text))
+"""
+
+
+def test_the_explorer_on_a_phone_has_n_and_k_under_the_offset_map(phone):
+    phone.open("explorer")
+    phone.wait_plots(7)
+    phone.wait_drawn()
+    places = phone.page.evaluate(_SIZE_SLIDERS_JS)
+    for label in ("Tokens n", "Clipping distance k"):
+        assert places["stMain"].count(label) == 1 and label not in places["stSidebar"], places
+    phone.page.evaluate(_K_TO_BOTTOM_JS)
+    before = phone.wait_layout_settled(_MAP_IN_SIGHT_JS)
+    assert before["seen"] >= 0.75, f"with k at hand, the offset map is not in sight: {before}"
+    old_map = phone.figure("offset map")
+    assert phone.press_slider("Clipping distance k", "ArrowLeft") == 1
+    phone.page.wait_for_function(_MAP_TITLE_JS, arg="k = 1")
+    new_map = phone.figure("offset map")
+    after = phone.wait_layout_settled(_MAP_IN_SIGHT_JS)
+    phone.screenshot("phone-390x844-explorer-k-under-the-offset-map", full_page=False)
+    assert new_map.z.tolist() != old_map.z.tolist(), "moving k left the offset map as it was"
+    assert after["seen"] >= 0.75, f"the offset map left the screen while k moved: {after}"
+    assert after["slider"]["top"] >= 0 and after["slider"]["bottom"] <= after["height"], after
+    # the sidebar's settings still change only what they say (a k moved beside the panels is kept)
+    phone.page.locator("[data-testid=stExpandSidebarButton]").tap()
+    option = phone.page.locator("[data-testid=stSidebar] [data-testid=stRadio] label").filter(has_text="d = 2")
+    phone.interact(option.tap)
+    query = phone.page.url.split("?", 1)[1]
+    assert re.search(r"(^|&)k=1(&|$)", query) and re.search(r"(^|&)d=2(&|$)", query), query
     assert not phone.errors, phone.errors

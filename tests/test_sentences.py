@@ -123,10 +123,16 @@ def _row_constant(bias) -> bool:
 # ------------------------------------------------------------------ the walkthrough's takeaway
 
 SHIFT = re.compile(
-    r"Key (\d+) \([^)]*\) (gained|lost) the most weight(?:, tied with ([^:]+))?: (\S+) → (\S+) \(([+−]\S+)\): "
-    r"its position term (\S+) is (above|below) the row's content-weighted log-mean-exp "
-    r"T = log Σₗ wₗ·e\^\(bₗ\) = (\S+), "
-    r"so its weight is multiplied by e\^\(bⱼ − T\) = (\S+)\."
+    r"Key (\d+) \([^)]*\) (gained|lost) the most weight(?:, tied with ([^:]+))?: (\S+) → (\S+) \(([+−]\S+)\), "
+    r"because its position term (\S+) is (above|below) the row's log-mean-exp\."
+)
+#: The arithmetic behind a "because" (the takeaway's derivation, shown on request).
+DERIVED = re.compile(
+    r"Key (\d+) \([^)]*\): its position term (\S+) is (above|below) the row's content-weighted log-mean-exp "
+    r"T = log Σₗ wₗ·e\^\(bₗ\) = (\S+), so its weight is multiplied by e\^\(bⱼ − T\) = (\S+)\."
+)
+STILL_DERIVED = re.compile(
+    r"Here T = log Σₗ wₗ·e\^\(bₗ\) = (\S+), and each weight wⱼ changes by wⱼ·\(e\^\(bⱼ − T\) − 1\)\."
 )
 SAME_TOP = re.compile(
     r"(Every key gets the same weight|Key \d+ gets the most weight|Keys [\d, and]+ tie for the most weight) "
@@ -171,7 +177,19 @@ def check_shift(match, content_weights, weights, bias) -> None:
     assert moved == number(changes[j], decimals, sign=True)
     T = naive_threshold(content_weights, bias)
     assert bool(bias[j] > T) is (match[8] == "above") is (verb == "gained")
-    check_factor(match[10], math.exp(bias[j] - T))
+    assert _float(match[7]) == pytest.approx(bias[j], abs=5e-5)
+
+
+def check_derivation(line: str, claim, content_weights, bias) -> None:
+    """The arithmetic behind a claim: the same key and side, the row's T and the factor e^(bⱼ − T)."""
+    match = DERIVED.fullmatch(line)
+    assert match, line
+    j = int(match[1]) - 1
+    assert match[1] == claim[1] and match[2] == claim[7] and match[3] == claim[8], (line, claim[0])
+    T = naive_threshold(content_weights, bias)
+    assert bool(bias[j] > T) is (match[3] == "above")
+    assert _float(match[4]) == pytest.approx(T, abs=5e-5)
+    check_factor(match[5], math.exp(bias[j] - T))
 
 
 def _read(text: str) -> float:
@@ -207,6 +225,17 @@ def check_still(sentence: str, content_weights, bias) -> None:
         assert "saturates" not in sentence and "span only" not in sentence
 
 
+def check_still_derivation(derivation: list[str], content_weights, bias) -> None:
+    """Nothing moved visibly: the row's T where the terms differ, nothing where they are all alike."""
+    if naive_cause(content_weights, bias) == "constant":
+        assert derivation == [], derivation
+        return
+    (line,) = derivation
+    match = STILL_DERIVED.fullmatch(line)
+    assert match, line
+    assert _float(match[1]) == pytest.approx(naive_threshold(content_weights, bias), abs=5e-5)
+
+
 def walkthrough_rows(scenario: Scenario):
     """(result, row steps, row shift) of every row of a walkthrough scenario."""
     result = scenario.attention()
@@ -223,20 +252,25 @@ class TestTakeaway:
         for result, row_steps, shift in walkthrough_rows(drawn[0]):
             row = shift.row
             sentences = wt_text.takeaway(shift, row_steps)
+            derivation = wt_text.takeaway_derivation(shift, row_steps)
             cw, w, b = list(shift.content_weights), list(shift.weights), result.bias[row].tolist()
-            text = " ".join(sentences)
+            text = " ".join(sentences + derivation)
             assert not SIGNED_ZERO.search(text), text
+            assert "T = " not in " ".join(sentences) and "e^(" not in " ".join(sentences), sentences
             if all(shown(abs(x - y), 3) == 0 for x, y in zip(w, cw, strict=True)):
                 (sentence,) = sentences
                 check_still(sentence, cw, b)
-                SENTENCES["walkthrough takeaway"] += 1
+                check_still_derivation(derivation, cw, b)
+                SENTENCES["walkthrough takeaway"] += 1 + len(derivation)
                 continue
             claims = [SHIFT.fullmatch(s) for s in sentences[:-1]]
             assert all(claims), sentences
-            for match in claims:
+            assert len(derivation) == len(claims), (sentences, derivation)
+            for match, line in zip(claims, derivation, strict=True):
                 check_shift(match, cw, w, b)
+                check_derivation(line, match, cw, b)
             check_favourites(sentences[-1], cw, w)
-            SENTENCES["walkthrough takeaway"] += len(sentences)
+            SENTENCES["walkthrough takeaway"] += len(sentences) + len(derivation)
 
     @settings(max_examples=200, deadline=None)
     @given(hard_scenarios())
@@ -276,16 +310,22 @@ class TestTakeaway:
 
 CELL = re.compile(
     r"Largest (gain|loss)(?: \(one of (\d+) tied\))?: query (\d+) → key (\d+) \(offset [^)]*\), ([+−]\S+) "
-    r"\((\S+) → (\S+)\): its bias (\S+) is (above|below) the row's content-weighted log-mean-exp "
-    r"T = log Σₗ wₗ·e\^\(bₗ\) = (\S+), so its weight is multiplied by e\^\(bⱼ − T\) = (\S+)\."
+    r"\((\S+) → (\S+)\), because its bias (\S+) is (above|below) the row's log-mean-exp\."
+)
+#: The arithmetic behind each named cell (explain.difference_derivation, shown on request).
+CELL_DERIVED = re.compile(
+    r"Query (\d+) → key (\d+) \(largest (gain|loss)\): its bias (\S+) is (above|below) the row's content-weighted "
+    r"log-mean-exp T = log Σₗ wₗ·e\^\(bₗ\) = (\S+), so its weight is multiplied by e\^\(bⱼ − T\) = (\S+)\."
 )
 
 
 def check_difference(caption: str, result) -> None:
     change = result.weights - result.content_weights
     claims = list(CELL.finditer(caption))
+    derivation = explain.difference_derivation(result)
+    assert "T = " not in caption and "e^(" not in caption, caption
     if "Nothing moved" in caption:
-        assert np.abs(change).max() <= 1e-12 and _row_constant(result.bias) and not claims
+        assert np.abs(change).max() <= 1e-12 and _row_constant(result.bias) and not claims and not derivation
         return
     if "No weight moved by 0.0005 or more." in caption:
         assert all(shown(abs(c), 3) == 0 for c in change.ravel().tolist()) and not claims
@@ -302,9 +342,15 @@ def check_difference(caption: str, result) -> None:
             if match:
                 for i in named_rows(match[1], len(causes)):
                     assert causes[i] == cause, (caption, causes)
+        assert not derivation, derivation
         return
     assert claims, caption
-    for match in claims:
+    assert len(derivation) == len(claims), (caption, derivation)
+    for match, line in zip(claims, derivation, strict=True):
+        derived = CELL_DERIVED.fullmatch(line)
+        assert derived, line
+        assert (derived[1], derived[2], derived[3]) == (match[3], match[4], match[1]), (line, match[0])
+        assert (derived[4], derived[5]) == (match[8], match[9]), (line, match[0])
         name, count, i, j = match[1], int(match[2] or 1), int(match[3]) - 1, int(match[4]) - 1
         decimals = len(match[5].split(".")[1])
         sign = 1 if name == "gain" else -1
@@ -320,8 +366,8 @@ def check_difference(caption: str, result) -> None:
         T = naive_threshold(result.content_weights[i].tolist(), result.bias[i].tolist())
         assert bool(result.bias[i, j] > T) is (match[9] == "above") is (name == "gain")
         assert _float(match[8]) == pytest.approx(result.bias[i, j], abs=5e-5)
-        assert _float(match[10]) == pytest.approx(T, abs=5e-5)
-        check_factor(match[11], math.exp(result.bias[i, j] - T))
+        assert _float(derived[6]) == pytest.approx(T, abs=5e-5)
+        check_factor(derived[7], math.exp(result.bias[i, j] - T))
 
 
 def check_scores(caption: str, result) -> None:

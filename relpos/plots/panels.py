@@ -21,6 +21,7 @@ __all__ = [
     "EXPLORER_PANELS",
     "HOVER_MAX_N",
     "TEXT_MAX_N",
+    "effects_decimals",
     "effects_panels",
     "explorer_titles",
     "panel_detail",
@@ -135,6 +136,27 @@ def panel_look(detail: dict, height: int, cell_format: str) -> HeatmapStyle:
     )
 
 
+#: The weight panels' cell numbers ("0.08"): two decimals at every size that prints them.
+WEIGHT_CELL_FORMAT = ".2f"
+#: Decimals of the Position effects hover labels (relpos.text.hover.effects_hover): scores, weights.
+_EFFECTS_HOVER_DECIMALS = (2, 4)
+
+
+def effects_decimals(n: int) -> tuple[int, int]:
+    """Decimals of the numbers the Position effects panels show for n tokens: (scores, weights).
+
+    The cells' own where they print numbers (up to :data:`TEXT_MAX_N` tokens), else the
+    hover labels', the only numbers on screen; captions print theirs alike.
+
+    >>> effects_decimals(6), effects_decimals(10), effects_decimals(20)
+    ((2, 2), (1, 2), (2, 4))
+    """
+    detail = panel_detail(n)
+    if not detail["text"]:
+        return _EFFECTS_HOVER_DECIMALS
+    return int(detail["score_format"][1:-1]), int(WEIGHT_CELL_FORMAT[1:-1])
+
+
 def effects_panels(result: AttentionResult, *, height: int = 420) -> dict[str, go.Figure]:
     """The Position effects page's four panels, keyed as :data:`EFFECTS_PANELS`.
 
@@ -165,7 +187,7 @@ def effects_panels(result: AttentionResult, *, height: int = 420) -> dict[str, g
         panels[name] = weight_heatmap(
             getattr(result, name).astype(detail["dtype"]),
             EFFECTS_PANELS[name],
-            look=panel_look(detail, height, ".2f"),
+            look=panel_look(detail, height, WEIGHT_CELL_FORMAT),
             hover=weight_hover,
         )
     return panels

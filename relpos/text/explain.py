@@ -20,13 +20,16 @@ __all__ = [
     "VISIBLE_CHANGE",
     "bias_kind",
     "diagonal_note",
+    "difference_derivation",
     "explorer_captions",
     "keys_text",
     "number",
     "offset_label",
     "offsets_text",
+    "row_log_mean_exp",
     "scaled",
     "subscript",
+    "weight_shift_cause",
     "weight_shift_reason",
 ]
 
@@ -171,9 +174,9 @@ def _change(value: float, decimals: int = WEIGHT_DECIMALS) -> str:
     return numbers.number(value, decimals, sign=True)
 
 
-def _score(value: float) -> str:
-    """A score at the 2 decimals its ties are judged at (:data:`relpos.text.facts.SCORE_DECIMALS`)."""
-    return numbers.number(value, SCORE_DECIMALS)
+def _score(value: float, decimals: int = SCORE_DECIMALS) -> str:
+    """A score at the decimals its ties are judged at (:data:`relpos.text.facts.SCORE_DECIMALS`: 2)."""
+    return numbers.number(value, decimals)
 
 
 def bias_kind(result: AttentionResult) -> str:
@@ -200,8 +203,19 @@ def _row_constant_reason(result: AttentionResult) -> str:
     return f"Every key of a row gets the same bias ({_values_text(result.bias[:, 0])}, row by row).{reason}"
 
 
-def _bias_caption(result: AttentionResult, kind: str, scalar: bool, spread: tuple | None = None, d: int = 1) -> str:
-    """The bias panel's caption: zero, one number per row, constant diagonals, or varying."""
+def _bias_caption(
+    result: AttentionResult,
+    kind: str,
+    scalar: bool,
+    spread: tuple | None = None,
+    d: int = 1,
+    decimals: int | None = None,
+) -> str:
+    """The bias panel's caption: zero, one number per row, constant diagonals, or varying.
+
+    `decimals`: print the diagonal's values as the cells do (None: 2 to 4 decimals, as many
+    as each needs).
+    """
     bias = result.bias
     if kind == "zero":
         return "The bias is 0 in every cell: this table adds no position information."
@@ -214,13 +228,26 @@ def _bias_caption(result: AttentionResult, kind: str, scalar: bool, spread: tupl
             "Each diagonal uses one table row, and here every diagonal is constant too: the queries give "
             f"equal products {scaled('qᵢ·aᴷ', d)} with the rows they read."
         )
-    offsets, spread = diagonal_spread(bias) if spread is None else spread
-    widest = facts.top(spread, SCORE_DECIMALS)[0]  # any diagonal whose values differ shows it
-    values = np.diagonal(bias, int(offsets[widest]))
+    product = scaled("qᵢ·aᴷ", d)
+    if decimals is None:
+        offsets, spread = diagonal_spread(bias) if spread is None else spread
+        widest = facts.top(spread, SCORE_DECIMALS)[0]  # any diagonal whose values differ shows it
+        values = np.diagonal(bias, int(offsets[widest]))
+        low, high = number(values.min()), number(values.max())
+    else:  # the diagonal whose printed values differ most, so the two numbers shown differ if any do
+        offsets = np.arange(-(bias.shape[0] - 1), bias.shape[1])
+        ends = [(np.diagonal(bias, int(o)).min(), np.diagonal(bias, int(o)).max()) for o in offsets]
+        printed = [facts.printed(top, decimals) - facts.printed(bottom, decimals) for bottom, top in ends]
+        widest = int(np.argmax(printed))
+        low, high = (numbers.number(value, decimals) for value in ends[widest])
+        if low == high:
+            return (
+                f"Each diagonal uses one table row, and the bias is {product}, so it can change down a diagonal "
+                "with each query; here it changes by less than the cells show: each diagonal prints one value."
+            )
     return (
-        f"Each diagonal uses one table row, but the bias is {scaled('qᵢ·aᴷ', d)}, so it changes down the diagonal "
-        f"with each query: along offset {offset_label(int(offsets[widest]))} it runs from "
-        f"{number(values.min())} to {number(values.max())}."
+        f"Each diagonal uses one table row, but the bias is {product}, so it changes down the diagonal with each "
+        f"query: along offset {offset_label(int(offsets[widest]))} it runs from {low} to {high}."
     )
 
 
@@ -259,6 +286,37 @@ def _scores_caption(result: AttentionResult, kind: str) -> str:
     )
 
 
+def weight_shift_cause(content_weights, bias, j: int, *, term: str = "bias") -> str:
+    """Why key `j` of one row gained or lost weight, in one plain clause; the arithmetic
+    (T and the factor) is :func:`weight_shift_reason`, which pages show on request.
+
+    A key gains exactly when its bias is above the row's log-mean-exp T and loses exactly
+    when below. Arguments as :func:`weight_shift_reason`.
+
+    >>> weight_shift_cause([0.5, 0.5], [0.1, -0.1], 1)
+    "its bias −0.10 is below the row's log-mean-exp"
+    """
+    bias_j, threshold = _bias_and_threshold(content_weights, bias, j)
+    side = "above" if bias_j > threshold else "below"
+    return f"its {term} {number(bias_j)} is {side} the row's log-mean-exp"
+
+
+def row_log_mean_exp(content_weights, bias) -> float:
+    """One row's content-weighted log-mean-exp T = log Σₗ wₗ·e^(bₗ) (arguments as :func:`weight_shift_reason`).
+
+    >>> round(row_log_mean_exp([0.5, 0.5], [0.1, -0.1]), 4)
+    0.005
+    """
+    w = np.asarray(content_weights, dtype=float)[None, :]  # (1, n_k)
+    b = np.asarray(bias, dtype=float)[None, :]  # (1, n_k)
+    return float(shift_threshold(w, b)[0])
+
+
+def _bias_and_threshold(content_weights, bias, j: int) -> tuple[float, float]:
+    """Key `j`'s bias bⱼ and its row's T."""
+    return float(np.asarray(bias, dtype=float)[j]), row_log_mean_exp(content_weights, bias)
+
+
 def weight_shift_reason(content_weights, bias, j: int, *, term: str = "bias") -> str:
     """Why key `j` of one row gained or lost weight, with the row's numbers.
 
@@ -285,14 +343,12 @@ def weight_shift_reason(content_weights, bias, j: int, *, term: str = "bias") ->
     >>> weight_shift_reason([1 - 1e-100, 1e-100], [0.0, 200.0], 1)[-34:]
     'multiplied by e^(bⱼ − T) = 7.23e86'
     """
-    w = np.asarray(content_weights, dtype=float)[None, :]  # (1, n_k)
-    b = np.asarray(bias, dtype=float)[None, :]  # (1, n_k)
-    threshold = float(shift_threshold(w, b)[0])
+    bias_j, threshold = _bias_and_threshold(content_weights, bias, j)
     # w'_j / w_j = e^(b_j - T)
-    factor = float(np.exp(b[0, j] - threshold))
-    side = "above" if b[0, j] > threshold else "below"
+    factor = float(np.exp(bias_j - threshold))
+    side = "above" if bias_j > threshold else "below"
     return (
-        f"its {term} {number(b[0, j])} is {side} the row's content-weighted log-mean-exp "
+        f"its {term} {number(bias_j)} is {side} the row's content-weighted log-mean-exp "
         f"T = log Σₗ wₗ·e^(bₗ) = {number(threshold)}, so its weight is multiplied by e^(bⱼ − T) = "
         f"{numbers.readable(factor)}"
     )
@@ -327,8 +383,8 @@ def _still_caption(result: AttentionResult) -> str:
         elif cause == "modest":
             most = numbers.scientific(largest[rows].max(), 3)
             text = (
-                f"In {where} the biases span up to {span}; each weight changes by wⱼ·(e^(bⱼ − T) − 1), and with "
-                f"these rows' content weights no change reaches 0.0005 (at most {most})."
+                f"In {where} the biases span up to {span}, but with these rows' content weights no change reaches "
+                f"0.0005 (at most {most})."
             )
         else:
             text = f"In {where} every key gets the same bias."
@@ -340,23 +396,52 @@ def _still_caption(result: AttentionResult) -> str:
 SHOWN = 3
 
 
+def _where(result: AttentionResult, i: int, j: int) -> str:
+    """``offset +3, clipped to +2``: the pair's offset and the table row it reads."""
+    raw, used = int(j - i), int(result.offsets[i, j])
+    return f"offset {offset_label(raw)}" + (f", clipped to {offset_label(used)}" if raw != used else "")
+
+
 def _shift_sentences(result: AttentionResult, name: str, cells, decimals: int, limit: int = SHOWN) -> list[str]:
-    """``Largest gain: query 1 → key 1 (offset 0), +0.108 (0.265 → 0.373): its bias …`` for each tied cell."""
+    """``Largest gain: query 1 → key 1 (offset 0), +0.108 (0.265 → 0.373), because its bias 0.10 is above the
+    row's log-mean-exp.`` for each tied cell (the arithmetic: :func:`difference_derivation`)."""
     change = result.weights - result.content_weights
     sentences = []
     tie = f" (one of {len(cells)} tied)" if len(cells) > 1 else ""
     for i, j in cells[:limit].tolist():
-        raw, used = int(j - i), int(result.offsets[i, j])
-        where = f"offset {offset_label(raw)}" + (f", clipped to {offset_label(used)}" if raw != used else "")
-        reason = weight_shift_reason(result.content_weights[i], result.bias[i], int(j))
+        cause = weight_shift_cause(result.content_weights[i], result.bias[i], int(j))
         sentences.append(
-            f"Largest {name}{tie}: {_cell(i, j)} ({where}), {_change(change[i, j], decimals)} "
-            f"({_weight(result.content_weights[i, j], decimals)} → {_weight(result.weights[i, j], decimals)}): "
-            f"{reason}."
+            f"Largest {name}{tie}: {_cell(i, j)} ({_where(result, i, j)}), {_change(change[i, j], decimals)} "
+            f"({_weight(result.content_weights[i, j], decimals)} → {_weight(result.weights[i, j], decimals)}), "
+            f"because {cause}."
         )
     if len(cells) > limit:
         sentences.append(f"{len(cells) - limit} more cells tie for the largest {name}.")
     return sentences
+
+
+def _largest_changes(result: AttentionResult) -> tuple:
+    """The cells the weight-change caption names: tied largest gains and losses, and their decimals."""
+    return facts.largest_changes(result.content_weights, result.weights, result.mask, shown=SHOWN)
+
+
+def difference_derivation(result: AttentionResult, limit: int = SHOWN) -> list[str]:
+    """The arithmetic behind the weight-change caption: for each cell it names, the row's
+    log-mean-exp T and the factor e^(bⱼ − T) its weight was multiplied by (empty when it names none).
+
+    >>> import relpos
+    >>> print(difference_derivation(relpos.worked_example().attention())[0])  # doctest: +ELLIPSIS
+    Query 1 → key 1 (largest gain): its bias 0.10 is above the row's content-weighted log-mean-exp T = ... = 1.4085.
+    """
+    if bias_kind(result) in ("zero", "row_constant"):
+        return []
+    gains, losses, _ = _largest_changes(result)
+    lines = []
+    for name, cells in (("gain", gains), ("loss", losses)):
+        for i, j in cells[:limit].tolist():
+            reason = weight_shift_reason(result.content_weights[i], result.bias[i], int(j))
+            lines.append(f"Query {i + 1} → key {j + 1} (largest {name}): {reason}.")
+    return lines
 
 
 def difference_caption(result: AttentionResult, kind: str) -> str:
@@ -369,7 +454,7 @@ def difference_caption(result: AttentionResult, kind: str) -> str:
             "Nothing moved: every key of a row got the same bias, and adding one number to a whole row "
             "leaves its softmax unchanged."
         )
-    gains, losses, decimals = facts.largest_changes(result.content_weights, result.weights, result.mask, shown=SHOWN)
+    gains, losses, decimals = _largest_changes(result)
     if not len(gains) and not len(losses):
         return head + _still_caption(result)
     parts = [head.rstrip()]
@@ -406,45 +491,46 @@ def offsets_caption(result: AttentionResult, n: int) -> str:
     )
 
 
-def _favourite_text(keys, weights_row, n_k: int) -> str:
-    """``key 4, 0.358``, ``keys 1 and 4, 0.327 each`` or ``every key, 0.250 each`` (ties at 3 decimals)."""
-    value = _weight(weights_row[keys[0]])
+def _favourite_text(keys, weights_row, n_k: int, decimals: int = WEIGHT_DECIMALS) -> str:
+    """``key 4, 0.358``, ``keys 1 and 4, 0.327 each`` or ``every key, 0.250 each`` (ties at the decimals shown)."""
+    value = _weight(weights_row[keys[0]], decimals)
     if len(keys) == 1:
         return f"key {keys[0] + 1}, {value}"
     return f"{'every key' if len(keys) == n_k else keys_text(keys)}, {value} each"
 
 
-def weights_captions(result: AttentionResult, row: int) -> tuple[str, str]:
-    """The two weight panels' captions, about one query row (every key tied for the largest is named)."""
+def weights_captions(result: AttentionResult, row: int, decimals: int = WEIGHT_DECIMALS) -> tuple[str, str]:
+    """The two weight panels' captions, about one query row (every key tied for the largest at
+    `decimals` is named)."""
     n_k = result.weights.shape[1]
     mask = result.mask[row]
-    before = facts.top(result.content_weights[row], WEIGHT_DECIMALS, mask)
-    after = facts.top(result.weights[row], WEIGHT_DECIMALS, mask)
+    before = facts.top(result.content_weights[row], decimals, mask)
+    after = facts.top(result.weights[row], decimals, mask)
     content = (
         f"Softmax of content alone; every row sums to 1. Query {row + 1}'s largest weight: "
-        f"{_favourite_text(before, result.content_weights[row], n_k)}."
+        f"{_favourite_text(before, result.content_weights[row], n_k, decimals)}."
     )
     still = "still" if after == before else "now"
     combined = (
         f"Softmax of the combined scores. Query {row + 1}'s largest weight is {still} on "
-        f"{_favourite_text(after, result.weights[row], n_k)}."
+        f"{_favourite_text(after, result.weights[row], n_k, decimals)}."
     )
     largest = float(result.weights.max())
     if largest < 0.1:  # on the 0–1 scale such weights all look alike
         note = (
-            f" On the 0–1 scale these weights (at most {_weight(largest)}; {n_k} keys share each row, "
-            f"1/{n_k} = {_weight(1 / n_k)} on average) look alike; the weight-change panel shows where "
+            f" On the 0–1 scale these weights (at most {_weight(largest, decimals)}; {n_k} keys share each row, "
+            f"1/{n_k} = {_weight(1 / n_k, decimals)} on average) look alike; the weight-change panel shows where "
             "the position term moves them."
         )
         content, combined = content + note, combined + note
     return content, combined
 
 
-def _content_caption(result: AttentionResult, limit: int = SHOWN) -> str:
-    """The content panel's caption: the largest content score and every cell tied for it (2 decimals)."""
-    cells = facts.top_cells(result.content, SCORE_DECIMALS, result.mask)  # (m, 2)
+def _content_caption(result: AttentionResult, limit: int = SHOWN, decimals: int = SCORE_DECIMALS) -> str:
+    """The content panel's caption: the largest content score and every cell tied for it (at `decimals`)."""
+    cells = facts.top_cells(result.content, decimals, result.mask)  # (m, 2)
     first = tuple(cells[0].tolist())
-    value = _score(result.content[first])
+    value = _score(result.content[first], decimals)
     head = "Content depends on what the tokens are, not where they are. "
     if len(cells) == 1:
         return head + f"Largest: {_cell(*first)}, {value}."
@@ -453,7 +539,9 @@ def _content_caption(result: AttentionResult, limit: int = SHOWN) -> str:
     return head + f"Largest, {value}, in {len(cells)} tied cells: {named}."
 
 
-def explorer_captions(result: AttentionResult, *, scalar: bool = False, d: int = 1) -> dict[str, str]:
+def explorer_captions(
+    result: AttentionResult, *, scalar: bool = False, d: int = 1, cell_decimals: tuple[int, int] | None = None
+) -> dict[str, str]:
     """One "what to notice" sentence or two for each Explorer heatmap, from the numbers.
 
     Keys: ``content``, ``bias``, ``scores``, ``content_weights``, ``weights``,
@@ -461,36 +549,38 @@ def explorer_captions(result: AttentionResult, *, scalar: bool = False, d: int =
     constant diagonals) get their own wording: see :func:`bias_kind`. Every "largest",
     "top" and "no weight moved" comes from :mod:`relpos.text.facts` (ties at the precision
     printed); `d` is the width of the vectors, so a product is named with its 1/√d.
+    `cell_decimals` (scores, weights): the content, bias and weight captions print their
+    numbers, and judge their ties, with the decimals of the cells beside them (default: 2
+    for scores, 2 to 4 for a bias, 3 for weights).
 
     Examples
     --------
     >>> import relpos, textwrap
     >>> example = relpos.worked_example()
     >>> captions = explorer_captions(example.attention())
-    >>> print(textwrap.fill(captions["difference"], 80))
+    >>> print(textwrap.fill(captions["difference"], 80, break_on_hyphens=False))
     Red: weight the position term added; blue: weight it took away. Largest gain:
-    query 1 → key 1 (offset 0), +0.108 (0.265 → 0.373): its bias 0.10 is above the
-    row's content-weighted log-mean-exp T = log Σₗ wₗ·e^(bₗ) = −0.2425, so its
-    weight is multiplied by e^(bⱼ − T) = 1.4085. Largest loss: query 1 → key 4
-    (offset +3, clipped to +2), −0.081 (0.358 → 0.276): its bias −0.50 is below the
-    row's content-weighted log-mean-exp T = log Σₗ wₗ·e^(bₗ) = −0.2425, so its
-    weight is multiplied by e^(bⱼ − T) = 0.773.
+    query 1 → key 1 (offset 0), +0.108 (0.265 → 0.373), because its bias 0.10 is
+    above the row's log-mean-exp. Largest loss: query 1 → key 4 (offset +3, clipped
+    to +2), −0.081 (0.358 → 0.276), because its bias −0.50 is below the row's
+    log-mean-exp.
     """
     n_q, n_k = result.scores.shape
     kind, spread = _kind_and_spread(result)
     change = result.weights - result.content_weights
     moved = kind not in ("zero", "row_constant")
     row = facts.top_cells(change, WEIGHT_DECIMALS, result.mask)[0][0] if moved else 0  # the row of a largest gain
+    scores, weights = cell_decimals or (SCORE_DECIMALS, WEIGHT_DECIMALS)
     captions = {
-        "content": _content_caption(result),
-        "bias": _bias_caption(result, kind, scalar, spread, d),
+        "content": _content_caption(result, decimals=scores),
+        "bias": _bias_caption(result, kind, scalar, spread, d, decimals=None if cell_decimals is None else scores),
         "scores": _scores_caption(result, kind),
         "difference": difference_caption(result, kind),
         "offsets": offsets_caption(result, max(n_q, n_k)),
     }
     if result.k < max(n_q, n_k) - 1 and kind != "zero":
         captions["bias"] += f" Cells further apart than k = {result.k} repeat the edge entries."
-    captions["content_weights"], captions["weights"] = weights_captions(result, row)
+    captions["content_weights"], captions["weights"] = weights_captions(result, row, weights)
     return captions
 
 

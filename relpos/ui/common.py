@@ -20,7 +20,7 @@ import streamlit as st
 from relpos.server import set_widget
 from relpos.state.codec import Schema, StateError
 from relpos.state.export import load_scenario, scenario_json
-from relpos.state.keys import state_key, widget_key
+from relpos.state.keys import css_class, state_key, widget_key
 from relpos.tables import frames as tables
 from relpos.text import numbers as num
 from relpos.text.escape import escape_markdown
@@ -52,6 +52,12 @@ def _read_content(name: str) -> str:
 def markdown(name: str) -> None:
     """Show ``content/<name>.md`` (our own prose; never user text)."""
     st.markdown(_read_content(name))
+
+
+def bullets(sentences) -> None:
+    """Show sentences computed from the numbers as a Markdown list (nothing when there are none)."""
+    if sentences:
+        st.markdown("\n".join(f"- {sentence}" for sentence in sentences))
 
 
 def caption(name: str) -> None:
@@ -268,6 +274,20 @@ COPY_LINK_HTML = (
 def copy_link_button() -> None:
     """A small button that copies this view's lesson link (the address bar) to the clipboard."""
     st.html(COPY_LINK_HTML, width="content")
+
+
+def land_on(key: str) -> None:
+    """Have this page open scrolled to the container keyed `key` (``st.container(key=…)``).
+
+    A mark for the classroom helpers (relpos/server/assets/classroom.js, landOnStop), drawn
+    in the sidebar, where it takes no room: they keep that container at the top of the
+    screen while the page settles, until the reader scrolls, taps or types. Draw it in one
+    run only.
+    """
+    if not re.fullmatch(r"[a-z][a-z0-9-]*", key):
+        raise ValueError(f"key must be a CSS-safe container key (a-z, 0-9, -); got {key!r}")
+    with st.sidebar:
+        st.html(f'<span data-relpos-land="{css_class(key)}" hidden></span>', width="content")
 
 
 def presenter_style(enabled: bool) -> None:

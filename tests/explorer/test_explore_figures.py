@@ -242,8 +242,10 @@ class TestCaptions:
         caption = explain.explorer_captions(result)["difference"]
         assert "Largest loss: query 1 → key 4 (offset +3, clipped to +2), −0.081 (0.358 → 0.276)" in caption
         # the cause is the bias relative to the row's content-weighted log-mean-exp, not the bias alone
+        assert "because its bias −0.50 is below the row's log-mean-exp" in caption
         assert (
-            "its bias −0.50 is below the row's content-weighted log-mean-exp T = log Σₗ wₗ·e^(bₗ) = −0.2425" in caption
+            "its bias −0.50 is below the row's content-weighted log-mean-exp T = log Σₗ wₗ·e^(bₗ) = −0.2425"
+            in explain.difference_derivation(result)[1]
         )
 
     def test_bias_caption_reports_the_query_dependence(self):

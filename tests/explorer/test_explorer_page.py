@@ -364,3 +364,47 @@ class TestCaching:
 
         sources = [*Path("relpos").rglob("*.py"), *Path("pages").glob("*.py"), Path("app.py")]
         assert [str(p) for p in sources if "cache_resource" in p.read_text(encoding="utf-8")] == []
+
+
+class TestWeightChangeArithmetic:
+    def test_the_caption_is_plain_and_the_derivation_is_in_an_expander(self):
+        at = explorer()
+        (spec,) = live_specs(at)
+        caption = spec["captions"]["difference"]
+        assert "because its bias −0.50 is below the row's log-mean-exp." in caption
+        assert "T = " not in caption and "e^(b" not in caption
+        (expander,) = [box for box in at.expander if box.label == "How the weight changes are computed"]
+        derivation = " ".join(m.value for m in expander.markdown)
+        assert (
+            "Query 1 → key 4 (largest loss): its bias −0.50 is below the row's content-weighted log-mean-exp "
+            "T = log Σₗ wₗ·e^(bₗ) = −0.2425, so its weight is multiplied by e^(bⱼ − T) = 0.773." in derivation
+        )
+
+
+class TestPhoneLayout:
+    """On a phone the sidebar is an overlay over the panels: n and k sit in the main area instead."""
+
+    @pytest.fixture
+    def phone(self, monkeypatch):
+        from relpos.ui import common
+
+        monkeypatch.setattr(common, "phone_screen", lambda: True)
+        return explorer()
+
+    def test_n_and_k_are_in_the_main_area_once(self, phone):
+        main = [w.key for kind in ("slider", "select_slider") for w in getattr(phone.main, kind)]
+        side = [w.key for kind in ("slider", "select_slider") for w in getattr(phone.sidebar, kind)]
+        assert main.count("explorer.n") == 1 and main.count("explorer.k") == 1, main
+        assert "explorer.n" not in side and "explorer.k" not in side, side
+        assert phone.slider(key="explorer.k").max == 3  # bounds from the schema: k ≤ n − 1
+
+    def test_moving_k_redraws_the_offset_map_and_keeps_the_other_settings(self, phone):
+        phone.radio(key="explorer.d").set_value(2).run()
+        phone.slider(key="explorer.k").set_value(1).run()
+        assert not phone.exception
+        (spec,) = live_specs(phone)
+        assert "(k = 1)" in spec["figures"]["offsets"]["layout"]["title"]["text"]
+        assert dict(phone.query_params)["k"] == "1" and dict(phone.query_params)["d"] == "2"
+        phone.select_slider(key="explorer.n").set_value(6).run()
+        assert phone.slider(key="explorer.k").max == 5 and phone.slider(key="explorer.k").value == 1
+        assert dict(phone.query_params)["n"] == "6" and phone.radio(key="explorer.d").value == 2

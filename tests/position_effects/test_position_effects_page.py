@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -10,12 +11,12 @@ import pytest
 import relpos
 from relpos.core import trained_presets
 from relpos.state import export
-from relpos.text import explain
+from relpos.text import explain, numbers
 from relpos.topics.position_effects import model as effects
 from relpos.topics.position_effects import presets_view as effects_presets
 from relpos.topics.position_effects import schema as position_effects_schema
 from relpos.topics.position_effects.schema import EFFECTS
-from tests.support.apptest import open_app, panel_z, plotly_specs, texts
+from tests.support.apptest import heatmap_panels, open_app, panel_z, plotly_specs, texts
 
 PANELS = ("content scores", "position biases", "content-only weights", "combined weights")
 
@@ -85,6 +86,60 @@ class TestPresets:
         page = texts(at)
         assert "A random table has no preferred offset" not in page
         assert "all 6 queries score the row of offset −1 highest" in page
+
+
+def _cells(at, prefix: str) -> list[list[str]]:
+    """The numbers a panel prints in its cells, as printed."""
+    (trace,) = [trace for title, trace in heatmap_panels(at).items() if title.startswith(prefix)]
+    return trace["text"]
+
+
+def _value(text: str) -> float:
+    return float(text.replace("−", "-"))
+
+
+def _decimals(text: str) -> set[int]:
+    """The decimals of every number with a decimal point in `text`."""
+    return {len(digits) for digits in re.findall(r"\d\.(\d+)", text)}
+
+
+class TestCaptionsSpeakTheCellsPrecision:
+    """A caption prints its numbers as the cells beside it do, and what it says holds at that
+    precision: the largest is the largest printed, ties printed alike are named together."""
+
+    @pytest.mark.parametrize(
+        "query",
+        [{}, {"n": "10"}, {"preset": "random", "seed": "6"}, {"preset": "local", "n": "12", "seed": "3"}, {"n": "2"}],
+    )
+    def test_caption_numbers_match_the_cells(self, query):
+        at = effects_page(query)
+        captions = [caption.value for caption in at.caption]
+        (content,) = [c for c in captions if c.startswith("Content depends")]
+        (bias,) = [c for c in captions if c.startswith(("Each diagonal", "Every ", "The bias is 0"))]
+        (weights,) = [c for c in captions if c.startswith("Softmax of content alone")]
+        scores, printed_weights = _cells(at, "content scores"), _cells(at, "content-only weights")
+        (score_decimals,) = _decimals(" ".join(scores[0]))
+        (weight_decimals,) = _decimals(" ".join(printed_weights[0]))
+        assert _decimals(content) == {score_decimals}, (content, scores[0])
+        assert _decimals(bias) <= {score_decimals}, bias
+        assert _decimals(weights) == {weight_decimals}, (weights, printed_weights[0])
+
+        largest = max(_value(v) for row in scores for v in row)
+        tied = [(i + 1, j + 1) for i, row in enumerate(scores) for j, v in enumerate(row) if _value(v) == largest]
+        if match := re.search(r"Largest: query (\d+) → key (\d+), (\S+)\.$", content):
+            assert [(int(match[1]), int(match[2]))] == tied and _value(match[3]) == largest, (content, tied)
+        else:
+            assert f"Largest, {numbers.number(largest, score_decimals)}, in {len(tied)} tied cells" in content
+
+        if match := re.search(r"along offset (\S+) it runs from (\S+) to (\S+)\.", bias):
+            diagonal = [_value(v) for v in np.diagonal(np.array(_cells(at, "position biases")), int(_value(match[1])))]
+            assert (_value(match[2]), _value(match[3])) == (min(diagonal), max(diagonal)) and match[2] != match[3]
+
+        match = re.search(r"Query (\d+)'s largest weight: (.+?), (\d\.\d+)(?: each)?\.", weights)
+        row = [_value(v) for v in printed_weights[int(match[1]) - 1]]
+        keys = [j + 1 for j, v in enumerate(row) if v == max(row)]
+        named = [int(j) for j in re.findall(r"\d+", match[2])] if "every key" not in match[2] else keys
+        assert named == keys and _value(match[3]) == max(row), (weights, row)
 
 
 class TestClipping:

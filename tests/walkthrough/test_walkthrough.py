@@ -158,12 +158,17 @@ class TestRowShift:
 class TestTakeaway:
     def test_textbook_row_one_is_computed_from_the_numbers(self):
         sentences = wt_text.takeaway(wt.row_shift(RESULT, 0), row_of(STEPS, 0))
-        assert sentences[0].startswith("Key 1 (offset 0) gained the most weight: 0.265 → 0.373 (+0.108): ")
-        assert sentences[1].startswith(
-            "Key 4 (offset +3, clipped to +2) lost the most weight: 0.358 → 0.276 (−0.081): its position term −0.50 "
-            "is below the row's content-weighted log-mean-exp T = log Σₗ wₗ·e^(bₗ) = −0.2425"
+        assert sentences[0].startswith("Key 1 (offset 0) gained the most weight: 0.265 → 0.373 (+0.108), because ")
+        assert sentences[1] == (
+            "Key 4 (offset +3, clipped to +2) lost the most weight: 0.358 → 0.276 (−0.081), because its position "
+            "term −0.50 is below the row's log-mean-exp."
         )
         assert "Content alone would attend most to key 4" in sentences[2] and "key 1 gets the most" in sentences[2]
+        derivation = wt_text.takeaway_derivation(wt.row_shift(RESULT, 0), row_of(STEPS, 0))
+        assert derivation[1].startswith(
+            "Key 4 (offset +3, clipped to +2): its position term −0.50 "
+            "is below the row's content-weighted log-mean-exp T = log Σₗ wₗ·e^(bₗ) = −0.2425"
+        )
 
     def test_change_is_the_rounded_true_difference_as_in_the_explorer(self):
         """The takeaway said −0.082 (rounded weights subtracted), the Explorer −0.081."""
@@ -174,7 +179,7 @@ class TestTakeaway:
                 key, change = re.search(r"Key (\d).*\(([+−]\d\.\d{3})\)", sentence).groups()
                 true = shift.weights[int(key) - 1] - shift.content_weights[int(key) - 1]
                 assert change == signed(true, 3, fixed=True)
-        assert "(0.358 → 0.276): " in captions and "−0.081 (0.358 → 0.276)" in captions
+        assert "(0.358 → 0.276), because " in captions and "−0.081 (0.358 → 0.276)" in captions
         assert "(−0.081)" in wt_text.takeaway(wt.row_shift(RESULT, 0), row_of(STEPS, 0))[1]
 
     def test_constant_position_term_explains_the_unchanged_weights(self):

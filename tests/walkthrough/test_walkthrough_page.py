@@ -322,3 +322,27 @@ class TestLeavingAndComingBack:
         assert at.text_input(key=walk.input_key("q", 0)).value == "2.0"
         assert at.toggle(key=walk.PRESENTER).value
         np.testing.assert_allclose(row(step_table(at), 1)["score"], [2.0, 1.0, -0.2, 1.4], atol=1e-12)
+
+
+class TestSoftmaxArithmeticOnRequest:
+    """A softmax stop says why in one plain clause; the log-mean-exp arithmetic sits in an expander."""
+
+    def test_the_derivation_is_inside_the_expander_and_only_there(self):
+        at = open_app(page="worked_example", query={"i": "1", "j": "softmax"})
+        assert not at.exception
+        (expander,) = [box for box in at.expander if box.label == "How this is computed"]
+        inside = [m.value for m in expander.markdown]
+        derivation = " ".join(inside)
+        assert "T = log Σₗ wₗ·e^(bₗ) = −0.2425, so its weight is multiplied by e^(bⱼ − T) = 1.4085" in derivation
+        assert "Key 4 (offset +3, clipped to +2): its position term −0.50 is below" in derivation
+        assert "content-weighted log-mean-exp" in derivation  # the general explanation, from content/
+        (takeaway,) = [m.value for m in at.main.markdown if "the most weight" in m.value and m.value not in inside]
+        assert (
+            "Key 1 (offset 0) gained the most weight: 0.265 → 0.373 (+0.108), because its position term 0.10 "
+            "is above the row's log-mean-exp." in takeaway
+        )
+        assert "T = " not in takeaway and "e^(b" not in takeaway and "Σₗ" not in takeaway
+
+    def test_a_pair_stop_has_no_softmax_expander(self):
+        at = open_app(page="worked_example", query={"i": "1", "j": "2"})
+        assert not [box for box in at.expander if box.label == "How this is computed"]

@@ -7,7 +7,10 @@
 // 2. After Enter in a text field the field lets go of the focus, so the arrow keys and a
 //    presentation clicker step through the lesson again.
 // 3. Presenter mode: after Previous / Next the current stop's heading is in view, below
-//    the sticky navigation bar.
+//    the sticky navigation bar. A lesson link that names a stop, opened on a phone, lands
+//    on that stop (the server marks the run with data-relpos-land, relpos.ui.common.land_on):
+//    its navigation bar, with the heading under it, is kept at the top of the screen while
+//    the page settles, until the reader scrolls, taps or types (landOnStop).
 // 4. Heatmap cell numbers never show below 10 px (hideTinyNumbers).
 // 5. The window's width is kept in a cookie (rememberWidth), so the server knows a phone
 //    before it draws anything: a presenter link opened on a phone gets the phone layout
@@ -102,6 +105,33 @@ label[data-testid="stWidgetLabel"][disabled] { color: rgba(17, 19, 24, 0.62); }
     document.cookie = `relpos-width=${width}; path=/; max-age=31536000; SameSite=Lax`;
   };
 
+  // Streamlit scrolls inside its main area, not the window: the nearest scroller of an element.
+  const scrollerOf = (element) => {
+    let scroller = element.parentElement;
+    while (scroller && !(scroller.scrollHeight > scroller.clientHeight
+        && /(auto|scroll)/.test(getComputedStyle(scroller).overflowY))) scroller = scroller.parentElement;
+    return scroller || document.scrollingElement;
+  };
+
+  // 3. The st-key class to land on once the server's mark has been seen (null: no mark yet;
+  //    false: landed and left to the reader, who has scrolled, tapped or typed since).
+  let landing = null;
+  const landOnStop = () => {
+    const mark = document.querySelector('[data-relpos-land]');
+    if (landing === null && mark) landing = mark.dataset.relposLand;
+    const target = landing && document.querySelector(`.${CSS.escape(landing)}`);
+    if (!target) return;
+    // kept below Streamlit's header, which is drawn over the top of the page
+    const header = document.querySelector('[data-testid=stHeader]');
+    const below = header ? Math.max(0, header.getBoundingClientRect().bottom) : 0;
+    const by = target.getBoundingClientRect().top - below - 8;
+    if (Math.abs(by) > 1) scrollerOf(target).scrollBy(0, by);
+  };
+  const leaveToReader = () => { if (landing) landing = false; };
+  for (const kind of ['touchstart', 'wheel', 'keydown', 'mousedown']) {
+    window.addEventListener(kind, leaveToReader, { capture: true, passive: true });
+  }
+
   let lastStop = null;
   const keepStopInView = () => {
     const heading = document.getElementById('current-stop');
@@ -115,11 +145,7 @@ label[data-testid="stWidgetLabel"][disabled] { color: rgba(17, 19, 24, 0.62); }
     const barBottom = bar.getBoundingClientRect().bottom;
     const top = heading.getBoundingClientRect().top;
     if (top >= barBottom && top <= window.innerHeight * 0.6) return;
-    // Streamlit scrolls inside its main area, not the window: scroll the nearest scroller.
-    let scroller = heading.parentElement;
-    while (scroller && !(scroller.scrollHeight > scroller.clientHeight
-        && /(auto|scroll)/.test(getComputedStyle(scroller).overflowY))) scroller = scroller.parentElement;
-    (scroller || document.scrollingElement).scrollBy(0, top - barBottom - 12);
+    scrollerOf(heading).scrollBy(0, top - barBottom - 12);
   };
 
   // 6. Presenter mode, entered by a page load or by its toggle.
@@ -198,13 +224,14 @@ label[data-testid="stWidgetLabel"][disabled] { color: rgba(17, 19, 24, 0.62); }
     requestAnimationFrame(() => {
       pending = false;
       fitFormulas();
+      landOnStop();
       keepStopInView();
       hideTinyNumbers();
       presenterMode();
       numberKeyboards();
       // late layout (web fonts, charts sizing themselves) can widen a formula: fit once more
       clearTimeout(refitTimer);
-      refitTimer = setTimeout(() => { fitFormulas(); layoutState('settled'); }, 600);
+      refitTimer = setTimeout(() => { fitFormulas(); landOnStop(); layoutState('settled'); }, 600);
     });
   };
   new MutationObserver(refresh).observe(document.body, { subtree: true, childList: true, characterData: true });

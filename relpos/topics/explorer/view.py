@@ -2,10 +2,12 @@
 
 The whole view lives in one state dict (:data:`relpos.topics.explorer.schema.EXPLORER`) mirrored
 in the URL. The sidebar changes its structure (preset, n, k, d, seed) with Streamlit
-widgets; the values (aᴷ, q, k) and the query-independent toggle live in the live panel
-(:mod:`relpos.ui.live`), which repaints the seven heatmaps in the browser while a slider
-moves and hands the values back on release, when this fragment reruns: captions, the
-diagonal note, the tables, the exports and the URL follow.
+widgets; on a phone, where the sidebar is an overlay over the panels, n and k sit right
+under the panels instead, so the offset map stays in sight while k moves. The values
+(aᴷ, q, k) and the query-independent toggle live in the live panel (:mod:`relpos.ui.live`),
+which repaints the seven heatmaps in the browser while a slider moves and hands the values
+back on release, when this fragment reruns: captions, the diagonal note, the tables, the
+exports and the URL follow.
 """
 
 import streamlit as st
@@ -46,12 +48,25 @@ def _on_preset() -> None:
     _replace(explorer_schema.apply_preset(_state(), st.session_state[W + "preset"]))
 
 
+#: The widgets a new n or k re-seeds: n and k themselves (a new n may lower k) and the live
+#: panel's values. The others keep theirs: on a phone n and k sit in the fragment, whose run
+#: draws nothing else, and a widget forgotten but not drawn again would fire its callback
+#: on the next full run as if the learner had changed it.
+_RESIZED = (W + "n", W + "k", LIVE)
+
+
+def _resize(**size: int) -> None:
+    st.session_state[STATE] = explorer_schema.resize(_state(), **size)
+    for key in _RESIZED:
+        st.session_state.pop(key, None)
+
+
 def _on_n() -> None:
-    _replace(explorer_schema.resize(_state(), n=st.session_state[W + "n"]))
+    _resize(n=st.session_state[W + "n"])
 
 
 def _on_k() -> None:
-    _replace(explorer_schema.resize(_state(), k=st.session_state[W + "k"]))
+    _resize(k=st.session_state[W + "k"])
 
 
 def _on_d() -> None:
@@ -75,30 +90,38 @@ def _token_counts(current: int) -> list[int]:
     return sorted(set(TOKEN_COUNTS) | {current})
 
 
-def setup_sidebar(state: dict) -> None:
+def size_controls(state: dict) -> None:
+    """Tokens n and the clipping distance k (k's bounds from the schema: at most n − 1)."""
+    for name in ("n", "k"):
+        ui.seed_widget(W + name, state[name])
+    st.select_slider(
+        "Tokens n",
+        _token_counts(state["n"]),
+        key=W + "n",
+        on_change=_on_n,
+        help=f"Up to {SLIDER_TOKENS} tokens every q and k has a slider; longer sequences are generated "
+        "from the preset and seed.",
+    )
+    st.slider(
+        "Clipping distance k",
+        *EXPLORER.bounds("k", state),
+        key=W + "k",
+        on_change=_on_k,
+        help="Offsets j − i beyond ±k share the table entries of ±k.",
+    )
+
+
+def setup_sidebar(state: dict, *, sizes: bool = True) -> None:
+    """The scenario's structure; n and k too unless `sizes` is False (a phone has them beside the panels)."""
     with st.sidebar:
         st.subheader("Scenario")
-        for name in ("preset", "k", "d", "seed"):
+        for name in ("preset", "d", "seed"):
             ui.seed_widget(W + name, state[name])
-        ui.seed_widget(W + "n", state["n"])
         st.selectbox(
             "Preset", list(presets.PRESETS), format_func=presets.PRESETS.get, key=W + "preset", on_change=_on_preset
         )
-        st.select_slider(
-            "Tokens n",
-            _token_counts(state["n"]),
-            key=W + "n",
-            on_change=_on_n,
-            help=f"Up to {SLIDER_TOKENS} tokens every q and k has a slider; longer sequences are generated "
-            "from the preset and seed.",
-        )
-        st.slider(
-            "Clipping distance k",
-            *EXPLORER.bounds("k", state),
-            key=W + "k",
-            on_change=_on_k,
-            help="Offsets j − i beyond ±k share the table entries of ±k.",
-        )
+        if sizes:
+            size_controls(state)
         st.radio(
             "Vector size d",
             (1, 2),
@@ -165,6 +188,12 @@ def explorer_body() -> None:
     # the figures' skeletons and hover recipes only: the browser fills the cells (live.release_spec)
     spec = live.release_spec(state, inputs, result, captions, seq=seq)
     live_ui.live_panel(spec, key=LIVE, on_release=_on_release)
+    if ui.phone_screen():  # side by side right under the offset map, on screen with it (not in the sidebar's overlay)
+        with st.container(horizontal=True, gap="medium"):
+            size_controls(state)
+    with st.expander("How the weight changes are computed"):
+        ui.markdown("softmax_shift")
+        ui.bullets(explain.difference_derivation(result))
     st.info(explain.diagonal_note(inputs.queries, inputs.table, result, scalar=scalar), icon=":material/search:")
     ui.markdown("explorer_offsets")
     matrices = panels.panel_matrices(result)
@@ -190,5 +219,5 @@ def render() -> None:
     ui.markdown("explorer_questions")
     state = ui.page_state(STATE, EXPLORER)
     ui.show_url_problems(STATE)
-    setup_sidebar(state)
+    setup_sidebar(state, sizes=not ui.phone_screen())
     explorer_body()

@@ -26,12 +26,17 @@ __all__ = [
 ]
 
 
-def effects_captions(result: AttentionResult, favoured: tuple[int, ...], *, d: int = 1) -> dict[str, str]:
+def effects_captions(
+    result: AttentionResult, favoured: tuple[int, ...], *, d: int = 1, cell_decimals: tuple[int, int] = (2, 2)
+) -> dict[str, str]:
     """ "What to notice" under each Position effects panel.
 
     Keys as :data:`relpos.plots.panels.EFFECTS_PANELS`.
 
     `d` is the queries' width d_k: the bias caption names the product with its 1/√d_k.
+    `cell_decimals` (scores, weights): the decimals of the panels' numbers
+    (:func:`relpos.plots.panels.effects_decimals`); the captions print theirs alike, and
+    judge ties at them.
 
     Examples
     --------
@@ -40,7 +45,7 @@ def effects_captions(result: AttentionResult, favoured: tuple[int, ...], *, d: i
     >>> effects_captions(result, (-1,))["weights"]
     'Softmax of the combined scores. Weight on offset −1: 22% → 47% on average (with content alone → with positions).'
     """
-    captions = explorer_captions(result, d=d)
+    captions = explorer_captions(result, d=d, cell_decimals=cell_decimals)
     if favoured:
         names = ", ".join(offset_label(o) for o in favoured)
         before = weight_on_offsets(result.content_weights, favoured).mean()

@@ -135,14 +135,11 @@ def setup_sidebar(state: dict) -> None:
 
 
 def render() -> None:
-    """The whole page: random embeddings and projections, a shaped a^K table, four panels."""
+    """The whole page: one sentence, the four panels, what the position term did, then how the
+    experiment is built (the panels within a laptop's first screen)."""
 
     st.title("Position effects: what the position term does to attention")
-    ui.markdown("position_effects")
-    st.latex(
-        r"e_{ij} = \underbrace{\frac{q_i \cdot k_j}{\sqrt{d_k}}}_{\text{content}}"
-        r" + \underbrace{\frac{q_i \cdot a^K_{\mathrm{clip}(j-i,\,k)}}{\sqrt{d_k}}}_{\text{position}}"
-    )
+    ui.markdown("position_effects_lead")
     state = ui.page_state(STATE, EFFECTS)
     ui.show_url_problems(STATE)
     setup_sidebar(state)
@@ -152,9 +149,9 @@ def render() -> None:
     result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)  # both terms / sqrt(d_k)
     figures = panels.effects_panels(result, height=560)  # two panels a row: room for 64 tokens
     favoured = effects.favoured_offsets(state["preset"], profile)
-    if trained_note:
-        st.info("\n".join(f"- {sentence}" for sentence in trained_note))
-    captions = effects_text.effects_captions(result, favoured, d=inputs.queries.shape[1])
+    captions = effects_text.effects_captions(
+        result, favoured, d=inputs.queries.shape[1], cell_decimals=panels.effects_decimals(state["n"])
+    )
     for row in (("content", "bias"), ("content_weights", "weights")):
         for name, column in zip(row, st.columns(2), strict=True):
             with column:
@@ -164,6 +161,8 @@ def render() -> None:
                     key=f"{W}fig.{name}",
                     alt=f"Heatmap: {panels.plain_title(name, effects=True)}",
                 )
+    if trained_note:
+        st.info("\n".join(f"- {sentence}" for sentence in trained_note))
 
     st.header("What the position term did")
     sentences = effects_text.effects_summary(
@@ -174,7 +173,14 @@ def render() -> None:
         trained=effects.is_trained(state["preset"]),
         table=inputs.table,
     )
-    st.markdown("\n".join(f"- {sentence}" for sentence in sentences))
+    ui.bullets(sentences)
+
+    st.header("How the experiment is built")
+    st.latex(
+        r"e_{ij} = \underbrace{\frac{q_i \cdot k_j}{\sqrt{d_k}}}_{\text{content}}"
+        r" + \underbrace{\frac{q_i \cdot a^K_{\mathrm{clip}(j-i,\,k)}}{\sqrt{d_k}}}_{\text{position}}"
+    )
+    ui.markdown("position_effects")
 
     matrices = {
         "content": result.content,

@@ -46,6 +46,7 @@ MEMORY = state_key(PAGE, "memory")  # a^K values by offset, remembered when k is
 STOP = state_key(PAGE, "stop")  # current wt.Stop
 FLASH = state_key(PAGE, "flash")  # one-off confirmation message
 LINK = state_key(PAGE, "link")  # the view as a WALKTHROUGH state dict, mirrored in the URL
+LAND = state_key(PAGE, "land")  # the opening link named a stop, not yet landed on
 # widgets (page.name)
 ROW, STEP, K, PRESENTER = (widget_key(PAGE, name) for name in ("row", "step", "k", "presenter"))
 NEXT, PREVIOUS, RESET, CSV = (widget_key(PAGE, name) for name in ("next", "previous", "reset", "csv"))
@@ -153,6 +154,7 @@ def _restore(link: dict) -> None:
     state[STOP] = view.stop
     # presenter mode is for a projector: a link opened on a phone gets the phone layout
     ui.set_widget(PRESENTER, view.presenter and not ui.phone_screen())
+    state[LAND] = any(name in st.query_params for name in ("i", "j"))
     ui.set_widget(K, view.scenario.k)
     _set_fields(view.scenario)
 
@@ -268,6 +270,14 @@ def lesson() -> Lesson:
 # ---------------------------------------------------------------------------
 # Drawing
 # ---------------------------------------------------------------------------
+
+
+def land_on_stop() -> None:
+    """A link that names a stop, opened on a phone, opens at that stop (the introduction
+    above it is more than a phone's screen), once: Previous / Next at the top of the screen,
+    the stop's heading right under them."""
+    if st.session_state.pop(LAND, False) and ui.phone_screen():
+        ui.land_on(NAV)
 
 
 def presenter_toggle() -> None:

@@ -17,6 +17,7 @@ from relpos.topics.walkthrough import model as wt
 from relpos.topics.walkthrough import tables as step_tables
 from relpos.topics.walkthrough import text as wt_text
 from relpos.topics.walkthrough.controls import OFFSETS, SCORES, STAGE_ANCHOR, STEP_TABLE, TABLE, WEIGHTS, Lesson
+from relpos.ui import common as ui
 
 __all__ = ["offset_section", "stage", "step_table"]
 
@@ -78,8 +79,12 @@ def _softmax_stage(lesson: Lesson) -> None:
 
 
 def _takeaway(lesson: Lesson) -> None:
+    """The row's takeaway in plain sentences; the softmax arithmetic behind them on request."""
     shift = wt.row_shift(lesson.result, lesson.stop.row)
-    st.markdown("\n".join(f"- {sentence}" for sentence in wt_text.takeaway(shift, lesson.row_steps)))
+    ui.bullets(wt_text.takeaway(shift, lesson.row_steps))
+    with st.expander("How this is computed"):
+        ui.markdown("softmax_shift")
+        ui.bullets(wt_text.takeaway_derivation(shift, lesson.row_steps))
 
 
 def _presenter_softmax_stage(lesson: Lesson) -> None:

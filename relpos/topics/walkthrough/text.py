@@ -8,7 +8,7 @@ print comes from those steps, formatted by :mod:`relpos.text.numbers`.
 from __future__ import annotations
 
 from relpos.text import explain, numbers
-from relpos.text.explain import weight_shift_reason
+from relpos.text.explain import weight_shift_cause, weight_shift_reason
 from relpos.text.facts import WEIGHT_DECIMALS
 from relpos.topics.walkthrough.model import PairStep, RowShift
 
@@ -20,6 +20,7 @@ __all__ = [
     "signed",
     "softmax_latex",
     "takeaway",
+    "takeaway_derivation",
 ]
 
 
@@ -52,8 +53,9 @@ def takeaway(shift: RowShift, row_steps: tuple[PairStep, ...] | list[PairStep]) 
     >>> from relpos.topics.walkthrough.model import pair_steps, row_shift
     >>> example = worked_example()
     >>> steps = pair_steps(example)
-    >>> print(takeaway(row_shift(example.attention(), 0), steps[:4])[0][:72])
-    Key 1 (offset 0) gained the most weight: 0.265 → 0.373 (+0.108): its pos
+    >>> print(takeaway(row_shift(example.attention(), 0), steps[:4])[0])
+    Key 1 (offset 0) gained the most weight: 0.265 → 0.373 (+0.108), because its position term 0.10
+    is above the row's log-mean-exp.
     """
     if len(row_steps) != len(shift.weights):
         raise ValueError(f"row_steps must hold one PairStep per key ({len(shift.weights)}); got {len(row_steps)}")
@@ -66,15 +68,46 @@ def takeaway(shift: RowShift, row_steps: tuple[PairStep, ...] | list[PairStep]) 
         for index in keys:
             tied = [j for j in keys if j != index]
             tie = f", tied with {explain.keys_text(tied)}" if tied else ""
-            reason = weight_shift_reason(shift.content_weights, positions, index, term="position term")
+            cause = weight_shift_cause(shift.content_weights, positions, index, term="position term")
             sentences.append(
                 f"{_key_label(row_steps[index])} {verb} the most weight{tie}: "
                 f"{_weight(shift.content_weights[index], facts.decimals)} → "
                 f"{_weight(shift.weights[index], facts.decimals)} "
-                f"({signed(shift.changes[index], facts.decimals, fixed=True)}): {reason}."
+                f"({signed(shift.changes[index], facts.decimals, fixed=True)}), because {cause}."
             )
     sentences.append(_favourite_sentence(shift))
     return sentences
+
+
+def takeaway_derivation(shift: RowShift, row_steps: tuple[PairStep, ...] | list[PairStep]) -> list[str]:
+    """The arithmetic behind the takeaway's "because" clauses, for the page to show on request:
+    for each key that gained or lost the most, the row's log-mean-exp T and the factor
+    e^(bⱼ − T) its weight was multiplied by; when nothing moved visibly but the terms
+    differ, the row's T (empty when the row's terms are all alike).
+
+    >>> from relpos.core.examples import worked_example
+    >>> from relpos.topics.walkthrough.model import pair_steps, row_shift
+    >>> example = worked_example()
+    >>> print(takeaway_derivation(row_shift(example.attention(), 0), pair_steps(example)[:4])[1])
+    Key 4 (offset +3, clipped to +2): its position term −0.50 is below the row's content-weighted
+    log-mean-exp T = log Σₗ wₗ·e^(bₗ) = −0.2425, so its weight is multiplied by e^(bⱼ − T) = 0.773.
+    """
+    facts = shift.facts
+    positions = [step.position for step in row_steps]
+    if facts.still == "constant":
+        return []
+    if facts.still:
+        threshold = explain.row_log_mean_exp(shift.content_weights, positions)
+        return [
+            f"Here T = log Σₗ wₗ·e^(bₗ) = {explain.number(threshold)}, and each weight wⱼ changes by "
+            "wⱼ·(e^(bⱼ − T) − 1)."
+        ]
+    return [
+        f"{_key_label(row_steps[index])}: "
+        f"{weight_shift_reason(shift.content_weights, positions, index, term='position term')}."
+        for keys in (facts.gainers, facts.losers)
+        for index in keys
+    ]
 
 
 def _weight(value: float, decimals: int = WEIGHT_DECIMALS) -> str:
@@ -103,12 +136,12 @@ def _still_sentence(shift: RowShift, row_steps) -> str:
             f"No weight changed visibly, though the position terms of this row span {span}: content saturates "
             f"this softmax. With content alone {explain.keys_text(facts.content_top)} already holds "
             f"{_weight(max(shift.content_weights))} of the weight and every other key 0.000, and weights pinned at "
-            f"0 and 1 barely move: each changes by wⱼ·(e^(bⱼ − T) − 1), here by at most {largest}. "
+            f"0 and 1 barely move: here by at most {largest}. "
             f"With other content these terms could move a weight by up to {numbers.readable(facts.reach)}."
         )
     return (
-        f"No weight changed visibly, though the position terms of this row span {span}: each weight changes by "
-        f"wⱼ·(e^(bⱼ − T) − 1), and with this row's content weights no change reaches 0.0005 (at most {largest})."
+        f"No weight changed visibly, though the position terms of this row span {span}: with this row's content "
+        f"weights no change reaches 0.0005 (at most {largest})."
     )
 
 

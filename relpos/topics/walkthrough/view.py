@@ -71,3 +71,4 @@ def show(lesson: Lesson, live: walk_live.Live | None = None) -> None:
             walk.editor(lesson)
             st.divider()
         walk.share(lesson)
+    walk.land_on_stop()
