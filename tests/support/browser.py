@@ -280,10 +280,21 @@ def launch_chromium(playwright: Any):
 # The Streamlit server
 
 
+def _flags(table: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    """A TOML table as dotted option names; nested tables (``[theme.dark]``) nest the name."""
+    flags: dict[str, Any] = {}
+    for name, value in table.items():
+        if isinstance(value, dict):
+            flags.update(_flags(value, f"{prefix}{name}."))
+        else:
+            flags[f"{prefix}{name}"] = value
+    return flags
+
+
 def deploy_options() -> dict[str, Any]:
-    """deploy/streamlit.toml (what the Docker image serves) as ``section.option`` flags."""
-    sections = tomllib.loads(DEPLOY_CONFIG.read_text(encoding="utf-8"))
-    return {f"{section}.{name}": value for section, options in sections.items() for name, value in options.items()}
+    """deploy/streamlit.toml (what the Docker image serves) as ``section.option`` flags
+    (``theme.dark.textColor`` for a ``[theme.dark]`` table)."""
+    return _flags(tomllib.loads(DEPLOY_CONFIG.read_text(encoding="utf-8")))
 
 
 def deployed_server_options() -> dict[str, Any]:

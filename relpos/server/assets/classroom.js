@@ -26,8 +26,12 @@
   window.__relposClassroom = true;
   const MIN_SCALE = 0.6;
 
-  // App-wide CSS:
-  // * labels of disabled controls faded to 5:1 on white, not Streamlit's 2.6:1 (axe colour-contrast);
+  // App-wide CSS, in the colours of the theme shown (Streamlit's CSS variables; light-dark()
+  // follows the colour scheme Streamlit gives its app element):
+  // * labels of disabled controls in the theme's text colour at 62 % (5:1 on white and
+  //   about 7:1 on the dark page), not Streamlit's fainter 2.6:1 (axe colour-contrast);
+  // * primary buttons print their label in the page's colour: white on the light theme's
+  //   dark red, near-black on the dark theme's light red (white would be 2.8:1 there);
   // * a clearly visible keyboard focus ring on toggles and checkboxes (Streamlit's is faint);
   // * a formula box scrolls sideways only once fitFormulas has made it a focusable region:
   //   a box React has just drawn is never a scroll region without keyboard access, not even
@@ -37,9 +41,12 @@
   const style = document.createElement('style');
   style.id = 'relpos-classroom-css';
   style.textContent = `
-label[data-testid="stWidgetLabel"][disabled] { color: rgba(17, 19, 24, 0.62); }
+label[data-testid="stWidgetLabel"][disabled] { color: color-mix(in srgb, var(--st-text-color) 62%, transparent); }
+:is([data-testid="stBaseButton-primary"], [data-testid="stBaseButton-primaryFormSubmit"]):not(:disabled) {
+  color: var(--st-background-color);
+}
 [data-testid="stCheckbox"] label:has(input:focus-visible) {
-  outline: 3px solid #1c4f9c; outline-offset: 3px; border-radius: 6px;
+  outline: 3px solid light-dark(#1c4f9c, #85b8f8); outline-offset: 3px; border-radius: 6px;
 }
 .katex-display:not([data-relpos-scroll]) { overflow-x: hidden !important; overflow-y: hidden !important; }
 .katex-display[data-relpos-scroll] { overflow-y: hidden !important; }
