@@ -188,9 +188,10 @@ ALWAYS_CSS = """
 #:   a clicker's first key press would light up round the whole lesson, stays off;
 #: * the "Copy link" button beside the Presenter toggle (:func:`copy_link_button`): an icon,
 #:   whose message floats below it, so the page never moves;
-#: * colours from the theme's CSS variables (Streamlit's): presenter mode follows the
-#:   reader's theme like the rest of the app (a projector usually reads Light better;
-#:   docs/teaching.md says so).
+#: * colours in pairs, light-dark(), picked by the colour scheme Streamlit gives its app
+#:   element (the themes' page, text and border colours of deploy/streamlit.toml):
+#:   presenter mode follows the reader's theme like the rest of the app (a projector
+#:   usually reads Light better; docs/teaching.md says so).
 PRESENTER_CSS = """
 <style>
 @media (min-width: 700px) {
@@ -199,17 +200,17 @@ PRESENTER_CSS = """
   .relpos-copy-link {
     position: relative; display: flex; align-items: center; justify-content: center;
     width: 2rem; height: 1.5rem; padding: 0; margin-left: 0.25rem; cursor: pointer;
-    color: var(--st-text-color); background: var(--st-background-color);
-    border: 1px solid var(--st-border-color); border-radius: 0.5rem;
+    color: light-dark(#111318, #edebe8); background: light-dark(#ffffff, #171614);
+    border: 1px solid light-dark(rgba(17, 19, 24, 0.2), rgba(237, 235, 232, 0.2)); border-radius: 0.5rem;
   }
   [data-testid="stHorizontalBlock"]:has(.relpos-copy-link) { flex-wrap: nowrap; }
   .relpos-copy-status:empty { display: none; }
   .relpos-copy-status {
     position: absolute; top: 100%; right: 0; margin-top: 0.2rem; padding: 0.1rem 0.4rem;
     font-size: 0.6rem; white-space: nowrap; border-radius: 0.3rem;
-    background: var(--st-text-color); color: var(--st-background-color);
+    background: light-dark(#111318, #edebe8); color: light-dark(#ffffff, #171614);
   }
-  .relpos-copy-link:hover { border-color: var(--st-primary-color); color: var(--st-primary-color); }
+  .relpos-copy-link:hover { border-color: light-dark(#c42b36, #ff6b73); color: light-dark(#c42b36, #ff6b73); }
   .relpos-copy-link:focus-visible { outline: 3px solid light-dark(#1c4f9c, #85b8f8); outline-offset: 2px; }
   [data-testid="stHeader"] { height: 2.6rem; min-height: 2.6rem; }
   [data-testid="stMainBlockContainer"] { padding: 2.4rem 2.2rem 7rem; max-width: none; }
@@ -221,8 +222,8 @@ PRESENTER_CSS = """
   [data-testid="stMainBlockContainer"] .katex-display { margin: 0.4em 0; }
   [data-testid="stLayoutWrapper"]:has(> .st-key-lesson-nav) {
     position: sticky; top: 2.6rem; z-index: 999; width: 100%;
-    padding: 0.2rem 0; background: var(--st-background-color);
-    border-bottom: 1px solid var(--st-border-color-light);
+    padding: 0.2rem 0; background: light-dark(#ffffff, #171614);
+    border-bottom: 1px solid light-dark(rgba(17, 19, 24, 0.12), rgba(237, 235, 232, 0.12));
   }
   .st-key-lesson-nav { flex-wrap: wrap; row-gap: 0.3rem; }
   .st-key-lesson-nav button { padding-left: 0.55rem; padding-right: 0.55rem; min-height: 2.1rem; }

@@ -523,13 +523,23 @@ class AppTab:
 
     @classmethod
     def new(
-        cls, browser: Any, base_url: str, *, viewport=(1400, 1000), touch: bool = False, user_agent: str | None = None
+        cls,
+        browser: Any,
+        base_url: str,
+        *,
+        viewport=(1400, 1000),
+        touch: bool = False,
+        user_agent: str | None = None,
+        color_scheme: str | None = None,
     ) -> AppTab:
         """A fresh browser context (no shared cookies or state) with one page (a phone's with
-        `touch`: touch events, a mobile viewport and an Android phone's user agent)."""
+        `touch`: touch events, a mobile viewport and an Android phone's user agent), whose
+        system setting is light or dark as `color_scheme` says (the app follows it)."""
         size = {"width": viewport[0], "height": viewport[1]}
         agent = user_agent or (PHONE_USER_AGENT if touch else None)
-        context = browser.new_context(viewport=size, has_touch=touch, is_mobile=touch, user_agent=agent)
+        context = browser.new_context(
+            viewport=size, has_touch=touch, is_mobile=touch, user_agent=agent, color_scheme=color_scheme
+        )
         context.set_default_timeout(20_000)
         context.add_init_script(_STATE_LOG_JS)
         context.add_init_script(LIVE_LOG_JS)

@@ -26,12 +26,14 @@
   window.__relposClassroom = true;
   const MIN_SCALE = 0.6;
 
-  // App-wide CSS, in the colours of the theme shown (Streamlit's CSS variables; light-dark()
-  // follows the colour scheme Streamlit gives its app element):
+  // App-wide CSS, in the colours of the theme shown: light-dark() picks by the colour scheme
+  // Streamlit gives its app element, and its pairs are the themes' colours of
+  // deploy/streamlit.toml (Streamlit's --st-* variables exist only inside components):
   // * labels of disabled controls in the theme's text colour at 62 % (5:1 on white and
-  //   about 7:1 on the dark page), not Streamlit's fainter 2.6:1 (axe colour-contrast);
+  //   6.4:1 on the dark page), not Streamlit's fainter 2.6:1 (axe colour-contrast);
   // * primary buttons print their label in the page's colour: white on the light theme's
-  //   dark red, near-black on the dark theme's light red (white would be 2.8:1 there);
+  //   dark red, the dark page's near-black on the dark theme's light red (6.5:1; neither
+  //   white nor the light text would reach 4.5:1 there);
   // * a clearly visible keyboard focus ring on toggles and checkboxes (Streamlit's is faint);
   // * a formula box scrolls sideways only once fitFormulas has made it a focusable region:
   //   a box React has just drawn is never a scroll region without keyboard access, not even
@@ -41,9 +43,9 @@
   const style = document.createElement('style');
   style.id = 'relpos-classroom-css';
   style.textContent = `
-label[data-testid="stWidgetLabel"][disabled] { color: color-mix(in srgb, var(--st-text-color) 62%, transparent); }
+label[data-testid="stWidgetLabel"][disabled] { color: light-dark(rgba(17, 19, 24, 0.62), rgba(237, 235, 232, 0.62)); }
 :is([data-testid="stBaseButton-primary"], [data-testid="stBaseButton-primaryFormSubmit"]):not(:disabled) {
-  color: var(--st-background-color);
+  color: light-dark(#ffffff, #171614);
 }
 [data-testid="stCheckbox"] label:has(input:focus-visible) {
   outline: 3px solid light-dark(#1c4f9c, #85b8f8); outline-offset: 3px; border-radius: 6px;

@@ -73,11 +73,10 @@ function loadPlotly(chunk) {
   return plotlyPromise;
 }
 
-// The theme's page and text colours, from the CSS variables Streamlit sets for its theme
-// (null outside Streamlit: Plotly's own colours then).
-function themeColours() {
-  const root = document.querySelector("[data-testid=stApp]") || document.documentElement;
-  const css = getComputedStyle(root);
+// The theme's page and text colours, from the CSS variables Streamlit sets for its theme on
+// a component's container (null outside one: Plotly's own colours then).
+function themeColours(el) {
+  const css = getComputedStyle(el);
   const page = css.getPropertyValue("--st-background-color").trim();
   const text = css.getPropertyValue("--st-text-color").trim();
   return page && text ? { page, text } : null;
@@ -247,15 +246,13 @@ class LivePanel {
   watchTheme() {
     const app = document.querySelector("[data-testid=stApp]");
     if (!app) return;
-    let shown = JSON.stringify(themeColours());
-    new MutationObserver(() => {
-      const now = JSON.stringify(themeColours());
-      if (now === shown) return;
-      shown = now;
-      if (!this.spec) return;
+    const redraw = () => {
+      if (!this.spec || !this.el.isConnected || JSON.stringify(themeColours(this.el)) === this.drawnColours) return;
       this.figureText = {};
       this.queue = this.queue.then(() => this.drawFigures(this.spec)).catch((error) => this.fail(error));
-    }).observe(app, { attributes: true, attributeFilter: ["class", "style"] });
+    };
+    // a frame later: the component's container takes the new theme's variables in the same render
+    new MutationObserver(() => requestAnimationFrame(redraw)).observe(app, { attributes: true, attributeFilter: ["class", "style"] });
   }
 
   report(kind, detail = {}) {
@@ -315,7 +312,8 @@ class LivePanel {
   async drawFigures(spec) {
     const started = performance.now();
     const inputs = JSON.stringify([spec.queries, spec.keys, spec.table, spec.scalar, spec.decimals, spec.hover]);
-    const colours = themeColours();
+    const colours = themeColours(this.el);
+    this.drawnColours = JSON.stringify(colours);
     const shared = JSON.stringify([spec.layout, spec.trace, colours]);
     const live = this.compute();
     const ranges = this.keptRanges(spec, live);
