@@ -21,7 +21,9 @@ import numpy as np
 import pytest
 
 from relpos.plots import style
+from relpos.state.keys import css_class
 from relpos.topics.value_side import figures as value_figures
+from relpos.ui import theme
 from relpos.ui.navigation import PAGES
 from tests.support.axe import audit, describe, open_presenter_walkthrough, run_axe
 from tests.support.browser import DEPLOY_CONFIG, ROOT, SELECTORS, AppTab
@@ -86,11 +88,18 @@ class TestConfiguration:
         # primary buttons print their label in the page's colour (classroom.js)
         assert contrast(page, primary) >= 4.5
 
-    def test_primary_buttons_label_in_the_pages_colour(self):
-        script = (ROOT / "relpos" / "server" / "assets" / "classroom.js").read_text(encoding="utf-8")
+    def test_the_style_sheet_pairs_the_configured_colours(self):
         themes = _themes(DEPLOY_CONFIG)
-        pair = f"light-dark({themes['light']['backgroundColor']}, {themes['dark']['backgroundColor']})"
-        assert f"color: {pair};" in script
+        page = f"light-dark({themes['light']['backgroundColor']}, {themes['dark']['backgroundColor']})"
+        assert f"color: {page};" in theme.THEME_CSS  # primary buttons' labels
+
+        def faded(text: str) -> str:
+            return "rgba(" + ", ".join(str(int(text[i : i + 2], 16)) for i in (1, 3, 5)) + ", 0.62)"
+
+        text = f"light-dark({faded(themes['light']['textColor'])}, {faded(themes['dark']['textColor'])})"
+        assert f"color: {text};" in theme.THEME_CSS  # disabled labels
+        no_room = f'[data-testid="stLayoutWrapper"]:has(> .{css_class(theme.BOX)}) {{ display: none; }}'
+        assert no_room in theme.THEME_CSS
 
 
 class TestPalettes:

@@ -191,7 +191,7 @@ ALWAYS_CSS = """
 #: * colours in pairs, light-dark(), picked by the colour scheme Streamlit gives its app
 #:   element (the themes' page, text and border colours of deploy/streamlit.toml):
 #:   presenter mode follows the reader's theme like the rest of the app (a projector
-#:   usually reads Light better; docs/teaching.md says so).
+#:   usually reads Light better; docs/pages.md says so).
 PRESENTER_CSS = """
 <style>
 @media (min-width: 700px) {

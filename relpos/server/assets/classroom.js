@@ -26,15 +26,10 @@
   window.__relposClassroom = true;
   const MIN_SCALE = 0.6;
 
-  // App-wide CSS, in the colours of the theme shown: light-dark() picks by the colour scheme
-  // Streamlit gives its app element, and its pairs are the themes' colours of
-  // deploy/streamlit.toml (Streamlit's --st-* variables exist only inside components):
-  // * labels of disabled controls in the theme's text colour at 62 % (5:1 on white and
-  //   6.4:1 on the dark page), not Streamlit's fainter 2.6:1 (axe colour-contrast);
-  // * primary buttons print their label in the page's colour: white on the light theme's
-  //   dark red, the dark page's near-black on the dark theme's light red (6.5:1; neither
-  //   white nor the light text would reach 4.5:1 there);
-  // * a clearly visible keyboard focus ring on toggles and checkboxes (Streamlit's is faint);
+  // App-wide CSS (the colours text needs come with every run instead, relpos.ui.theme):
+  // * a clearly visible keyboard focus ring on toggles and checkboxes (Streamlit's is faint),
+  //   dark blue on the light theme, light blue on the dark one: light-dark() picks by the
+  //   colour scheme Streamlit gives its app element;
   // * a formula box scrolls sideways only once fitFormulas has made it a focusable region:
   //   a box React has just drawn is never a scroll region without keyboard access, not even
   //   for the frame before it is fitted (axe: scrollable-region-focusable);
@@ -43,10 +38,6 @@
   const style = document.createElement('style');
   style.id = 'relpos-classroom-css';
   style.textContent = `
-label[data-testid="stWidgetLabel"][disabled] { color: light-dark(rgba(17, 19, 24, 0.62), rgba(237, 235, 232, 0.62)); }
-:is([data-testid="stBaseButton-primary"], [data-testid="stBaseButton-primaryFormSubmit"]):not(:disabled) {
-  color: light-dark(#ffffff, #171614);
-}
 [data-testid="stCheckbox"] label:has(input:focus-visible) {
   outline: 3px solid light-dark(#1c4f9c, #85b8f8); outline-offset: 3px; border-radius: 6px;
 }
