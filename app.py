@@ -4,11 +4,13 @@ import streamlit as st
 
 from relpos.server import asgi, page_run
 from relpos.ui.page_list import sections
+from relpos.ui.theme import follow_theme
 
 if __name__ != "__main__":  # imported by `streamlit run` as the server: st.App (relpos.server.asgi)
     app = st.App(__file__, **asgi.app_options())
 else:  # each session's run of the script
     st.set_page_config(page_title="relpos: relative position encoding", page_icon="↔", layout="wide")
     page = st.navigation(sections())
-    with page_run():  # back-pressure, turns, reconnect, routing and the client helpers (relpos.server)
+    with page_run():  # back-pressure, turns, reconnect, routing, the client helpers and the reader's theme
+        follow_theme()  # a switch of theme reruns the page, so its figures follow (relpos.ui.theme)
         page.run()

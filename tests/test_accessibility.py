@@ -18,13 +18,11 @@ Screenshots of every page go to ``test-artifacts/screens/a11y-*.png``.
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from relpos.ui.navigation import PAGES
-from tests.support.axe import describe, run_axe
-from tests.support.browser import ARTIFACTS, AppTab
+from tests.support.axe import audit, describe, open_presenter_walkthrough, run_axe
+from tests.support.browser import AppTab
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
@@ -39,11 +37,7 @@ def axe():
 @pytest.mark.parametrize("spec", PAGES, ids=[spec.url_path for spec in PAGES])
 def test_page_has_no_accessibility_violations(axe, app_tab, spec):
     app_tab.open(spec.url_path, timeout=90)
-    violations = run_axe(axe, app_tab)
-    app_tab.screenshot(f"a11y-{spec.url_path}")
-    report = ARTIFACTS / "axe" / f"{spec.url_path}.json"
-    report.parent.mkdir(parents=True, exist_ok=True)
-    report.write_text(json.dumps(violations, indent=1), encoding="utf-8")
+    violations = audit(axe, app_tab, spec.url_path, screenshot=f"a11y-{spec.url_path}")
     assert not violations, f"axe-core on /{spec.url_path}:\n{describe(violations)}"
     # every Plotly chart is announced by name (st.plotly_chart's ``alt``), on every page
     unnamed = app_tab.page.evaluate(
@@ -83,8 +77,7 @@ def test_cell_numbers_never_below_10_px_at_200_percent_zoom(chromium, app_server
 
 def test_walkthrough_in_presenter_mode_has_no_accessibility_violations(axe, app_tab):
     """Presenter mode rearranges the walkthrough (pickers in the bar, editor in the main area)."""
-    app_tab.open("worked_example", {"i": 2, "j": "softmax", "presenter": 1}, timeout=90)
-    app_tab.page.get_by_text("Edit the numbers").click()
+    open_presenter_walkthrough(app_tab)
     violations = run_axe(axe, app_tab)
     app_tab.screenshot("a11y-worked_example-presenter")
     assert not violations, f"axe-core on /worked_example in presenter mode:\n{describe(violations)}"

@@ -52,7 +52,7 @@ def answer_bars(
             marker={"color": [TRUTH_COLOUR if right else OTHER_COLOUR for right in truth]},
             text=text,
             textposition="outside",
-            textfont={"size": style.FONT_SIZE, "color": style.INK},
+            textfont={"size": style.FONT_SIZE},  # in the theme's text colour
             cliponaxis=False,
             hovertemplate="%{x}: %{y} answers<extra></extra>",
         )
@@ -63,7 +63,6 @@ def answer_bars(
         height=height,
         font={"size": style.FONT_SIZE},
         margin=style.CHART_MARGIN.plotly(),
-        plot_bgcolor="white",
         showlegend=False,
         bargap=0.15,
         # Plotly would shrink a label wider than its bar (the true value's): keep it readable
@@ -72,7 +71,7 @@ def answer_bars(
     fig.update_yaxes(
         title=style.axis_title("answers"),
         range=[0, max(1, top) * 1.25],
-        gridcolor=style.GRID_GREY,
+        gridcolor=style.palette().grid,
         rangemode="tozero",
         dtick=max(1, round(top / 5)) if top else 1,
     )

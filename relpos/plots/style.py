@@ -7,41 +7,48 @@ dataclasses); the helpers return fresh dicts that a figure may change freely.
 Colours are colour-blind safe: the Okabe–Ito palette for categories, ColorBrewer's
 diverging RdBu for scores (blue negative, white zero, red positive), Viridis for weights
 in [0, 1] and ColorBrewer's PuOr for offsets.
+
+The reader picks a light or a dark theme (deploy/streamlit.toml). Streamlit draws a
+chart's background, text and axes in the theme's colours itself; what a figure draws on
+the page in a colour of its own (markers, guide lines, blank cells) comes from the
+theme's :class:`Palette`, :func:`palette`, which the server harness sets for each run
+(:func:`use_theme`). Colour scales stay the same in both themes: each cell's number is
+printed in black or white against its own cell (Plotly's choice), the scales' light
+middles read on a dark page as on a white one, and a colour means the same in both.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 
 __all__ = [
     "AXIS_TITLE_SIZE",
     "BAR_MARGIN",
-    "BLANK_CELL",
     "CELL_TEXT_SIZE",
     "CHART_MARGIN",
     "CONTENT_COLOUR",
     "CURVE",
-    "DARK_GUIDE_GREY",
+    "DARK",
     "DEFAULT_HEATMAP",
     "DIVERGING",
-    "FADED_LINE",
     "FASTEST_METHOD",
     "FAST_METHOD",
     "FONT_SIZE",
-    "GRID_GREY",
     "GRID_MARGIN",
     "GROWTH_MARGIN",
     "GUIDE_GREY",
-    "INK",
     "LEFTOVER_GREY",
-    "LIGHT_GUIDE_GREY",
+    "LIGHT",
     "MATRIX_MARGIN",
     "NEEDED_ANYWAY",
     "OFFSET_CELLS_SCALE",
     "OFFSET_MAP_SCALE",
     "OKABE_ITO",
-    "OUTPUT_COLOUR",
+    "PALETTES",
     "PANEL_MARGIN",
     "POSITION_COLOUR",
     "REUSED",
@@ -64,8 +71,12 @@ __all__ = [
     "WEIGHT_COLOURS",
     "HeatmapStyle",
     "Margin",
+    "Palette",
     "axis_title",
     "centred_title",
+    "drawing_in",
+    "palette",
+    "use_theme",
 ]
 
 # ------------------------------------------------------------------ colour scales
@@ -97,11 +108,9 @@ OFFSET_CELLS_SCALE = (
 
 #: Okabe–Ito: blue, orange, bluish green, reddish purple, sky blue, vermilion, yellow, black.
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
-#: Value-side parts: content (blue), position (orange, hatched) and their sum.
+#: Value-side parts: content (blue), position (orange, hatched); their sum, the output, is
+#: drawn in the theme's ink (:attr:`Palette.ink`).
 CONTENT_COLOUR, POSITION_COLOUR = OKABE_ITO[0], OKABE_ITO[1]
-#: Text and markers that must read on white.
-INK = "#222222"
-OUTPUT_COLOUR = INK
 #: Bars of content-only vs combined weights: grey baseline, Okabe–Ito blue.
 WEIGHT_COLOURS = MappingProxyType({"content-only": "#9a9a9a", "combined": OKABE_ITO[0]})
 #: One colour per position scheme, the same on every chart of the training page.
@@ -121,23 +130,126 @@ SCHEME_COLOURS = MappingProxyType(
 CURVE, REUSED, UNTRAINED = OKABE_ITO[0], OKABE_ITO[1], OKABE_ITO[5]
 #: Shading of the offsets (or positions) seen in training (Okabe–Ito green, faint).
 TRAINED_FILL = "rgba(0, 158, 115, 0.13)"
-#: Curves in the background (ALiBi's other heads).
-FADED_LINE = "#b9c6d3"
 #: Methods on the Efficient computation page: the slow naive gather, what is needed
 #: anyway, the fast ones (RdBu's ends, a grey and a green: told apart without hue).
 SLOW_METHOD, NEEDED_ANYWAY, FAST_METHOD, FASTEST_METHOD = "#b2182b", "#777777", "#2166ac", "#1b7837"
-#: Background of matrix cells with no value yet (distinct from the white of a zero score).
-BLANK_CELL = "#e6e6e6"
-#: Text of grid cells that hold a leftover or a pad, not a real logit.
+#: Text of grid cells that hold a leftover or a pad, not a real logit (reads on either page).
 LEFTOVER_GREY = "#9a9a9a"
-#: Reference lines (y = 0, the current k, the sums' separator).
+#: Reference lines (the current k, the sums' separator): a mid grey, 3.5:1 on the white
+#: page and 5.1:1 on the dark one.
 GUIDE_GREY = "#888888"
-LIGHT_GUIDE_GREY = "#bbbbbb"
-DARK_GUIDE_GREY = "#555555"
-#: Grid lines of bar charts.
-GRID_GREY = "#dddddd"
 #: No fill (cell outlines).
 TRANSPARENT = "rgba(0,0,0,0)"
+
+# ------------------------------------------------------------------ the theme's colours
+
+
+@dataclass(frozen=True)
+class Palette:
+    """The colours a figure draws straight on the page, for one theme.
+
+    Attributes
+    ----------
+    name : str
+        The theme, as ``st.context.theme.type`` names it ("light" or "dark").
+    page : str
+        The page's background (``backgroundColor`` of the theme in deploy/streamlit.toml).
+    ink : str
+        Markers and lines that must stand out on the page (the value side's output).
+    strong_guide : str
+        Reference lines that carry a meaning (a chance level).
+    faint_guide : str
+        Reference lines in the background (y = 0).
+    faded_line : str
+        Curves in the background (ALiBi's other heads).
+    grid : str
+        Grid lines of bar charts.
+    blank_cell : str
+        Matrix cells with no value yet (distinct from the near-white of a zero score).
+    categories : tuple of str
+        Okabe–Ito for categories, its black swapped for a colour that shows on this page.
+    """
+
+    name: str
+    page: str
+    ink: str
+    strong_guide: str
+    faint_guide: str
+    faded_line: str
+    grid: str
+    blank_cell: str
+    categories: tuple[str, ...]
+
+
+#: The light theme: what every figure drew before there were two.
+LIGHT = Palette(
+    name="light",
+    page="#ffffff",
+    ink="#222222",
+    strong_guide="#555555",
+    faint_guide="#bbbbbb",
+    faded_line="#b9c6d3",
+    grid="#dddddd",
+    blank_cell="#e6e6e6",
+    categories=OKABE_ITO,
+)
+#: The dark theme: each colour stands out from the dark page as much as its light twin
+#: does from white (tests/test_plot_style.py measures both).
+DARK = Palette(
+    name="dark",
+    page="#171614",
+    ink="#e8e6e3",
+    strong_guide="#aaaaaa",
+    faint_guide="#484848",
+    faded_line="#3d4753",
+    grid="#33312e",
+    blank_cell="#3a3835",
+    categories=(*OKABE_ITO[:-1], "#ffffff"),
+)
+#: The palettes by theme name.
+PALETTES = MappingProxyType({LIGHT.name: LIGHT, DARK.name: DARK})
+
+#: The palette of the theme this run draws in: a context variable, so that every session
+#: (each run has a thread of its own) draws in its own reader's theme.
+_ACTIVE: ContextVar[Palette] = ContextVar("relpos_palette", default=LIGHT)
+
+
+def palette() -> Palette:
+    """The colours of the theme this run draws in (light until :func:`use_theme` says otherwise).
+
+    >>> palette().name
+    'light'
+    """
+    return _ACTIVE.get()
+
+
+def use_theme(name: str | None) -> Palette:
+    """Draw the figures of this run (this thread) for theme `name`; an unknown name is light.
+
+    >>> use_theme("sepia").name
+    'light'
+    """
+    chosen = PALETTES.get(name, LIGHT)
+    _ACTIVE.set(chosen)
+    return chosen
+
+
+@contextmanager
+def drawing_in(name: str | None) -> Iterator[Palette]:
+    """Draw the figures of a ``with`` block for theme `name`, then the theme before it.
+
+    >>> with drawing_in("dark") as colours:
+    ...     colours.name, palette().name
+    ('dark', 'dark')
+    >>> palette().name
+    'light'
+    """
+    token = _ACTIVE.set(PALETTES.get(name, LIGHT))
+    try:
+        yield _ACTIVE.get()
+    finally:
+        _ACTIVE.reset(token)
+
 
 # ------------------------------------------------------------------ fonts (px)
 

@@ -16,19 +16,23 @@ page file's first statement is :func:`page_entry`. Inside:
 * :mod:`~relpos.server.client`: the classroom's browser-side helpers (``assets/classroom.js``);
 * :mod:`~relpos.server.seeds`: widget values a page sets reach the browser, even when a
   click races the run that set them;
+* :func:`draw_in_readers_theme`: the figures of a run (or of a fragment's run) take the
+  colours of the theme the reader's browser shows (``relpos.plots.style.palette``);
 * :mod:`~relpos.server.internals`: every private Streamlit name the above need, and why.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 import streamlit as st
 
+from relpos.plots import style
 from relpos.server import backpressure, class_events, client, links, reconnect, routing, seeds, turns
 
-__all__ = ["class_events", "fragment", "page_entry", "page_run", "run_finished", "set_widget"]
+__all__ = ["class_events", "draw_in_readers_theme", "fragment", "page_entry", "page_run", "run_finished", "set_widget"]
 
 #: A run that ended early on purpose (``st.switch_page``) calls this before it ends.
 run_finished = backpressure.run_finished
@@ -50,6 +54,7 @@ def page_run() -> Iterator[None]:
     is not.
     """
     backpressure.wait_for_client()
+    draw_in_readers_theme()
     links.guard_oversized_links()
     client.install_client_helpers()
     links.oversized_link_notice()
@@ -60,8 +65,21 @@ def page_run() -> Iterator[None]:
     backpressure.run_finished()
 
 
+def draw_in_readers_theme() -> None:
+    """Draw this run's figures in the colours of the theme the browser shows (light when it
+    does not say, as in tests without a browser). The browser names its theme with every
+    run it asks for; a run that a theme change asks for (relpos.ui.theme) names the new one."""
+    style.use_theme(st.context.theme.type)
+
+
 def fragment(body: Callable) -> Callable:
     """``st.fragment`` paced like a whole run: when it reruns on its own it waits for its
     client, computes in its turn and marks the run finished (in its page's full run,
-    :func:`page_run` does all three)."""
-    return st.fragment(turns.paced_fragment(body))
+    :func:`page_run` does all three); its figures take the reader's theme, as a page's do."""
+
+    @functools.wraps(body)
+    def themed(*args, **kwargs):
+        draw_in_readers_theme()
+        return body(*args, **kwargs)
+
+    return st.fragment(turns.paced_fragment(themed))

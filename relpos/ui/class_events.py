@@ -11,11 +11,6 @@ runs (no polling rerun, no timer). Its JavaScript lives in ``relpos/ui/class_ass
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-import streamlit as st
-
-from relpos.server import internals
 from relpos.server.class_events import events_path
 from relpos.ui import live
 
@@ -23,16 +18,6 @@ __all__ = ["NAME", "class_events"]
 
 #: Streamlit's name for the component: ``<project>.<component>`` from pyproject.toml.
 NAME = "relpos.class_events"
-_mounts: dict[int, Callable] = {}  # id(component manager) -> mounting callable
-
-
-def _register() -> Callable:
-    manager = internals.component_registry()
-    if manager.get_component_asset_root(NAME) is None:
-        manager.register_from_manifest(live.manifest(), live.ROOT)
-    if id(manager) not in _mounts:
-        _mounts[id(manager)] = st.components.v2.component(NAME, js="events.js", isolate_styles=False)
-    return _mounts[id(manager)]
 
 
 def _ignore() -> None:
@@ -74,7 +59,7 @@ def class_events(
     forget : bool
         Drop what the browser kept for this code (the class is over, or the session left).
     """
-    mount = _register()
+    mount = live.project_component(NAME, js="events.js", isolate_styles=False)
     data = {
         "url": events_path(code, watch) if watch else None,
         "code": code,

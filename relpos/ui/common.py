@@ -193,7 +193,11 @@ ALWAYS_CSS = """
 #:   the sidebar and free the focus from the toggle), and the main area's focus frame, which
 #:   a clicker's first key press would light up round the whole lesson, stays off;
 #: * the "Copy link" button beside the Presenter toggle (:func:`copy_link_button`): an icon,
-#:   whose message floats below it, so the page never moves.
+#:   whose message floats below it, so the page never moves;
+#: * colours in pairs, light-dark(), picked by the colour scheme Streamlit gives its app
+#:   element (the themes' page, text and border colours of deploy/streamlit.toml):
+#:   presenter mode follows the reader's theme like the rest of the app (a projector
+#:   usually reads Light better; docs/pages.md says so).
 PRESENTER_CSS = """
 <style>
 @media (min-width: 700px) {
@@ -201,17 +205,19 @@ PRESENTER_CSS = """
   [data-testid="stMain"]:focus-visible::before { box-shadow: none !important; }
   .relpos-copy-link {
     position: relative; display: flex; align-items: center; justify-content: center;
-    width: 2rem; height: 1.5rem; padding: 0; margin-left: 0.25rem; background: #ffffff; cursor: pointer;
-    border: 1px solid rgba(49, 51, 63, 0.2); border-radius: 0.5rem;
+    width: 2rem; height: 1.5rem; padding: 0; margin-left: 0.25rem; cursor: pointer;
+    color: light-dark(#111318, #edebe8); background: light-dark(#ffffff, #171614);
+    border: 1px solid light-dark(rgba(17, 19, 24, 0.2), rgba(237, 235, 232, 0.2)); border-radius: 0.5rem;
   }
   [data-testid="stHorizontalBlock"]:has(.relpos-copy-link) { flex-wrap: nowrap; }
   .relpos-copy-status:empty { display: none; }
   .relpos-copy-status {
     position: absolute; top: 100%; right: 0; margin-top: 0.2rem; padding: 0.1rem 0.4rem;
-    font-size: 0.6rem; white-space: nowrap; background: #111318; color: #ffffff; border-radius: 0.3rem;
+    font-size: 0.6rem; white-space: nowrap; border-radius: 0.3rem;
+    background: light-dark(#111318, #edebe8); color: light-dark(#ffffff, #171614);
   }
-  .relpos-copy-link:hover { border-color: #c42b36; color: #c42b36; }
-  .relpos-copy-link:focus-visible { outline: 3px solid #1c4f9c; outline-offset: 2px; }
+  .relpos-copy-link:hover { border-color: light-dark(#c42b36, #ff6b73); color: light-dark(#c42b36, #ff6b73); }
+  .relpos-copy-link:focus-visible { outline: 3px solid light-dark(#1c4f9c, #85b8f8); outline-offset: 2px; }
   [data-testid="stHeader"] { height: 2.6rem; min-height: 2.6rem; }
   [data-testid="stMainBlockContainer"] { padding: 2.4rem 2.2rem 7rem; max-width: none; }
   [data-testid="stMainBlockContainer"] h1 { font-size: 1.3rem; padding: 0.2rem 0 0; }
@@ -222,8 +228,8 @@ PRESENTER_CSS = """
   [data-testid="stMainBlockContainer"] .katex-display { margin: 0.4em 0; }
   [data-testid="stLayoutWrapper"]:has(> .st-key-lesson-nav) {
     position: sticky; top: 2.6rem; z-index: 999; width: 100%;
-    padding: 0.2rem 0; background: #ffffff;
-    border-bottom: 1px solid rgba(49, 51, 63, 0.12);
+    padding: 0.2rem 0; background: light-dark(#ffffff, #171614);
+    border-bottom: 1px solid light-dark(rgba(17, 19, 24, 0.12), rgba(237, 235, 232, 0.12));
   }
   .st-key-lesson-nav { flex-wrap: wrap; row-gap: 0.3rem; }
   .st-key-lesson-nav button { padding-left: 0.55rem; padding-right: 0.55rem; min-height: 2.1rem; }
@@ -257,16 +263,21 @@ def phone_screen() -> bool:
 #: Presenter mode's "Copy link" button: static HTML, no user text; the classroom helpers
 #: (relpos/server/assets/classroom.js) copy the address bar when it is clicked, in the
 #: browser (no rerun), and say so in its label.
-#: A chain-link icon (Material's "link"), as an image: st.html keeps no inline SVG.
+#: A chain-link icon (Material's "link"): st.html keeps no inline SVG, so the SVG is a mask
+#: over a box painted in the button's text colour, which follows the theme.
 _LINK_ICON = "data:image/svg+xml," + quote(
-    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><path fill="#111318" d="M3.9 12a3.1 3.1 0 0 1 '
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><path d="M3.9 12a3.1 3.1 0 0 1 '
     "3.1-3.1h4V7H7a5 5 0 0 0 0 10h4v-1.9H7A3.1 3.1 0 0 1 3.9 12zM8 13h8v-2H8v2zm9-6h-4v1.9h4a3.1 3.1 0 0 1 0 "
     '6.2h-4V17h4a5 5 0 0 0 0-10z"/></svg>'
+)
+_ICON_STYLE = (
+    "display: inline-block; width: 20px; height: 20px; background: currentColor; "
+    f"mask: url({_LINK_ICON}) center / contain no-repeat"
 )
 COPY_LINK_HTML = (
     '<button type="button" class="relpos-copy-link" data-relpos-copy-link="1" aria-label="Copy link" '
     'title="Copy the lesson link of this stop (the address bar holds the same link)">'
-    f'<img src="{_LINK_ICON}" alt="" width="20" height="20">'
+    f'<span aria-hidden="true" style="{_ICON_STYLE}"></span>'
     '<span class="relpos-copy-status" data-relpos-copy-label="1" aria-live="polite"></span></button>'
 )
 

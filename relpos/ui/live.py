@@ -4,7 +4,7 @@ Its JavaScript and CSS live in ``relpos/ui/live_assets`` (declared as the compon
 ``asset_dir`` in ``pyproject.toml``) and are served by Streamlit at
 ``/_stcore/bidi-components/relpos.live/…``. relpos runs from its source tree rather than
 as an installed distribution, so Streamlit's scan of installed packages does not find the
-manifest; :func:`_register` hands the same manifest to the running server's component
+manifest; :func:`project_component` hands the same manifest to the running server's component
 manager instead.
 
 The panel draws with the plotly.js of Streamlit's own frontend (the chunk that
@@ -26,13 +26,13 @@ import streamlit as st
 
 from relpos.server import internals
 
-__all__ = ["ASSETS", "NAME", "live_panel", "plotly_chunk", "values_message"]
+__all__ = ["ASSETS", "NAME", "live_panel", "plotly_chunk", "project_component", "values_message"]
 
 ROOT = Path(__file__).resolve().parents[2]
 ASSETS = Path(__file__).resolve().with_name("live_assets")
 #: Streamlit's name for the component: ``<project>.<component>`` from pyproject.toml.
 NAME = "relpos.live"
-_mounts: dict[int, Callable] = {}  # id(component manager) -> mounting callable
+_mounts: dict[tuple[int, str], Callable] = {}  # (id(component manager), name) -> mounting callable
 
 
 def manifest():
@@ -49,14 +49,16 @@ def plotly_chunk() -> str:
     return internals.plotly_chunk()
 
 
-def _register() -> Callable:
-    """The component's mounting callable, registered with the running server's manager."""
+def project_component(name: str, **options) -> Callable:
+    """The mounting callable of the project's component `name` (``<project>.<component>``,
+    declared in pyproject.toml), registered with the running server's manager once.
+    `options` go to ``st.components.v2.component`` (its ``js``, ``css`` …)."""
     manager = internals.component_registry()
-    if manager.get_component_asset_root(NAME) is None:
+    if manager.get_component_asset_root(name) is None:
         manager.register_from_manifest(manifest(), ROOT)
-    if id(manager) not in _mounts:
-        _mounts[id(manager)] = st.components.v2.component(NAME, js="live.js", css="live.css", isolate_styles=False)
-    return _mounts[id(manager)]
+    if (id(manager), name) not in _mounts:
+        _mounts[id(manager), name] = st.components.v2.component(name, **options)
+    return _mounts[id(manager), name]
 
 
 def values_message(key: str) -> dict | None:
@@ -74,5 +76,5 @@ def live_panel(spec: dict, *, key: str, on_release: Callable[[], None]) -> None:
     `on_release` runs (as a widget callback, before the rerun) when the learner lets go
     of a slider or flips the toggle; read the values with :func:`values_message`.
     """
-    mount = _register()
+    mount = project_component(NAME, js="live.js", css="live.css", isolate_styles=False)
     mount(key=key, data={**spec, "plotly": plotly_chunk()}, default={"values": None}, on_values_change=on_release)

@@ -11,9 +11,18 @@ from __future__ import annotations
 
 import json
 
-from tests.support.browser import AppTab
+from tests.support.browser import ARTIFACTS, AppTab
 
-__all__ = ["EXCLUDED_ELEMENTS", "MAX_HEIGHT", "TAGS", "WIDTH", "describe", "run_axe"]
+__all__ = [
+    "EXCLUDED_ELEMENTS",
+    "MAX_HEIGHT",
+    "TAGS",
+    "WIDTH",
+    "audit",
+    "describe",
+    "open_presenter_walkthrough",
+    "run_axe",
+]
 
 #: Streamlit's own markup the app cannot change (see the module docstring).
 EXCLUDED_ELEMENTS = [["[data-testid=stSidebarNav]"]]
@@ -32,6 +41,24 @@ def run_axe(axe, tab: AppTab) -> list[dict]:
     context = {"exclude": EXCLUDED_ELEMENTS}
     options = {"runOnly": {"type": "tag", "values": TAGS}, "resultTypes": ["violations"]}
     return axe.run(tab.page, context=context, options=options).response["violations"]
+
+
+def audit(axe, tab: AppTab, report: str, *, screenshot: str) -> list[dict]:
+    """:func:`run_axe`, then a screenshot (``test-artifacts/screens/<screenshot>.png``) and
+    the violations written to ``test-artifacts/axe/<report>.json``; returns them."""
+    violations = run_axe(axe, tab)
+    tab.screenshot(screenshot)
+    path = ARTIFACTS / "axe" / f"{report}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(violations, indent=1), encoding="utf-8")
+    return violations
+
+
+def open_presenter_walkthrough(tab: AppTab) -> None:
+    """The walkthrough in presenter mode with its number editor open: presenter mode
+    rearranges the page (pickers in the bar, the editor in the main area)."""
+    tab.open("worked_example", {"i": 2, "j": "softmax", "presenter": 1}, timeout=90)
+    tab.page.get_by_text("Edit the numbers").click()
 
 
 def describe(violations: list[dict]) -> str:

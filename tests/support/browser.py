@@ -283,10 +283,21 @@ def launch_chromium(playwright: Any):
 # The Streamlit server
 
 
+def _flags(table: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    """A TOML table as dotted option names; nested tables (``[theme.dark]``) nest the name."""
+    flags: dict[str, Any] = {}
+    for name, value in table.items():
+        if isinstance(value, dict):
+            flags.update(_flags(value, f"{prefix}{name}."))
+        else:
+            flags[f"{prefix}{name}"] = value
+    return flags
+
+
 def deploy_options() -> dict[str, Any]:
-    """deploy/streamlit.toml (what the Docker image serves) as ``section.option`` flags."""
-    sections = tomllib.loads(DEPLOY_CONFIG.read_text(encoding="utf-8"))
-    return {f"{section}.{name}": value for section, options in sections.items() for name, value in options.items()}
+    """deploy/streamlit.toml (what the Docker image serves) as ``section.option`` flags
+    (``theme.dark.textColor`` for a ``[theme.dark]`` table)."""
+    return _flags(tomllib.loads(DEPLOY_CONFIG.read_text(encoding="utf-8")))
 
 
 def deployed_server_options() -> dict[str, Any]:
@@ -515,13 +526,23 @@ class AppTab:
 
     @classmethod
     def new(
-        cls, browser: Any, base_url: str, *, viewport=(1400, 1000), touch: bool = False, user_agent: str | None = None
+        cls,
+        browser: Any,
+        base_url: str,
+        *,
+        viewport=(1400, 1000),
+        touch: bool = False,
+        user_agent: str | None = None,
+        color_scheme: str | None = None,
     ) -> AppTab:
         """A fresh browser context (no shared cookies or state) with one page (a phone's with
-        `touch`: touch events, a mobile viewport and an Android phone's user agent)."""
+        `touch`: touch events, a mobile viewport and an Android phone's user agent), whose
+        system setting is light or dark as `color_scheme` says (the app follows it)."""
         size = {"width": viewport[0], "height": viewport[1]}
         agent = user_agent or (PHONE_USER_AGENT if touch else None)
-        context = browser.new_context(viewport=size, has_touch=touch, is_mobile=touch, user_agent=agent)
+        context = browser.new_context(
+            viewport=size, has_touch=touch, is_mobile=touch, user_agent=agent, color_scheme=color_scheme
+        )
         context.set_default_timeout(60_000)  # waits end at their condition; a busy machine is slow
         context.add_init_script(_STATE_LOG_JS)
         context.add_init_script(LIVE_LOG_JS)

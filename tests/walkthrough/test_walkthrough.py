@@ -397,7 +397,7 @@ class TestPartialScoreHeatmap:
         assert np.isnan(z).sum() == 14
         np.testing.assert_allclose(z[0, :2], [1.0, 0.5])
         assert fig.data[0].text[0][:3] == ["1.00", "0.50", ""]
-        assert fig.layout.plot_bgcolor == style.BLANK_CELL
+        assert fig.layout.plot_bgcolor == style.LIGHT.blank_cell
         assert {(s.x0, s.y0) for s in fig.layout.shapes} == {(0.5, -0.5)}
 
     def test_colour_range_is_fixed_by_the_caller(self):

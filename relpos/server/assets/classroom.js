@@ -29,9 +29,10 @@
   window.__relposClassroom = true;
   const MIN_SCALE = 0.6;
 
-  // App-wide CSS:
-  // * labels of disabled controls faded to 5:1 on white, not Streamlit's 2.6:1 (axe colour-contrast);
-  // * a clearly visible keyboard focus ring on toggles and checkboxes (Streamlit's is faint);
+  // App-wide CSS (the colours text needs come with every run instead, relpos.ui.theme):
+  // * a clearly visible keyboard focus ring on toggles and checkboxes (Streamlit's is faint),
+  //   dark blue on the light theme, light blue on the dark one: light-dark() picks by the
+  //   colour scheme Streamlit gives its app element;
   // * a formula box scrolls sideways only once fitFormulas has made it a focusable region:
   //   a box React has just drawn is never a scroll region without keyboard access, not even
   //   for the frame before it is fitted (axe: scrollable-region-focusable);
@@ -40,9 +41,8 @@
   const style = document.createElement('style');
   style.id = 'relpos-classroom-css';
   style.textContent = `
-label[data-testid="stWidgetLabel"][disabled] { color: rgba(17, 19, 24, 0.62); }
 [data-testid="stCheckbox"] label:has(input:focus-visible) {
-  outline: 3px solid #1c4f9c; outline-offset: 3px; border-radius: 6px;
+  outline: 3px solid light-dark(#1c4f9c, #85b8f8); outline-offset: 3px; border-radius: 6px;
 }
 .katex-display:not([data-relpos-scroll]) { overflow-x: hidden !important; overflow-y: hidden !important; }
 .katex-display[data-relpos-scroll] { overflow-y: hidden !important; }

@@ -78,7 +78,7 @@ def memory_growth_figure(lengths, footprints, *, mark=None, height: int = 380) -
                 mode="markers+text",
                 text=[text],
                 textposition="middle left",
-                marker={"size": 11, "color": "black", "symbol": "diamond"},
+                marker={"size": 11, "color": style.palette().ink, "symbol": "diamond"},
                 name="published",
                 showlegend=False,
             )

@@ -33,9 +33,11 @@ def _offset_span(limit: int) -> float:
 
 
 def _label_colours(offsets: np.ndarray, leftover: np.ndarray, span: float) -> np.ndarray:
-    """Black text on light cells, white on the darkest, grey on leftovers."""
+    """Black text on light cells, white on the darkest, grey on leftovers, and the theme's
+    ink on uncoloured pad cells (they show the page)."""
     position = (np.nan_to_num(offsets) + span) / (2 * span)  # 0..1 along the colour scale
     colours = np.where((position < 0.22) | (position > 0.78), "white", "black").astype(object)
+    colours[np.isnan(offsets)] = style.palette().ink
     colours[leftover] = style.LEFTOVER_GREY
     return colours
 
@@ -116,7 +118,6 @@ def labelled_grid_figure(
         title=style.centred_title(title, font={"size": style.TITLE_SIZE}),
         margin=style.GRID_MARGIN.plotly(),
         height=height or 70 * n_rows + 120,
-        plot_bgcolor="white",
         font={"size": style.SMALL_FONT_SIZE},
     )
     fig.update_xaxes(
@@ -217,7 +218,6 @@ def memory_strip_figure(labels, offsets, *, length: int, leftover=None, height: 
         title=style.centred_title("the padded matrix in memory:<br>same cells, different row ends"),
         margin=margin.plotly(),
         height=height or _STRIP_CELL * size + margin.top + margin.bottom,
-        plot_bgcolor="white",
         font={"size": style.SMALL_FONT_SIZE},
     )
     fig.update_xaxes(

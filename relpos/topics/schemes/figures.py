@@ -187,7 +187,7 @@ def _offset_axes(fig: go.Figure, report: LengthReport, title: str, y_title: str,
     """Shade the trained offsets, label the axes, put the legend below."""
     edge = report.trained_length - 1
     _shade_trained(fig, -edge - 0.5, edge + 0.5, f"trained: |j − i| ≤ {edge}")
-    fig.add_hline(y=0, line_color=style.LIGHT_GUIDE_GREY, line_width=1)
+    fig.add_hline(y=0, line_color=style.palette().faint_guide, line_width=1)
     fig.update_layout(
         title=style.centred_title(title),
         height=height,
@@ -279,7 +279,7 @@ def alibi_curve_figure(report: LengthReport, head: int, *, height: int = 340) ->
                 mode="lines",
                 name=f"head {h + 1}",
                 showlegend=False,
-                line={"color": style.FADED_LINE, "width": 1},
+                line={"color": style.palette().faded_line, "width": 1},
                 hovertext=_hover(report.offsets, report.alibi[h], prefix=f"head {h + 1}<br>"),
                 hoverinfo="text",
             )
@@ -322,7 +322,7 @@ def sinusoid_figure(report: LengthReport, *, height: int = 340, max_columns: int
     """Sinusoidal encodings of positions 1..2L, one line per column; trained positions shaded."""
     encodings = report.sinusoids  # (2L, d_model)
     positions = np.arange(1, len(encodings) + 1)
-    palette = style.OKABE_ITO
+    palette = style.palette().categories
     fig = go.Figure(
         [
             go.Scatter(

@@ -81,7 +81,7 @@ def loss_figure(losses: dict[str, np.ndarray], *, vocab: int | None = None, heig
     if vocab:
         fig.add_hline(
             y=float(np.log(vocab)),
-            line={"dash": "dot", "color": style.DARK_GUIDE_GREY},
+            line={"dash": "dot", "color": style.palette().strong_guide},
             annotation_text=f"uniform guess: ln {vocab}",
             annotation_position="top right",
         )
@@ -142,7 +142,7 @@ def offset_bias_figure(
     fig.update_xaxes(type="category")
     if y_range is not None:
         fig.update_yaxes(range=list(y_range))
-    fig.add_hline(y=0, line={"color": style.DARK_GUIDE_GREY, "width": 1})
+    fig.add_hline(y=0, line={"color": style.palette().strong_guide, "width": 1})
     return _layout(fig, title, "offset j − i (key minus query)", y_title, height)
 
 
@@ -200,7 +200,7 @@ def accuracy_figure(schemes, lengths, accuracy, *, vocab: int | None = None, hei
     if vocab:
         fig.add_hline(
             y=100 / vocab,
-            line={"dash": "dot", "color": style.DARK_GUIDE_GREY},
+            line={"dash": "dot", "color": style.palette().strong_guide},
             annotation_text="random guess",
             annotation_position="bottom right",
         )

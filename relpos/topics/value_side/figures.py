@@ -85,7 +85,7 @@ def value_split_figure(terms, *, title: str | None = None, height: int = 380) ->
                 x=[labels[-1]],
                 y=[float(terms.output[0])],
                 mode="markers+text",
-                marker={"symbol": "diamond", "size": 14, "color": style.OUTPUT_COLOUR},
+                marker={"symbol": "diamond", "size": 14, "color": style.palette().ink},
                 text=[f"z = {num.number(float(terms.output[0]))}"],
                 textposition="top center",
                 hoverinfo="skip",
@@ -131,7 +131,7 @@ def value_parts_by_k_figure(parts, query: int, *, current_k: int | None = None, 
         (
             f"output z<sub>{query + 1}</sub>",
             np.asarray(parts.output)[:, query, 0],
-            style.OUTPUT_COLOUR,
+            style.palette().ink,
             "solid",
             "diamond",
         ),
@@ -153,7 +153,7 @@ def value_parts_by_k_figure(parts, query: int, *, current_k: int | None = None, 
     )
     if current_k is not None:
         fig.add_vline(x=current_k, line_dash="dot", line_color=style.GUIDE_GREY, annotation_text=f"k = {current_k}")
-    fig.add_hline(y=0, line_color=style.LIGHT_GUIDE_GREY, line_width=1)
+    fig.add_hline(y=0, line_color=style.palette().faint_guide, line_width=1)
     fig.update_layout(
         title=style.centred_title(f"query {query + 1}: the two parts as k changes"),
         height=height,
@@ -183,7 +183,7 @@ def value_outputs_figure(result, *, height: int = 340) -> go.Figure:
                 x=labels,
                 y=output,
                 mode="markers+text",
-                marker={"symbol": "diamond", "size": 13, "color": style.OUTPUT_COLOUR},
+                marker={"symbol": "diamond", "size": 13, "color": style.palette().ink},
                 text=[num.number(v) for v in output],
                 textposition="middle right",
             ),

@@ -291,7 +291,8 @@ def presenter_toggle() -> None:
             width="content",
             help="Bigger text, formulas and figures for a projector; Previous and Next stay at the "
             "top of the screen. The keyboard's ← and → arrows work too, and so does a presentation "
-            "clicker (Page Up / Page Down).",
+            "clicker (Page Up / Page Down). Presenter mode keeps your theme: a projector shows the Light one "
+            "best (app menu ⋮, top right).",
         )
         if st.session_state.get(PRESENTER):
             ui.copy_link_button()

@@ -61,7 +61,7 @@ def weight_bars_figure(content_weights, weights, title: str, *, labels=None, hei
                 marker={"color": colour},
                 text=[num.number(value, 3) for value in values],
                 textposition="outside",
-                textfont={"size": style.FONT_SIZE, "color": style.INK},
+                textfont={"size": style.FONT_SIZE},  # in the theme's text colour
                 cliponaxis=False,
                 hovertemplate="%{x}: " + name + " weight %{y:.4f}<extra></extra>",
             )
@@ -78,12 +78,11 @@ def weight_bars_figure(content_weights, weights, title: str, *, labels=None, hei
         font={"size": style.FONT_SIZE},
         margin=style.WEIGHT_BARS_MARGIN.plotly(),
         legend={"orientation": "h", "x": 0.5, "xanchor": "center", "y": 1.0, "yanchor": "bottom"},
-        plot_bgcolor="white",
     )
     fig.update_yaxes(
         title=style.axis_title("attention weight"),
         range=[0, top * 1.2 if top > 0 else 1.0],
-        gridcolor=style.GRID_GREY,
+        gridcolor=style.palette().grid,
         zeroline=True,
         zerolinecolor=style.GUIDE_GREY,
     )
@@ -203,7 +202,7 @@ def partial_score_heatmap(
     fig.update_traces(
         text=text, texttemplate="%{text}", textfont={"size": style.CELL_TEXT_SIZE}, selector={"type": "heatmap"}
     )
-    fig.update_layout(plot_bgcolor=style.BLANK_CELL)
+    fig.update_layout(plot_bgcolor=style.palette().blank_cell)
     return highlight_cells(fig, current)
 
 

@@ -156,12 +156,17 @@ def offset_section(lesson: Lesson) -> None:
         st.markdown(wt_text.offset_map_note(lesson.steps))
 
 
+#: The current stop's rows: pale yellow, their text dark in either theme (the dark theme's
+#: light text would not read on yellow).
+HIGHLIGHT = "background-color: #fff1a8; color: #111318"
+
+
 def _highlight_current(frame, lesson: Lesson):
     current = {(i + 1, j + 1) for i, j in lesson.current_cells}
 
     def colour(row):
         mark = (row["i"], row["j"]) in current
-        return ["background-color: #fff1a8" if mark else "" for _ in row]
+        return [HIGHLIGHT if mark else "" for _ in row]
 
     return colour
 

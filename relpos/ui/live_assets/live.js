@@ -16,6 +16,8 @@
 // only where numbers did, and Python's fit is taken on a structural change (n, k, d, a
 // preset, the seed …), when numbers leave the range, or when the learner asks ("Fit
 // colours"). Pointing at or tapping a cell outlines the same (i, j) in all seven panels.
+// The panels wear the page's theme (themeColours): plotly.js draws them directly, so
+// st.plotly_chart's theming never reaches them; a switch of theme redraws them at once.
 //
 // The panel reports what it does as DOM events (bubbling from its root element, or from
 // the document while it is detached): relpos-live:paint (every repaint, with its
@@ -69,6 +71,30 @@ function loadPlotly(chunk) {
     });
   }
   return plotlyPromise;
+}
+
+// The theme's page and text colours, from the CSS variables Streamlit sets for its theme on
+// a component's container (null outside one: Plotly's own colours then).
+function themeColours(el) {
+  const css = getComputedStyle(el);
+  const page = css.getPropertyValue("--st-background-color").trim();
+  const text = css.getPropertyValue("--st-text-color").trim();
+  return page && text ? { page, text } : null;
+}
+
+// A figure's layout in the theme's colours: its background, and its text, ticks and axis
+// lines (titles and colour bars take the layout's font colour).
+function themed(layout, colours) {
+  if (!colours) return layout;
+  const axis = (spec) => ({ ...spec, tickcolor: colours.text, linecolor: colours.text });
+  return {
+    ...layout,
+    paper_bgcolor: colours.page,
+    plot_bgcolor: colours.page,
+    font: { ...layout.font, color: colours.text },
+    xaxis: axis(layout.xaxis),
+    yaxis: axis(layout.yaxis),
+  };
 }
 
 function element(tag, attributes = {}, text = "") {
@@ -207,11 +233,26 @@ class LivePanel {
     this.sentInputs = null; // the inputs of the last hand-back, to know Python's answer to it
     this.marked = null; // the (i, j) outlined in every panel
     this.queue = Promise.resolve(); // plotly.js is loaded with the first spec (it names the chunk)
+    this.watchTheme();
     this.el.addEventListener("relpos-live:load", (event) => {
       if (event.detail.redraw) this.figureText = {};
       this.load(event.detail.spec, null, true);
     });
     this.report("mount");
+  }
+
+  // A switch of theme (the app menu, or the system's under "System") restyles Streamlit's
+  // app element: the panels are drawn again in the new colours, cells and ranges as they are.
+  watchTheme() {
+    const app = document.querySelector("[data-testid=stApp]");
+    if (!app) return;
+    const redraw = () => {
+      if (!this.spec || !this.el.isConnected || JSON.stringify(themeColours(this.el)) === this.drawnColours) return;
+      this.figureText = {};
+      this.queue = this.queue.then(() => this.drawFigures(this.spec)).catch((error) => this.fail(error));
+    };
+    // a frame later: the component's container takes the new theme's variables in the same render
+    new MutationObserver(() => requestAnimationFrame(redraw)).observe(app, { attributes: true, attributeFilter: ["class", "style"] });
   }
 
   report(kind, detail = {}) {
@@ -271,7 +312,9 @@ class LivePanel {
   async drawFigures(spec) {
     const started = performance.now();
     const inputs = JSON.stringify([spec.queries, spec.keys, spec.table, spec.scalar, spec.decimals, spec.hover]);
-    const shared = JSON.stringify([spec.layout, spec.trace]);
+    const colours = themeColours(this.el);
+    this.drawnColours = JSON.stringify(colours);
+    const shared = JSON.stringify([spec.layout, spec.trace, colours]);
     const live = this.compute();
     const ranges = this.keptRanges(spec, live);
     let drawn = 0;
@@ -286,7 +329,7 @@ class LivePanel {
       this.figureText[name] = shown;
       const figure = this.assemble(spec, JSON.parse(skeleton), name === "offsets" ? null : this.cellsOf(name, live));
       if (range) [figure.data[0].zmin, figure.data[0].zmax] = range;
-      await window.Plotly.react(this.plots[name], figure.data, { ...figure.layout, dragmode: false }, PLOT_CONFIG);
+      await window.Plotly.react(this.plots[name], figure.data, themed({ ...figure.layout, dragmode: false }, colours), PLOT_CONFIG);
       this.ranges[name] = range;
       this.listen(this.plots[name]);
       drawn += 1;

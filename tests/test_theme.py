@@ -1,0 +1,300 @@
+"""Light and dark: the app follows the reader's theme, and both pass axe-core.
+
+The themes are deploy/streamlit.toml's ``[theme.light]`` and ``[theme.dark]`` (the
+developer's .streamlit/config.toml has the same); the app menu offers System (the
+default, the browser's setting), Light and Dark. The browser tests open every page with
+the system set to dark (Chromium's ``prefers-color-scheme`` emulation, which "System"
+follows) and check what a reader sees: axe-core finds nothing (contrast included), the
+page is dark, and every chart, the live panel's included, is drawn on the dark page in
+its light text; the figures' own colours are the dark palette's. A switch in the menu
+recolours the figures as well (relpos.ui.theme reruns the page). Screenshots go to
+``test-artifacts/screens/dark-*.png``.
+"""
+
+from __future__ import annotations
+
+import threading
+import tomllib
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from relpos.plots import style
+from relpos.state.keys import css_class
+from relpos.topics.value_side import figures as value_figures
+from relpos.ui import theme
+from relpos.ui.navigation import PAGES
+from tests.support.axe import audit, describe, open_presenter_walkthrough, run_axe
+from tests.support.browser import DEPLOY_CONFIG, ROOT, SELECTORS, AppTab
+
+DEVELOPER_CONFIG = ROOT / ".streamlit" / "config.toml"
+
+
+def _themes(path) -> dict[str, dict]:
+    return tomllib.loads(path.read_text(encoding="utf-8"))["theme"]
+
+
+def luminance(colour: str) -> float:
+    """WCAG relative luminance of ``#rrggbb``.
+
+    >>> round(luminance("#ffffff"), 3), round(luminance("#000000"), 3)
+    (1.0, 0.0)
+    """
+    channels = [int(colour.lstrip("#")[i : i + 2], 16) / 255 for i in (0, 2, 4)]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(first: str, second: str) -> float:
+    """WCAG contrast ratio of two ``#rrggbb`` colours.
+
+    >>> round(contrast("#767676", "#ffffff"), 2)
+    4.54
+    """
+    high, low = sorted((luminance(first), luminance(second)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+# ------------------------------------------------------------------ configuration and palettes
+
+
+class TestConfiguration:
+    def test_both_themes_are_configured_and_the_developers_config_matches_the_deployments(self):
+        deployed, developer = _themes(DEPLOY_CONFIG), _themes(DEVELOPER_CONFIG)
+        assert set(deployed) == {"light", "dark"}, "two themes, no pinned base: the menu offers both"
+        assert developer == deployed
+
+    def test_the_menu_with_the_theme_choice_is_shown(self):
+        for path in (DEPLOY_CONFIG, DEVELOPER_CONFIG):
+            assert tomllib.loads(path.read_text(encoding="utf-8"))["client"]["toolbarMode"] == "viewer"
+
+    @pytest.mark.parametrize("name", ["light", "dark"])
+    def test_each_palette_draws_on_its_themes_page(self, name):
+        assert _themes(DEPLOY_CONFIG)[name]["backgroundColor"] == style.PALETTES[name].page
+
+    @pytest.mark.parametrize("name", ["light", "dark"])
+    def test_text_and_primary_colour_read_on_the_page(self, name):
+        theme = _themes(DEPLOY_CONFIG)[name]
+        page, text, primary = theme["backgroundColor"], theme["textColor"], theme["primaryColor"]
+        assert contrast(text, page) >= 7
+        # captions: the text colour at 60 % opacity
+        blended = "#" + "".join(
+            f"{round(0.6 * int(text[i : i + 2], 16) + 0.4 * int(page[i : i + 2], 16)):02x}" for i in (1, 3, 5)
+        )
+        assert contrast(blended, page) >= 4.5
+        # selected pills and slider values print the primary colour on the page
+        assert contrast(primary, page) >= (3 if name == "light" else 4.5)
+        # primary buttons print their label in the page's colour (classroom.js)
+        assert contrast(page, primary) >= 4.5
+
+    def test_the_style_sheet_pairs_the_configured_colours(self):
+        themes = _themes(DEPLOY_CONFIG)
+        page = f"light-dark({themes['light']['backgroundColor']}, {themes['dark']['backgroundColor']})"
+        assert f"color: {page};" in theme.THEME_CSS  # primary buttons' labels
+
+        def faded(text: str) -> str:
+            return "rgba(" + ", ".join(str(int(text[i : i + 2], 16)) for i in (1, 3, 5)) + ", 0.62)"
+
+        text = f"light-dark({faded(themes['light']['textColor'])}, {faded(themes['dark']['textColor'])})"
+        assert f"color: {text};" in theme.THEME_CSS  # disabled labels
+        no_room = f'[data-testid="stLayoutWrapper"]:has(> .{css_class(theme.BOX)}) {{ display: none; }}'
+        assert no_room in theme.THEME_CSS
+
+
+class TestPalettes:
+    @pytest.mark.parametrize("name", ["light", "dark"])
+    def test_colours_stand_out_from_the_page_as_their_role_asks(self, name):
+        colours = style.PALETTES[name]
+        assert contrast(colours.ink, colours.page) >= 7
+        assert contrast(colours.strong_guide, colours.page) >= 4.5
+        assert contrast(style.GUIDE_GREY, colours.page) >= 3
+        for faint in (colours.faint_guide, colours.faded_line, colours.grid, colours.blank_cell):
+            assert 1.2 <= contrast(faint, colours.page) < 3, faint
+        # Okabe–Ito's yellow is faint on white (1.3:1) as its black would be on the dark page
+        assert min(contrast(colour, colours.page) for colour in colours.categories) >= 1.3
+
+    def test_each_dark_colour_stands_out_about_as_much_as_its_light_twin(self):
+        for role in ("ink", "strong_guide", "faint_guide", "faded_line", "grid", "blank_cell"):
+            light = contrast(getattr(style.LIGHT, role), style.LIGHT.page)
+            dark = contrast(getattr(style.DARK, role), style.DARK.page)
+            assert 0.85 <= dark / light <= 1.3, (role, light, dark)
+
+    def test_a_figure_takes_the_palette_of_the_theme_it_is_drawn_in(self):
+        parts = np.array([[0.3], [0.1]])
+        result = SimpleNamespace(output_content=parts, output_position=parts, output=2 * parts)
+
+        def output_colour():
+            fig = value_figures.value_outputs_figure(result)
+            return next(trace.marker.color for trace in fig.data if trace.name.startswith("output"))
+
+        assert output_colour() == style.LIGHT.ink
+        with style.drawing_in("dark"):
+            assert output_colour() == style.DARK.ink
+        assert output_colour() == style.LIGHT.ink
+
+    def test_each_thread_draws_in_its_own_theme(self):
+        seen = {}
+
+        def session(name):
+            style.use_theme(name)
+            seen[name] = style.palette().name
+
+        threads = [threading.Thread(target=session, args=(name,)) for name in ("dark", "light")]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert seen == {"dark": "dark", "light": "light"}
+        assert style.palette() is style.LIGHT
+
+
+# ------------------------------------------------------------------ in a browser
+
+#: Every chart's colours as drawn: page and plot background, text, and the colour of each
+#: named trace's markers (normalised by the browser to #rrggbb).
+_CHART_COLOURS_JS = """
+(selector) => {
+  const probe = document.createElement('canvas').getContext('2d');
+  const hex = (colour) => {
+    probe.fillStyle = '#010203';
+    probe.fillStyle = colour || '#010203';
+    return probe.fillStyle;
+  };
+  return [...document.querySelectorAll(selector)].map((el) => {
+    const layout = el._fullLayout;
+    const markers = {};
+    for (const trace of el._fullData) {
+      const colour = trace.marker && trace.marker.color;
+      if (trace.name && typeof colour === 'string') markers[trace.name] = hex(colour);
+    }
+    const title = layout.title && layout.title.text || '';
+    return { title, live: !!el.closest('.relpos-live'), paper: hex(layout.paper_bgcolor),
+             plot: hex(layout.plot_bgcolor), text: hex(layout.font.color), markers };
+  });
+}
+"""
+_PAGE_JS = "() => getComputedStyle(document.querySelector('[data-testid=stApp]')).backgroundColor"
+
+
+def _hex(rgb: str) -> str:
+    """``rgb(23, 22, 20)`` as ``#171614``."""
+    return "#" + "".join(f"{int(part):02x}" for part in rgb[rgb.index("(") + 1 : rgb.index(")")].split(",")[:3])
+
+
+def _charts(tab: AppTab) -> list[dict]:
+    return tab.page.evaluate(_CHART_COLOURS_JS, SELECTORS["plot"])
+
+
+def _assert_drawn_dark(tab: AppTab, where: str) -> list[dict]:
+    page = _hex(tab.page.evaluate(_PAGE_JS))
+    assert page == style.DARK.page, f"{where}: the page is {page}, not the dark theme's"
+    charts = _charts(tab)
+    for chart in charts:
+        name = f"{where}: {'live panel ' if chart['live'] else ''}chart {chart['title']!r}"
+        assert chart["paper"] == style.DARK.page, f"{name} is drawn on {chart['paper']}"
+        assert luminance(chart["plot"]) < 0.1, f"{name} has a light plot area, {chart['plot']}"
+        assert contrast(chart["text"], style.DARK.page) >= 7, f"{name} writes in {chart['text']}"
+    return charts
+
+
+#: The pages with charts, and how many a first visit draws at least (the live panel's seven).
+_CHARTS = {"explorer": 7, "worked_example": 2, "value_side": 3, "schemes": 6}
+
+
+@pytest.fixture(scope="module")
+def axe():
+    from axe_playwright_python.sync_playwright import Axe  # requirements-dev.txt; never skipped
+
+    return Axe()
+
+
+@pytest.fixture
+def dark_tab(chromium, app_server):
+    """A tab whose system setting is dark: the app's default ("System") follows it."""
+    tab = AppTab.new(chromium, app_server.base_url, color_scheme="dark")
+    yield tab
+    tab.close()
+
+
+@pytest.mark.browser
+@pytest.mark.timeout(240)
+@pytest.mark.parametrize("spec", PAGES, ids=[spec.url_path for spec in PAGES])
+def test_page_in_the_dark_theme_is_dark_and_has_no_accessibility_violations(axe, dark_tab, spec):
+    dark_tab.open(spec.url_path, timeout=90)
+    if spec.url_path in _CHARTS:
+        dark_tab.wait_plots(_CHARTS[spec.url_path], timeout=60)
+    violations = audit(axe, dark_tab, f"dark-{spec.url_path}", screenshot=f"dark-{spec.url_path}")
+    assert not violations, f"axe-core on /{spec.url_path} in the dark theme:\n{describe(violations)}"
+    charts = _assert_drawn_dark(dark_tab, f"/{spec.url_path}")
+    assert len(charts) >= _CHARTS.get(spec.url_path, 0)
+    assert not dark_tab.errors, dark_tab.errors
+
+
+@pytest.mark.browser
+@pytest.mark.timeout(240)
+def test_walkthrough_in_presenter_mode_is_dark_and_has_no_accessibility_violations(axe, dark_tab):
+    """Presenter mode follows the theme too: its sticky navigation bar is the dark page's colour."""
+    open_presenter_walkthrough(dark_tab)
+    violations = run_axe(axe, dark_tab)
+    dark_tab.screenshot("dark-worked_example-presenter")
+    assert not violations, f"axe-core on /worked_example in presenter mode, dark:\n{describe(violations)}"
+    _assert_drawn_dark(dark_tab, "/worked_example presenter")
+    bar = dark_tab.page.evaluate(
+        "() => getComputedStyle(document.querySelector('.st-key-lesson-nav').parentElement).backgroundColor"
+    )
+    assert _hex(bar) == style.DARK.page
+
+
+def _choose_theme(tab: AppTab, label: str) -> None:
+    """Pick Light or Dark in the app menu and wait for the run the switch asks for."""
+    before = tab.finished_runs()
+    tab.page.locator("[data-testid=stMainMenu]").click()
+    tab.page.locator(f"[data-testid=stMainMenuItem-theme-{label}]").click()
+    tab.wait_idle(after=before, timeout=60)
+    tab.page.keyboard.press("Escape")
+
+
+@pytest.mark.browser
+@pytest.mark.timeout(240)
+def test_choosing_dark_in_the_menu_recolours_the_figures_and_light_brings_them_back(app_tab):
+    """The switch restyles the page without a run; the theme component asks for one, in which
+    the figures take the dark palette (the value side's output markers: its ink)."""
+    app_tab.open("value_side", timeout=90)
+    app_tab.wait_plots(3)
+
+    def outputs() -> set[str]:
+        return {colour for chart in _charts(app_tab) for name, colour in chart["markers"].items() if "output" in name}
+
+    assert outputs() == {style.LIGHT.ink}
+    _choose_theme(app_tab, "Dark")
+    app_tab.wait_drawn()
+    _assert_drawn_dark(app_tab, "/value_side after choosing Dark")
+    assert outputs() == {style.DARK.ink}
+    app_tab.screenshot("dark-value_side-chosen")
+    _choose_theme(app_tab, "Light")
+    app_tab.wait_drawn()
+    assert _hex(app_tab.page.evaluate(_PAGE_JS)) == style.LIGHT.page
+    assert outputs() == {style.LIGHT.ink}
+    assert {chart["paper"] for chart in _charts(app_tab)} == {style.LIGHT.page}
+    assert not app_tab.errors, app_tab.errors
+
+
+@pytest.mark.browser
+@pytest.mark.timeout(240)
+def test_the_live_panel_follows_a_switch_of_theme_at_once(app_tab):
+    """The live panel's plots are drawn by plotly.js directly: it redraws them itself."""
+    app_tab.open("explorer", timeout=90)
+    app_tab.wait_plots(7)
+    live = [chart for chart in _charts(app_tab) if chart["live"]]
+    assert len(live) == 7 and {chart["paper"] for chart in live} == {style.LIGHT.page}
+    _choose_theme(app_tab, "Dark")
+    app_tab.page.wait_for_function(
+        "(page) => [...document.querySelectorAll('.relpos-live .js-plotly-plot')]"
+        ".every((el) => el._fullLayout && el._fullLayout.paper_bgcolor === page)",
+        arg=style.DARK.page,
+    )
+    app_tab.wait_drawn()
+    _assert_drawn_dark(app_tab, "/explorer after choosing Dark")
+    app_tab.screenshot("dark-explorer-chosen")
+    assert not app_tab.errors, app_tab.errors
