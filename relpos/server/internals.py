@@ -191,6 +191,11 @@ def static_dir() -> Path:
 PLOTLY_CHUNK_GLOB, PLOTLY_CHUNK_GLOBAL = "static/js/PlotlyChart.*.js", "window.Plotly="
 
 
+#: Streamlit's icon font (Material Symbols Rounded: icons by ligature, ``:material/name:``),
+#: and how its frontend names an icon of its own.
+ICON_FONT_GLOB, ICON_NAME_PREFIX = "static/media/MaterialSymbols-Rounded.*.woff2", ":material/"
+
+
 def plotly_chunk() -> str:
     """The URL path of Streamlit's Plotly chunk below the app's root (``static/js/PlotlyChart.<hash>.js``)."""
     found = sorted(static_dir().glob(PLOTLY_CHUNK_GLOB))
@@ -213,6 +218,7 @@ CHECKED: list[tuple[str, str]] = [
 #: Files of Streamlit's frontend build: (glob below :func:`static_dir`, text each must contain).
 CHECKED_FILES: list[tuple[str, str]] = [
     (PLOTLY_CHUNK_GLOB, PLOTLY_CHUNK_GLOBAL),
+    (ICON_FONT_GLOB, "wOF2"),
 ]
 #: Instance attributes (set in ``__init__``, so found in the class's source): (module, class, attribute).
 CHECKED_ATTRIBUTES: list[tuple[str, str, str]] = [

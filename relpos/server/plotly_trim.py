@@ -27,8 +27,9 @@ chunk (another set of traces) must reach browsers, so it is revalidated by its E
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
-__all__ = ["TRACES", "trim", "trim_bytes"]
+__all__ = ["TRACES", "key", "trim", "trim_bytes"]
 
 #: Trace types the app draws, besides scatter (which plotly.js's core registers itself).
 TRACES = ("bar", "heatmap")
@@ -79,6 +80,11 @@ def trim(source: str, traces: tuple[str, ...] = TRACES) -> str | None:
             at = end
     pieces += [source[at : root.end()], ",".join(f"{name}()" for name in kept_list), source[list_end:]]
     return "".join(pieces)
+
+
+def key() -> str:
+    """What a trimmed chunk depends on besides Streamlit's: this code and :data:`TRACES`."""
+    return f"plotly-trim {','.join(TRACES)} " + Path(__file__).read_text(encoding="utf-8")
 
 
 def trim_bytes(data: bytes) -> bytes | None:

@@ -238,19 +238,8 @@ class CompressedStore:
             return False
         variant = compress(body, encoding, final=True)
         self.made["final"] += 1
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            handle, partial = tempfile.mkstemp(dir=path.parent, suffix=".partial")
-        except OSError:
+        if not write_atomically(path, variant):
             return False
-        try:
-            with os.fdopen(handle, "wb") as out:
-                out.write(variant)
-            os.chmod(partial, 0o644)  # written at image build by root, read by the app's user
-            os.replace(partial, path)  # another server writing the same file wins or loses whole
-        finally:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(partial)
         self._remember((digest, encoding), variant)
         return True
 
@@ -269,9 +258,35 @@ class CompressedStore:
         self._background.shutdown(wait=False, cancel_futures=True)
 
 
-#: How a file of the static folder is served changed: its bytes in, the bytes to serve out
-#: (None: serve it as it is).
-Transform = Callable[[bytes], bytes | None]
+@dataclass(frozen=True)
+class Transform:
+    """How some files of the static folder are served changed.
+
+    `apply` takes a file's bytes and gives the bytes to serve (None: serve it as it is);
+    `key` names everything else the result depends on (the code and its inputs), so a
+    result kept on disk under the file's digest and this key is never a stale one.
+    """
+
+    apply: Callable[[bytes], bytes | None]
+    key: str
+
+
+def write_atomically(path: Path, data: bytes) -> bool:
+    """Write `data` to `path` whole or not at all; False when the folder cannot be written."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, partial = tempfile.mkstemp(dir=path.parent, suffix=".partial")
+    except OSError:
+        return False
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        os.chmod(partial, 0o644)  # written at image build by root, read by the app's user
+        os.replace(partial, path)  # another server writing the same file wins or loses whole
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(partial)
+    return True
 
 
 @dataclass(frozen=True)
@@ -290,13 +305,22 @@ class StaticFolder:
     The listing is made once (the folder is package content, fixed while the server
     runs); each file's digest is computed on its first request and remembered.
 
-    `transforms` maps a glob below `root` to a :data:`Transform`: those files are served
-    as it changes them (made once per version of the file and kept in memory), and, as
-    their URL's hash no longer names what is sent, revalidated rather than immutable.
+    `transforms` maps a glob below `root` to a :class:`Transform`: those files are served
+    as it changes them, and, as their URL's hash no longer names what is sent, revalidated
+    rather than immutable. A change is made once per version of the file and kept in
+    memory and in `cache_dir` (a font subset takes seconds: made at install, it is read
+    back by every server after).
     """
 
-    def __init__(self, root: Path, index: str = "index.html", transforms: dict[str, Transform] | None = None) -> None:
+    def __init__(
+        self,
+        root: Path,
+        index: str = "index.html",
+        transforms: dict[str, Transform] | None = None,
+        cache_dir: Path | None = None,
+    ) -> None:
         self.root = root
+        self.cache_dir = cache_dir
         self.files: dict[str, StaticFile] = {}
         changed = {path: change for glob, change in (transforms or {}).items() for path in root.glob(glob)}
         for path in sorted(root.rglob("*")):
@@ -324,10 +348,30 @@ class StaticFolder:
             known = self._known.get(file.path)
             if known is None or known[0] != version:
                 data = file.path.read_bytes()
-                changed = file.transform(data) if file.transform else None
+                changed = self._changed(data, file.transform) if file.transform else None
                 known = (version, digest_of(data if changed is None else changed), changed)
                 self._known[file.path] = known
         return known[1], known[2]
+
+    def _changed(self, data: bytes, transform: Transform) -> bytes | None:
+        """`transform` applied to `data`, from the disk cache when it was made before (an
+        empty file there: it left `data` as it is)."""
+        path = None
+        if self.cache_dir is not None:
+            path = self.cache_dir / f"{digest_of(data)}-{digest_of(transform.key.encode())}.changed"
+            with contextlib.suppress(OSError):
+                kept = path.read_bytes()
+                return kept or None
+        changed = transform.apply(data)
+        if path is not None:
+            write_atomically(path, changed or b"")
+        return changed
+
+    def warm(self) -> None:
+        """Make every change now (install, or a server's start) rather than on first request."""
+        for file in self.files.values():
+            if file.transform is not None:
+                self._version(file)
 
     def digest(self, file: StaticFile) -> str:
         return self._version(file)[0]
@@ -358,6 +402,7 @@ def precompress(folder: StaticFolder, store: CompressedStore) -> tuple[int, int]
     """Write the final variants of every compressible file in `folder` that the disk cache
     lacks; (variants written, variants already there)."""
     written = present = 0
+    folder.warm()
     for file in sorted(set(folder.files.values()), key=lambda item: item.path):
         if not compressible(file.content_type) or folder.size(file) < MIN_SIZE:
             continue
@@ -375,10 +420,14 @@ def precompress(folder: StaticFolder, store: CompressedStore) -> tuple[int, int]
 
 def app_transforms() -> dict[str, Transform]:
     """The files of Streamlit's build that relpos serves changed: the Plotly chunk with
-    only the plotly.js the app draws with (:mod:`relpos.server.plotly_trim`)."""
-    from relpos.server import internals, plotly_trim
+    only the plotly.js the app draws with (:mod:`relpos.server.plotly_trim`), the icon
+    font with only the icons a page can show (:mod:`relpos.server.icon_font`)."""
+    from relpos.server import icon_font, internals, plotly_trim
 
-    return {internals.PLOTLY_CHUNK_GLOB: plotly_trim.trim_bytes}
+    return {
+        internals.PLOTLY_CHUNK_GLOB: Transform(plotly_trim.trim_bytes, plotly_trim.key()),
+        internals.ICON_FONT_GLOB: icon_font.transform(internals.static_dir()),
+    }
 
 
 # ---------------------------------------------------------------------------------------
@@ -436,9 +485,13 @@ class WeightMiddleware:
         transforms: dict[str, Transform] | None = None,
     ) -> None:
         self.app = app
-        self.static = StaticFolder(static_root, transforms=transforms) if static_root is not None else None
         self.base = "/" + base_url.strip("/") if base_url.strip("/") else ""
         self.store = store if store is not None else CompressedStore()
+        self.static = None
+        if static_root is not None:
+            self.static = StaticFolder(static_root, transforms=transforms, cache_dir=self.store.cache_dir)
+            if transforms:  # ready before the first page asks, as far as the server's start allows
+                threading.Thread(target=self.static.warm, name="relpos-static-changes", daemon=True).start()
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http" or scope["method"] not in ("GET", "HEAD"):
@@ -566,6 +619,7 @@ if __name__ == "__main__":  # python -m relpos.server.weight: fill the disk cach
 
     began = time.perf_counter()
     store = CompressedStore()
-    written, present = precompress(StaticFolder(internals.static_dir(), transforms=app_transforms()), store)
+    folder = StaticFolder(internals.static_dir(), transforms=app_transforms(), cache_dir=store.cache_dir)
+    written, present = precompress(folder, store)
     print(f"{written} variants written, {present} present, in {store.cache_dir} ({time.perf_counter() - began:.1f} s)")
     sys.exit(0)
