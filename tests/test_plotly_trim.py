@@ -3,13 +3,14 @@
 On a small chunk of the same shape: unreached modules are emptied and unwanted traces
 unregistered, anything of another shape is left alone. On the installed chunk: the trim
 keeps bar, heatmap and the core (scatter) and drops the maps, WebGL and 3D. On every page:
-no figure needs a trace type the trimmed chunk lacks.
+no figure needs a trace type the trimmed chunk lacks, and no figure's template styles one.
 """
 
 from __future__ import annotations
 
 import pytest
 
+from relpos.plots.template import TRACE_TYPES
 from relpos.server import internals, plotly_trim
 from relpos.ui.navigation import PAGES
 from tests.support.apptest import open_app, plotly_specs
@@ -86,13 +87,17 @@ def test_the_installed_chunk_keeps_the_app_traces_and_drops_the_rest(installed):
     assert trimmed.encode() == plotly_trim.trim_bytes(source.encode())
 
 
-def test_every_page_draws_only_trace_types_the_trimmed_plotly_has():
+def test_every_page_draws_only_trace_types_the_trimmed_plotly_has_and_its_template_styles_no_other():
     drawable = {"scatter", *plotly_trim.TRACES}
+    assert drawable == set(TRACE_TYPES)
     seen = set()
     for spec in PAGES:
         at = open_app(spec.path.removeprefix("pages/").removesuffix(".py"))
         assert not at.exception, spec.url_path
-        types = {trace.get("type", "scatter") for figure in plotly_specs(at) for trace in figure["data"]}
+        figures = plotly_specs(at)
+        types = {trace.get("type", "scatter") for figure in figures for trace in figure["data"]}
         assert types <= drawable, f"/{spec.url_path} draws {sorted(types - drawable)}"
+        styled = {kind for figure in figures for kind in figure["layout"]["template"].get("data", {})}
+        assert styled <= drawable, f"/{spec.url_path}: the template styles {sorted(styled - drawable)} too"
         seen |= types
-    assert seen == drawable, f"no page draws {sorted(drawable - seen)}: drop it from TRACES"
+    assert seen == drawable, f"no page draws {sorted(drawable - seen)}: drop it from TRACE_TYPES"

@@ -38,7 +38,11 @@ def page_weight():
 
 @pytest.mark.parametrize("page", sorted(COLD_LIMIT))
 def test_a_lesson_link_is_light_cold_and_almost_free_warm(chromium, app_server, page_weight, page):
-    cold, warm = page_weight.measure(chromium, app_server.url(page), charts=CHARTS[page])
+    tap = page_weight.Tap(app_server.port)
+    try:
+        cold, warm = page_weight.measure(chromium, tap, app_server.url(page), charts=CHARTS[page])
+    finally:
+        tap.close()
     assert cold.bytes <= COLD_LIMIT[page], f"/{page} cold: {cold.bytes / MB:.2f} MB ({cold.encodings})"
     assert cold.encodings.get("br", 0) > cold.encodings.get("identity", 0), cold.encodings
     assert warm.bytes <= WARM_LIMIT, f"/{page} warm: {warm.bytes} bytes (http {warm.http_bytes})"

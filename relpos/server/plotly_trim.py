@@ -29,10 +29,13 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from relpos.plots.template import TRACE_TYPES
+
 __all__ = ["TRACES", "key", "trim", "trim_bytes"]
 
-#: Trace types the app draws, besides scatter (which plotly.js's core registers itself).
-TRACES = ("bar", "heatmap")
+#: Trace types the app draws (relpos.plots.template), less scatter, which plotly.js's core
+#: registers itself.
+TRACES = tuple(kind for kind in TRACE_TYPES if kind != "scatter")
 
 # `NAME=_({"path"(` after `,`, `;` or `{` (and maybe `var`): one CommonJS wrapper of the
 # esbuild build; the match starts at the separator, where the wrapper before it ends
