@@ -2,8 +2,10 @@
 
 For every page of the app (relpos.ui.navigation.PAGES) in Chromium, a cold load (a new
 browser context: empty cache) and then a warm reload of the same tab: bytes on the wire
-(CDP ``Network.loadingFinished`` encodedDataLength, headers included, plus the size of
-every WebSocket frame sent and received), requests, and the time to ready (from the
+(CDP ``Network.loadingFinished`` encodedDataLength, headers included, plus the WebSocket's
+traffic both ways as a relay in front of the server counts it, compressed as it travels;
+the frames' payloads as CDP reports them, inflated, are printed beside it), requests, and
+the time to ready (from the
 navigation's start to the first animation frame in which the script is idle, the socket
 connected, nothing stale and every chart drawn: each ``st.plotly_chart`` and each figure
 of the live panel, counted once the page has settled). Then the same under network

@@ -1,36 +1,41 @@
-"""The default Plotly template, kept to the trace types the app draws (no Streamlit).
+"""Figures carry only the part of their template that styles the app's trace types (no Streamlit).
 
 Streamlit makes its own template Plotly's default when it is imported: styles for ten
 trace types (candlestick, sankey, table, waterfall …) whose colours its frontend fills in
 from the theme. Every figure carries its template to the browser, 3.7 KB each, sent again
 whenever a figure is redrawn; the app draws three trace types (:data:`TRACE_TYPES`), and a
-template's entry for any other type styles nothing. :func:`lean_default_template` makes a
-copy of the default holding only those three entries (and all of its layout: the colour
-way and colour scales) the default, so figures look exactly as before and weigh less.
+template's entry for any other type styles nothing. :func:`lean_template` gives a figure
+that carries the default template a copy holding only those three entries (and all of its
+layout: the colour way and colour scales), so it looks exactly as before and weighs less.
 """
 
 from __future__ import annotations
 
+from functools import cache
+
 import plotly.io as pio
 
-__all__ = ["LEAN_SUFFIX", "TRACE_TYPES", "lean_default_template"]
+__all__ = ["TRACE_TYPES", "lean_template"]
 
 #: Every trace type a figure of the app is drawn with (tests/test_plotly_trim.py checks
 #: every page); relpos.server.plotly_trim serves a plotly.js with these alone.
 TRACE_TYPES = ("scatter", "bar", "heatmap")
-#: Added to the default template's name for its lean copy.
-LEAN_SUFFIX = "-lean"
 
 
-def lean_default_template() -> str:
-    """Register a copy of the current default template with data styles for
-    :data:`TRACE_TYPES` only, make it the default, and return its name (once lean, the
-    default stays as it is)."""
-    name = pio.templates.default
-    if not isinstance(name, str) or name.endswith(LEAN_SUFFIX):
-        return name
+@cache
+def _templates(name: str) -> tuple[dict, dict]:
+    """(the template `name` as JSON, its lean copy as JSON)."""
     full = pio.templates[name].to_plotly_json()
     styles = {kind: entries for kind, entries in full.get("data", {}).items() if kind in TRACE_TYPES}
-    pio.templates[name + LEAN_SUFFIX] = {"data": styles, "layout": full.get("layout", {})}
-    pio.templates.default = name + LEAN_SUFFIX
-    return name + LEAN_SUFFIX
+    return full, {"data": styles, "layout": full.get("layout", {})}
+
+
+def lean_template(fig) -> None:
+    """Give `fig` the lean copy of the default template when it carries the default one
+    (a figure with a template of its own, or none, keeps it)."""
+    name = pio.templates.default
+    if not isinstance(name, str) or name not in pio.templates:
+        return
+    full, lean = _templates(name)
+    if fig.layout.template.to_plotly_json() == full:
+        fig.layout.template = lean

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from relpos.plots.template import lean_default_template
+from relpos.plots.template import lean_template
 from relpos.server import set_widget
 from relpos.state.codec import Schema, StateError
 from relpos.state.export import load_scenario, scenario_json
@@ -25,10 +25,6 @@ from relpos.state.keys import state_key, widget_key
 from relpos.tables import frames as tables
 from relpos.text import numbers as num
 from relpos.text.escape import escape_markdown
-
-# Streamlit has made its template Plotly's default (on import): from here on every figure
-# carries the part of it that styles the app's trace types only.
-lean_default_template()
 
 CONTENT_DIR = Path(__file__).resolve().parents[2] / "content"
 
@@ -132,6 +128,7 @@ def chart(fig, *, key: str | None = None, alt: str | None = None, width="stretch
     Dragging never zooms (``dragmode`` off), so touch scrolling passes through the chart.
     """
     fig.update_layout(dragmode=False)
+    lean_template(fig)  # the template's styles of the app's trace types only
     config = CHART_CONFIG if toolbar else {**CHART_CONFIG, "displayModeBar": False}
     st.plotly_chart(fig, width=width, config=config, key=key, alt=alt or chart_name(fig))
 
