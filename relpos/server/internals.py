@@ -32,7 +32,11 @@ Why each is still private:
 * **Streamlit's Plotly chunk** (``static/js/PlotlyChart.<hash>.js``, which sets
   ``window.Plotly`` when it is evaluated): the live panel draws with the plotly.js that
   ``st.plotly_chart`` loads, so a page carries one copy; the chunk's hashed name is a
-  detail of Streamlit's build, found here (:data:`CHECKED_FILES`).
+  detail of Streamlit's build, found here (:data:`CHECKED_FILES`); it is served trimmed
+  to the app's traces (:mod:`relpos.server.plotly_trim`).
+* **Streamlit's icon font** (``static/media/MaterialSymbols-Rounded.<hash>.woff2``, icons
+  named ``:material/name:``): served with the app's and Streamlit's icons only
+  (:mod:`relpos.server.icon_font`).
 """
 
 from __future__ import annotations
