@@ -22,8 +22,10 @@ $(VENV)/.dev-installed: requirements.txt requirements-dev.txt | $(BIN)/python
 	touch $@ $(VENV)/.runtime-installed
 
 # Streamlit's frontend files in brotli and gzip, once per install (relpos/server/weight.py serves
-# them from data/cache; a server without them compresses each on its first request instead).
-$(VENV)/.precompressed: $(VENV)/.runtime-installed relpos/server/weight.py
+# them from data/cache; a server without them compresses each on its first request instead),
+# with its Plotly chunk trimmed and its icon font subset (made at a server's start otherwise).
+$(VENV)/.precompressed: $(VENV)/.runtime-installed relpos/server/weight.py relpos/server/plotly_trim.py \
+		relpos/server/icon_font.py
 	$(BIN)/python -m relpos.server.weight
 	touch $@
 

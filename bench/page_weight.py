@@ -2,8 +2,10 @@
 
 For every page of the app (relpos.ui.navigation.PAGES) in Chromium, a cold load (a new
 browser context: empty cache) and then a warm reload of the same tab: bytes on the wire
-(CDP ``Network.loadingFinished`` encodedDataLength, headers included, plus the size of
-every WebSocket frame sent and received), requests, and the time to ready (from the
+(CDP ``Network.loadingFinished`` encodedDataLength, headers included, plus the WebSocket's
+traffic both ways as a relay in front of the server counts it, compressed as it travels;
+the frames' payloads as CDP reports them, inflated, are printed beside it), requests, and
+the time to ready (from the
 navigation's start to the first animation frame in which the script is idle, the socket
 connected, nothing stale and every chart drawn: each ``st.plotly_chart`` and each figure
 of the live panel, counted once the page has settled). Then the same under network
@@ -25,9 +27,12 @@ from __future__ import annotations
 
 import argparse
 import base64
+import contextlib
 import os
+import socket
 import statistics
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,6 +47,7 @@ from tests.support.browser import (
     StreamlitServer,
     browser_unavailable_reason,
     deployed_server_options,
+    free_port,
     launch_chromium,
 )
 
@@ -86,12 +92,81 @@ WATCH_JS = """
 """
 
 
+class Tap:
+    """A TCP relay in front of a server that counts the bytes of its WebSocket connections
+    as they cross the wire: CDP reports a WebSocket frame's payload after the browser has
+    inflated it (permessage-deflate), which is not what the network carries.
+
+    The browser opens the app through :attr:`port`; a connection whose first request asks
+    for ``Upgrade: websocket`` is counted (both directions, handshake and frame headers
+    included), every other one only relayed.
+    """
+
+    def __init__(self, target_port: int) -> None:
+        self.target_port = target_port
+        self.port = free_port()
+        self.socket_bytes = 0
+        self._lock = threading.Lock()
+        self._listener = socket.create_server(("127.0.0.1", self.port))
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def url(self, server_url: str) -> str:
+        """`server_url` (on the target's port) through the tap."""
+        return server_url.replace(f":{self.target_port}/", f":{self.port}/", 1)
+
+    def close(self) -> None:
+        self._listener.close()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self._listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._relay, args=(client,), daemon=True).start()
+
+    def _relay(self, client: socket.socket) -> None:
+        try:
+            upstream = socket.create_connection(("127.0.0.1", self.target_port))
+        except OSError:
+            client.close()
+            return
+        first = client.recv(65536)
+        counted = b"upgrade: websocket" in first.lower()
+        self._count(counted, len(first))
+        upstream.sendall(first)
+        threading.Thread(target=self._pump, args=(upstream, client, counted), daemon=True).start()
+        self._pump(client, upstream, counted)
+
+    def _pump(self, source: socket.socket, sink: socket.socket, counted: bool) -> None:
+        try:
+            while data := source.recv(65536):
+                self._count(counted, len(data))
+                sink.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for end in (source, sink):
+                with contextlib.suppress(OSError):
+                    end.shutdown(socket.SHUT_RDWR)
+
+    def _count(self, counted: bool, size: int) -> None:
+        if counted:
+            with self._lock:
+                self.socket_bytes += size
+
+
 @dataclass
 class Load:
-    """One page load, as the wire and the page saw it."""
+    """One page load, as the wire and the page saw it.
+
+    ``socket_bytes`` is the WebSocket's traffic as it crosses the network (compressed when
+    the server and the browser agree on permessage-deflate, counted by a :class:`Tap`),
+    ``socket_payload`` the frames' payloads as CDP reports them (inflated)."""
 
     http_bytes: int = 0
     socket_bytes: int = 0
+    socket_payload: int = 0
     requests: int = 0
     ready_ms: float | None = None
     charts: int = 0
@@ -105,7 +180,8 @@ class Load:
 class Wire:
     """Counts one tab's bytes through CDP (HTTP bodies with headers, WebSocket frames)."""
 
-    def __init__(self, page: Any, throttle: dict | None) -> None:
+    def __init__(self, page: Any, throttle: dict | None, tap: Tap) -> None:
+        self.tap = tap
         self.cdp = page.context.new_cdp_session(page)
         self.cdp.send("Network.enable")
         self.cdp.send("Network.setCacheDisabled", {"cacheDisabled": False})
@@ -124,6 +200,12 @@ class Wire:
 
     def reset(self) -> Load:
         self.load, self._encoding = Load(), {}
+        self._tapped = self.tap.socket_bytes
+        return self.load
+
+    def finish(self) -> Load:
+        """The load with the WebSocket bytes the tap counted since :meth:`reset`."""
+        self.load.socket_bytes = self.tap.socket_bytes - self._tapped
         return self.load
 
     def quiet_for(self) -> float:
@@ -159,7 +241,7 @@ class Wire:
         frame = event["response"]
         data = frame.get("payloadData", "")
         # binary frames (opcode 2, Streamlit's protobufs) arrive base64-encoded
-        self.load.socket_bytes += len(base64.b64decode(data)) if frame.get("opcode") == 2 else len(data.encode())
+        self.load.socket_payload += len(base64.b64decode(data)) if frame.get("opcode") == 2 else len(data.encode())
 
 
 def ready_time(
@@ -196,30 +278,32 @@ def ready_time(
 
 
 def measure(
-    browser: Any, url: str, *, throttle: dict | None = None, warm: bool = True, charts: int = 0
+    browser: Any, tap: Tap, url: str, *, throttle: dict | None = None, warm: bool = True, charts: int = 0
 ) -> tuple[Load, Load | None]:
-    """A cold load of `url` in a fresh context, then (with `warm`) a reload of the same tab."""
+    """A cold load of `url` (through `tap`) in a fresh context, then (with `warm`) a reload of the same tab."""
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     try:
         context.add_init_script(WATCH_JS)
         page = context.new_page()
-        wire = Wire(page, throttle)
+        wire = Wire(page, throttle, tap)
         cold = wire.reset()
-        page.goto(url, wait_until="commit", timeout=120_000)
+        page.goto(tap.url(url), wait_until="commit", timeout=120_000)
         cold.ready_ms, cold.charts = ready_time(page, wire, charts=charts)
         page.wait_for_timeout(300)  # late requests (a chunk loaded after the charts) count too
+        wire.finish()
         if not warm:
             return cold, None
         hot = wire.reset()
         page.reload(wait_until="commit", timeout=120_000)
         hot.ready_ms, hot.charts = ready_time(page, wire, charts=charts)
         page.wait_for_timeout(300)
+        wire.finish()
         return cold, hot
     finally:
         context.close()
 
 
-def class_opens(browser: Any, url: str, size: int, timeout: float = 300) -> tuple[int, list[float]]:
+def class_opens(browser: Any, tap: Tap, url: str, size: int, timeout: float = 300) -> tuple[int, list[float]]:
     """`size` fresh contexts open `url` at the same moment; (total bytes, ready times in ms)."""
     contexts, pages, wires = [], [], []
     try:
@@ -229,14 +313,17 @@ def class_opens(browser: Any, url: str, size: int, timeout: float = 300) -> tupl
             page = context.new_page()
             contexts.append(context)
             pages.append(page)
-            wires.append(Wire(page, None))
+            wires.append(Wire(page, None, tap))
+        for wire in wires:
+            wire.reset()
         for page in pages:  # start every navigation before waiting for any
-            page.evaluate("(url) => { window.location.href = url; }", url)
+            page.evaluate("(url) => { window.location.href = url; }", tap.url(url))
         times = [
             ready_time(page, wire, settle_ms=1000, timeout=timeout, charts=CHARTS["worked_example"])[0]
             for page, wire in zip(pages, wires, strict=True)
         ]
-        return sum(wire.load.bytes for wire in wires), times
+        # the tap counts every tab's WebSocket: the first wire's count holds them all
+        return sum(wire.load.http_bytes for wire in wires) + wires[0].finish().socket_bytes, times
     finally:
         for context in contexts:
             context.close()
@@ -250,13 +337,14 @@ def row(name: str, cold: Load, warm: Load | None) -> str:
     encodings = ", ".join(f"{key} {value / MB:.2f}" for key, value in sorted(cold.encodings.items()))
     line = (
         f"{name:<17} cold {cold.bytes / MB:5.2f} MB ({cold.requests:3d} req, "
-        f"socket {cold.socket_bytes / 1000:3.0f} KB; "
+        f"socket {cold.socket_bytes / 1000:3.0f} KB, inflated {cold.socket_payload / 1000:3.0f}; "
         f"{encodings}) ready {cold.ready_ms:6.0f} ms, {cold.charts} charts"
     )
     if warm is not None:
         line += (
             f" | warm {warm.bytes / 1000:5.1f} KB (http {warm.http_bytes / 1000:4.1f} KB in {warm.requests} req, "
-            f"socket {warm.socket_bytes / 1000:4.1f} KB) ready {warm.ready_ms:5.0f} ms"
+            f"socket {warm.socket_bytes / 1000:4.1f} KB, inflated {warm.socket_payload / 1000:4.1f}) "
+            f"ready {warm.ready_ms:5.0f} ms"
         )
     return line
 
@@ -274,11 +362,12 @@ def run(browser: Any, args: argparse.Namespace) -> int:
         StreamlitServer(FLOOR_SCRIPT, options=options, log_path=ARTIFACTS / "streamlit-page-weight-floor.log") as floor,
     ):
         print(f"page weight: {len(pages)} pages, Chromium {browser.version} headless, {os.cpu_count()} CPUs")
+        tap, floor_tap = Tap(server.port), Tap(floor.port)
         results = {}
-        floor_cold, floor_warm = measure(browser, floor.url("", FLOOR_QUERY), charts=1)
+        floor_cold, floor_warm = measure(browser, floor_tap, floor.url("", FLOOR_QUERY), charts=1)
         print(row("floor (1 chart)", floor_cold, floor_warm))
         for spec in pages:
-            cold, warm = measure(browser, server.url(spec.url_path), charts=CHARTS.get(spec.url_path, 0))
+            cold, warm = measure(browser, tap, server.url(spec.url_path), charts=CHARTS.get(spec.url_path, 0))
             results[spec.url_path] = (cold, warm)
             print(row("/" + spec.url_path, cold, warm))
         for path, target in TARGET_COLD.items():
@@ -302,12 +391,14 @@ def run(browser: Any, args: argparse.Namespace) -> int:
         )
         if args.throttle:
             print(f"throttled: {THROTTLE['downloadThroughput'] / MB:.1f} MB/s down, {THROTTLE['latency']} ms latency")
-            floor_slow, _ = measure(browser, floor.url("", FLOOR_QUERY), throttle=THROTTLE, warm=False, charts=1)
+            floor_slow, _ = measure(
+                browser, floor_tap, floor.url("", FLOOR_QUERY), throttle=THROTTLE, warm=False, charts=1
+            )
             print(row("floor (1 chart)", floor_slow, None))
             worst = 0.0
             for spec in pages:
                 slow, slow_warm = measure(
-                    browser, server.url(spec.url_path), throttle=THROTTLE, charts=CHARTS.get(spec.url_path, 0)
+                    browser, tap, server.url(spec.url_path), throttle=THROTTLE, charts=CHARTS.get(spec.url_path, 0)
                 )
                 worst = max(worst, slow.ready_ms / floor_slow.ready_ms)
                 print(
@@ -321,7 +412,7 @@ def run(browser: Any, args: argparse.Namespace) -> int:
             )
         if args.class_size:
             url = server.url("worked_example", "presenter=1")
-            total, times = class_opens(browser, url, args.class_size)
+            total, times = class_opens(browser, tap, url, args.class_size)
             print(
                 f"class: {args.class_size} contexts open /worked_example?presenter=1 at once: "
                 f"{total / MB:.1f} MB in all ({total / args.class_size / MB:.2f} MB each), "
@@ -342,6 +433,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    sys.stdout.reconfigure(line_buffering=True)  # each page's line as it is measured
     reason = browser_unavailable_reason()
     if reason:
         raise SystemExit(f"needs Chromium ({CHROMIUM}): {reason}")

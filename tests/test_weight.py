@@ -337,3 +337,56 @@ def test_a_post_and_a_websocket_are_not_touched():
     assert all(headers == [(b"accept-encoding", b"br")] and given is send for _, headers, given in seen), (
         "the socket's send is Streamlit's own: back-pressure finds its transport through it"
     )
+
+
+def shorter(data: bytes) -> bytes:
+    return data[: len(data) // 2]
+
+
+def test_a_transformed_file_is_served_changed_and_revalidated(folder, tmp_path):
+    store = weight.CompressedStore(tmp_path / "cache")
+    changes = {"static/js/index.*.js": weight.Transform(shorter, "halves")}
+    app = weight.WeightMiddleware(Inner(), static_root=folder, store=store, transforms=changes)
+    for accept in ("br", "gzip", "identity"):
+        status, headers, body, _ = request(app, "/static/js/index.DormvYxC.js", headers={"Accept-Encoding": accept})
+        assert status == 200 and decoded(headers, body) == shorter(JS), accept
+        # the hashed name no longer names the bytes sent: asked again, not kept a year
+        assert headers["cache-control"] == "no-cache"
+        assert headers["etag"].strip('"').startswith(weight.digest_of(shorter(JS)))
+    status, _, _, _ = request(app, "/static/js/index.DormvYxC.js", headers={"If-None-Match": headers["etag"]})
+    assert status == 304
+    # the disk cache holds the changed file's variants
+    other = weight.CompressedStore(tmp_path / "c2")
+    written, _ = weight.precompress(weight.StaticFolder(folder, transforms=changes), other)
+    assert written == 4
+    assert brotli.decompress((tmp_path / "c2" / f"{weight.digest_of(shorter(JS))}.br").read_bytes()) == shorter(JS)
+
+
+def test_a_transform_that_declines_leaves_the_file_as_shipped(folder, tmp_path):
+    app = weight.WeightMiddleware(
+        Inner(),
+        static_root=folder,
+        store=weight.CompressedStore(None),
+        transforms={"static/js/*.js": weight.Transform(lambda _: None, "declines")},
+    )
+    status, headers, body, _ = request(app, "/static/js/index.DormvYxC.js", headers={"Accept-Encoding": "br"})
+    assert status == 200 and brotli.decompress(body) == JS
+    assert headers["etag"].strip('"').startswith(weight.digest_of(JS))
+
+
+def test_a_change_is_made_once_and_kept_on_disk_under_its_key(folder, tmp_path):
+    made = []
+
+    def counted(data: bytes) -> bytes:
+        made.append(len(data))
+        return shorter(data)
+
+    def served(key: str) -> bytes:
+        changes = {"static/js/index.*.js": weight.Transform(counted, key)}
+        static = weight.StaticFolder(folder, transforms=changes, cache_dir=tmp_path / "cache")
+        return static.body(static.get("/static/js/index.DormvYxC.js"))
+
+    assert served("halves") == served("halves") == shorter(JS)
+    assert len(made) == 1, "a second server reads the change back from disk"
+    served("halves, by other code")  # another key: made again
+    assert len(made) == 2

@@ -1,9 +1,10 @@
 """The real app, served by ``streamlit run app.py``, answers light (relpos/server/weight.py).
 
-One server for the module: Streamlit's big Plotly chunk arrives in brotli with a year's
-max-age, the page HTML and the live panel's files carry ETags and answer a revalidation
-with 304, nothing is encoded twice, and the same holds behind docs/hosting.md's HAProxy
-configuration (the proxy neither recompresses nor drops a header).
+One server for the module: Streamlit's big Plotly chunk arrives trimmed to the app's
+traces (relpos/server/plotly_trim.py) in brotli, revalidated by its ETag; the page HTML
+and the live panel's files carry ETags and answer a revalidation with 304, nothing is
+encoded twice, and the same holds behind docs/hosting.md's HAProxy configuration (the
+proxy neither recompresses nor drops a header).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import urllib.request
 import brotli
 import pytest
 
-from relpos.server import internals
+from relpos.server import internals, plotly_trim
 from tests.support.browser import ARTIFACTS, ROOT, StreamlitServer, free_port
 from tests.support.streamlit_client import first_loads, run_in_own_loop
 
@@ -48,13 +49,21 @@ def chunk_path() -> str:
     return internals.plotly_chunk()
 
 
+def served_chunk() -> bytes:
+    """The chunk as the app serves it: Streamlit's, trimmed."""
+    trimmed = plotly_trim.trim_bytes((internals.static_dir() / chunk_path()).read_bytes())
+    assert trimmed is not None
+    return trimmed
+
+
 def assert_big_chunk_is_light(base: str, **more: str) -> None:
     status, headers, body = fetch(f"{base}/{chunk_path()}", **{"Accept-Encoding": CHROMIUM_ACCEPT}, **more)
     plain = (internals.static_dir() / chunk_path()).read_bytes()
     assert status == 200 and headers.get("content-encoding") == "br", headers
-    assert brotli.decompress(body) == plain
-    assert len(body) < len(plain) / 4, f"{len(body)} bytes for {len(plain)}"
-    assert headers["cache-control"] == "public, max-age=31536000, immutable"
+    assert brotli.decompress(body) == served_chunk()
+    assert len(body) < len(plain) / 12, f"{len(body)} bytes for {len(plain)}"
+    # its name's hash is Streamlit's file, not the trimmed one: asked again, not kept a year
+    assert headers["cache-control"] == "no-cache"
     assert headers["vary"] == "Accept-Encoding"
     status, _, _ = fetch(f"{base}/{chunk_path()}", **{"If-None-Match": headers["etag"]}, **more)
     assert status == 304
@@ -71,14 +80,14 @@ def assert_revalidated(url: str) -> None:
     assert again["etag"] == headers["etag"]
 
 
-def test_the_plotly_chunk_comes_in_brotli_with_a_long_max_age(server):
+def test_the_plotly_chunk_comes_trimmed_in_brotli_and_revalidated(server):
     assert_big_chunk_is_light(server.base_url)
 
 
 def test_a_browser_without_brotli_gets_gzip_once(server):
     status, headers, body = fetch(server.url(chunk_path()), **{"Accept-Encoding": "gzip"})
     assert status == 200 and headers["content-encoding"] == "gzip"
-    assert gzip.decompress(body) == (internals.static_dir() / chunk_path()).read_bytes()
+    assert gzip.decompress(body) == served_chunk()
 
 
 def test_the_page_and_the_live_panel_files_answer_revalidations_with_304(server):

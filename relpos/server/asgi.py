@@ -55,6 +55,7 @@ def weight_middleware() -> Middleware:
         weight.WeightMiddleware,
         static_root=internals.static_dir(),
         base_url=st.get_option("server.baseUrlPath") or "",
+        transforms=weight.app_transforms(),
     )
 
 

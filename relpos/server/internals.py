@@ -32,7 +32,11 @@ Why each is still private:
 * **Streamlit's Plotly chunk** (``static/js/PlotlyChart.<hash>.js``, which sets
   ``window.Plotly`` when it is evaluated): the live panel draws with the plotly.js that
   ``st.plotly_chart`` loads, so a page carries one copy; the chunk's hashed name is a
-  detail of Streamlit's build, found here (:data:`CHECKED_FILES`).
+  detail of Streamlit's build, found here (:data:`CHECKED_FILES`); it is served trimmed
+  to the app's traces (:mod:`relpos.server.plotly_trim`).
+* **Streamlit's icon font** (``static/media/MaterialSymbols-Rounded.<hash>.woff2``, icons
+  named ``:material/name:``): served with the app's and Streamlit's icons only
+  (:mod:`relpos.server.icon_font`).
 """
 
 from __future__ import annotations
@@ -191,6 +195,11 @@ def static_dir() -> Path:
 PLOTLY_CHUNK_GLOB, PLOTLY_CHUNK_GLOBAL = "static/js/PlotlyChart.*.js", "window.Plotly="
 
 
+#: Streamlit's icon font (Material Symbols Rounded: icons by ligature, ``:material/name:``),
+#: and how its frontend names an icon of its own.
+ICON_FONT_GLOB, ICON_NAME_PREFIX = "static/media/MaterialSymbols-Rounded.*.woff2", ":material/"
+
+
 def plotly_chunk() -> str:
     """The URL path of Streamlit's Plotly chunk below the app's root (``static/js/PlotlyChart.<hash>.js``)."""
     found = sorted(static_dir().glob(PLOTLY_CHUNK_GLOB))
@@ -213,6 +222,7 @@ CHECKED: list[tuple[str, str]] = [
 #: Files of Streamlit's frontend build: (glob below :func:`static_dir`, text each must contain).
 CHECKED_FILES: list[tuple[str, str]] = [
     (PLOTLY_CHUNK_GLOB, PLOTLY_CHUNK_GLOBAL),
+    (ICON_FONT_GLOB, "wOF2"),
 ]
 #: Instance attributes (set in ``__init__``, so found in the class's source): (module, class, attribute).
 CHECKED_ATTRIBUTES: list[tuple[str, str, str]] = [

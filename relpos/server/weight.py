@@ -18,6 +18,10 @@
   for a matching ``If-None-Match``) and is compressed here, once per distinct body: the
   variants are kept in memory by the body's digest. Answers of unknown length (a stream,
   server-sent events) and partial ones (``Range``) pass untouched.
+* **Streamlit's Plotly chunk** is served with only the plotly.js the app draws with
+  (:func:`app_transforms`, :mod:`relpos.server.plotly_trim`): 0.31 MB in brotli instead
+  of 1.06. Its URL's hash names Streamlit's file, not what is sent, so it is revalidated
+  (ETag, ``no-cache``) rather than immutable.
 * WebSocket traffic never enters: the back-pressure reads the socket's transport through
   the ``send`` wrappers (:func:`relpos.server.internals.transport_behind`), and none is added.
 
@@ -234,19 +238,8 @@ class CompressedStore:
             return False
         variant = compress(body, encoding, final=True)
         self.made["final"] += 1
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            handle, partial = tempfile.mkstemp(dir=path.parent, suffix=".partial")
-        except OSError:
+        if not write_atomically(path, variant):
             return False
-        try:
-            with os.fdopen(handle, "wb") as out:
-                out.write(variant)
-            os.chmod(partial, 0o644)  # written at image build by root, read by the app's user
-            os.replace(partial, path)  # another server writing the same file wins or loses whole
-        finally:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(partial)
         self._remember((digest, encoding), variant)
         return True
 
@@ -266,12 +259,44 @@ class CompressedStore:
 
 
 @dataclass(frozen=True)
+class Transform:
+    """How some files of the static folder are served changed.
+
+    `apply` takes a file's bytes and gives the bytes to serve (None: serve it as it is);
+    `key` names everything else the result depends on (the code and its inputs), so a
+    result kept on disk under the file's digest and this key is never a stale one.
+    """
+
+    apply: Callable[[bytes], bytes | None]
+    key: str
+
+
+def write_atomically(path: Path, data: bytes) -> bool:
+    """Write `data` to `path` whole or not at all; False when the folder cannot be written."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, partial = tempfile.mkstemp(dir=path.parent, suffix=".partial")
+    except OSError:
+        return False
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        os.chmod(partial, 0o644)  # written at image build by root, read by the app's user
+        os.replace(partial, path)  # another server writing the same file wins or loses whole
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(partial)
+    return True
+
+
+@dataclass(frozen=True)
 class StaticFile:
     """One file of a static folder, as served."""
 
     path: Path
     content_type: str
     cache_control: str
+    transform: Transform | None = None
 
 
 class StaticFolder:
@@ -279,30 +304,86 @@ class StaticFolder:
 
     The listing is made once (the folder is package content, fixed while the server
     runs); each file's digest is computed on its first request and remembered.
+
+    `transforms` maps a glob below `root` to a :class:`Transform`: those files are served
+    as it changes them, and, as their URL's hash no longer names what is sent, revalidated
+    rather than immutable. A change is made once per version of the file and kept in
+    memory and in `cache_dir` (a font subset takes seconds: made at install, it is read
+    back by every server after).
     """
 
-    def __init__(self, root: Path, index: str = "index.html") -> None:
+    def __init__(
+        self,
+        root: Path,
+        index: str = "index.html",
+        transforms: dict[str, Transform] | None = None,
+        cache_dir: Path | None = None,
+    ) -> None:
         self.root = root
+        self.cache_dir = cache_dir
         self.files: dict[str, StaticFile] = {}
+        changed = {path: change for glob, change in (transforms or {}).items() for path in root.glob(glob)}
         for path in sorted(root.rglob("*")):
             if path.is_file():
                 relative = path.relative_to(root).as_posix()
-                self.files["/" + relative] = StaticFile(path, _content_type(path), _cache_policy(relative))
+                change = changed.get(path)
+                policy = REVALIDATE if change else _cache_policy(relative)
+                self.files["/" + relative] = StaticFile(path, _content_type(path), policy, change)
         if f"/{index}" in self.files:
             self.files["/"] = self.files[f"/{index}"]
-        self._digests: dict[Path, tuple[tuple[int, int], str]] = {}
+        self._known: dict[Path, tuple[tuple[int, int], str, bytes | None]] = {}
+        self._lock = threading.Lock()
+        self._locks: dict[Path, threading.Lock] = {}
 
     def get(self, url_path: str) -> StaticFile | None:
         return self.files.get(url_path)
 
-    def digest(self, file: StaticFile) -> str:
+    def _version(self, file: StaticFile) -> tuple[str, bytes | None]:
+        """(digest, changed bytes or None) of the file as served now."""
         stat = file.path.stat()
         version = (stat.st_size, stat.st_mtime_ns)
-        known = self._digests.get(file.path)
-        if known is None or known[0] != version:
-            known = (version, digest_of(file.path.read_bytes()))
-            self._digests[file.path] = known
-        return known[1]
+        with self._lock:
+            lock = self._locks.setdefault(file.path, threading.Lock())
+        with lock:  # one thread reads (and changes) a file; the others wait for its result
+            known = self._known.get(file.path)
+            if known is None or known[0] != version:
+                data = file.path.read_bytes()
+                changed = self._changed(data, file.transform) if file.transform else None
+                known = (version, digest_of(data if changed is None else changed), changed)
+                self._known[file.path] = known
+        return known[1], known[2]
+
+    def _changed(self, data: bytes, transform: Transform) -> bytes | None:
+        """`transform` applied to `data`, from the disk cache when it was made before (an
+        empty file there: it left `data` as it is)."""
+        path = None
+        if self.cache_dir is not None:
+            path = self.cache_dir / f"{digest_of(data)}-{digest_of(transform.key.encode())}.changed"
+            with contextlib.suppress(OSError):
+                kept = path.read_bytes()
+                return kept or None
+        changed = transform.apply(data)
+        if path is not None:
+            write_atomically(path, changed or b"")
+        return changed
+
+    def warm(self) -> None:
+        """Make every change now (install, or a server's start) rather than on first request."""
+        for file in self.files.values():
+            if file.transform is not None:
+                self._version(file)
+
+    def digest(self, file: StaticFile) -> str:
+        return self._version(file)[0]
+
+    def body(self, file: StaticFile) -> bytes:
+        """The bytes served for `file`."""
+        changed = self._version(file)[1]
+        return file.path.read_bytes() if changed is None else changed
+
+    def size(self, file: StaticFile) -> int:
+        changed = self._version(file)[1]
+        return file.path.stat().st_size if changed is None else len(changed)
 
 
 def _content_type(path: Path) -> str:
@@ -321,8 +402,9 @@ def precompress(folder: StaticFolder, store: CompressedStore) -> tuple[int, int]
     """Write the final variants of every compressible file in `folder` that the disk cache
     lacks; (variants written, variants already there)."""
     written = present = 0
+    folder.warm()
     for file in sorted(set(folder.files.values()), key=lambda item: item.path):
-        if not compressible(file.content_type) or file.path.stat().st_size < MIN_SIZE:
+        if not compressible(file.content_type) or folder.size(file) < MIN_SIZE:
             continue
         body = None
         for encoding in ENCODINGS:
@@ -331,9 +413,21 @@ def precompress(folder: StaticFolder, store: CompressedStore) -> tuple[int, int]
             if path is not None and path.exists():
                 present += 1
                 continue
-            body = body if body is not None else file.path.read_bytes()
+            body = body if body is not None else folder.body(file)
             written += store.store(digest, encoding, body)
     return written, present
+
+
+def app_transforms() -> dict[str, Transform]:
+    """The files of Streamlit's build that relpos serves changed: the Plotly chunk with
+    only the plotly.js the app draws with (:mod:`relpos.server.plotly_trim`), the icon
+    font with only the icons a page can show (:mod:`relpos.server.icon_font`)."""
+    from relpos.server import icon_font, internals, plotly_trim
+
+    return {
+        internals.PLOTLY_CHUNK_GLOB: Transform(plotly_trim.trim_bytes, plotly_trim.key()),
+        internals.ICON_FONT_GLOB: icon_font.transform(internals.static_dir()),
+    }
 
 
 # ---------------------------------------------------------------------------------------
@@ -373,6 +467,8 @@ class WeightMiddleware:
         The ASGI application inside (Streamlit's stack).
     static_root
         The folder whose files are answered directly (Streamlit's frontend build), or None.
+    transforms
+        Files of that folder served changed (:class:`StaticFolder`).
     base_url
         Streamlit's ``server.baseUrlPath``: the static files are served under it.
     store
@@ -380,12 +476,22 @@ class WeightMiddleware:
     """
 
     def __init__(
-        self, app, *, static_root: Path | None = None, base_url: str = "", store: CompressedStore | None = None
+        self,
+        app,
+        *,
+        static_root: Path | None = None,
+        base_url: str = "",
+        store: CompressedStore | None = None,
+        transforms: dict[str, Transform] | None = None,
     ) -> None:
         self.app = app
-        self.static = StaticFolder(static_root) if static_root is not None else None
         self.base = "/" + base_url.strip("/") if base_url.strip("/") else ""
         self.store = store if store is not None else CompressedStore()
+        self.static = None
+        if static_root is not None:
+            self.static = StaticFolder(static_root, transforms=transforms, cache_dir=self.store.cache_dir)
+            if transforms:  # ready before the first page asks, as far as the server's start allows
+                threading.Thread(target=self.static.warm, name="relpos-static-changes", daemon=True).start()
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http" or scope["method"] not in ("GET", "HEAD"):
@@ -411,10 +517,10 @@ class WeightMiddleware:
 
     async def _serve_file(self, file: StaticFile, scope, send) -> None:
         digest = await anyio.to_thread.run_sync(self.static.digest, file)
-        size = file.path.stat().st_size
+        size = self.static.size(file)
 
         def body() -> bytes:
-            return file.path.read_bytes()
+            return self.static.body(file)
 
         await self._answer(
             scope, send, digest=digest, size=size, body=body, content_type=file.content_type,
@@ -513,6 +619,7 @@ if __name__ == "__main__":  # python -m relpos.server.weight: fill the disk cach
 
     began = time.perf_counter()
     store = CompressedStore()
-    written, present = precompress(StaticFolder(internals.static_dir()), store)
+    folder = StaticFolder(internals.static_dir(), transforms=app_transforms(), cache_dir=store.cache_dir)
+    written, present = precompress(folder, store)
     print(f"{written} variants written, {present} present, in {store.cache_dir} ({time.perf_counter() - began:.1f} s)")
     sys.exit(0)

@@ -78,7 +78,7 @@ SELECTORS = {
     "toggle": "[data-testid=stCheckbox]",
     "tab": "[data-testid=stTab]",
     "live_tab": ".relpos-live [role=tab]",
-    "dataframe": "[data-testid=stDataFrame]",
+    "dataframe": "[data-testid=stDataFrame], [data-testid=stTable]",
     "latex": "[data-testid=stMain] .katex",
     "sidebar_link": "[data-testid=stSidebarNav] a[data-testid=stSidebarNavLink]",
     "running_icon": "[data-testid=stStatusWidgetRunningIcon], [data-testid=stStatusWidgetRunningManIcon]",

@@ -23,7 +23,7 @@ class PageContract:
 
     texts: tuple[str, ...] = ()  # strings that appear in the page's main area
     min_charts: int = 0  # Plotly figures drawn
-    min_tables: int = 0  # st.dataframe tables
+    min_tables: int = 0  # st.dataframe and st.table tables
 
 
 CONTRACTS: dict[str, PageContract] = {

@@ -236,7 +236,7 @@ def open_link(params: dict[str, str] | None = None):
 def view_of(at) -> tuple:
     """What the page shows: stop pickers, presenter toggle, k, every field, the scores."""
     fields = [at.text_input(key=key).value for key in _field_keys(at.segmented_control(key=walk.K).value)]
-    (frame,) = [df.value for df in at.dataframe if "combined weight" in df.value.columns]
+    (frame,) = [df.value for df in at.table if "combined weight" in df.value.columns]
     return (
         at.segmented_control(key=walk.ROW).value,
         at.segmented_control(key=walk.STEP).value,
@@ -256,6 +256,9 @@ def _field_keys(k: int) -> list[str]:
 
 
 def lesson_link(at) -> str:
+    assert not at.sidebar.code, "the link is drawn only while its expander is open"
+    at.session_state[walk.SHARE] = True
+    at.run()
     (link,) = [code.value for code in at.sidebar.code]
     return link
 
@@ -270,7 +273,7 @@ class TestOpeningALink:
         assert at.toggle(key=walk.PRESENTER).value
         assert any("font-size: 22px" in html.proto.body for html in at.html)  # presenter style applied
         assert at.text_input(key=walk.input_key("q", 0)).value == "2.0"
-        frame = next(df.value for df in at.dataframe if "combined weight" in df.value.columns)
+        frame = next(df.value for df in at.table if "combined weight" in df.value.columns)
         np.testing.assert_allclose(frame["score"][:4], [2.0, 1.0, -0.2, 1.4], atol=1e-12)
         assert dict(at.query_params) == TEACHER_LINK
         assert lesson_link(at).endswith("/worked_example?" + "&".join(f"{k}={v}" for k, v in TEACHER_LINK.items()))
@@ -432,10 +435,13 @@ class TestScenarioFileOnThePage:
 class TestSnippetOnThePage:
     def test_the_snippet_shown_reproduces_the_step_table(self):
         at = open_link(dict(TEACHER_LINK, k="3", a="0.5,-0.3,0.4,0.1,-0.2,-0.5,0.25"))
+        assert not at.main.code, "the snippet is drawn only while its expander is open"
+        at.session_state[walk.SNIPPET] = True
+        at.run()
         (snippet,) = [code.value for code in at.main.code]
         namespace = {}
         with contextlib.redirect_stdout(io.StringIO()):
             exec(snippet, namespace)
-        frame = next(df.value for df in at.dataframe if "combined weight" in df.value.columns)
+        frame = next(df.value for df in at.table if "combined weight" in df.value.columns)
         np.testing.assert_allclose(namespace["result"].scores.ravel(), frame["score"], atol=1e-12)
         np.testing.assert_allclose(namespace["result"].weights.ravel(), frame["combined weight"], atol=1e-12)

@@ -24,7 +24,7 @@ def open_walkthrough():
 
 
 def step_table(at) -> pd.DataFrame:
-    (frame,) = [df.value for df in at.dataframe if "combined weight" in df.value.columns]
+    (frame,) = [df.value for df in at.table if "combined weight" in df.value.columns]
     return frame
 
 

@@ -51,10 +51,11 @@ LAND = state_key(PAGE, "land")  # the opening link named a stop, not yet landed 
 ROW, STEP, K, PRESENTER = (widget_key(PAGE, name) for name in ("row", "step", "k", "presenter"))
 NEXT, PREVIOUS, RESET, CSV = (widget_key(PAGE, name) for name in ("next", "previous", "reset", "csv"))
 JSON, SNIPPET, UPLOAD, LOAD = (widget_key(PAGE, name) for name in ("json", "snippet", "upload", "load"))
+#: The sidebar's lesson link expander; like the NumPy code's (SNIPPET), drawn only while
+#: open: a code block makes Streamlit load its code highlighter (0.4 MB) on every page load.
+SHARE = widget_key(PAGE, "share")
 #: The stage's charts and table.
-SCORES, WEIGHTS, OFFSETS, TABLE, STEP_TABLE = (
-    widget_key(PAGE, name) for name in ("scores", "weights", "offsets", "table", "step_table")
-)
+SCORES, WEIGHTS, OFFSETS, TABLE = (widget_key(PAGE, name) for name in ("scores", "weights", "offsets", "table"))
 #: The live class's URL parameter (relpos.ui.classroom): the lesson link keeps it.
 CLASS_PARAM = "class"
 #: Container key of the Previous / Next bar, which presenter mode keeps on screen (ui.PRESENTER_CSS).
@@ -446,15 +447,21 @@ def export_section(lesson: Lesson) -> None:
             icon=":material/download:",
             help="Every number, k, the current stop and presenter mode. Load it again in the sidebar.",
         )
-    with st.expander("NumPy code that reproduces these numbers", icon=":material/code:"):
-        st.code(walkthrough_snippet(lesson.link_state), language="python")
-        st.caption("Runs in this project's environment; relpos.relative_attention computes every number above.")
+    code = st.expander(
+        "NumPy code that reproduces these numbers", key=SNIPPET, on_change="rerun", icon=":material/code:"
+    )
+    if code.open:
+        with code:
+            st.code(walkthrough_snippet(lesson.link_state), language="python")
+            st.caption("Runs in this project's environment; relpos.relative_attention computes every number above.")
 
 
 def share(lesson: Lesson) -> None:
     """The lesson link of this view and the scenario-file upload (draw inside ``st.sidebar``)."""
-    st.subheader("Lesson link")
-    ui.lesson_link(WALKTHROUGH, lesson.link_state, PAGE)
+    link = st.expander("Lesson link", key=SHARE, on_change="rerun", icon=":material/ios_share:")
+    if link.open:
+        with link:
+            ui.lesson_link(WALKTHROUGH, lesson.link_state, PAGE)
     ui.scenario_upload(PAGE, WALKTHROUGH, key=UPLOAD, on_loaded=_restore, lazy_key=LOAD)
 
 

@@ -1,0 +1,41 @@
+"""Figures carry only the part of their template that styles the app's trace types (no Streamlit).
+
+Streamlit makes its own template Plotly's default when it is imported: styles for ten
+trace types (candlestick, sankey, table, waterfall …) whose colours its frontend fills in
+from the theme. Every figure carries its template to the browser, 3.7 KB each, sent again
+whenever a figure is redrawn; the app draws three trace types (:data:`TRACE_TYPES`), and a
+template's entry for any other type styles nothing. :func:`lean_template` gives a figure
+that carries the default template a copy holding only those three entries (and all of its
+layout: the colour way and colour scales), so it looks exactly as before and weighs less.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import plotly.io as pio
+
+__all__ = ["TRACE_TYPES", "lean_template"]
+
+#: Every trace type a figure of the app is drawn with (tests/test_plotly_trim.py checks
+#: every page); relpos.server.plotly_trim serves a plotly.js with these alone.
+TRACE_TYPES = ("scatter", "bar", "heatmap")
+
+
+@cache
+def _templates(name: str) -> tuple[dict, dict]:
+    """(the template `name` as JSON, its lean copy as JSON)."""
+    full = pio.templates[name].to_plotly_json()
+    styles = {kind: entries for kind, entries in full.get("data", {}).items() if kind in TRACE_TYPES}
+    return full, {"data": styles, "layout": full.get("layout", {})}
+
+
+def lean_template(fig) -> None:
+    """Give `fig` the lean copy of the default template when it carries the default one
+    (a figure with a template of its own, or none, keeps it)."""
+    name = pio.templates.default
+    if not isinstance(name, str) or name not in pio.templates:
+        return
+    full, lean = _templates(name)
+    if fig.layout.template.to_plotly_json() == full:
+        fig.layout.template = lean
