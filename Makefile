@@ -47,7 +47,8 @@ bench: $(VENV)/.runtime-installed
 bench-latency: $(VENV)/.dev-installed
 	$(BIN)/python bench/latency.py
 
-# A live class on one server (SQLite): a browser teacher, 60 students' joins, streams and answers.
+# A live class on one server (SQLite): a browser teacher, 60 students' joins, streams and answers
+# (bench/classroom.py --replicas 2 --store redis, --kill-teacher-replica, --restart: docs/benchmarks.md).
 bench-classroom: $(VENV)/.dev-installed
 	$(BIN)/python bench/classroom.py
 

@@ -84,14 +84,21 @@ def proxy_config(proxy_port: int, ports: tuple[int, int]) -> str:
     return config.replace("127.0.0.1:8501", f"127.0.0.1:{ports[0]}").replace("127.0.0.1:8502", f"127.0.0.1:{ports[1]}")
 
 
-def start_proxy(proxy_port: int, ports: tuple[int, int]) -> subprocess.Popen:
+def haproxy_binary() -> str | None:
+    """Debian's haproxy (on PATH or in /usr/sbin), or None."""
     haproxy = shutil.which("haproxy") or "/usr/sbin/haproxy"
-    if not os.access(haproxy, os.X_OK):
+    return haproxy if os.access(haproxy, os.X_OK) else None
+
+
+def start_proxy(proxy_port: int, ports: tuple[int, int], name: str = "failover") -> subprocess.Popen:
+    """HAProxy with the documented configuration; its files are test-artifacts/<name>-haproxy.*."""
+    haproxy = haproxy_binary()
+    if haproxy is None:
         raise SystemExit("haproxy not found: apt-get install haproxy (.ci/run installs it)")
-    path = ARTIFACTS / "failover-haproxy.cfg"
+    path = ARTIFACTS / f"{name}-haproxy.cfg"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(proxy_config(proxy_port, ports), encoding="utf-8")
-    log = open(ARTIFACTS / "failover-haproxy.log", "wb")  # noqa: SIM115 - lives as long as the proxy
+    log = open(ARTIFACTS / f"{name}-haproxy.log", "wb")  # noqa: SIM115 - lives as long as the proxy
     process = subprocess.Popen([haproxy, "-db", "-f", str(path)], stdout=log, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
@@ -102,7 +109,7 @@ def start_proxy(proxy_port: int, ports: tuple[int, int]) -> subprocess.Popen:
         except OSError:
             time.sleep(0.3)
     process.kill()
-    raise SystemExit(f"haproxy did not serve /_stcore/health; see {ARTIFACTS / 'failover-haproxy.log'}")
+    raise SystemExit(f"haproxy did not serve /_stcore/health; see {ARTIFACTS / f'{name}-haproxy.log'}")
 
 
 def affinity_cookie(proxy_url: str, replica: str) -> str:

@@ -12,26 +12,23 @@ which turns a missing proxy into a failure instead of a skip).
 
 from __future__ import annotations
 
-import os
-import shutil
 import sys
 
 import pytest
 
 from tests.support.browser import ROOT
+from tests.support.required import unavailable
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
 def failover_bench():
-    if shutil.which("haproxy") is None and not os.access("/usr/sbin/haproxy", os.X_OK):
-        if os.environ.get("RELPOS_REQUIRE_HAPROXY") == "1":
-            pytest.fail("RELPOS_REQUIRE_HAPROXY=1 but haproxy is not installed")
-        pytest.skip("haproxy is not installed (apt-get install haproxy)")
     sys.path.insert(0, str(ROOT / "bench"))
     import failover
 
+    if failover.haproxy_binary() is None:
+        unavailable("haproxy is not installed (apt-get install haproxy)", "RELPOS_REQUIRE_HAPROXY")
     return failover
 
 

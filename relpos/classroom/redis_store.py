@@ -15,6 +15,11 @@ student's own answer key for an answer (so students answering at once never conf
 change is published on ``relpos:changed:CODE``; one listener thread per store wakes its
 process's waiters, and a waiter reads the version again at least every 0.5 s in case a
 message was lost while reconnecting.
+
+A store's calls share a pool of at most :data:`MAX_CONNECTIONS` connections, and a call that
+finds them all busy waits for one (up to :data:`POOL_WAIT` seconds) instead of failing: a
+whole class clicking at once on one replica (its script threads share the store) is a
+queue of millisecond calls, not a wall of "cannot be reached".
 """
 
 from __future__ import annotations
@@ -34,6 +39,10 @@ __all__ = ["RedisStore"]
 
 #: Keys outlive their class by this much (seconds), so a late reader still gets the clear error.
 TTL_MARGIN = 300
+#: Connections one store (one server process) opens to Redis at most; the listener holds one.
+MAX_CONNECTIONS = 50
+#: Seconds a call waits for a free connection before the store counts as unreachable.
+POOL_WAIT = 10
 _reachable = unavailable_as_error(redis.ConnectionError, redis.TimeoutError)
 
 
@@ -53,7 +62,15 @@ class RedisStore(BaseStore):
 
     def __init__(self, url: str, *, prefix: str = "relpos", **options):
         super().__init__(**options)
-        self._redis = redis.Redis.from_url(url, decode_responses=True, socket_timeout=10, health_check_interval=30)
+        self._pool = redis.BlockingConnectionPool.from_url(
+            url,
+            max_connections=MAX_CONNECTIONS,
+            timeout=POOL_WAIT,
+            decode_responses=True,
+            socket_timeout=10,
+            health_check_interval=30,
+        )
+        self._redis = redis.Redis(connection_pool=self._pool)
         self._prefix = prefix
         self._index = f"{prefix}:classes"
         self._stopping = threading.Event()
@@ -65,6 +82,7 @@ class RedisStore(BaseStore):
         if self._listener is not None:
             self._listener.join(timeout=5)
         self._redis.close()
+        self._pool.disconnect()
 
     # ------------------------------------------------------------ plumbing
 

@@ -16,11 +16,18 @@ Every page and every stream of one server process share :func:`class_store`, so 
 script thread stores wakes the watchers of this process immediately (the store's
 notifier); a change made on another replica arrives through the store (Redis' pub/sub, or
 the store's poll).
+
+A stream never ends by itself, and the server (uvicorn) waits for every open response
+before it stops: on SIGTERM or SIGINT every stream is ended first (without the class's
+``gone`` event: the browser reconnects, to the server started again or another replica),
+so a restart does not wait for its supervisor's kill.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import signal
 import threading
 from collections.abc import AsyncIterator
 
@@ -46,6 +53,7 @@ WAIT_SECONDS = 10.0
 
 _store: BaseStore | None = None
 _store_lock = threading.Lock()
+_stopping = threading.Event()  # the server is shutting down: streams end
 
 
 def class_store() -> BaseStore:
@@ -121,6 +129,37 @@ def _unsubscribe(watcher: _Watcher, event: asyncio.Event) -> None:
         watcher.events.discard(event)
 
 
+def _end_streams() -> None:
+    """Wake every open stream of this process to end (see the module notes)."""
+    _stopping.set()
+    with _watchers_lock:
+        for watcher in _watchers.values():
+            watcher.loop.call_soon_threadsafe(watcher._wake)
+
+
+@contextlib.asynccontextmanager
+async def _streams_end_at_shutdown(app) -> AsyncIterator[None]:
+    """While the server runs: SIGTERM and SIGINT end the streams, then do what they did."""
+    loop, chained = asyncio.get_running_loop(), {}
+    _stopping.clear()
+
+    def end_streams_first(signum, frame) -> None:
+        # a signal handler may interrupt a holder of _watchers_lock: the loop takes it later
+        _stopping.set()
+        loop.call_soon_threadsafe(_end_streams)
+        previous = chained.get(signum)
+        if callable(previous):
+            previous(signum, frame)
+
+    with contextlib.suppress(ValueError):  # signals are for the main thread only (a server elsewhere keeps its own)
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            chained[signum] = signal.signal(signum, end_streams_first)
+    try:
+        yield
+    finally:
+        _end_streams()
+
+
 async def class_events(request: Request) -> Response:
     """The event stream of one class (see the module notes)."""
     watch = request.query_params.get("watch", "state")
@@ -145,6 +184,8 @@ async def class_events(request: Request) -> Response:
                     yield ": still here\n\n"
                     continue
                 event.clear()
+                if _stopping.is_set():
+                    return  # the server stops: the browser reconnects (retry above)
                 if watcher.version != sent:
                     sent = watcher.version
                     yield f"data: {sent}\n\n"
@@ -157,3 +198,4 @@ async def class_events(request: Request) -> Response:
 
 
 asgi.register_routes(Route(PATH, class_events, methods=["GET"]))
+asgi.register_lifespan(_streams_end_at_shutdown)

@@ -11,17 +11,31 @@ runs (no polling rerun, no timer). Its JavaScript lives in ``relpos/ui/class_ass
 
 from __future__ import annotations
 
+from relpos.classroom.model import CLASS_LIFETIME
 from relpos.server.class_events import events_path
 from relpos.ui import live
 
-__all__ = ["NAME", "class_events"]
+__all__ = ["NAME", "class_events", "identity_cookie"]
 
 #: Streamlit's name for the component: ``<project>.<component>`` from pyproject.toml.
 NAME = "relpos.class_events"
+#: How long the browser keeps who it is in a class: the class's lifetime (seconds).
+KEEP_SECONDS = int(CLASS_LIFETIME)
 
 
 def _ignore() -> None:
     """The value change itself is the message: the rerun reads the store again."""
+
+
+def identity_cookie(code: str) -> str:
+    """The cookie in which the browser keeps who it is in class `code` (``kind.secret``).
+
+    Beside the browser's local storage: a cookie reaches the server with a new session's
+    WebSocket, so a session on a restarted server or another replica knows from its very
+    first run who this browser is (local storage is handed back only by a second run,
+    after a first one drew this browser a stranger's page: a join prompt on the projector).
+    """
+    return f"relpos-class-{code}"
 
 
 def class_events(
@@ -52,7 +66,7 @@ def class_events(
         Changes closer together than this are handed on as one.
     remember : dict, optional
         Who this session is (``code``, ``kind``, ``secret``): kept in the browser's local
-        storage for this code, never shown.
+        storage and in :func:`identity_cookie` for this code, never shown.
     ask : bool
         This session does not know who it is: hand back what the browser kept for this
         code (as the ``identity`` state, which reruns the script).
@@ -68,5 +82,7 @@ def class_events(
         "remember": remember,
         "ask": bool(ask),
         "forget": bool(forget),
+        "cookie": identity_cookie(code),
+        "keepSeconds": KEEP_SECONDS,
     }
     mount(key=key, data=data, default={"version": int(version)}, on_version_change=_ignore, on_identity_change=_ignore)

@@ -2,8 +2,8 @@
 
 Who this browser session is lives in session state (:data:`TEACHER`, :data:`STUDENT`) and,
 so that a server restart or another replica does not take it away, in the browser's own
-storage through :func:`relpos.ui.class_events.class_events` (never in the URL: the
-teacher's address bar is on the projector). The teacher credential is never drawn: the
+storage and a cookie through :func:`relpos.ui.class_events.class_events` (never in the
+URL: the teacher's address bar is on the projector). The teacher credential is never drawn: the
 private teacher link is offered as a download only.
 
 * the teacher: :func:`start_class`, :func:`projector` (code, join link, QR code, how many
@@ -147,12 +147,21 @@ def _identity_from_url() -> None:
     flash(f"You teach class {record.code} again in this tab.")
 
 
-def _identity_from_browser(code: str) -> None:
-    """What the browser remembered for `code` (its local storage, handed back by the
-    events component after a restart or on another replica)."""
+def _kept_identity(code: str) -> dict | None:
+    """What the browser kept for `code`: its cookie (sent with this session's first request,
+    so known in the first run), else its local storage (handed back by the events component)."""
+    kind, _, secret = str(st.context.cookies.get(events.identity_cookie(code), "")).partition(".")
+    if kind in ("teacher", "student") and secret:
+        return {"code": code, "kind": kind, "secret": secret}
     result = st.session_state.get(EVENTS)
     given = result.get("identity") if hasattr(result, "get") else None
-    if not isinstance(given, dict) or given.get("code") != code:
+    return given if isinstance(given, dict) and given.get("code") == code else None
+
+
+def _identity_from_browser(code: str) -> None:
+    """Who the browser was in `code` before this session (a server restart, another replica)."""
+    given = _kept_identity(code)
+    if given is None:
         return
     secret, kind = given.get("secret"), given.get("kind")
     try:

@@ -10,19 +10,14 @@ the skip into a failure.
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-import time
-from pathlib import Path
-
 import pytest
 
 from relpos.classroom.redis_store import RedisStore
 from relpos.classroom.sqlite_store import SqliteStore
-from tests.support.browser import free_port
+from tests.support import redis_server
+from tests.support.redis_server import REDIS_SERVER
+from tests.support.required import unavailable
 
-REDIS_SERVER = os.environ.get("RELPOS_REDIS_SERVER", "/usr/bin/redis-server")
 #: The fake clock starts here (2026-12-01 00:00 UTC), so times in CSV rows are plausible.
 START = 1_796_083_200.0
 
@@ -47,51 +42,21 @@ def clock() -> FakeClock:
 
 def redis_server_binary(path: str = REDIS_SERVER) -> str:
     """The redis-server to run; skips the test without one (fails it under RELPOS_REQUIRE_REDIS=1)."""
-    found = path if os.access(path, os.X_OK) else shutil.which(Path(path).name)
-    if found:
-        return found
-    reason = f"redis-server is not installed ({path}; apt-get install redis-server)"
-    if os.environ.get("RELPOS_REQUIRE_REDIS") == "1":
-        pytest.fail(f"RELPOS_REQUIRE_REDIS=1 but {reason}")  # CI: never skip silently
-    pytest.skip(reason)
-
-
-def _ping(port: int) -> bool:
-    import redis
-
     try:
-        return redis.Redis(host="127.0.0.1", port=port, socket_timeout=1).ping()
-    except redis.RedisError:
-        return False
+        return redis_server.redis_server_binary(path)
+    except redis_server.RedisMissingError as missing:
+        unavailable(str(missing), "RELPOS_REQUIRE_REDIS")  # CI: never skip silently
 
 
 @pytest.fixture(scope="session")
 def redis_url(tmp_path_factory):
     """``redis://127.0.0.1:PORT/0`` of a redis-server this worker started (stopped at the end)."""
     binary = redis_server_binary()
-    folder, port = tmp_path_factory.mktemp("redis"), free_port()
-    command = [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
-    command += ["--dir", str(folder), "--logfile", str(folder / "redis.log")]
-    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
     try:
-        deadline = time.monotonic() + 15
-        while not _ping(port):
-            if server.poll() is not None or time.monotonic() > deadline:
-                log = (
-                    (folder / "redis.log").read_text(errors="replace")[-2000:]
-                    if (folder / "redis.log").exists()
-                    else ""
-                )
-                pytest.fail(f"redis-server did not start on port {port}: {log}")
-            time.sleep(0.05)
-        yield f"redis://127.0.0.1:{port}/0"
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        with redis_server.redis_server(tmp_path_factory.mktemp("redis"), binary=binary) as (url, _):
+            yield url
+    except RuntimeError as error:
+        pytest.fail(str(error))
 
 
 @pytest.fixture(params=["sqlite", "redis"])

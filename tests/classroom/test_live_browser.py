@@ -4,13 +4,16 @@
   link and by the typed code, follow Next, submit predictions and see the reveal; the
   teacher downloads the CSV. Screenshots go to test-artifacts/.
 * server: the event stream sends the version at once and every change after; an unknown
-  code is refused; an idle class with open streams costs the server almost no CPU.
+  code is refused; an idle class with open streams costs the server almost no CPU; a
+  server stopped (SIGTERM) under open streams ends them and exits at once.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import signal
+import subprocess
 import threading
 import time
 import urllib.error
@@ -23,6 +26,8 @@ from relpos.classroom.stores import open_store
 from tests.support.browser import ARTIFACTS, ROOT, StreamlitServer
 
 NEXT_WITHIN = 45.0  # seconds; generous (a busy 2-core machine): the bench measures latency, this checks that it happens
+FIRST_RUN_WITHIN = 120.0  # seconds: a fresh server's first run imports the app (a loaded machine: long)
+STOPS_WITHIN = 8.0  # seconds from SIGTERM to exit (Docker kills after 10; without streams it takes < 1)
 
 
 @pytest.fixture(scope="module")
@@ -65,7 +70,9 @@ def test_a_class_of_three_follows_answers_and_sees_the_reveal(chromium, class_se
     try:
         teacher = context(viewport={"width": 1440, "height": 900}, accept_downloads=True)
         teacher.goto(class_server.url("worked_example"))
-        teacher.get_by_role("button", name="Start a class").click(no_wait_after=True)
+        start = teacher.get_by_role("button", name="Start a class")
+        start.wait_for(timeout=FIRST_RUN_WITHIN * 1000)
+        start.click(no_wait_after=True)
         _wait_text(teacher, "Join code:", 60)
         code = re.search(r"Join code:\s*([A-Z0-9]{6})", teacher.inner_text("body")).group(1)
         assert "teacher=" not in teacher.url
@@ -174,3 +181,31 @@ def test_an_idle_class_with_open_streams_costs_almost_no_cpu(class_server):
     finally:
         for stream in streams:
             stream.close()
+
+
+@pytest.mark.server
+def test_a_server_stopped_under_open_streams_ends_them_and_exits(tmp_path):
+    """SIGTERM (docker stop, systemctl restart) must not wait for the class's streams: they
+    never end by themselves, and a server that waits for them is killed by its supervisor
+    only after its grace period. The streams end without the class's "gone" event (the class
+    is not over: the browser reconnects, to the server started again or another replica)."""
+    log = ARTIFACTS / f"streamlit-live-class-stop-{os.getpid()}.log"
+    server = StreamlitServer(ROOT / "app.py", log_path=log, env={"RELPOS_DATA_DIR": str(tmp_path)}).start()
+    try:
+        store = open_store(f"sqlite://{tmp_path / 'classes.sqlite3'}")
+        record, _ = store.create_class()
+        url = server.base_url + f"/relpos/class/{record.code}/events?watch=state"
+        streams = [urllib.request.urlopen(url, timeout=30) for _ in range(3)]
+        for stream in streams:
+            assert stream.readline().startswith(b"retry:")
+        stopping = time.monotonic()
+        server.process.send_signal(signal.SIGTERM)
+        try:
+            server.process.wait(timeout=STOPS_WITHIN)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"the server was still running {STOPS_WITHIN:.0f} s after SIGTERM, under 3 open streams")
+        rests = [stream.read() for stream in streams]  # the server is gone: each has ended
+        assert not any(b"gone" in rest for rest in rests), rests
+        print(f"stopped {time.monotonic() - stopping:.1f} s after SIGTERM")
+    finally:
+        server.stop()

@@ -332,3 +332,26 @@ def test_students_answering_at_once_lose_nothing(started):
     results = store.results(code, credential=credential)
     assert sum(ack.stored for ack in acks) == results.answered == 24
     assert sum(b.count for b in results.bins) == 24
+
+
+def test_a_whole_large_class_joining_at_once_gets_in(started):
+    """250 join clicks at the same moment on one server (a replica's script threads share its
+    store): every one gets in, none is told that the class server cannot be reached."""
+    store, code, credential = started
+    at_once, joined, refused = threading.Barrier(250), [], []
+
+    def join(number: int) -> None:
+        at_once.wait(timeout=30)
+        try:
+            joined.append(store.join(code, f"s{number}").number)
+        except ClassroomError as error:
+            refused.append(error.message)
+
+    threads = [threading.Thread(target=join, args=(number,)) for number in range(250)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert not refused, f"{len(refused)} refused: {refused[0]}"
+    assert sorted(joined) == list(range(1, 251))
+    assert len(store.students(code, credential)) == 250

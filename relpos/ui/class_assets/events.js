@@ -7,9 +7,10 @@
 // The stream outlives a rerun (Streamlit unmounts and mounts the element again): it is
 // closed only when no mount claims it for a few seconds.
 //
-// It also keeps who this browser is in the class (teacher credential or student token) in
-// the browser's local storage, per class code: a new session (a server restart, another
-// replica, a second tab) that knows only the code from its URL gets it back
+// It also keeps who this browser is in the class (teacher credential or student token), per
+// class code, in the browser's local storage and in a cookie (data.cookie): a new session
+// (a server restart, another replica, a second tab) that knows only the code from its URL
+// reads the cookie in its first run, or else gets the local copy back
 // (setStateValue("identity", …)), so the teacher keeps control and a student their
 // answers. Never in the URL, never drawn. Static code, no user text.
 const streams = new Map();
@@ -49,8 +50,16 @@ function offer(stream, version) {
   if (stream.setStateValue) stream.setStateValue("version", version);
 }
 
+function keepCookie(data, value, seconds) {
+  if (!data.cookie) return;
+  const secure = location.protocol === "https:" ? "; Secure" : "";
+  document.cookie = `${data.cookie}=${value}; path=/; max-age=${seconds}; SameSite=Strict${secure}`;
+}
+
 function remember(data, setStateValue) {
   const name = "relpos.class." + data.code;
+  if (data.remember) keepCookie(data, data.remember.kind + "." + data.remember.secret, data.keepSeconds);
+  else if (data.forget) keepCookie(data, "", 0);
   try {
     if (data.remember) {
       localStorage.setItem(name, JSON.stringify(data.remember));

@@ -1,0 +1,21 @@
+"""A test whose tool (haproxy, redis-server) is missing: skipped here, failed in CI.
+
+CI (``.ci/run``) installs the tools and sets ``RELPOS_REQUIRE_<TOOL>=1``; a missing tool then
+fails the test instead of skipping it silently.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import NoReturn
+
+import pytest
+
+__all__ = ["unavailable"]
+
+
+def unavailable(reason: str, variable: str) -> NoReturn:
+    """Skip with `reason`, or fail when the environment variable `variable` is ``1``."""
+    if os.environ.get(variable) == "1":
+        pytest.fail(f"{variable}=1 but {reason}")
+    pytest.skip(reason)
