@@ -93,12 +93,12 @@ class _Watcher:
             with _watchers_lock:
                 if current != self.version or self.gone:
                     self.version = current
-                    self.loop.call_soon_threadsafe(self._wake)
+                    self.loop.call_soon_threadsafe(self.wake)
                 if self.gone or not self.events:
                     _watchers.pop((self.code, self.watch), None)
                     return
 
-    def _wake(self) -> None:
+    def wake(self) -> None:
         for event in self.events:
             event.set()
 
@@ -134,7 +134,7 @@ def _end_streams() -> None:
     _stopping.set()
     with _watchers_lock:
         for watcher in _watchers.values():
-            watcher.loop.call_soon_threadsafe(watcher._wake)
+            watcher.loop.call_soon_threadsafe(watcher.wake)
 
 
 @contextlib.asynccontextmanager
