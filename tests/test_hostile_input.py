@@ -214,8 +214,8 @@ def test_walkthrough_text_fields(first_loads):
 
 
 def _walkthrough_scores(at) -> list[float]:
-    """The per-pair table's score column (the page's numbers in one list)."""
-    frame = at.dataframe[0].value
+    """The per-pair table's score column (the page's numbers in one list; an ``st.table``)."""
+    frame = at.table[0].value
     column = "score" if "score" in frame.columns else frame.columns[-3]
     return [round(float(value), 9) for value in frame[column]]
 
