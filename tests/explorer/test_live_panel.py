@@ -21,7 +21,7 @@ from relpos.topics.explorer import schema as explorer_schema
 from relpos.topics.explorer import spec as live
 from tests.support import oracle
 from tests.support.apptest import decode_z
-from tests.support.browser import AppTab
+from tests.support.browser import AppTab, deploy_options
 from tests.support.pages import assert_clean, open_explorer
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
@@ -213,9 +213,16 @@ def same_property(drawn, sent) -> bool:
     return drawn == sent
 
 
+def themed(layout: dict) -> dict:
+    """Python's layout as the panel draws it on the light theme's page (deploy/streamlit.toml):
+    the page's colour behind the plot, the theme's text colour for its text."""
+    page, text = (deploy_options()[f"theme.light.{name}"] for name in ("backgroundColor", "textColor"))
+    return {**layout, "paper_bgcolor": page, "plot_bgcolor": page, "font": {**layout.get("font", {}), "color": text}}
+
+
 def assert_drawn_as_built(drawn: dict, figures: dict, state: dict) -> None:
     """Every trace property the browser drew equals Python's figure, cells and skeleton alike, and
-    so does the layout.
+    so does the layout, in the page's theme (:func:`themed`).
 
     ``z`` within 1e-12 of the float64 matrices the builders are given (above 64 tokens
     Python's own figures round them to float32, and match within its precision), cell text
@@ -231,7 +238,7 @@ def assert_drawn_as_built(drawn: dict, figures: dict, state: dict) -> None:
         layout = drawn[name]["layout"]
         for axis in ("xaxis", "yaxis"):
             layout[axis] = {key: layout[axis][key] for key in built["layout"][axis]}
-        assert layout == {**built["layout"], "dragmode": False}, (name, state)
+        assert layout == {**themed(built["layout"]), "dragmode": False}, (name, state)
         drawn[name] = drawn[name]["data"]
         assert len(drawn[name]) == len(expected), (name, state)
         for trace, want in zip(drawn[name], expected, strict=True):
