@@ -3,9 +3,13 @@ answer size and duration the test chooses (query ``?answer=<bytes>&seconds=<s>``
 
 Each run that gets past :func:`wait_for_client` draws "run started", then reports what the
 back-pressure sees of its own connection (so a Streamlit or uvicorn upgrade that hides the
-transport fails the test), sleeps, and sends an answer of the requested size.
+transport fails the test), sleeps, and sends an answer of the requested size. The answer is
+random text: the server compresses its WebSocket (permessage-deflate), and a repeated letter
+would shrink to nothing on the wire, where the back-pressure measures.
 """
 
+import base64
+import os
 import socket
 import time
 
@@ -30,5 +34,6 @@ st.markdown(
 for _ in range(int(float(st.query_params.get("seconds", 0)) * 20)):
     time.sleep(0.05)
     st.session_state.get("never set")  # a point where Streamlit may end the run for a newer request
-st.code("x" * int(st.query_params.get("answer", 0)))
+size = int(st.query_params.get("answer", 0))
+st.code(base64.b64encode(os.urandom(size * 3 // 4 + 3)).decode("ascii")[:size])
 backpressure.run_finished()
