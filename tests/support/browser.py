@@ -743,18 +743,25 @@ class AppTab:
         label.wait_for(state="attached", timeout=5000)
         return label.text_content() or ""
 
-    def figure(self, title: str | re.Pattern) -> Figure:
+    def figure(self, title: str | re.Pattern, *, timeout: float = 30) -> Figure:
         """The figure whose title contains ``title`` (case-insensitive) or matches the pattern.
 
-        Titles are compared without their HTML tags (``<b>``, ``<sub>`` …).
+        Titles are compared without their HTML tags (``<b>``, ``<sub>`` …). Waits up to
+        ``timeout`` seconds for it: a page read while plotly.js redraws a figure may not show
+        that figure's title yet.
         """
-        for candidate in self.figures():
-            plain = re.sub(r"<[^>]+>", "", candidate.title)
-            found = title.search(plain) if isinstance(title, re.Pattern) else title.lower() in plain.lower()
-            if found:
-                return candidate
-        titles = [candidate.title for candidate in self.figures()]
-        raise LookupError(f"no figure titled {title!r}; titles on the page: {titles}")
+        deadline = time.monotonic() + timeout
+        while True:
+            figures = self.figures()
+            for candidate in figures:
+                plain = re.sub(r"<[^>]+>", "", candidate.title)
+                found = title.search(plain) if isinstance(title, re.Pattern) else title.lower() in plain.lower()
+                if found:
+                    return candidate
+            if time.monotonic() > deadline:
+                titles = [candidate.title for candidate in figures]
+                raise LookupError(f"no figure titled {title!r}; titles on the page: {titles}")
+            self.page.wait_for_timeout(50)
 
     def fingerprint(self) -> str:
         """A cheap digest of every drawn heatmap's numbers (changes when any redraws with new data)."""
