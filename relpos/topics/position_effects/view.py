@@ -134,6 +134,52 @@ def setup_sidebar(state: dict) -> None:
         ui.scenario_upload(PAGE, EFFECTS, key=W + "upload", on_loaded=_on_upload, lazy_key=state_key("effects", "load"))
 
 
+def _panels(state: dict, inputs, result, favoured) -> None:
+    """The four heatmaps, two a row, each with its caption at the cells' own decimals."""
+    figures = panels.effects_panels(result, height=560)  # two panels a row: room for 64 tokens
+    captions = effects_text.effects_captions(
+        result, favoured, d=inputs.queries.shape[1], cell_decimals=panels.effects_decimals(state["n"])
+    )
+    for row in (("content", "bias"), ("content_weights", "weights")):
+        for name, column in zip(row, st.columns(2), strict=True):
+            with column:
+                ui.heatmap_panel(
+                    figures[name],
+                    captions[name],
+                    key=f"{W}fig.{name}",
+                    alt=f"Heatmap: {panels.plain_title(name, effects=True)}",
+                )
+
+
+def _how_it_is_built(state: dict, inputs, result) -> None:
+    """The formula, the prose, the numbers as tables and the export, below the pictures."""
+    st.header("How the experiment is built")
+    st.latex(
+        r"e_{ij} = \underbrace{\frac{q_i \cdot k_j}{\sqrt{d_k}}}_{\text{content}}"
+        r" + \underbrace{\frac{q_i \cdot a^K_{\mathrm{clip}(j-i,\,k)}}{\sqrt{d_k}}}_{\text{position}}"
+    )
+    ui.markdown("position_effects")
+    matrices = {
+        "content": result.content,
+        "bias": result.bias,
+        "content_weights": result.content_weights,
+        "weights": result.weights,
+    }
+    ui.matrix_tables(
+        {panels.plain_title(name, effects=True): matrix for name, matrix in matrices.items()}, key=W + "tables"
+    )
+    ui.export_section(
+        schema=EFFECTS,
+        state=state,
+        url_path=PAGE,
+        matrices=matrices,
+        result=result,
+        computed={"X": inputs.X, "W_q": inputs.W_q, "W_k": inputs.W_k, "table a^K": inputs.table},
+        snippet=effects_snippet(state),
+        key=W + "export",
+    )
+
+
 def render() -> None:
     """The whole page: one sentence, the four panels, what the position term did, then how the
     experiment is built (the panels within a laptop's first screen)."""
@@ -147,20 +193,8 @@ def render() -> None:
     profile, trained_note = effects_presets.preset_profile(state)  # None, [] for a hand-made or random preset
     inputs = position_effects_schema.effects_inputs(state, profile)
     result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)  # both terms / sqrt(d_k)
-    figures = panels.effects_panels(result, height=560)  # two panels a row: room for 64 tokens
     favoured = effects.favoured_offsets(state["preset"], profile)
-    captions = effects_text.effects_captions(
-        result, favoured, d=inputs.queries.shape[1], cell_decimals=panels.effects_decimals(state["n"])
-    )
-    for row in (("content", "bias"), ("content_weights", "weights")):
-        for name, column in zip(row, st.columns(2), strict=True):
-            with column:
-                ui.heatmap_panel(
-                    figures[name],
-                    captions[name],
-                    key=f"{W}fig.{name}",
-                    alt=f"Heatmap: {panels.plain_title(name, effects=True)}",
-                )
+    _panels(state, inputs, result, favoured)
     if trained_note:
         st.info("\n".join(f"- {sentence}" for sentence in trained_note))
 
@@ -174,32 +208,5 @@ def render() -> None:
         table=inputs.table,
     )
     ui.bullets(sentences)
-
-    st.header("How the experiment is built")
-    st.latex(
-        r"e_{ij} = \underbrace{\frac{q_i \cdot k_j}{\sqrt{d_k}}}_{\text{content}}"
-        r" + \underbrace{\frac{q_i \cdot a^K_{\mathrm{clip}(j-i,\,k)}}{\sqrt{d_k}}}_{\text{position}}"
-    )
-    ui.markdown("position_effects")
-
-    matrices = {
-        "content": result.content,
-        "bias": result.bias,
-        "content_weights": result.content_weights,
-        "weights": result.weights,
-    }
-    ui.matrix_tables(
-        {panels.plain_title(name, effects=True): matrix for name, matrix in matrices.items()}, key=W + "tables"
-    )
-
-    ui.export_section(
-        schema=EFFECTS,
-        state=state,
-        url_path=PAGE,
-        matrices=matrices,
-        result=result,
-        computed={"X": inputs.X, "W_q": inputs.W_q, "W_k": inputs.W_k, "table a^K": inputs.table},
-        snippet=effects_snippet(state),
-        key=W + "export",
-    )
+    _how_it_is_built(state, inputs, result)
     ui.write_url(EFFECTS, state)
