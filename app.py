@@ -4,10 +4,10 @@ import streamlit as st
 
 from relpos.server import asgi, page_run
 from relpos.ui.page_list import sections
-from relpos.ui.theme import follow_theme
+from relpos.ui.theme import THEME_CSS, follow_theme
 
 if __name__ != "__main__":  # imported by `streamlit run` as the server: st.App (relpos.server.asgi)
-    app = st.App(__file__, **asgi.app_options())
+    app = st.App(__file__, **asgi.app_options(head=THEME_CSS))  # the theme's colours from the first paint
 else:  # each session's run of the script
     st.set_page_config(page_title="relpos: relative position encoding", page_icon="↔", layout="wide")
     page = st.navigation(sections())

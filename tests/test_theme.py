@@ -13,6 +13,7 @@ recolours the figures as well (relpos.ui.theme reruns the page). Screenshots go 
 
 from __future__ import annotations
 
+import re
 import threading
 import tomllib
 from types import SimpleNamespace
@@ -229,6 +230,29 @@ def test_page_in_the_dark_theme_is_dark_and_has_no_accessibility_violations(axe,
     charts = _assert_drawn_dark(dark_tab, f"/{spec.url_path}")
     assert len(charts) >= _CHARTS.get(spec.url_path, 0)
     assert not dark_tab.errors, dark_tab.errors
+
+
+_LABEL_COLOURS_JS = """() => [...document.querySelectorAll(
+  '[data-testid=stBaseButton-primaryFormSubmit], [data-testid=stBaseButton-primary]')]
+  .filter((button) => !button.disabled)
+  .map((button) => getComputedStyle(button.querySelector('p') || button).color)"""
+
+
+@pytest.mark.browser
+@pytest.mark.timeout(240)
+def test_primary_buttons_read_on_the_dark_page_before_streamlits_html_code_arrives(dark_tab):
+    """The theme's style sheet (dark labels on the dark theme's light red: white reads 2.8:1)
+    is in the page's head, so it holds from the first paint. Sent only by a run, it waited
+    for Streamlit's lazily loaded html code, and axe-core once found five white "Check my
+    answer" labels on the quiz."""
+    held = []
+    dark_tab.page.route(re.compile(r"/static/js/Html\.[\w-]+\.js$"), lambda route: held.append(route))
+    dark_tab.open("quiz", timeout=90)
+    dark_tab.page.wait_for_function(f"() => ({_LABEL_COLOURS_JS})().length >= 5", timeout=30_000)
+    labels = {_hex(colour) for colour in dark_tab.page.evaluate(_LABEL_COLOURS_JS)}
+    assert labels == {style.DARK.page}, f"primary button labels in {labels}, before the html code ({len(held)} held)"
+    for route in held:
+        route.continue_()
 
 
 @pytest.mark.browser

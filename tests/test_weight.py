@@ -16,6 +16,7 @@ import brotli
 import pytest
 
 from relpos.server import weight
+from tests.support.apptest import ROOT
 
 JS = b"export const answer = 42;\n" * 400  # compressible, well above MIN_SIZE
 HTML = b"<!doctype html><html><body>" + b"<p>relpos</p>" * 200 + b"</body></html>"
@@ -390,3 +391,40 @@ def test_a_change_is_made_once_and_kept_on_disk_under_its_key(folder, tmp_path):
     assert len(made) == 1, "a second server reads the change back from disk"
     served("halves, by other code")  # another key: made again
     assert len(made) == 2
+
+
+# --- the app's lines in every page's head ---------------------------------------------------
+
+PAGE = b"<!doctype html><html><head><title>app</title></head><body>" + b"<p>relpos</p>" * 200 + b"</body></html>"
+STYLE = "<style>button { color: #171614; }</style>"
+
+
+def test_with_head_puts_the_lines_just_before_the_head_closes():
+    assert weight.with_head(PAGE, STYLE).startswith(b"<!doctype html><html><head><title>app</title>" + STYLE.encode())
+    assert weight.with_head(PAGE, "") is None, "nothing to add: the page as it is"
+    assert weight.with_head(b"<p>no head</p>", STYLE) is None
+
+
+def test_every_page_carries_the_head_lines_from_the_folder_and_from_streamlit(folder, tmp_path):
+    """``/`` comes from the static folder, ``/quiz`` from Streamlit (its index.html, for a
+    page path): both carry the lines; a script or a JSON answer is left as it is."""
+    (folder / "index.html").write_bytes(PAGE)
+    store = weight.CompressedStore(tmp_path / "cache")
+    changes = {"index.html": weight.Transform(lambda page: weight.with_head(page, STYLE), "style")}
+    app = weight.WeightMiddleware(Inner(body=PAGE), static_root=folder, store=store, transforms=changes, head=STYLE)
+    for path in ("/", "/index.html", "/quiz"):
+        for accept in ("br", "identity"):
+            status, headers, body, _ = request(app, path, headers={"Accept-Encoding": accept})
+            assert status == 200 and decoded(headers, body) == weight.with_head(PAGE, STYLE), (path, accept)
+    json_app = weight.WeightMiddleware(Inner(body=b'{"a": "</head>"}', content_type="application/json"), head=STYLE)
+    assert request(json_app, "/_stcore/host-config")[2] == b'{"a": "</head>"}'
+    store.close()
+
+
+def test_the_app_sends_the_themes_style_sheet_in_every_pages_head():
+    from relpos.server import asgi
+    from relpos.ui.theme import THEME_CSS
+
+    middleware = asgi.app_options(head=THEME_CSS)["middleware"][0]
+    assert middleware.kwargs["head"] == THEME_CSS and "index.html" in middleware.kwargs["transforms"]
+    assert "THEME_CSS" in (ROOT / "app.py").read_text(encoding="utf-8").split("st.App(")[1].split("\n")[0]

@@ -49,22 +49,25 @@ def register_lifespan(lifespan: Callable[[Any], AbstractAsyncContextManager[dict
     _LIFESPANS.append(lifespan)
 
 
-def weight_middleware() -> Middleware:
-    """The page weight middleware, serving Streamlit's frontend build under the base URL."""
+def weight_middleware(head: str = "") -> Middleware:
+    """The page weight middleware, serving Streamlit's frontend build under the base URL,
+    with `head` in the head of every page (:class:`relpos.server.weight.WeightMiddleware`)."""
     return Middleware(
         weight.WeightMiddleware,
         static_root=internals.static_dir(),
         base_url=st.get_option("server.baseUrlPath") or "",
-        transforms=weight.app_transforms(),
+        transforms=weight.app_transforms(head),
+        head=head,
     )
 
 
-def app_options(routes: Iterable[Any] = (), middleware: Iterable[Middleware] = ()) -> dict[str, Any]:
+def app_options(routes: Iterable[Any] = (), middleware: Iterable[Middleware] = (), head: str = "") -> dict[str, Any]:
     """Keyword arguments for ``st.App(script, **app_options())``: the registered routes,
-    middleware and lifespans, plus `routes` and `middleware`."""
+    middleware and lifespans, plus `routes` and `middleware`; `head` goes in every page's
+    HTML head (a style sheet that must hold from the first paint)."""
     return {
         "routes": [*_ROUTES, *routes],
-        "middleware": [weight_middleware(), *_MIDDLEWARE, *middleware],
+        "middleware": [weight_middleware(head), *_MIDDLEWARE, *middleware],
         "lifespan": _lifespan,
     }
 

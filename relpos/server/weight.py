@@ -22,6 +22,10 @@
   (:func:`app_transforms`, :mod:`relpos.server.plotly_trim`): 0.31 MB in brotli instead
   of 1.06. Its URL's hash names Streamlit's file, not what is sent, so it is revalidated
   (ETag, ``no-cache``) rather than immutable.
+* **A page's head** can carry a few lines of the app's own (``head``: the theme's style
+  sheet, :data:`relpos.ui.theme.THEME_CSS`): they are put before ``</head>`` of every HTML
+  page served (``/`` from the static folder, ``/explorer`` from Streamlit), so they hold
+  from the first paint rather than from the run that sends them.
 * WebSocket traffic never enters: the back-pressure reads the socket's transport through
   the ``send`` wrappers (:func:`relpos.server.internals.transport_behind`), and none is added.
 
@@ -418,16 +422,29 @@ def precompress(folder: StaticFolder, store: CompressedStore) -> tuple[int, int]
     return written, present
 
 
-def app_transforms() -> dict[str, Transform]:
+def with_head(page: bytes, head: str) -> bytes | None:
+    """`page` (HTML) with `head` put just before its ``</head>``; None when there is
+    nothing to add or no ``</head>`` to add it before."""
+    at = page.rfind(b"</head>")
+    if not head or at < 0:
+        return None
+    return page[:at] + head.encode() + page[at:]
+
+
+def app_transforms(head: str = "") -> dict[str, Transform]:
     """The files of Streamlit's build that relpos serves changed: the Plotly chunk with
     only the plotly.js the app draws with (:mod:`relpos.server.plotly_trim`), the icon
-    font with only the icons a page can show (:mod:`relpos.server.icon_font`)."""
+    font with only the icons a page can show (:mod:`relpos.server.icon_font`), and
+    ``index.html`` with `head` in its head (:func:`with_head`)."""
     from relpos.server import icon_font, internals, plotly_trim
 
-    return {
+    transforms = {
         internals.PLOTLY_CHUNK_GLOB: Transform(plotly_trim.trim_bytes, plotly_trim.key()),
         internals.ICON_FONT_GLOB: icon_font.transform(internals.static_dir()),
     }
+    if head:
+        transforms["index.html"] = Transform(lambda page: with_head(page, head), f"head {digest_of(head.encode())}")
+    return transforms
 
 
 # ---------------------------------------------------------------------------------------
@@ -473,6 +490,9 @@ class WeightMiddleware:
         Streamlit's ``server.baseUrlPath``: the static files are served under it.
     store
         Where compressed variants are kept; a new :class:`CompressedStore` by default.
+    head
+        HTML put in the head of every page Streamlit serves (:func:`with_head`); the
+        static folder's ``index.html`` gets it through `transforms` (:func:`app_transforms`).
     """
 
     def __init__(
@@ -483,8 +503,10 @@ class WeightMiddleware:
         base_url: str = "",
         store: CompressedStore | None = None,
         transforms: dict[str, Transform] | None = None,
+        head: str = "",
     ) -> None:
         self.app = app
+        self.head = head
         self.base = "/" + base_url.strip("/") if base_url.strip("/") else ""
         self.store = store if store is not None else CompressedStore()
         self.static = None
@@ -600,6 +622,8 @@ class WeightMiddleware:
                 cache_control = value.decode("latin-1")
             elif name not in (b"content-length", b"etag") and (name, value.lower()) != (b"vary", b"accept-encoding"):
                 keep.append((key, value))
+        if self.head and (content_type or "").startswith("text/html"):
+            payload = with_head(payload, self.head) or payload
         if not cache_control or not _FRESHNESS.search(cache_control):
             # "public" alone (the component assets) or nothing (media): no freshness, so
             # say it — the browser revalidates with the ETag and gets a 304.

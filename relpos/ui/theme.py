@@ -7,7 +7,9 @@ Light, Dark), or the system's own switch under System, restyles the page without
 :func:`follow_theme` mounts a component without a face (``st.components.v2``, its
 JavaScript in ``relpos/ui/theme_assets``) that sees the switch and reruns the page, so
 the figures take the new theme's colours too. One run per switch, none otherwise.
-Every run also sends :data:`THEME_CSS`.
+The style sheet :data:`THEME_CSS` is in every page's HTML head (app.py gives it to the
+server harness, :func:`relpos.server.asgi.app_options`), so it holds from the first paint;
+every run sends it too, for a server without the harness (``AppTest``, a bare script).
 """
 
 from __future__ import annotations
@@ -29,8 +31,8 @@ BOX = widget_key("app", "theme-box")
 #: Text colours in pairs, light-dark(): the browser picks by the colour scheme Streamlit gives
 #: its app element; each pair holds the light and the dark theme's colours of
 #: deploy/streamlit.toml (Streamlit's own --st-* variables exist only inside components).
-#: A style sheet only (it takes no room), sent with every run, so it holds from the first
-#: paint, whenever the classroom helpers arrive. Line by line:
+#: A style sheet only (it takes no room): in the page's head from the first paint, and sent
+#: with every run as well. Line by line:
 #:
 #: * labels of disabled controls in the theme's text colour at 62 % (5:1 on white, 6.4:1 on
 #:   the dark page), not Streamlit's fainter 2.6:1 (axe colour-contrast);
