@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import collections
 import multiprocessing
+import os
 import subprocess
 import sys
 import time
@@ -56,7 +57,9 @@ def run_once(number: int, args: argparse.Namespace) -> tuple[float, dict[str, in
     if not args.all:
         command += ["-m", "browser or server"]
     started = time.monotonic()
-    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+    # the tests of a race open more fresh tabs than make test's (tests/support/browser.py)
+    env = dict(os.environ, RELPOS_RACE_TRIES=str(args.race_tries))
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, env=env)
     elapsed = time.monotonic() - started
     (REPORTS / f"run-{number}.log").write_text(done.stdout + done.stderr, encoding="utf-8")
     return elapsed, outcome(report), report
@@ -67,6 +70,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--jobs", default="auto", help="pytest-xdist workers, as make test uses (default auto)")
     parser.add_argument("--all", action="store_true", help="the whole suite, not only browser and server tests")
+    parser.add_argument("--race-tries", type=int, default=10, help="fresh tabs per test of a race (make test: 4)")
     parser.add_argument("--no-load", dest="load", action="store_false", help="no busy core beside the runs")
     args = parser.parse_args()
     REPORTS.mkdir(parents=True, exist_ok=True)

@@ -1,5 +1,8 @@
 """axe-core over every page of the app, in a real browser.
 
+The per-page test is also the suite's one light-theme load of each page: it checks the
+page's content (tests/support/ui_contract.py) and its icons before the audit.
+
 axe-core comes from the ``axe-playwright-python`` package (requirements-dev.txt), which
 ships ``axe.min.js``: it is injected into the page, never fetched from a CDN. Each page
 is opened in a viewport as tall as the page, so axe checks every element (it skips
@@ -23,6 +26,9 @@ import pytest
 from relpos.ui.navigation import PAGES
 from tests.support.axe import audit, describe, open_presenter_walkthrough, run_axe
 from tests.support.browser import AppTab
+from tests.support.pages import assert_clean
+from tests.support.ui_contract import contract, url_path
+from tests.test_icon_font import assert_icons_are_glyphs
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
@@ -35,8 +41,23 @@ def axe():
 
 
 @pytest.mark.parametrize("spec", PAGES, ids=[spec.url_path for spec in PAGES])
-def test_page_has_no_accessibility_violations(axe, app_tab, spec):
-    app_tab.open(spec.url_path, timeout=90)
+def test_page_loads_cleanly_with_its_content_and_no_accessibility_violations(axe, app_tab, spec):
+    """Every page, once (a page load costs a busy 2-core machine seconds of Chromium's
+    time): it loads without an error, shows its contract's texts, charts and tables and
+    its icons as glyphs, and axe-core finds nothing; every chart is announced by name."""
+    app_tab.open(url_path(spec), timeout=90)
+    expected = contract(spec)
+    if expected.min_charts:
+        app_tab.wait_plots(expected.min_charts, timeout=60)
+    assert_clean(app_tab)
+    assert app_tab.count("heading") >= 1, "every page starts with a title"
+    text = app_tab.main_text()
+    for snippet in expected.texts:
+        assert snippet in text
+    assert len(app_tab.figures()) >= expected.min_charts
+    assert app_tab.wait_count("dataframe", expected.min_tables) >= expected.min_tables
+    assert_icons_are_glyphs(app_tab, f"/{spec.url_path}")
+
     violations = audit(axe, app_tab, spec.url_path, screenshot=f"a11y-{spec.url_path}")
     assert not violations, f"axe-core on /{spec.url_path}:\n{describe(violations)}"
     # every Plotly chart is announced by name (st.plotly_chart's ``alt``), on every page
@@ -45,6 +66,7 @@ def test_page_has_no_accessibility_violations(axe, app_tab, spec):
             .filter((chart) => !(chart.getAttribute('aria-label') || '').trim()).length"""
     )
     assert unnamed == 0, f"/{spec.url_path}: {unnamed} of {app_tab.count('plot')} charts have no accessible name"
+    assert_clean(app_tab)
 
 
 # Font sizes (px) of the heatmap cell numbers a reader can see, on every chart.

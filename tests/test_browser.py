@@ -1,7 +1,8 @@
 """The app in a real browser: Debian's Chromium driven by Playwright (tests/support/browser.py).
 
-Every page declared in relpos.ui.navigation.PAGES is loaded and photographed, so a newly
-merged page is covered without editing this file. Page-specific tests fail if their page
+Every page declared in relpos.ui.navigation.PAGES is loaded, checked and photographed
+(with its axe-core audit, in tests/test_accessibility.py), so a newly merged page is
+covered without editing either file. Page-specific tests fail if their page
 leaves PAGES; their labels live in tests/support/ui_contract.py.
 
 Skipped with the reason when Chromium or Playwright is missing.
@@ -35,21 +36,8 @@ def changed_rows(before: np.ndarray, after: np.ndarray) -> set[int]:
 # Every page
 
 
-@pytest.mark.parametrize("spec", PAGES, ids=[spec.url_path for spec in PAGES])
-def test_page_loads_cleanly_with_its_content(app_tab, spec):
-    app_tab.open(url_path(spec))
-    expected = contract(spec)
-    if expected.min_charts:
-        app_tab.wait_plots(expected.min_charts)
-    app_tab.screenshot(spec.url_path)
-
-    assert_clean(app_tab)
-    assert app_tab.count("heading") >= 1, "every page starts with a title"
-    text = app_tab.main_text()
-    for snippet in expected.texts:
-        assert snippet in text
-    assert len(app_tab.figures()) >= expected.min_charts
-    assert app_tab.wait_count("dataframe", expected.min_tables) >= expected.min_tables
+# Each page's clean load, content and icons are checked with its axe-core audit, in one
+# load (tests/test_accessibility.py::test_page_loads_cleanly_with_its_content_and_no_accessibility_violations).
 
 
 def test_root_url_shows_the_first_page(app_tab):

@@ -48,6 +48,10 @@ DEPLOY_CONFIG = ROOT / "deploy" / "streamlit.toml"
 
 #: Debian's Chromium; override with RELPOS_CHROMIUM=/path/to/chromium.
 CHROMIUM = os.environ.get("RELPOS_CHROMIUM", "/usr/bin/chromium")
+#: Fresh tabs a test of a race opens, each one more chance for the race to go wrong: few
+#: in ``make test``, more in ``make soak`` (bench/suite_soak.py sets RELPOS_RACE_TRIES=10).
+RACE_TRIES = int(os.environ.get("RELPOS_RACE_TRIES", "4"))
+
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -639,7 +643,7 @@ class AppTab:
 
     def _idle_for(self, quiet_ms: int, timeout_ms: float) -> bool:
         """Idle now and still idle ``quiet_ms`` later, with no run finished in between."""
-        self.page.wait_for_function(_IDLE_JS, polling="raf", timeout=timeout_ms)
+        self.page.wait_for_function(_IDLE_JS, polling=100, timeout=timeout_ms)
         settled = self.runs_finished
         self.page.wait_for_timeout(quiet_ms)  # also lets Playwright deliver socket frames
         return self.runs_finished == settled and self.page.evaluate(_IDLE_JS)

@@ -31,19 +31,21 @@ def projector(chromium, app_server):
 def test_every_stop_fits_a_1280x720_projector(projector):
     tab = projector
     tab.open("worked_example", {"i": 1, "j": 1, "presenter": 1})
-    problems, matrix_tops = [], set()
+    problems, matrix_tops = [], []
     for stop in range(1, STOPS + 1):
         tab.page.wait_for_function(DRAWN_JS)
         measured = tab.wait_layout_settled(MEASURE_JS)
         problems += check_stop(stop, measured)
         if not measured["heading"].startswith("Softmax") and measured["scores"]:
-            matrix_tops.add(round(measured["scores"][0]))
+            matrix_tops.append(measured["scores"][0])
         if stop in (1, 4, 5, 20):
             tab.screenshot(f"presenter-1280x720-stop{stop:02d}", full_page=False)
         if stop < STOPS:
             tab.click("Next")
     assert not problems, "\n".join(problems)
-    assert len(matrix_tops) == 1, f"the score matrix moves between pair stops: tops {sorted(matrix_tops)}"
+    # a jump a viewer sees, not a sub-pixel difference (a fractional top rounds to 194 or 195)
+    spread = max(matrix_tops) - min(matrix_tops)
+    assert spread < 1.5, f"the score matrix moves {spread:.1f} px between pair stops: tops {sorted(set(matrix_tops))}"
     assert not tab.errors, tab.errors
 
 
