@@ -41,7 +41,10 @@ const MATRIX = { a: "table", q: "queries", keys: "keys" };
 const SEND_DELAY_MS = 120; // a burst of key presses is sent once
 // No zoom or pan by drag, wheel or double tap (as relpos.ui.common.CHART_CONFIG): a swipe
 // that starts on a panel scrolls the page on a phone, a tap still shows the cell (issue 12).
-const PLOT_CONFIG = { displayModeBar: false, responsive: true, scrollZoom: false, doubleClick: false };
+// Not plotly.js's "responsive": its resize (Plotly.Plots.resize) deletes a figure's height
+// 100 ms after a window resize, and a figure drawn in between, for a new n, then keeps the
+// old height. The panel follows its container's width itself (LivePanel.followWidth).
+const PLOT_CONFIG = { displayModeBar: false, responsive: false, scrollZoom: false, doubleClick: false };
 const CELL_KEYS = new Set(["z", "text", "customdata"]); // what a redraw of the cells may change
 // Panels drawn on one colour range (Python fits them together): kept or re-fitted together.
 const RANGE_GROUPS = [["content", "bias", "scores"], ["difference"]];
@@ -222,6 +225,7 @@ class LivePanel {
     this.structure = null;
     this.figureText = {};
     this.plots = {};
+    this.heights = {}; // each panel's height in its spec (followWidth keeps it)
     this.marks = {};
     this.dirty = new Set();
     this.pendingInputs = [];
@@ -268,8 +272,16 @@ class LivePanel {
     if (this.lastFocused && this.el.contains(this.lastFocused) && (!active || active === document.body)) {
       this.lastFocused.focus({ preventScroll: true });
     }
-    for (const plot of Object.values(this.plots)) {
-      if (plot._fullLayout && plot.clientWidth !== plot._fullLayout.width) window.Plotly.Plots.resize(plot);
+    this.followWidth(); // a new container may be wider or narrower
+  }
+
+  // Each drawn figure as wide as its box, at the height its spec gives: a relayout with
+  // autosize sizes the figure to its box afresh and forgets the height, so it is given again.
+  followWidth() {
+    for (const [name, plot] of Object.entries(this.plots)) {
+      if (!plot._fullLayout || !plot.clientWidth || Math.abs(plot.clientWidth - plot._fullLayout.width) < 1) continue;
+      const height = this.heights[name];
+      window.Plotly.relayout(plot, height ? { autosize: true, height } : { autosize: true });
     }
   }
 
@@ -329,7 +341,9 @@ class LivePanel {
       this.figureText[name] = shown;
       const figure = this.assemble(spec, JSON.parse(skeleton), name === "offsets" ? null : this.cellsOf(name, live));
       if (range) [figure.data[0].zmin, figure.data[0].zmax] = range;
-      await window.Plotly.react(this.plots[name], figure.data, themed({ ...figure.layout, dragmode: false }, colours), PLOT_CONFIG);
+      const layout = themed({ ...figure.layout, dragmode: false }, colours);
+      this.heights[name] = layout.height;
+      await window.Plotly.react(this.plots[name], figure.data, layout, PLOT_CONFIG);
       this.ranges[name] = range;
       this.listen(this.plots[name]);
       drawn += 1;
@@ -435,6 +449,12 @@ class LivePanel {
     this.marks = {};
     this.ranges = {};
     this.marked = null;
+    // the window, the sidebar or the layout change the panels' width: one relayout a frame
+    this.resizes = this.resizes || new ResizeObserver(() => {
+      cancelAnimationFrame(this.resizeFrame);
+      this.resizeFrame = requestAnimationFrame(() => this.followWidth());
+    });
+    this.resizes.disconnect();
     this.sentInputs = null;
     this.el.appendChild(this.buildControls(spec));
     const grid = element("div", { class: "rl-grid" });
@@ -448,6 +468,7 @@ class LivePanel {
       grid.appendChild(figure);
       this.plots[name] = plot;
       this.marks[name] = mark;
+      this.resizes.observe(plot);
     }
     this.el.appendChild(grid);
   }
