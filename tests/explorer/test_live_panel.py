@@ -212,7 +212,10 @@ def test_a_figure_drawn_while_the_window_resizes_keeps_its_height_and_follows_th
     height of a figure drawn within 100 ms of a resize, which then kept the old height."""
     open_explorer(app_tab)
     app_tab.page.wait_for_function(LIVE_PLOTS)
-    states = [{"n": "9", "k": "3", "preset": "random", "seed": "2"}, {"n": "12", "k": "5", "preset": "random", "seed": "3"}]
+    states = [
+        {"n": "9", "k": "3", "preset": "random", "seed": "2"},
+        {"n": "12", "k": "5", "preset": "random", "seed": "3"},
+    ]
     for width, query in zip((1100, 1400), states, strict=True):
         spec, figures = spec_and_figures(explorer_schema.EXPLORER.decode(query).state)
         app_tab.page.set_viewport_size({"width": width, "height": 1000})
