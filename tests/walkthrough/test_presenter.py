@@ -15,7 +15,16 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.support.browser import AppTab
-from tests.support.presenter import DRAWN_JS, HEIGHT, MEASURE_JS, STOPS, WIDTH, check_stop
+from tests.support.presenter import (
+    DRAWN_JS,
+    FIGURE_TEXT_JS,
+    HEIGHT,
+    MEASURE_JS,
+    STOPS,
+    WIDTH,
+    check_stop,
+    figure_text_problems,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
@@ -46,6 +55,23 @@ def test_every_stop_fits_a_1280x720_projector(projector):
     # a jump a viewer sees, not a sub-pixel difference (a fractional top rounds to 194 or 195)
     spread = max(matrix_tops) - min(matrix_tops)
     assert spread < 1.5, f"the score matrix moves {spread:.1f} px between pair stops: tops {sorted(set(matrix_tops))}"
+    assert not tab.errors, tab.errors
+
+
+def test_the_softmax_stop_charts_read_from_the_back_row(projector):
+    """Every label of a softmax stop's charts as drawn: the weight bars' values (which Plotly
+    shrinks to fit narrow bars), their ticks and legend, the score matrix's numbers and its
+    title's subscript, all at 20 px or more and in ink on the chart's white, not the theme's grey."""
+    tab = projector
+    tab.open("worked_example", {"i": 4, "j": "softmax", "presenter": 1})
+    tab.page.wait_for_function(DRAWN_JS)
+    tab.wait_drawn()
+    texts = tab.page.evaluate(FIGURE_TEXT_JS, "[data-testid=stMain] [data-testid=stPlotlyChart]")
+    tab.screenshot("presenter-1280x720-softmax-labels", full_page=False)
+    bars = [t["text"] for t in texts if t["chart"].startswith("Weights of query 4") and t["text"].startswith("0.")]
+    subscripts = [t for t in texts if t["chart"].startswith("Scores") and t["text"] == "ij"]
+    assert len(bars) == 8 and len(subscripts) == 1, f"the bars' values and the title's subscript: {bars}, {subscripts}"
+    assert not figure_text_problems(texts), "\n".join(figure_text_problems(texts))
     assert not tab.errors, tab.errors
 
 
