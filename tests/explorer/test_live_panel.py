@@ -427,6 +427,7 @@ def test_touch_drag_on_a_phone(chromium, app_server):
         area.scroll_into_view_if_needed()
         cell = area.bounding_box()
         slider = tab.slider("aᴷ₊₂")
+        slider.scroll_into_view_if_needed()  # the bar's row of sliders scrolls sideways
         box = slider.bounding_box()
         tab.page.touchscreen.tap(cell["x"] + cell["width"] * 0.4, cell["y"] + cell["height"] * 0.4)
         tab.page.locator(".relpos-live .hoverlayer .hovertext").first.wait_for(state="attached", timeout=5000)

@@ -31,7 +31,6 @@ SCREEN_JS = """
     '[data-testid=stMain] :is([data-testid=stMarkdownContainer] :is(p, li), .rl-caption, .rl-note, .rl-tab, '
     + '.rl-toggle span, .rl-fit, .rl-slider :is(span, output))')].filter(shown);
   return {
-    presenter: live.classList.contains('rl-presenter'),
     bar: box(live.querySelector('.rl-controls')),
     scores: box(live.querySelector('.rl-scores .rl-plot')),
     weights: box(live.querySelector('.rl-weights .rl-plot')),
@@ -60,13 +59,13 @@ def test_a_presenter_link_shows_scores_and_weights_on_one_screen(projector, n):
     tab = projector
     tab.open("explorer", {"presenter": 1, "n": n}, timeout=90)
     tab.page.wait_for_function(LIVE_PLOTS, timeout=60_000)
-    tab.wait_drawn()
+    assert tab.page.locator(".relpos-live.rl-presenter").count() == 1, "the live panel is not in its presenter layout"
     tab.page.wait_for_function(SIDEBAR_FOLDED_JS, timeout=10_000)
+    tab.wait_drawn()
     screen = tab.wait_layout_settled(SCREEN_JS)
     texts = tab.page.evaluate(FIGURE_TEXT_JS, ".relpos-live .rl-plot")
     tab.screenshot(f"explorer-presenter-1280x720-n{n}", full_page=False)
 
-    assert screen["presenter"], "the live panel is not in its presenter layout"
     bar_bottom = screen["bar"][3]
     assert bar_bottom - screen["bar"][1] <= HEIGHT / 4, f"the slider bar at {screen['bar']}"
     for name in ("scores", "weights"):

@@ -18,6 +18,10 @@
 // colours"). Pointing at or tapping a cell outlines the same (i, j) in all seven panels.
 // The panels wear the page's theme (themeColours): plotly.js draws them directly, so
 // st.plotly_chart's theming never reaches them; a switch of theme redraws them at once.
+// The sliders sit in a sticky bar that never takes more than a quarter of the screen
+// (sliderColumns: one row of them, two on a large screen, scrolling sideways); a spec with
+// `presenter` gets the projector's layout (the rl-presenter class: larger text, two
+// panels a row, in the spec's order).
 //
 // The panel reports what it does as DOM events (bubbling from its root element, or from
 // the document while it is detached): relpos-live:paint (every repaint, with its
