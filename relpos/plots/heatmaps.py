@@ -205,7 +205,8 @@ def _panel_layout(n_q: int, n_k: int, title: str, panel_height: int, panel: styl
         # Streamlit's theme replaces the whole template, so plotly's default one
         # (two thirds of a small figure's bytes and build time) is never seen
         "template": {},
-        "hoverlabel": {"align": "left"},  # multi-line arithmetic reads better flush left
+        # multi-line arithmetic reads better flush left
+        "hoverlabel": {"align": "left", **({"font": {"size": text.hover}} if text.hover else {})},
         "height": panel_height,
         "margin": panel.margin.plotly(),
         "font": {"size": text.body},

@@ -126,7 +126,7 @@ def cell_numbers(n: int, layout: PanelLayout = style.PANEL) -> bool:
     >>> cell_numbers(12), cell_numbers(13), cell_numbers(6, style.PRESENTER_PANEL)
     (True, False, False)
     """
-    return n <= min(TEXT_MAX_N, layout.text_max_n)
+    return n <= (layout.text_max_n or TEXT_MAX_N)
 
 
 def panel_detail(n: int, layout: PanelLayout = style.PANEL) -> dict:

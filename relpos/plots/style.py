@@ -55,6 +55,8 @@ __all__ = [
     "POSITION_COLOUR",
     "PRESENTER_MIN_FONT",
     "PRESENTER_PANEL",
+    "PRESENTER_PANEL_MARGIN",
+    "PRESENTER_TEXT",
     "REUSED",
     "SCHEME_COLOURS",
     "SEQUENTIAL",
@@ -367,8 +369,9 @@ class PanelText:
     """Font sizes (px) of the texts of panels shown side by side (``cell`` None lets Plotly
     fit the cell numbers to the cells).
 
-    No colour: the live panel draws every text in the theme's text colour (relpos/ui/
-    live_assets/live.js, ``themed``), ink on either page, never a grey.
+    ``hover`` None keeps Plotly's size of a hover label. No colour: the live panel draws
+    every text in the theme's text colour (relpos/ui/live_assets/live.js, ``themed``), ink
+    on either page, never a grey; a hover label's, Plotly picks for the label's colour.
     """
 
     body: int = FONT_SIZE
@@ -376,6 +379,7 @@ class PanelText:
     axis_title: int = AXIS_TITLE_SIZE
     colour_bar: int = SMALL_TEXT_SIZE
     cell: int | None = None
+    hover: int | None = None
 
 
 @dataclass(frozen=True)
@@ -392,9 +396,9 @@ class PanelLayout:
         their squares) or ``"right"`` (vertical: a projector's height goes to the cells).
     height : int or None
         A fixed height of every panel (px); None: the page chooses it by n.
-    text_max_n : int
-        Numbers are printed in the cells up to this many tokens (at most
-        :data:`relpos.plots.heatmaps.TEXT_MAX_N`).
+    text_max_n : int or None
+        Numbers are printed in the cells up to this many tokens (None: up to
+        :data:`relpos.plots.heatmaps.TEXT_MAX_N`, as every heatmap).
     full_size_scripts : bool
         Titles' sub- and superscripts at the title's size (:func:`full_size_scripts`).
     """
@@ -403,7 +407,7 @@ class PanelLayout:
     text: PanelText = field(default_factory=PanelText)
     colour_bar: str = "below"
     height: int | None = None
-    text_max_n: int = 12
+    text_max_n: int | None = None
     full_size_scripts: bool = False
 
     def title(self, text: str) -> str:
@@ -422,6 +426,7 @@ PRESENTER_TEXT = PanelText(
     axis_title=PRESENTER_MIN_FONT,
     colour_bar=PRESENTER_MIN_FONT,
     cell=PRESENTER_MIN_FONT,
+    hover=PRESENTER_MIN_FONT,
 )
 #: The Explorer's panels on a screen: texts as every figure's, the colour bar below.
 PANEL = PanelLayout(PANEL_MARGIN)

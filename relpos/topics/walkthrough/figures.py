@@ -242,6 +242,7 @@ def minimum_fonts(fig: go.Figure, minimum: float = style.PRESENTER_MIN_FONT) -> 
     if layout.title:
         _raise_font(layout.title.font, minimum, ink)
     _raise_font(layout.legend.font, minimum, ink)
+    _raise_font(layout.hoverlabel.font, minimum, colour=None)  # Plotly picks it for the label's colour
     for trace in fig.data:
         if getattr(trace, "textfont", None) is not None:
             _raise_font(trace.textfont, minimum, colour=None)
