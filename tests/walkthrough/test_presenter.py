@@ -4,7 +4,8 @@ Every one of the 20 stops must fit one screen with no scrolling: the navigation 
 the whole arithmetic down to the score line (at a softmax stop: the formula, the weights
 chart and the takeaway), and the score matrix with the current cell; and it must read
 from the back row: formulas ≥ 28 px, body text ≥ 22 px, heatmap cell numbers and axis
-labels ≥ 20 px (at a softmax stop every label of its charts, as drawn). Screenshots of every stop go to test-artifacts/screens/presenter-*.png.
+labels ≥ 20 px (at a softmax stop every label of its charts, as drawn). Screenshots of
+every stop go to test-artifacts/screens/presenter-*.png.
 """
 
 from __future__ import annotations
