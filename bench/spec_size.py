@@ -40,10 +40,11 @@ def page_spec(query: dict[str, str], *, seq: int = 0) -> tuple[dict, dict]:
         result = relpos.scalar_bias_attention(inputs.queries, inputs.keys, inputs.table[:, 0])
     else:
         result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
-    height = panels.panel_height(state["n"])
+    layout = live.panel_layout(state)
+    height = panels.panel_height(state["n"], layout)
     hovers = live.explorer_hovers(inputs.queries, inputs.keys, inputs.table, result, scalar=scalar, cells=True)
     figures = oracle.explorer_panels(
-        inputs.queries, inputs.keys, inputs.table, result, scalar=scalar, height=height, hovers=hovers
+        inputs.queries, inputs.keys, inputs.table, result, scalar=scalar, height=height, hovers=hovers, layout=layout
     )
     captions = explain.explorer_captions(result, scalar=scalar)
     return oracle.live_spec(state, inputs, figures, captions, result=result, hovers=hovers, seq=seq), figures

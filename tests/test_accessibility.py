@@ -24,7 +24,7 @@ from __future__ import annotations
 import pytest
 
 from relpos.ui.navigation import PAGES
-from tests.support.axe import audit, describe, open_presenter_walkthrough, run_axe
+from tests.support.axe import audit, describe, open_presenter_explorer, open_presenter_walkthrough, run_axe
 from tests.support.browser import AppTab
 from tests.support.pages import assert_clean
 from tests.support.ui_contract import contract, url_path
@@ -97,12 +97,18 @@ def test_cell_numbers_never_below_10_px_at_200_percent_zoom(chromium, app_server
         tab.close()
 
 
-def test_walkthrough_in_presenter_mode_has_no_accessibility_violations(axe, app_tab):
-    """Presenter mode rearranges the walkthrough (pickers in the bar, editor in the main area)."""
-    open_presenter_walkthrough(app_tab)
+@pytest.mark.parametrize(
+    ("page", "open_presenter"),
+    [("worked_example", open_presenter_walkthrough), ("explorer", open_presenter_explorer)],
+    ids=["worked_example", "explorer"],
+)
+def test_presenter_mode_has_no_accessibility_violations(axe, app_tab, page, open_presenter):
+    """Presenter mode rearranges the walkthrough (pickers in the bar, editor in the main area)
+    and lays the Explorer's live panel out for a projector (its own text sizes)."""
+    open_presenter(app_tab)
     violations = run_axe(axe, app_tab)
-    app_tab.screenshot("a11y-worked_example-presenter")
-    assert not violations, f"axe-core on /worked_example in presenter mode:\n{describe(violations)}"
+    app_tab.screenshot(f"a11y-{page}-presenter")
+    assert not violations, f"axe-core on /{page} in presenter mode:\n{describe(violations)}"
 
 
 _FRESH_WIDE_FORMULA_JS = """() => {

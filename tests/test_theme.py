@@ -26,7 +26,7 @@ from relpos.state.keys import css_class
 from relpos.topics.value_side import figures as value_figures
 from relpos.ui import theme
 from relpos.ui.navigation import PAGES
-from tests.support.axe import audit, describe, open_presenter_walkthrough, run_axe
+from tests.support.axe import audit, describe, open_presenter_explorer, open_presenter_walkthrough, run_axe
 from tests.support.browser import DEPLOY_CONFIG, ROOT, SELECTORS, AppTab
 
 DEVELOPER_CONFIG = ROOT / ".streamlit" / "config.toml"
@@ -255,17 +255,28 @@ def test_primary_buttons_read_on_the_dark_page_before_streamlits_html_code_arriv
         route.continue_()
 
 
+#: Each presenter mode's sticky bar (a CSS selector): the walkthrough's navigation, the
+#: Explorer's sliders.
+_PRESENTER_BARS = {"worked_example": ":has(> .st-key-lesson-nav)", "explorer": ".relpos-live .rl-controls"}
+
+
 @pytest.mark.browser
 @pytest.mark.timeout(240)
-def test_walkthrough_in_presenter_mode_is_dark_and_has_no_accessibility_violations(axe, dark_tab):
-    """Presenter mode follows the theme too: its sticky navigation bar is the dark page's colour."""
-    open_presenter_walkthrough(dark_tab)
+@pytest.mark.parametrize(
+    ("page", "open_presenter"),
+    [("worked_example", open_presenter_walkthrough), ("explorer", open_presenter_explorer)],
+    ids=["worked_example", "explorer"],
+)
+def test_presenter_mode_is_dark_and_has_no_accessibility_violations(axe, dark_tab, page, open_presenter):
+    """Presenter mode follows the theme too: its charts (the Explorer's projector panels
+    included) are drawn dark, and its sticky bar is the dark page's colour."""
+    open_presenter(dark_tab)
     violations = run_axe(axe, dark_tab)
-    dark_tab.screenshot("dark-worked_example-presenter")
-    assert not violations, f"axe-core on /worked_example in presenter mode, dark:\n{describe(violations)}"
-    _assert_drawn_dark(dark_tab, "/worked_example presenter")
+    dark_tab.screenshot(f"dark-{page}-presenter")
+    assert not violations, f"axe-core on /{page} in presenter mode, dark:\n{describe(violations)}"
+    _assert_drawn_dark(dark_tab, f"/{page} presenter")
     bar = dark_tab.page.evaluate(
-        "() => getComputedStyle(document.querySelector('.st-key-lesson-nav').parentElement).backgroundColor"
+        "(selector) => getComputedStyle(document.querySelector(selector)).backgroundColor", _PRESENTER_BARS[page]
     )
     assert _hex(bar) == style.DARK.page
 

@@ -118,22 +118,26 @@ def figure_from_spec(spec: dict, validate: bool) -> go.Figure:
 # ------------------------------------------------------------------ axes and layout
 
 
-def _panel_side(height: int) -> int:
+def _panel_side(height: int, panel: style.PanelLayout = style.PANEL) -> int:
     """Side (px) of the square plot area of a panel of this height."""
-    return height - style.PANEL_MARGIN.top - style.PANEL_MARGIN.bottom
+    return height - panel.margin.top - panel.margin.bottom
 
 
-def panel_colorbar(height: int) -> dict:
-    """A horizontal colour bar under a panel's x-axis title, as wide as the plot area."""
+def panel_colorbar(height: int, panel: style.PanelLayout = style.PANEL) -> dict:
+    """A panel's colour bar: horizontal under the x-axis title, as wide as the plot area, or
+    (a projector's, ``panel.colour_bar == "right"``) vertical beside the plot, as tall as it."""
+    tickfont = {"size": panel.text.colour_bar}
+    if panel.colour_bar == "right":
+        return {"x": 1.0, "xanchor": "left", "xpad": 12, "y": 0.5, "len": 1.0, "thickness": 14, "tickfont": tickfont}
     return {
         "orientation": "h",
         "x": 0.5,
         "xanchor": "center",
-        "y": -78 / _panel_side(height),  # 78 px below the plot area, in paper units
+        "y": -78 / _panel_side(height, panel),  # 78 px below the plot area, in paper units
         "yanchor": "top",
         "thickness": 10,
         "len": 0.9,  # of the plot area's width, which a width-limited square fills
-        "tickfont": {"size": style.SMALL_TEXT_SIZE},
+        "tickfont": tickfont,
     }
 
 
@@ -173,11 +177,11 @@ def _position_axis(n: int, title: str) -> dict:
     }
 
 
-def _panel_axis(n: int, title: str) -> dict:
+def _panel_axis(n: int, title: str, text: style.PanelText) -> dict:
     """An axis of a panel, whose cells sit at 1..n: evenly spaced ticks need no lists."""
     step = _tick_step(n)
     return {
-        "title": style.axis_title(title, standoff=4),
+        "title": {"text": title, "font": {"size": text.axis_title}, "standoff": 4},
         "tickmode": "linear",
         "tick0": 1 if step == 1 else 0,
         "dtick": step,
@@ -187,9 +191,10 @@ def _panel_axis(n: int, title: str) -> dict:
     }
 
 
-def _panel_layout(n_q: int, n_k: int, title: str, panel_height: int) -> dict:
+def _panel_layout(n_q: int, n_k: int, title: str, panel_height: int, panel: style.PanelLayout) -> dict:
     """Layout of one of several equal panels side by side (cells at 1..n)."""
-    y_axis = _panel_axis(n_q, "query position i")
+    text = panel.text
+    y_axis = _panel_axis(n_q, "query position i", text)
     y_axis.update(
         range=[n_q + 0.5, 0.5],  # matrix orientation: row 1 on top
         scaleanchor="x",
@@ -200,20 +205,33 @@ def _panel_layout(n_q: int, n_k: int, title: str, panel_height: int) -> dict:
         # Streamlit's theme replaces the whole template, so plotly's default one
         # (two thirds of a small figure's bytes and build time) is never seen
         "template": {},
-        "hoverlabel": {"align": "left"},  # multi-line arithmetic reads better flush left
+        # multi-line arithmetic reads better flush left
+        "hoverlabel": {"align": "left", **({"font": {"size": text.hover}} if text.hover else {})},
         "height": panel_height,
-        "margin": style.PANEL_MARGIN.plotly(),
-        "font": {"size": style.FONT_SIZE},
-        "title": style.centred_title(title, y=0.985, yanchor="top", font={"size": style.TITLE_SIZE}),
-        "xaxis": {**_panel_axis(n_k, "key position j"), "side": "bottom"},
+        "margin": panel.margin.plotly(),
+        "font": {"size": text.body},
+        "title": style.centred_title(
+            panel.title(title),
+            y=0.985,
+            yanchor="top",
+            font={"size": text.title},
+        ),
+        "xaxis": {**_panel_axis(n_k, "key position j", text), "side": "bottom"},
         "yaxis": y_axis,
     }
 
 
-def matrix_layout(n_q: int, n_k: int, title: str, height: int | None, panel_height: int | None = None) -> dict:
+def matrix_layout(
+    n_q: int,
+    n_k: int,
+    title: str,
+    height: int | None,
+    panel_height: int | None = None,
+    panel: style.PanelLayout = style.PANEL,
+) -> dict:
     """Layout that labels axes from 1, puts row 1 at the top and keeps cells square.
 
-    With `panel_height` the figure is one of several equal panels (see
+    With `panel_height` the figure is one of several equal panels laid out as `panel` (see
     :class:`~relpos.plots.style.HeatmapStyle`); cells then sit at 1..n (:data:`PANEL_ORIGIN`).
 
     >>> layout = matrix_layout(3, 4, "t", None)
@@ -221,7 +239,7 @@ def matrix_layout(n_q: int, n_k: int, title: str, height: int | None, panel_heig
     ('reversed', ['1', '2', '3', '4'])
     """
     if panel_height is not None:
-        return _panel_layout(n_q, n_k, title, panel_height)
+        return _panel_layout(n_q, n_k, title, panel_height, panel)
     y_axis = _position_axis(n_q, "query position i")
     y_axis.update(autorange="reversed", scaleanchor="x")  # matrix orientation: row 1 on top
     return {
@@ -398,7 +416,7 @@ def heatmap_spec(
         "zmin": colours.zmin,
         "zmax": colours.zmax,
         "zmid": colours.zmid,
-        "colorbar": panel_colorbar(look.panel_height) if panel else {"thickness": 14, "len": 0.9},
+        "colorbar": panel_colorbar(look.panel_height, look.panel) if panel else {"thickness": 14, "len": 0.9},
         "xgap": gap,
         "ygap": gap,
         **(
@@ -409,7 +427,7 @@ def heatmap_spec(
         **(_cells_text(matrix, look, cells) if look.text else {}),
         **_hover_args(matrix, hover, panel, cells),
     }
-    layout = matrix_layout(n_q, n_k, title, look.height, look.panel_height)
+    layout = matrix_layout(n_q, n_k, title, look.height, look.panel_height, look.panel)
     if outline_k is not None:
         layout["shapes"] = outline_shapes(n_q, n_k, outline_k, origin=PANEL_ORIGIN if panel else 0)
     # a figure leaves out unset properties (a weight scale's zmid); so does the plain dict

@@ -33,11 +33,11 @@ LABELLED_CELLS = 256
 MARKED_PANEL_CELLS = 64
 
 
-def _colorbar(k: int, panel_height: int | None) -> dict:
+def _colorbar(k: int, panel_height: int | None, layout: style.PanelLayout) -> dict:
     """Offsets −k..+k, one tick each up to k = 8."""
     ticks = list(range(-k, k + 1)) if k <= 8 else None
     if panel_height:
-        return {**panel_colorbar(panel_height), "tickvals": ticks}
+        return {**panel_colorbar(panel_height, layout), "tickvals": ticks}
     return {"title": {"text": "aᴷ offset"}, "tickvals": ticks, "thickness": 14}
 
 
@@ -82,13 +82,14 @@ def _panel_labels(offsets: np.ndarray, clipped: np.ndarray) -> dict:
     }
 
 
-def panel_cells(n_q: int, n_k: int, k: int) -> dict:
+def panel_cells(n_q: int, n_k: int, k: int, *, labelled: bool = True) -> dict:
     """What the cells of the offset map *as a panel* hold, for a browser that builds them itself.
 
     The Explorer's live panel receives the figure without its cells and fills them from
     this recipe: ``z`` is the clipped offset ``clip(j − i, k)`` plus ``shift`` (the table
     row above :data:`LARGE_CELLS` cells, see :func:`_large_map`); ``labels`` says whether
-    the cells carry their offsets as text (``+2``, ``0``, ``−1``); ``hover`` whether
+    the cells carry their offsets as text (``+2``, ``0``, ``−1``; never without `labelled`,
+    see :func:`offset_map_figure`'s ``cell_labels``); ``hover`` whether
     ``customdata`` holds ``[offset, clipped]`` as such text, the offset as a number, or nothing.
 
     >>> panel_cells(4, 4, 2), panel_cells(16, 16, 2)["hover"], panel_cells(128, 128, 3)["shift"]
@@ -98,7 +99,7 @@ def panel_cells(n_q: int, n_k: int, k: int) -> dict:
     if cells > LARGE_CELLS:
         return {"shift": k, "labels": False, "hover": None}
     if cells <= TEXT_CELLS:
-        return {"shift": 0, "labels": True, "hover": "text"}
+        return {"shift": 0, "labels": labelled, "hover": "text"}
     return {"shift": 0, "labels": False, "hover": "offset"}
 
 
@@ -150,7 +151,9 @@ def _clipped_markers(beyond: np.ndarray, k: int, origin: int, panel: bool) -> di
     }
 
 
-def _map_trace(n_q: int, n_k: int, k: int, panel_height: int | None, text_size: int | None) -> dict:
+def _map_trace(
+    n_q: int, n_k: int, k: int, panel_height: int | None, text_size: int | None, layout: style.PanelLayout
+) -> dict:
     rows = table_rows(n_q, n_k, k)  # (n_q, n_k), values 0..2k
     offsets = relative_offsets(n_q, n_k)  # (n_q, n_k)
     clipped = rows - k  # (n_q, n_k)
@@ -162,7 +165,7 @@ def _map_trace(n_q: int, n_k: int, k: int, panel_height: int | None, text_size: 
         "colorscale": [list(pair) for pair in colorscale_pairs(style.OFFSET_MAP_SCALE)],
         "zmin": -limit,
         "zmax": limit,
-        "colorbar": _colorbar(k, panel_height),
+        "colorbar": _colorbar(k, panel_height, layout),
         "xgap": 0 if large else 1,
         "ygap": 0 if large else 1,
         **(
@@ -180,6 +183,11 @@ def _map_trace(n_q: int, n_k: int, k: int, panel_height: int | None, text_size: 
     return trace
 
 
+def _unlabelled(trace: dict) -> dict:
+    """A map trace without offsets printed in its cells (hover and colours stay)."""
+    return {key: value for key, value in trace.items() if key not in ("text", "texttemplate", "textfont")}
+
+
 def offset_map_figure(
     n_q: int,
     n_k: int,
@@ -190,6 +198,8 @@ def offset_map_figure(
     outline: bool = False,
     text_size: int | None = style.SMALL_FONT_SIZE,
     panel_height: int | None = None,
+    panel_layout: style.PanelLayout = style.PANEL,
+    cell_labels: bool = True,
     validate: bool = True,
 ) -> go.Figure:
     """Which table row (offset) each pair uses; clipped cells (|j − i| > k) are marked.
@@ -197,8 +207,10 @@ def offset_map_figure(
     Colours are the clipped offsets ``-k..+k`` (constant along each diagonal); a cell
     whose true offset lies beyond the window shows e.g. ``+3→+2``. With ``outline``
     dashed lines separate the window from the clipped region; ``panel_height`` lays
-    the figure out like the other panels (see :class:`relpos.plots.style.HeatmapStyle`;
-    the × markers then have no legend entry). Above :data:`LARGE_CELLS` cells the labels,
+    the figure out like the other panels, as `panel_layout` says (see
+    :class:`relpos.plots.style.HeatmapStyle`; the × markers then have no legend entry).
+    Without ``cell_labels`` no offset is printed in the cells (a projector's cells too small
+    for its 20 px text). Above :data:`LARGE_CELLS` cells the labels,
     per-cell hover text and × markers are left out (the colours and the outline still show
     everything) and ``z`` holds the table row ``0..2k`` as uint8 (uint16 for k >= 128).
 
@@ -211,8 +223,10 @@ def offset_map_figure(
     'clipped (|j − i| > 1)'
     """
     panel = bool(panel_height)
-    data = [_map_trace(n_q, n_k, k, panel_height, text_size)]
-    layout = matrix_layout(n_q, n_k, title or f"offset map: table row used (k = {k})", height, panel_height)
+    trace = _map_trace(n_q, n_k, k, panel_height, text_size, panel_layout)
+    data = [trace if cell_labels else _unlabelled(trace)]
+    title = title or f"offset map: table row used (k = {k})"
+    layout = matrix_layout(n_q, n_k, title, height, panel_height, panel_layout)
     origin = PANEL_ORIGIN if panel else 0
     beyond = np.argwhere(np.abs(relative_offsets(n_q, n_k)) > k)  # (clipped cells, 2)
     if len(beyond) and n_q * n_k <= LARGE_CELLS and (not panel or n_q * n_k <= MARKED_PANEL_CELLS):

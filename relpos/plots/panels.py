@@ -12,8 +12,9 @@ import numpy as np
 import plotly.graph_objects as go
 
 from relpos.core.attention import AttentionResult
+from relpos.plots import style
 from relpos.plots.heatmaps import TEXT_MAX_N, score_heatmap, symmetric_range, weight_heatmap
-from relpos.plots.style import HeatmapStyle
+from relpos.plots.style import HeatmapStyle, PanelLayout
 from relpos.text import hover
 
 __all__ = [
@@ -21,6 +22,7 @@ __all__ = [
     "EXPLORER_PANELS",
     "HOVER_MAX_N",
     "TEXT_MAX_N",
+    "cell_numbers",
     "effects_decimals",
     "effects_panels",
     "explorer_titles",
@@ -108,18 +110,28 @@ def panel_matrices(result: AttentionResult) -> dict[str, np.ndarray]:
     }
 
 
-def panel_height(n: int) -> int:
-    """Height (px) of a panel for n tokens: taller when there are more cells to read.
+def panel_height(n: int, layout: PanelLayout = style.PANEL) -> int:
+    """Height (px) of a panel for n tokens: taller when there are more cells to read (or the
+    layout's fixed height).
 
-    >>> panel_height(4), panel_height(12)
-    (440, 460)
+    >>> panel_height(4), panel_height(12), panel_height(12, style.PRESENTER_PANEL) == style.PRESENTER_PANEL.height
+    (440, 460, True)
     """
-    return 440 if n <= 6 else 460
+    return layout.height or (440 if n <= 6 else 460)
 
 
-def panel_detail(n: int) -> dict:
+def cell_numbers(n: int, layout: PanelLayout = style.PANEL) -> bool:
+    """Whether panels of n tokens laid out as `layout` print numbers in their cells.
+
+    >>> cell_numbers(12), cell_numbers(13), cell_numbers(6, style.PRESENTER_PANEL)
+    (True, False, False)
+    """
+    return n <= (layout.text_max_n or TEXT_MAX_N)
+
+
+def panel_detail(n: int, layout: PanelLayout = style.PANEL) -> dict:
     return {
-        "text": n <= TEXT_MAX_N,
+        "text": cell_numbers(n, layout),
         # signed scores with two decimals ("-0.25") no longer fit 9 to 12 cells a row;
         # weights ("0.08") and weight changes keep two, or they would all read 0.0 or 0.1
         "score_format": ".2f" if n <= 8 else ".1f",
@@ -129,10 +141,16 @@ def panel_detail(n: int) -> dict:
     }
 
 
-def panel_look(detail: dict, height: int, cell_format: str) -> HeatmapStyle:
-    """Side-by-side panels: numbers fitted to the cells by Plotly, whatever the column width."""
+def panel_look(detail: dict, height: int, cell_format: str, layout: PanelLayout = style.PANEL) -> HeatmapStyle:
+    """Side-by-side panels laid out as `layout`: numbers fitted to the cells by Plotly, whatever
+    the column width (or at the layout's fixed size, a projector's)."""
     return HeatmapStyle(
-        panel_height=height, text=detail["text"], text_size=None, cell_format=cell_format, validate=False
+        panel_height=height,
+        panel=layout,
+        text=detail["text"],
+        text_size=layout.text.cell,
+        cell_format=cell_format,
+        validate=False,
     )
 
 

@@ -19,10 +19,11 @@ middles read on a dark page as on a white one, and a colour means the same in bo
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 __all__ = [
@@ -49,8 +50,13 @@ __all__ = [
     "OFFSET_MAP_SCALE",
     "OKABE_ITO",
     "PALETTES",
+    "PANEL",
     "PANEL_MARGIN",
     "POSITION_COLOUR",
+    "PRESENTER_MIN_FONT",
+    "PRESENTER_PANEL",
+    "PRESENTER_PANEL_MARGIN",
+    "PRESENTER_TEXT",
     "REUSED",
     "SCHEME_COLOURS",
     "SEQUENTIAL",
@@ -72,9 +78,12 @@ __all__ = [
     "HeatmapStyle",
     "Margin",
     "Palette",
+    "PanelLayout",
+    "PanelText",
     "axis_title",
     "centred_title",
     "drawing_in",
+    "full_size_scripts",
     "palette",
     "use_theme",
 ]
@@ -270,6 +279,19 @@ SMALL_TEXT_SIZE = 11
 #: Presenter mode (a projector): no figure text below this many px, read from the back row.
 PRESENTER_MIN_FONT = 20
 
+#: A Plotly title's sub- or superscript (Plotly draws them at 70 % of the title's size).
+_SCRIPT = re.compile(r"<(sub|sup)>(.*?)</\1>")
+
+
+def full_size_scripts(text: str, size: float) -> str:
+    """A Plotly title whose sub- and superscripts are drawn at `size` px, not at 70 % of the
+    title's font: on a projector ``e<sub>ij</sub>`` would otherwise read as 14 px.
+
+    >>> full_size_scripts("e<sub>ij</sub>", 20)
+    'e<sub><span style="font-size:20px">ij</span></sub>'
+    """
+    return _SCRIPT.sub(lambda m: f'<{m[1]}><span style="font-size:{size:g}px">{m[2]}</span></{m[1]}>', text)
+
 
 def axis_title(text: str, **extra) -> dict:
     """An axis title in the shared axis-title font.
@@ -316,6 +338,8 @@ MATRIX_MARGIN = Margin(60, 20, 60, 50)
 #: colour bar below, so every panel's square plot area is the same size whatever its
 #: colour bar's labels.
 PANEL_MARGIN = Margin(52, 8, 40, 104)
+#: Presenter mode's panels: y ticks and title left, a vertical colour bar with its ticks right.
+PRESENTER_PANEL_MARGIN = Margin(66, 96, 44, 64)
 #: The schemes page's small panels.
 SMALL_PANEL_MARGIN = Margin(50, 10, 45, 45)
 #: Charts with a title and a legend below (value side, curves, training).
@@ -337,7 +361,81 @@ GROWTH_MARGIN = Margin(70, 20, 30, 50)
 #: The schemes' translation bars: scheme names left, values printed right.
 TRANSLATION_BARS_MARGIN = Margin(170, 110, 60, 50)
 
-# ------------------------------------------------------------------ heatmaps
+# ------------------------------------------------------------------ panels side by side
+
+
+@dataclass(frozen=True)
+class PanelText:
+    """Font sizes (px) of the texts of panels shown side by side (``cell`` None lets Plotly
+    fit the cell numbers to the cells).
+
+    ``hover`` None keeps Plotly's size of a hover label. No colour: the live panel draws
+    every text in the theme's text colour (relpos/ui/live_assets/live.js, ``themed``), ink
+    on either page, never a grey; a hover label's, Plotly picks for the label's colour.
+    """
+
+    body: int = FONT_SIZE
+    title: int = TITLE_SIZE
+    axis_title: int = AXIS_TITLE_SIZE
+    colour_bar: int = SMALL_TEXT_SIZE
+    cell: int | None = None
+    hover: int | None = None
+
+
+@dataclass(frozen=True)
+class PanelLayout:
+    """How the Explorer's panels are laid out: margins, texts, where the colour bar goes.
+
+    Attributes
+    ----------
+    margin : Margin
+        Room round the square plot area.
+    text : PanelText
+    colour_bar : str
+        ``"below"`` (horizontal, under the axis title: the panels of a narrow grid keep
+        their squares) or ``"right"`` (vertical: a projector's height goes to the cells).
+    height : int or None
+        A fixed height of every panel (px); None: the page chooses it by n.
+    text_max_n : int or None
+        Numbers are printed in the cells up to this many tokens (None: up to
+        :data:`relpos.plots.heatmaps.TEXT_MAX_N`, as every heatmap).
+    full_size_scripts : bool
+        Titles' sub- and superscripts at the title's size (:func:`full_size_scripts`).
+    """
+
+    margin: Margin
+    text: PanelText = field(default_factory=PanelText)
+    colour_bar: str = "below"
+    height: int | None = None
+    text_max_n: int | None = None
+    full_size_scripts: bool = False
+
+    def title(self, text: str) -> str:
+        """A panel's title as this layout draws it (sub- and superscripts full size, or as they are).
+
+        >>> PRESENTER_PANEL.title("e<sub>ij</sub>") == full_size_scripts("e<sub>ij</sub>", PRESENTER_TEXT.title)
+        True
+        """
+        return full_size_scripts(text, self.text.title) if self.full_size_scripts else text
+
+
+#: A projector's panel text: nothing below :data:`PRESENTER_MIN_FONT`.
+PRESENTER_TEXT = PanelText(
+    body=PRESENTER_MIN_FONT,
+    title=PRESENTER_MIN_FONT + 2,
+    axis_title=PRESENTER_MIN_FONT,
+    colour_bar=PRESENTER_MIN_FONT,
+    cell=PRESENTER_MIN_FONT,
+    hover=PRESENTER_MIN_FONT,
+)
+#: The Explorer's panels on a screen: texts as every figure's, the colour bar below.
+PANEL = PanelLayout(PANEL_MARGIN)
+#: The Explorer's panels on a projector (1280 × 720, presenter mode): two side by side and
+#: the sliders above them fit one screen (tests/explorer/test_presenter.py measures it);
+#: cell numbers only where 20 px numbers fit a cell.
+PRESENTER_PANEL = PanelLayout(
+    PRESENTER_PANEL_MARGIN, PRESENTER_TEXT, colour_bar="right", height=430, text_max_n=5, full_size_scripts=True
+)
 
 
 @dataclass(frozen=True)
@@ -349,8 +447,10 @@ class HeatmapStyle:
     height : int or None
         Height of a heatmap shown alone; None sizes it from the number of rows.
     panel_height : int or None
-        Lay the figure out as one of several equal panels side by side: this height,
-        :data:`PANEL_MARGIN` and a horizontal colour bar below (overrides `height`).
+        Lay the figure out as one of several equal panels side by side: this height and
+        `panel`'s margins, texts and colour bar (overrides `height`).
+    panel : PanelLayout
+        The layout of side-by-side panels: :data:`PANEL`, or :data:`PRESENTER_PANEL`.
     text : bool
         Print the numbers in the cells.
     decimals : int
@@ -373,6 +473,7 @@ class HeatmapStyle:
 
     height: int | None = None
     panel_height: int | None = None
+    panel: PanelLayout = PANEL
     text: bool = True
     decimals: int = 2
     text_size: int | None = CELL_TEXT_SIZE

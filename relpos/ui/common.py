@@ -278,7 +278,7 @@ _ICON_STYLE = (
 )
 COPY_LINK_HTML = (
     '<button type="button" class="relpos-copy-link" data-relpos-copy-link="1" aria-label="Copy link" '
-    'title="Copy the lesson link of this stop (the address bar holds the same link)">'
+    'title="Copy the lesson link of this view (the address bar holds the same link)">'
     f'<span aria-hidden="true" style="{_ICON_STYLE}"></span>'
     '<span class="relpos-copy-status" data-relpos-copy-label="1" aria-live="polite"></span></button>'
 )
@@ -301,6 +301,28 @@ def land_on(key: str) -> None:
         raise ValueError(f"key must be a CSS-safe container key (a-z, 0-9, -); got {key!r}")
     with st.sidebar:
         st.html(f'<span data-relpos-land="{css_class(key)}" hidden></span>', width="content")
+
+
+#: Every Presenter mode toggle's help ends so: presenter mode does not change the theme.
+_PRESENTER_THEME_HELP = (
+    " Presenter mode keeps your theme: a projector shows the Light one best (app menu ⋮, top right)."
+)
+
+
+def presenter_toggle(key: str, *, help: str, on_change=None) -> None:
+    """A page's Presenter mode toggle (widget `key`, its `help` followed by a word on the theme);
+    in presenter mode a "Copy link" button beside it (the sidebar with the lesson link stays folded)."""
+    with st.container(horizontal=True, vertical_alignment="center", gap=None):
+        st.toggle(
+            "Presenter mode",
+            key=key,
+            persist_state="session",
+            width="content",
+            help=help + _PRESENTER_THEME_HELP,
+            on_change=on_change,
+        )
+        if st.session_state.get(key):
+            copy_link_button()
 
 
 def presenter_style(enabled: bool) -> None:

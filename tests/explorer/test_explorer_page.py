@@ -250,6 +250,31 @@ class TestLessonLinks:
         assert not at.warning
 
 
+class TestPresenterMode:
+    def test_a_presenter_link_lays_the_live_panel_out_for_a_projector(self):
+        at = explorer({"presenter": "1"})
+        (spec,) = live_specs(at)
+        assert spec["presenter"] and list(spec["figures"])[:2] == ["scores", "weights"]
+        assert at.toggle(key="explorer.presenter").value
+        (style,) = [html for html in at.html if "<style>" in html.proto.body and "font-size: 22px" in html.proto.body]
+        assert "--relpos-presenter: 1" in style.proto.body  # the classroom helpers fold the sidebar
+        assert dict(at.query_params)["presenter"] == "1"
+
+    def test_the_toggle_switches_it_and_a_release_keeps_it(self):
+        at = explorer()
+        (spec,) = live_specs(at)
+        assert not spec["presenter"]
+        at.toggle(key="explorer.presenter").set_value(True).run()
+        assert not at.exception
+        live_release(at, a={2: 1.5})
+        (spec,) = live_specs(at)
+        assert spec["presenter"] and dict(at.query_params)["presenter"] == "1"
+        at.selectbox(key="explorer.preset").select("random").run()  # the page state is replaced
+        assert at.toggle(key="explorer.presenter").value and live_specs(at)[0]["presenter"]
+        at.toggle(key="explorer.presenter").set_value(False).run()
+        assert not live_specs(at)[0]["presenter"] and dict(at.query_params)["presenter"] == "0"
+
+
 class TestScenarioFiles:
     def open_upload(self, at):
         at.session_state["explorer:load"] = True
@@ -342,7 +367,8 @@ class TestAccessibilityAndExport:
         assert after["captions"] == explain.explorer_captions(expected)
         assert "aᴷ₀ = 0.10" in note and "aᴷ₀ = 1.50" in at.info[0].value
         link = at.code[0].value
-        assert link.endswith("&a=-0.3,0.4,1.5,-0.2,-0.5") and dict(at.query_params)["a"] == "-0.3,0.4,1.5,-0.2,-0.5"
+        assert link.endswith("&a=-0.3,0.4,1.5,-0.2,-0.5&presenter=0")
+        assert dict(at.query_params)["a"] == "-0.3,0.4,1.5,-0.2,-0.5"
 
     def test_export_section(self):
         at = explorer()
@@ -352,7 +378,7 @@ class TestAccessibilityAndExport:
         link, snippet = (code.value for code in at.code)
         assert link.endswith(
             "/explorer?preset=textbook&n=4&k=2&d=1&seed=0&bias=shaw&q=1,0.5,0.8,0.3"
-            "&keys=0.9,0.7,0.4,1.2&a=-0.3,0.4,0.1,-0.2,-0.5"
+            "&keys=0.9,0.7,0.4,1.2&a=-0.3,0.4,0.1,-0.2,-0.5&presenter=0"
         )
         assert "relpos.relative_attention(Q, K, A_K=A_K)" in snippet
 

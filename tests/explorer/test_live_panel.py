@@ -22,11 +22,10 @@ from relpos.topics.explorer import spec as live
 from tests.support import oracle
 from tests.support.apptest import decode_z
 from tests.support.browser import AppTab, deploy_options
-from tests.support.pages import assert_clean, open_explorer
+from tests.support.pages import LIVE_PLOTS, assert_clean, open_explorer
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 
-LIVE_PLOTS = "() => document.querySelectorAll('.relpos-live .js-plotly-plot').length === 7"
 # Set every slider of the live panel to new values with input events only (no change
 # event: nothing is handed to the server), wait for the paint, return what is drawn.
 SET_AND_READ_JS = """
@@ -428,6 +427,7 @@ def test_touch_drag_on_a_phone(chromium, app_server):
         area.scroll_into_view_if_needed()
         cell = area.bounding_box()
         slider = tab.slider("aᴷ₊₂")
+        slider.scroll_into_view_if_needed()  # the bar's row of sliders scrolls sideways
         box = slider.bounding_box()
         tab.page.touchscreen.tap(cell["x"] + cell["width"] * 0.4, cell["y"] + cell["height"] * 0.4)
         tab.page.locator(".relpos-live .hoverlayer .hovertext").first.wait_for(state="attached", timeout=5000)

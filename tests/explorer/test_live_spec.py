@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import relpos
-from relpos.plots import panels
+from relpos.plots import panels, style
 from relpos.text import explain
 from relpos.topics.explorer import schema as explorer_schema
 from relpos.topics.explorer import spec as live
@@ -104,6 +104,8 @@ RELEASE_QUERIES = [
     {"n": "64", "k": "5", "preset": "random"},
     {"n": "96", "k": "20", "preset": "random", "bias": "scalar"},
     {"n": "128", "k": "3", "preset": "random"},
+    {"presenter": "1"},
+    {"presenter": "1", "n": "8", "bias": "scalar", "d": "2"},
 ]
 
 
@@ -124,6 +126,48 @@ def test_a_release_builds_the_same_spec_without_building_figures(query):
     captions = explain.explorer_captions(result, scalar=state["bias"] == "scalar")
     released = live.release_spec(state, inputs, result, captions, seq=3)
     assert json.dumps(released, sort_keys=True) == json.dumps(whole, sort_keys=True)
+
+
+def _font_sizes(part, parent: str = ""):
+    """Every font size in a spec's figures (fonts of titles, ticks, cells, colour bars)."""
+    if isinstance(part, dict):
+        for key, value in part.items():
+            if key == "size" and parent.endswith("font"):
+                yield value
+            else:
+                yield from _font_sizes(value, key)
+    elif isinstance(part, list):
+        for value in part:
+            yield from _font_sizes(value, parent)
+
+
+class TestPresenterSpec:
+    """``presenter=1``: the projector's layout (style.PRESENTER_PANEL) for every panel."""
+
+    def test_scores_and_weights_first_and_no_figure_text_below_20_px(self):
+        _, spec = spec_for({"presenter": "1"})
+        assert spec["presenter"] and list(spec["figures"]) == list(live.PRESENTER_ORDER)
+        sizes = list(_font_sizes([spec["layout"], spec["trace"], spec["figures"]]))
+        assert len(sizes) >= 10 and min(sizes) >= style.PRESENTER_MIN_FONT, sorted(sizes)
+        bars = [figure["data"][0].get("colorbar", spec["trace"].get("colorbar")) for figure in spec["figures"].values()]
+        assert all(bar.get("orientation", "v") == "v" for bar in bars), "colour bars beside the panels: height is short"
+        titles = [figure["layout"]["title"]["text"] for figure in spec["figures"].values()] + list(
+            spec["bias_titles"].values()
+        )
+        scripts = [title for title in titles if "<sub>" in title or "<sup>" in title]
+        assert scripts and all('<span style="font-size:22px">' in title for title in scripts), scripts
+
+    def test_cell_numbers_only_where_20_px_numbers_fit(self):
+        _, small = spec_for({"presenter": "1", "n": "5"})
+        _, large = spec_for({"presenter": "1", "n": "6"})
+        assert set(small["decimals"].values()) == {0, 2} and small["offsets"]["labels"]
+        assert set(large["decimals"].values()) == {None} and not large["offsets"]["labels"]
+        assert all("texttemplate" not in figure["data"][0] for figure in large["figures"].values())
+
+    def test_the_screen_layout_is_unchanged_without_it(self):
+        _, spec = spec_for({})
+        assert not spec["presenter"] and list(spec["figures"]) == list(live.PANEL_ORDER)
+        assert spec["layout"]["font"] == {"size": style.FONT_SIZE}
 
 
 def test_each_release_gets_its_own_offset_map_skeleton():

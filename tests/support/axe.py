@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 
 from tests.support.browser import ARTIFACTS, AppTab
+from tests.support.pages import LIVE_PLOTS
 
 __all__ = [
     "EXCLUDED_ELEMENTS",
@@ -20,6 +21,7 @@ __all__ = [
     "WIDTH",
     "audit",
     "describe",
+    "open_presenter_explorer",
     "open_presenter_walkthrough",
     "run_axe",
 ]
@@ -59,6 +61,14 @@ def open_presenter_walkthrough(tab: AppTab) -> None:
     rearranges the page (pickers in the bar, the editor in the main area)."""
     tab.open("worked_example", {"i": 2, "j": "softmax", "presenter": 1}, timeout=90)
     tab.page.get_by_text("Edit the numbers").click()
+
+
+def open_presenter_explorer(tab: AppTab) -> None:
+    """The Explorer in presenter mode (a lesson link's ``presenter=1``) once its live panel,
+    laid out for a projector, has drawn its seven panels (it mounts after the run)."""
+    tab.open("explorer", {"presenter": 1}, timeout=90)
+    tab.page.wait_for_function(LIVE_PLOTS, timeout=60_000)
+    assert tab.page.locator(".relpos-live.rl-presenter").count() == 1, "the live panel is not in its presenter layout"
 
 
 def describe(violations: list[dict]) -> str:

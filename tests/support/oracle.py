@@ -14,7 +14,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from relpos.core.attention import AttentionResult
-from relpos.plots import panels
+from relpos.plots import panels, style
 from relpos.plots.heatmaps import figure_from_spec, heatmap_spec
 from relpos.text import hover
 from relpos.topics.explorer import presets
@@ -33,6 +33,7 @@ def explorer_panels(
     height: int = 400,
     offsets: bool = True,
     hovers: dict[str, hover.Hover] | None = None,
+    layout: style.PanelLayout = style.PANEL,
 ) -> dict[str, go.Figure]:
     """The Explorer's seven panels as whole figures, keyed as :data:`relpos.plots.panels.EXPLORER_PANELS`.
 
@@ -51,6 +52,8 @@ def explorer_panels(
         Include the offset map.
     hovers : dict, optional
         Whole hovers of these inputs (``explorer_hovers(..., cells=True)``).
+    layout : relpos.plots.style.PanelLayout
+        The panels' layout (a projector's in presenter mode).
 
     Examples
     --------
@@ -68,11 +71,12 @@ def explorer_panels(
     n_q, n_k = result.scores.shape
     dtype = panels.panel_detail(max(n_q, n_k))["dtype"]  # what the browser's cells are computed in
     figures = {}
-    for name, args in live.explorer_heatmaps(result, d, scalar=scalar, height=height, hovers=hovers).items():
+    heatmaps = live.explorer_heatmaps(result, d, scalar=scalar, height=height, hovers=hovers, layout=layout)
+    for name, args in heatmaps.items():
         args = {**args, "matrix": args["matrix"].astype(dtype)}
         figures[name] = figure_from_spec(heatmap_spec(**args), args["look"].validate)
     if offsets:
-        figures["offsets"] = live.offset_map_panel(n_q, n_k, result.k, height)
+        figures["offsets"] = live.offset_map_panel(n_q, n_k, result.k, height, layout)
     return figures
 
 

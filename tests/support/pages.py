@@ -6,7 +6,10 @@ from __future__ import annotations
 from tests.support.browser import AppTab
 from tests.support.ui_contract import EXPLORER, contract, page_spec
 
-__all__ = ["assert_clean", "open_explorer", "require_page"]
+__all__ = ["LIVE_PLOTS", "assert_clean", "open_explorer", "require_page"]
+
+#: The Explorer's live panel has drawn its seven panels.
+LIVE_PLOTS = "() => document.querySelectorAll('.relpos-live .js-plotly-plot').length === 7"
 
 
 def require_page(path: str, what: str):

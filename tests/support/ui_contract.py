@@ -112,6 +112,7 @@ class ExplorerUI:
             "q": "1,-0.5,0.25,1.5,-2",
             "keys": "0.5,0.5,-1,0.75,0",
             "a": "-0.4,0.9,0.35",
+            "presenter": "0",
         }
     )
     #: a hostile URL that must give a warning and the defaults, not an exception

@@ -4,18 +4,29 @@ Every one of the 20 stops must fit one screen with no scrolling: the navigation 
 the whole arithmetic down to the score line (at a softmax stop: the formula, the weights
 chart and the takeaway), and the score matrix with the current cell; and it must read
 from the back row: formulas ≥ 28 px, body text ≥ 22 px, heatmap cell numbers and axis
-labels ≥ 20 px. Screenshots of every stop go to test-artifacts/screens/presenter-*.png.
+labels ≥ 20 px (at a softmax stop every label of its charts, as drawn). Screenshots of
+every stop go to test-artifacts/screens/presenter-*.png.
 """
 
 from __future__ import annotations
 
 import contextlib
+import re
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.support.browser import AppTab
-from tests.support.presenter import DRAWN_JS, HEIGHT, MEASURE_JS, STOPS, WIDTH, check_stop
+from tests.support.presenter import (
+    DRAWN_JS,
+    FIGURE_TEXT_JS,
+    HEIGHT,
+    MEASURE_JS,
+    STOPS,
+    WIDTH,
+    check_stop,
+    figure_text_problems,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
@@ -28,7 +39,21 @@ def projector(chromium, app_server):
     tab.close()
 
 
+def _softmax_label_problems(tab: AppTab, stop: int) -> list[str]:
+    """Every label of a softmax stop's charts as drawn: the weight bars' values (which Plotly
+    shrinks to fit narrow bars), their ticks and legend, the score matrix's numbers and its
+    title's subscript, all at 20 px or more and in ink on the chart's white, not a grey."""
+    texts = tab.page.evaluate(FIGURE_TEXT_JS, "[data-testid=stMain] [data-testid=stPlotlyChart]")
+    bars = [t["text"] for t in texts if t["chart"].startswith("Weights") and re.fullmatch(r"0\.\d\d\d?", t["text"])]
+    subscripts = [t for t in texts if t["chart"].startswith("Scores") and t["text"] == "ij"]
+    problems = [f"stop {stop}: {problem}" for problem in figure_text_problems(texts)]
+    if len(bars) != 8 or len(subscripts) != 1:
+        problems.append(f"stop {stop}: the bars' values and the title's subscript: {bars}, {subscripts}")
+    return problems
+
+
 def test_every_stop_fits_a_1280x720_projector(projector):
+    """Each stop in turn (Next), and at each softmax stop every label of its charts."""
     tab = projector
     tab.open("worked_example", {"i": 1, "j": 1, "presenter": 1})
     problems, matrix_tops = [], []
@@ -36,7 +61,9 @@ def test_every_stop_fits_a_1280x720_projector(projector):
         tab.page.wait_for_function(DRAWN_JS)
         measured = tab.wait_layout_settled(MEASURE_JS)
         problems += check_stop(stop, measured)
-        if not measured["heading"].startswith("Softmax") and measured["scores"]:
+        if measured["heading"].startswith("Softmax"):
+            problems += _softmax_label_problems(tab, stop)
+        elif measured["scores"]:
             matrix_tops.append(measured["scores"][0])
         if stop in (1, 4, 5, 20):
             tab.screenshot(f"presenter-1280x720-stop{stop:02d}", full_page=False)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from relpos.state.codec import SEEDS, Schema, choice_field, floats_field, int_field
+from relpos.state.codec import SEEDS, Schema, bool_field, choice_field, floats_field, int_field
 from relpos.topics.explorer import presets
 
 #: Up to this many tokens every q_i and k_j has its own slider.
@@ -56,7 +56,7 @@ def _reconcile_explorer(state: dict) -> tuple[dict, list[str]]:
 
 EXPLORER_DEFAULT_K = 2
 
-#: The Explorer's state: preset, sizes, seed, bias kind and every slider value.
+#: The Explorer's state: preset, sizes, seed, bias kind, every slider value and presenter mode.
 EXPLORER = Schema(
     {
         "preset": choice_field("textbook", presets.PRESETS),
@@ -68,6 +68,7 @@ EXPLORER = Schema(
         "q": floats_field(None, _LOW, _HIGH, SLIDER_TOKENS),
         "keys": floats_field(None, _LOW, _HIGH, SLIDER_TOKENS),
         "a": floats_field(None, _LOW, _HIGH, 2 * SLIDER_K + 1),
+        "presenter": bool_field(False),
     },
     reconcile=_reconcile_explorer,
     limits=lambda state: {"k": (0, state["n"] - 1)},  # the table needs no row beyond n − 1

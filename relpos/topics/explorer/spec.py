@@ -25,7 +25,7 @@ import plotly.graph_objects as go
 import plotly.io as pio
 
 from relpos.core.attention import AttentionResult
-from relpos.plots import offset_map, panels
+from relpos.plots import offset_map, panels, style
 from relpos.plots.heatmaps import (
     PANEL_ORIGIN,
     WEIGHT_RANGE,
@@ -45,6 +45,7 @@ __all__ = [
     "GROUPS",
     "LIVE_MAX_N",
     "PANEL_ORDER",
+    "PRESENTER_ORDER",
     "assemble",
     "explorer_heatmaps",
     "explorer_hovers",
@@ -53,6 +54,7 @@ __all__ = [
     "hover_recipes",
     "offset_map_panel",
     "outline_free",
+    "panel_layout",
     "release_spec",
     "skeleton",
     "value_labels",
@@ -67,6 +69,9 @@ GROUPS = {"a": "Table aᴷ", "q": "Queries qᵢ", "keys": "Keys kⱼ"}
 BIAS_MODES = ("shaw", "scalar")
 #: The panels in reading order (two rows of three, then the offset map).
 PANEL_ORDER = tuple(panels.EXPLORER_PANELS)
+#: Presenter mode's order (two panels a row): the combined scores and weights side by side
+#: first, so a projector shows the scores and their softmax on one screen.
+PRESENTER_ORDER = ("scores", "weights", "content", "bias", "content_weights", "difference", "offsets")
 #: The per-cell arrays of a panel's heatmap trace: the browser computes them, Python does not send them.
 CELL_FIELDS = ("z", "text", "customdata")
 
@@ -191,16 +196,29 @@ def hover_recipes(state: dict, inputs: presets.ExplorerInputs, result: Attention
     }
 
 
-def explorer_heatmaps(result: AttentionResult, d: int, *, scalar: bool, height: int, hovers: dict) -> dict:
+def panel_layout(state: dict) -> style.PanelLayout:
+    """How a state's panels are laid out: for a projector in presenter mode, else for a screen."""
+    return style.PRESENTER_PANEL if state.get("presenter") else style.PANEL
+
+
+def explorer_heatmaps(
+    result: AttentionResult,
+    d: int,
+    *,
+    scalar: bool,
+    height: int,
+    hovers: dict,
+    layout: style.PanelLayout = style.PANEL,
+) -> dict:
     """What each of the six data panels is drawn from: :func:`relpos.plots.heatmaps.heatmap_spec`'s
     arguments, with the matrices as computed (no cell is sent, in any dtype)."""
     n_q, n_k = result.scores.shape
-    detail = panels.panel_detail(max(n_q, n_k))
+    detail = panels.panel_detail(max(n_q, n_k), layout)
     matrices = panels.panel_matrices(result)
     titles = panels.explorer_titles(d, scalar=scalar)
     scores_look, weights_look = (
-        panels.panel_look(detail, height, detail["score_format"]),
-        panels.panel_look(detail, height, ".2f"),
+        panels.panel_look(detail, height, detail["score_format"], layout),
+        panels.panel_look(detail, height, ".2f", layout),
     )
     score_range = diverging_range(symmetric_range(result.content, result.bias, result.scores))
     clipped = result.k < max(n_q, n_k) - 1
@@ -225,16 +243,16 @@ def explorer_heatmaps(result: AttentionResult, d: int, *, scalar: bool, height: 
     }
 
 
-def explorer_skeletons(result: AttentionResult, d: int, *, scalar: bool, height: int, hovers: dict) -> dict:
+def explorer_skeletons(result: AttentionResult, d: int, **options) -> dict:
     """The six data panels as skeletons: plain dicts without the per-cell arrays (``z``, cell
     ``text``, ``customdata``), which are never computed: the browser fills them.
 
     Returns a dict of panel key to ``(spec, decimals)``: the figure dict (what
     :func:`skeleton` keeps of the figure's JSON) and the decimals of
-    the cell numbers the browser prints (None: none, or Plotly formats z). `hovers` may be
-    recipes (``explorer_hovers(..., cells=False)``).
+    the cell numbers the browser prints (None: none, or Plotly formats z). The `options`
+    are :func:`explorer_heatmaps`'s; its `hovers` may be recipes (``explorer_hovers(..., cells=False)``).
     """
-    specs = explorer_heatmaps(result, d, scalar=scalar, height=height, hovers=hovers)
+    specs = explorer_heatmaps(result, d, **options)
     return {
         name: (heatmap_spec(**args, cells=False), cell_decimals(args["matrix"].size, args["look"]))
         for name, args in specs.items()
@@ -270,7 +288,7 @@ def explorer_hovers(
     }
 
 
-def offset_map_panel(n_q: int, n_k: int, k: int, height: int) -> go.Figure:
+def offset_map_panel(n_q: int, n_k: int, k: int, height: int, layout: style.PanelLayout = style.PANEL) -> go.Figure:
     """The Explorer's offset-map panel (it depends only on the sizes, so pages may cache it)."""
     return offset_map_figure(
         n_q,
@@ -278,8 +296,10 @@ def offset_map_panel(n_q: int, n_k: int, k: int, height: int) -> go.Figure:
         k,
         title=f"{panels.EXPLORER_PANELS['offsets']} (k = {k})",
         outline=True,
-        text_size=None,
+        text_size=layout.text.cell,
         panel_height=height,
+        panel_layout=layout,
+        cell_labels=panels.cell_numbers(max(n_q, n_k), layout),
         validate=False,
     )
 
@@ -296,11 +316,12 @@ def release_spec(
     """
     n, k, d = state["n"], state["k"], state["d"]
     scalar = state["bias"] == "scalar"
-    height = panels.panel_height(n)
+    layout = panel_layout(state)
+    height = panels.panel_height(n, layout)
     hovers = explorer_hovers(inputs.queries, inputs.keys, inputs.table, result, scalar=scalar)
-    built = explorer_skeletons(result, d, scalar=scalar, height=height, hovers=hovers)
+    built = explorer_skeletons(result, d, scalar=scalar, height=height, hovers=hovers, layout=layout)
     skeletons = {name: outline_free(_json_ready(spec), n, k) for name, (spec, _) in built.items()}
-    skeletons["offsets"], offsets_decimals = json.loads(_offsets_skeleton(n, k, height))
+    skeletons["offsets"], offsets_decimals = json.loads(_offsets_skeleton(n, k, height, layout))
     decimals = {name: built[name][1] if name in built else offsets_decimals for name in PANEL_ORDER}
     recipes = hover_recipes(state, inputs, result, hovers) if hovers else {}
     return assemble(state, inputs, {name: skeletons[name] for name in PANEL_ORDER}, decimals, captions, recipes, seq)
@@ -312,17 +333,20 @@ def _json_ready(spec: dict) -> dict:
 
 
 @lru_cache(maxsize=64)
-def _offsets_skeleton(n: int, k: int, height: int) -> str:
-    """The offset map's skeleton and cell decimals depend only on the sizes (JSON text:
-    every caller parses its own copy, which it may change)."""
-    figure = offset_map_panel(n, n, k, height)
+def _offsets_skeleton(n: int, k: int, height: int, layout: style.PanelLayout) -> str:
+    """The offset map's skeleton and cell decimals depend only on the sizes and the layout
+    (JSON text: every caller parses its own copy, which it may change)."""
+    figure = offset_map_panel(n, n, k, height, layout)
     return json.dumps([outline_free(_json_ready(skeleton(figure.to_plotly_json())), n, k), figure_decimals(figure)])
 
 
 def assemble(state, inputs, skeletons: dict, decimals: dict, captions: dict, recipes: dict, seq: int) -> dict:
     """The spec's JSON-ready dict from the figures' skeletons and the rest of the page's numbers."""
     n, k, d = state["n"], state["k"], state["d"]
-    layout, trace, skeletons = _shared(skeletons)
+    presenter = bool(state.get("presenter"))
+    panel = panel_layout(state)
+    order = PRESENTER_ORDER if presenter else PANEL_ORDER
+    layout, trace, skeletons = _shared({name: skeletons[name] for name in order})
     low, high = presets.VALUE_RANGE
     return {
         "n": n,
@@ -330,6 +354,7 @@ def assemble(state, inputs, skeletons: dict, decimals: dict, captions: dict, rec
         "d": d,
         "scalar": state["bias"] == "scalar",
         "live": n <= LIVE_MAX_N,
+        "presenter": presenter,  # the panel's projector layout (two panels a row, larger text)
         "low": low,
         "high": high,
         "step": presets.VALUE_STEP,
@@ -343,10 +368,12 @@ def assemble(state, inputs, skeletons: dict, decimals: dict, captions: dict, rec
         "trace": trace,  # every figure's heatmap trace, sent once
         "origin": PANEL_ORIGIN,  # cell (i, j) is drawn at x = j + origin, y = i + origin
         "decimals": decimals,
-        "offsets": offset_map.panel_cells(n, n, k),
+        "offsets": offset_map.panel_cells(n, n, k, labelled=panels.cell_numbers(n, panel)),
         "titles": {name: panels.plain_title(name, d, scalar=state["bias"] == "scalar") for name in PANEL_ORDER},
         # the bias panel's title follows the query-independent toggle while it is live
-        "bias_titles": {mode: panels.explorer_titles(d, scalar=mode == "scalar")["bias"] for mode in BIAS_MODES},
+        "bias_titles": {
+            mode: panel.title(panels.explorer_titles(d, scalar=mode == "scalar")["bias"]) for mode in BIAS_MODES
+        },
         "captions": {name: captions.get(name, "") for name in PANEL_ORDER},
         "hover": recipes,
         "seq": seq,

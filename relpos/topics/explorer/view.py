@@ -7,7 +7,9 @@ under the panels instead, so the offset map stays in sight while k moves. The va
 (aᴷ, q, k) and the query-independent toggle live in the live panel (:mod:`relpos.ui.live`),
 which repaints the seven heatmaps in the browser while a slider moves and hands the values
 back on release, when this fragment reruns: captions, the diagonal note, the tables, the
-exports and the URL follow.
+exports and the URL follow. Presenter mode (a field of the state, so ``presenter=1`` in a
+lesson link) lays the panel out for a projector: the walkthrough's presenter style, the
+live panel first, two panels a row.
 """
 
 import streamlit as st
@@ -33,6 +35,7 @@ W = widget_key(PAGE, "")  # "explorer.": this page's widget keys (forgotten when
 LIVE = widget_key(PAGE, "live")  # the live panel (component)
 SEQ = state_key(PAGE, "live_seq")  # number of the last release applied (survives preset changes)
 LIVE_PROBLEMS = state_key(PAGE, "live_problems")
+PRESENTER = W + "presenter"
 
 
 def _state() -> dict:
@@ -79,6 +82,10 @@ def _on_seed() -> None:
 
 def _on_upload(state: dict) -> None:
     _replace(state)
+
+
+def _on_presenter() -> None:
+    st.session_state[STATE] = dict(_state(), presenter=bool(st.session_state[PRESENTER]))
 
 
 #: Sequence lengths offered: every n with per-token sliders, then a few long ones.
@@ -212,12 +219,34 @@ def explorer_body() -> None:
     ui.write_url(EXPLORER, state)
 
 
-def render() -> None:
-    """The whole page: the questions to try first, then the sidebar and the live panel."""
-    st.title("Explorer: content and position, side by side")
+def _introduction() -> None:
     ui.markdown("explorer")
     ui.markdown("explorer_questions")
+
+
+def render() -> None:
+    """The whole page: the questions to try first, then the sidebar and the live panel (in
+    presenter mode the live panel first, the questions below it)."""
+    opening = STATE not in st.session_state
     state = ui.page_state(STATE, EXPLORER)
+    if opening and state["presenter"] and ui.phone_screen():  # a projector's layout is no phone's
+        state = st.session_state[STATE] = dict(state, presenter=False)
+    presenter = state["presenter"]
+    ui.presenter_style(presenter)
+    heading, toggle = st.columns([3, 1], vertical_alignment="center")
+    heading.title("Explorer: content and position, side by side")
+    with toggle:
+        ui.seed_widget(PRESENTER, presenter)
+        ui.presenter_toggle(
+            PRESENTER,
+            help="Bigger text and figures for a projector: the combined scores and weights side by side "
+            "under the sliders, the sidebar folded away (its arrow brings it back).",
+            on_change=_on_presenter,
+        )
+    if not presenter:
+        _introduction()
     ui.show_url_problems(STATE)
     setup_sidebar(state, sizes=not ui.phone_screen())
     explorer_body()
+    if presenter:
+        _introduction()

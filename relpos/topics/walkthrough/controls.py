@@ -284,19 +284,12 @@ def land_on_stop() -> None:
 def presenter_toggle() -> None:
     """The Presenter mode toggle; in presenter mode a "Copy link" button beside it (the sidebar
     with the lesson link stays folded, and the navigation bar has no room to spare)."""
-    with st.container(horizontal=True, vertical_alignment="center", gap=None):
-        st.toggle(
-            "Presenter mode",
-            key=PRESENTER,
-            persist_state="session",
-            width="content",
-            help="Bigger text, formulas and figures for a projector; Previous and Next stay at the "
-            "top of the screen. The keyboard's ← and → arrows work too, and so does a presentation "
-            "clicker (Page Up / Page Down). Presenter mode keeps your theme: a projector shows the Light one "
-            "best (app menu ⋮, top right).",
-        )
-        if st.session_state.get(PRESENTER):
-            ui.copy_link_button()
+    ui.presenter_toggle(
+        PRESENTER,
+        help="Bigger text, formulas and figures for a projector; Previous and Next stay at the "
+        "top of the screen. The keyboard's ← and → arrows work too, and so does a presentation "
+        "clicker (Page Up / Page Down).",
+    )
 
 
 def sync_url(lesson: Lesson) -> None:

@@ -24,7 +24,9 @@ __all__ = [
 ]
 
 
-def weight_bars_figure(content_weights, weights, title: str, *, labels=None, height: int | None = None) -> go.Figure:
+def weight_bars_figure(
+    content_weights, weights, title: str, *, labels=None, height: int | None = None, decimals: int = 3
+) -> go.Figure:
     """Grouped bars: each key's content-only weight next to its combined weight, values printed.
 
     Parameters
@@ -34,6 +36,9 @@ def weight_bars_figure(content_weights, weights, title: str, *, labels=None, hei
     title : str
     labels : sequence of str, length n_k, optional
         Category labels; default ``key 1 .. key n``.
+    decimals : int
+        Decimals of the values printed over the bars (a projector's 20 px labels need two
+        to stay apart over narrow bars).
 
     Examples
     --------
@@ -59,7 +64,7 @@ def weight_bars_figure(content_weights, weights, title: str, *, labels=None, hei
                 y=values,
                 name=name,
                 marker={"color": colour},
-                text=[num.number(value, 3) for value in values],
+                text=[num.number(value, decimals) for value in values],
                 textposition="outside",
                 textfont={"size": style.FONT_SIZE},  # in the theme's text colour
                 cliponaxis=False,
@@ -206,35 +211,54 @@ def partial_score_heatmap(
     return highlight_cells(fig, current)
 
 
-def _raise_font(font, minimum: float) -> None:
+def _raise_font(font, minimum: float, colour: str | None) -> None:
+    """At least `minimum` px, in `colour` (None: the colour it has, as a heatmap's cell
+    numbers, which Plotly draws light or dark to stand out from their cell)."""
     if font is not None:
         font.size = max(font.size or 0, minimum)
+        if colour:
+            font.color = colour
 
 
 def minimum_fonts(fig: go.Figure, minimum: float = style.PRESENTER_MIN_FONT) -> go.Figure:
     """Raise every text of a figure (cell numbers, ticks, axis and legend titles, colour
-    bar) to at least `minimum` px; in place. Presenter mode: read from the back row.
+    bar, sub- and superscripts, bar labels Plotly would shrink) to at least `minimum` px and
+    draw it in the theme's ink (:attr:`~relpos.plots.style.Palette.ink`), not Streamlit's
+    grey; in place. Presenter mode: read from the back row.
 
     >>> fig = minimum_fonts(score_heatmap([[1.0]], "t", look=HeatmapStyle(height=300)), 20)
     >>> fig.data[0].textfont.size, fig.layout.xaxis.tickfont.size, fig.layout.xaxis.title.font.size
     (20, 20, 20)
     """
     layout = fig.layout
-    fig.update_layout(font={"size": max(layout.font.size or style.FONT_SIZE, minimum)})
+    ink = style.palette().ink
+    fig.update_layout(font={"size": max(layout.font.size or style.FONT_SIZE, minimum), "color": ink})
+    if layout.uniformtext.minsize is not None:  # Plotly would shrink bar labels down to it
+        layout.uniformtext.minsize = max(layout.uniformtext.minsize, minimum)
     for axis in (layout.xaxis, layout.yaxis):
-        _raise_font(axis.tickfont, minimum)
+        _raise_font(axis.tickfont, minimum, ink)
         if axis.title:
-            _raise_font(axis.title.font, minimum)
+            _raise_font(axis.title.font, minimum, ink)
     if layout.title:
-        _raise_font(layout.title.font, minimum)
-    _raise_font(layout.legend.font, minimum)
+        _raise_font(layout.title.font, minimum, ink)
+    _raise_font(layout.legend.font, minimum, ink)
+    _raise_font(layout.hoverlabel.font, minimum, colour=None)  # Plotly picks it for the label's colour
     for trace in fig.data:
         if getattr(trace, "textfont", None) is not None:
-            _raise_font(trace.textfont, minimum)
+            _raise_font(trace.textfont, minimum, colour=None)
         colorbar = getattr(trace, "colorbar", None)
         if colorbar is not None:
-            _raise_font(colorbar.tickfont, minimum)
+            _raise_font(colorbar.tickfont, minimum, ink)
+            _full_size_scripts(colorbar.title, minimum)
+    for title in (layout.title, layout.xaxis.title, layout.yaxis.title):
+        _full_size_scripts(title, minimum)
     return fig
+
+
+def _full_size_scripts(title, minimum: float) -> None:
+    """A title's sub- and superscripts at no less than `minimum` px (or the title's own size)."""
+    if title is not None and title.text:
+        title.text = style.full_size_scripts(title.text, max(title.font.size or minimum, minimum))
 
 
 #: Room (px) a colour bar under a chart takes: its ticks and its title.

@@ -112,10 +112,16 @@ def _weight_bars(lesson: Lesson) -> None:
         f"Weights of query {i + 1}" + ("" if lesson.presenter else ": content only vs combined"),
         labels=labels,
         height=380,
+        decimals=2 if lesson.presenter else 3,  # the formula beside the bars has three
     )
-    if lesson.presenter:  # a third of the screen wide: labels stay level, the legend below the title
+    if lesson.presenter:
+        # a third of the screen wide: labels stay level, the legend below the title; the
+        # bars' own 20 px values replace the y-axis, so the bars are wide enough to keep
+        # them apart, with room above the tallest for its value
         fig.update_xaxes(tickangle=0)
-        fig.update_layout(margin={"l": 50, "r": 5, "t": 95, "b": 70})
+        top = max(max(shift.content_weights), max(shift.weights))
+        fig.update_yaxes(visible=False, range=[0, top * 1.35])
+        fig.update_layout(margin={"l": 5, "r": 5, "t": 95, "b": 70})
     lesson.figure(fig, WEIGHTS)
 
 

@@ -18,6 +18,10 @@
 // colours"). Pointing at or tapping a cell outlines the same (i, j) in all seven panels.
 // The panels wear the page's theme (themeColours): plotly.js draws them directly, so
 // st.plotly_chart's theming never reaches them; a switch of theme redraws them at once.
+// The sliders sit in a sticky bar that never takes more than a quarter of the screen
+// (sliderColumns: one row of them, two on a large screen, scrolling sideways); a spec with
+// `presenter` gets the projector's layout (the rl-presenter class: larger text, two
+// panels a row, in the spec's order).
 //
 // The panel reports what it does as DOM events (bubbling from its root element, or from
 // the document while it is detached): relpos-live:paint (every repaint, with its
@@ -212,8 +216,20 @@ function staircase(x, y, n, dx, dy) {
 }
 
 function structureOf(spec) {
-  return JSON.stringify([spec.n, spec.k, spec.d, spec.live, spec.groups.map((g) => g.labels.length)]);
+  return JSON.stringify([spec.n, spec.k, spec.d, spec.live, !!spec.presenter, spec.groups.map((g) => g.labels.length)]);
 }
+
+// The slider bar stays short (never more than a quarter of the screen): the open group's
+// sliders take as few rows as fit, at most --rl-rows (the style sheet's choice for the
+// screen), and what does not fit is reached by scrolling the rows sideways. Returns the
+// grid's column count: every slider at least its row's min-width, and the row filled.
+function sliderColumns(count, width, item, gap, most) {
+  const fit = Math.max(1, Math.floor((width + gap) / (item + gap)));
+  if (count <= fit) return fit; // one row, its tracks as wide as a full row's
+  return Math.ceil(count / Math.min(most, Math.ceil(count / fit)));
+}
+
+let noteCount = 0; // ids of the group notes (a tab panel names its note as its description)
 
 class LivePanel {
   constructor() {
@@ -222,6 +238,14 @@ class LivePanel {
     // now and then while reruns overlap) gives it back instead of dropping it on <body>.
     this.el.addEventListener("focusin", (event) => (this.lastFocused = event.target));
     this.el.addEventListener("focusout", (event) => event.relatedTarget && (this.lastFocused = null));
+    this.sliderGrids = {};
+    this.barWidth = 0;
+    if (window.ResizeObserver) {
+      new ResizeObserver(() => {
+        const width = this.controls ? this.controls.clientWidth : 0;
+        if (width && width !== this.barWidth) this.fitSliders(); // the sidebar folded, the window resized …
+      }).observe(this.el);
+    }
     this.structure = null;
     this.figureText = {};
     this.plots = {};
@@ -311,7 +335,9 @@ class LivePanel {
     if (structure !== this.structure) {
       this.structure = structure;
       this.figureText = {};
+      this.el.classList.toggle("rl-presenter", !!spec.presenter);
       this.build(spec);
+      this.fitSliders();
     } else {
       this.syncControls();
     }
@@ -456,7 +482,12 @@ class LivePanel {
     });
     this.resizes.disconnect();
     this.sentInputs = null;
-    this.el.appendChild(this.buildControls(spec));
+    this.notes = {};
+    this.sliderGrids = {};
+    this.controls = this.buildControls(spec);
+    const notes = element("div", { class: "rl-notes" });
+    notes.append(...Object.values(this.notes));
+    this.el.append(this.controls, notes);
     const grid = element("div", { class: "rl-grid" });
     for (const name of Object.keys(spec.figures)) {
       const figure = element("figure", { class: `rl-panel rl-${name}` });
@@ -488,12 +519,12 @@ class LivePanel {
       tabs.appendChild(button);
       this.groupPanels[group.name] = this.buildGroup(group, spec);
     }
-    const options = element("div", { class: "rl-options" });
+    const bar = element("div", { class: "rl-bar" });
     this.fitButton = element("button", { type: "button", class: "rl-fit", title: "Colour ranges fitted to the numbers shown now" }, "Fit colours");
     this.fitButton.hidden = true;
     this.fitButton.addEventListener("click", () => this.fitColours());
-    options.append(this.buildToggle(spec), this.fitButton);
-    controls.append(tabs, options, ...Object.values(this.groupPanels));
+    bar.append(tabs, this.buildToggle(spec), this.fitButton);
+    controls.append(bar, ...Object.values(this.groupPanels));
     this.status = element("p", { class: "rl-status", role: "status", "aria-live": "polite" });
     controls.appendChild(this.status);
     this.openTab(this.tab in this.tabButtons ? this.tab : "a", false);
@@ -516,8 +547,15 @@ class LivePanel {
   buildGroup(group, spec) {
     const panel = element("div", { role: "tabpanel", class: "rl-group", "data-group": group.name });
     panel.setAttribute("aria-label", group.title);
-    if (group.note) panel.appendChild(element("p", { class: "rl-note" }, group.note));
+    if (group.note) {
+      // below the sticky bar, not in it: a sentence to read once, not a control to reach
+      const id = `rl-note-${(noteCount += 1)}`;
+      this.notes[group.name] = element("p", { class: "rl-note", id, "data-group": group.name }, group.note);
+      panel.setAttribute("aria-describedby", id);
+    }
     const grid = element("div", { class: "rl-sliders" });
+    grid.addEventListener("scroll", () => this.shade(grid), { passive: true });
+    this.sliderGrids[group.name] = grid;
     this.sliders[group.name] = group.labels.map((label, index) => {
       const row = element("label", { class: "rl-slider" });
       const input = element("input", {
@@ -583,8 +621,35 @@ class LivePanel {
       button.setAttribute("aria-selected", String(open));
       button.tabIndex = open ? 0 : -1;
       this.groupPanels[group].hidden = !open;
+      if (this.notes && this.notes[group]) this.notes[group].hidden = !open;
     }
+    if (this.sliderGrids[name]) this.shade(this.sliderGrids[name]);
     if (focus) this.tabButtons[name].focus();
+  }
+
+  // Every group's sliders laid out for the bar's width (sliderColumns).
+  fitSliders() {
+    const width = this.controls ? this.controls.clientWidth : 0;
+    if (!width) return; // detached: the ResizeObserver fits them once the panel is back
+    this.barWidth = width;
+    const most = Number(getComputedStyle(this.el).getPropertyValue("--rl-rows")) || 1;
+    for (const [name, grid] of Object.entries(this.sliderGrids)) {
+      const first = grid.firstElementChild;
+      if (!first) continue;
+      const style = getComputedStyle(grid);
+      const room = width - (parseFloat(style.paddingLeft) || 0) - (parseFloat(style.paddingRight) || 0);
+      const item = parseFloat(getComputedStyle(first).minWidth) || 0;
+      const gap = parseFloat(style.columnGap) || 0;
+      grid.style.setProperty("--rl-columns", String(sliderColumns(this.sliders[name].length, room, item, gap, most)));
+    }
+    if (this.sliderGrids[this.tab]) this.shade(this.sliderGrids[this.tab]);
+  }
+
+  // A soft edge where the row goes on beyond the bar, on the side it goes on.
+  shade(grid) {
+    const left = grid.scrollLeft;
+    grid.classList.toggle("rl-more-before", left > 1);
+    grid.classList.toggle("rl-more-after", left + grid.clientWidth < grid.scrollWidth - 1);
   }
 
   tabKey(event, name) {
