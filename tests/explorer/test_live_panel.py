@@ -384,6 +384,9 @@ def test_keyboard_steps_repaint_before_the_server_hears_of_them(app_tab):
         queries[0] += 0.05 * step
         content = app_tab.figure("content").z
         np.testing.assert_allclose(content[0], queries[0] * np.array(example.keys), rtol=0, atol=1e-12)
+        # this step's hand-back, before the next step: a slow machine's next paint may come
+        # after it, and it must not be taken for the next step's
+        app_tab.page.wait_for_function("(n) => window.__relposLiveLog.sends.length > n", arg=before["sends"])
     assert app_tab.page.evaluate("() => document.activeElement.getAttribute('aria-label')") == "q₁"
     wait_for_link(app_tab, "q", "1.15,")  # the hand-back's rerun writes the URL
 
