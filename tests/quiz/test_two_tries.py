@@ -170,3 +170,16 @@ def test_every_questions_example_fits_the_explorer(seed):
         decoded = EXPLORER.decode(params)
         assert decoded.problems == () and all(decoded.state[name] == value for name, value in setting.items())
         assert hint
+
+
+def test_the_share_link_opens_these_questions_and_loads_no_code_highlighter():
+    """The link under the score names the quiz page and this seed, as plain text: a code
+    block (``st.code``) would make every reader's browser load Streamlit's 0.4 MB highlighter
+    for one line (docs/benchmarks.md, page weight)."""
+    at = open_app("quiz", query={"seed": str(SEED)})
+    assert not at.exception
+    assert not at.code, [block.value for block in at.code]
+    links = [text.value for text in at.text if "seed=" in text.value]
+    assert len(links) == 1, [text.value for text in at.text]
+    parts = urlsplit(links[0])
+    assert parts.path.endswith("/quiz") and dict(parse_qsl(parts.query)) == {"seed": str(SEED)}

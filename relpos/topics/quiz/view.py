@@ -224,7 +224,8 @@ def quiz_summary(questions, seed: int) -> None:
         st.button("New questions", key=NEW_QUESTIONS, on_click=_new_questions, type="primary")
         st.button("Start again (same questions)", key=START_AGAIN, on_click=_start_again, args=(seed, len(questions)))
     markdown("quiz_share")
-    st.code(f"{st.context.url or ''}?seed={seed}", language=None)
+    # plain text: a code block would load Streamlit's code highlighter (0.4 MB) for one line
+    st.text(ui.app_url("quiz", {"seed": str(seed)}))
 
 
 def render() -> None:
