@@ -1,7 +1,8 @@
 """axe-core over every page of the app, in a real browser.
 
-The per-page test is also the suite's one light-theme load of each page: it checks the
-page's content (tests/support/ui_contract.py) and its icons before the audit.
+The per-page test is also the suite's one load of each page: it checks the page's content
+(tests/support/ui_contract.py) and its icons before the audit, then turns the tab's system
+setting dark and audits the page again in the dark theme (tests/test_theme.py has the rest).
 
 axe-core comes from the ``axe-playwright-python`` package (requirements-dev.txt), which
 ships ``axe.min.js``: it is injected into the page, never fetched from a CDN. Each page
@@ -27,6 +28,7 @@ from relpos.ui.navigation import PAGES
 from tests.support.axe import audit, describe, open_presenter_explorer, open_presenter_walkthrough, run_axe
 from tests.support.browser import AppTab
 from tests.support.pages import assert_clean
+from tests.support.theme import assert_drawn_dark, turn_dark
 from tests.support.ui_contract import contract, url_path
 from tests.test_icon_font import assert_icons_are_glyphs
 
@@ -41,10 +43,12 @@ def axe():
 
 
 @pytest.mark.parametrize("spec", PAGES, ids=[spec.url_path for spec in PAGES])
-def test_page_loads_cleanly_with_its_content_and_no_accessibility_violations(axe, app_tab, spec):
+def test_page_loads_cleanly_and_has_no_accessibility_violations_in_light_and_dark(axe, app_tab, spec):
     """Every page, once (a page load costs a busy 2-core machine seconds of Chromium's
     time): it loads without an error, shows its contract's texts, charts and tables and
-    its icons as glyphs, and axe-core finds nothing; every chart is announced by name."""
+    its icons as glyphs, and axe-core finds nothing; every chart is announced by name.
+    Then the reader's system turns dark in the same tab: the page and every chart follow
+    (relpos.ui.theme reruns the page), and axe-core finds nothing there either."""
     app_tab.open(url_path(spec), timeout=90)
     expected = contract(spec)
     if expected.min_charts:
@@ -66,6 +70,13 @@ def test_page_loads_cleanly_with_its_content_and_no_accessibility_violations(axe
             .filter((chart) => !(chart.getAttribute('aria-label') || '').trim()).length"""
     )
     assert unnamed == 0, f"/{spec.url_path}: {unnamed} of {app_tab.count('plot')} charts have no accessible name"
+    assert_clean(app_tab)
+
+    turn_dark(app_tab)
+    violations = audit(axe, app_tab, f"dark-{spec.url_path}", screenshot=f"dark-{spec.url_path}")
+    assert not violations, f"axe-core on /{spec.url_path} in the dark theme:\n{describe(violations)}"
+    charts = assert_drawn_dark(app_tab, f"/{spec.url_path} in the dark theme")
+    assert len(charts) >= expected.min_charts
     assert_clean(app_tab)
 
 

@@ -37,7 +37,7 @@ def changed_rows(before: np.ndarray, after: np.ndarray) -> set[int]:
 
 
 # Each page's clean load, content and icons are checked with its axe-core audit, in one
-# load (tests/test_accessibility.py::test_page_loads_cleanly_with_its_content_and_no_accessibility_violations).
+# load (tests/test_accessibility.py::test_page_loads_cleanly_and_has_no_accessibility_violations_in_light_and_dark).
 
 
 def test_root_url_shows_the_first_page(app_tab):

@@ -2,13 +2,14 @@
 
 The themes are deploy/streamlit.toml's ``[theme.light]`` and ``[theme.dark]`` (the
 developer's .streamlit/config.toml has the same); the app menu offers System (the
-default, the browser's setting), Light and Dark. The browser tests open every page with
-the system set to dark (Chromium's ``prefers-color-scheme`` emulation, which "System"
-follows) and check what a reader sees: axe-core finds nothing (contrast included), the
-page is dark, and every chart, the live panel's included, is drawn on the dark page in
-its light text; the figures' own colours are the dark palette's. A switch in the menu
-recolours the figures as well (relpos.ui.theme reruns the page). Screenshots go to
-``test-artifacts/screens/dark-*.png``.
+default, the browser's setting), Light and Dark. What a reader of the dark theme sees is
+checked on every page by tests/test_accessibility.py (after each page's light audit, the
+tab's system setting turns dark, Chromium's ``prefers-color-scheme`` emulation, which
+"System" follows): axe-core finds nothing (contrast included), the page is dark, and every
+chart, the live panel's included, is drawn on the dark page in its light text. Here:
+the palettes, presenter mode in the dark, a page opened dark from its first paint, and a
+switch in the menu, which recolours the figures as well (relpos.ui.theme reruns the
+page). Screenshots go to ``test-artifacts/screens/dark-*.png``.
 """
 
 from __future__ import annotations
@@ -25,36 +26,15 @@ from relpos.plots import style
 from relpos.state.keys import css_class
 from relpos.topics.value_side import figures as value_figures
 from relpos.ui import theme
-from relpos.ui.navigation import PAGES
-from tests.support.axe import audit, describe, open_presenter_explorer, open_presenter_walkthrough, run_axe
-from tests.support.browser import DEPLOY_CONFIG, ROOT, SELECTORS, AppTab
+from tests.support.axe import describe, open_presenter_explorer, open_presenter_walkthrough, run_axe
+from tests.support.browser import DEPLOY_CONFIG, ROOT, AppTab
+from tests.support.theme import PAGE_JS, assert_drawn_dark, chart_colours, contrast, hex_colour
 
 DEVELOPER_CONFIG = ROOT / ".streamlit" / "config.toml"
 
 
 def _themes(path) -> dict[str, dict]:
     return tomllib.loads(path.read_text(encoding="utf-8"))["theme"]
-
-
-def luminance(colour: str) -> float:
-    """WCAG relative luminance of ``#rrggbb``.
-
-    >>> round(luminance("#ffffff"), 3), round(luminance("#000000"), 3)
-    (1.0, 0.0)
-    """
-    channels = [int(colour.lstrip("#")[i : i + 2], 16) / 255 for i in (0, 2, 4)]
-    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
-    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
-
-
-def contrast(first: str, second: str) -> float:
-    """WCAG contrast ratio of two ``#rrggbb`` colours.
-
-    >>> round(contrast("#767676", "#ffffff"), 2)
-    4.54
-    """
-    high, low = sorted((luminance(first), luminance(second)), reverse=True)
-    return (high + 0.05) / (low + 0.05)
 
 
 # ------------------------------------------------------------------ configuration and palettes
@@ -152,56 +132,6 @@ class TestPalettes:
 
 # ------------------------------------------------------------------ in a browser
 
-#: Every chart's colours as drawn: page and plot background, text, and the colour of each
-#: named trace's markers (normalised by the browser to #rrggbb).
-_CHART_COLOURS_JS = """
-(selector) => {
-  const probe = document.createElement('canvas').getContext('2d');
-  const hex = (colour) => {
-    probe.fillStyle = '#010203';
-    probe.fillStyle = colour || '#010203';
-    return probe.fillStyle;
-  };
-  return [...document.querySelectorAll(selector)].map((el) => {
-    const layout = el._fullLayout;
-    const markers = {};
-    for (const trace of el._fullData) {
-      const colour = trace.marker && trace.marker.color;
-      if (trace.name && typeof colour === 'string') markers[trace.name] = hex(colour);
-    }
-    const title = layout.title && layout.title.text || '';
-    return { title, live: !!el.closest('.relpos-live'), paper: hex(layout.paper_bgcolor),
-             plot: hex(layout.plot_bgcolor), text: hex(layout.font.color), markers };
-  });
-}
-"""
-_PAGE_JS = "() => getComputedStyle(document.querySelector('[data-testid=stApp]')).backgroundColor"
-
-
-def _hex(rgb: str) -> str:
-    """``rgb(23, 22, 20)`` as ``#171614``."""
-    return "#" + "".join(f"{int(part):02x}" for part in rgb[rgb.index("(") + 1 : rgb.index(")")].split(",")[:3])
-
-
-def _charts(tab: AppTab) -> list[dict]:
-    return tab.page.evaluate(_CHART_COLOURS_JS, SELECTORS["plot"])
-
-
-def _assert_drawn_dark(tab: AppTab, where: str) -> list[dict]:
-    page = _hex(tab.page.evaluate(_PAGE_JS))
-    assert page == style.DARK.page, f"{where}: the page is {page}, not the dark theme's"
-    charts = _charts(tab)
-    for chart in charts:
-        name = f"{where}: {'live panel ' if chart['live'] else ''}chart {chart['title']!r}"
-        assert chart["paper"] == style.DARK.page, f"{name} is drawn on {chart['paper']}"
-        assert luminance(chart["plot"]) < 0.1, f"{name} has a light plot area, {chart['plot']}"
-        assert contrast(chart["text"], style.DARK.page) >= 7, f"{name} writes in {chart['text']}"
-    return charts
-
-
-#: The pages with charts, and how many a first visit draws at least (the live panel's seven).
-_CHARTS = {"explorer": 7, "worked_example": 2, "value_side": 3, "schemes": 6}
-
 
 @pytest.fixture(scope="module")
 def axe():
@@ -216,20 +146,6 @@ def dark_tab(chromium, app_server):
     tab = AppTab.new(chromium, app_server.base_url, color_scheme="dark")
     yield tab
     tab.close()
-
-
-@pytest.mark.browser
-@pytest.mark.timeout(240)
-@pytest.mark.parametrize("spec", PAGES, ids=[spec.url_path for spec in PAGES])
-def test_page_in_the_dark_theme_is_dark_and_has_no_accessibility_violations(axe, dark_tab, spec):
-    dark_tab.open(spec.url_path, timeout=90)
-    if spec.url_path in _CHARTS:
-        dark_tab.wait_plots(_CHARTS[spec.url_path], timeout=60)
-    violations = audit(axe, dark_tab, f"dark-{spec.url_path}", screenshot=f"dark-{spec.url_path}")
-    assert not violations, f"axe-core on /{spec.url_path} in the dark theme:\n{describe(violations)}"
-    charts = _assert_drawn_dark(dark_tab, f"/{spec.url_path}")
-    assert len(charts) >= _CHARTS.get(spec.url_path, 0)
-    assert not dark_tab.errors, dark_tab.errors
 
 
 _LABEL_COLOURS_JS = """() => [...document.querySelectorAll(
@@ -249,7 +165,7 @@ def test_primary_buttons_read_on_the_dark_page_before_streamlits_html_code_arriv
     dark_tab.page.route(re.compile(r"/static/js/Html\.[\w-]+\.js$"), lambda route: held.append(route))
     dark_tab.open("quiz", timeout=90)
     dark_tab.page.wait_for_function(f"() => ({_LABEL_COLOURS_JS})().length >= 5", timeout=30_000)
-    labels = {_hex(colour) for colour in dark_tab.page.evaluate(_LABEL_COLOURS_JS)}
+    labels = {hex_colour(colour) for colour in dark_tab.page.evaluate(_LABEL_COLOURS_JS)}
     assert labels == {style.DARK.page}, f"primary button labels in {labels}, before the html code ({len(held)} held)"
     for route in held:
         route.continue_()
@@ -274,11 +190,11 @@ def test_presenter_mode_is_dark_and_has_no_accessibility_violations(axe, dark_ta
     violations = run_axe(axe, dark_tab)
     dark_tab.screenshot(f"dark-{page}-presenter")
     assert not violations, f"axe-core on /{page} in presenter mode, dark:\n{describe(violations)}"
-    _assert_drawn_dark(dark_tab, f"/{page} presenter")
+    assert_drawn_dark(dark_tab, f"/{page} presenter")
     bar = dark_tab.page.evaluate(
         "(selector) => getComputedStyle(document.querySelector(selector)).backgroundColor", _PRESENTER_BARS[page]
     )
-    assert _hex(bar) == style.DARK.page
+    assert hex_colour(bar) == style.DARK.page
 
 
 def _choose_theme(tab: AppTab, label: str) -> None:
@@ -299,19 +215,21 @@ def test_choosing_dark_in_the_menu_recolours_the_figures_and_light_brings_them_b
     app_tab.wait_plots(3)
 
     def outputs() -> set[str]:
-        return {colour for chart in _charts(app_tab) for name, colour in chart["markers"].items() if "output" in name}
+        return {
+            colour for chart in chart_colours(app_tab) for name, colour in chart["markers"].items() if "output" in name
+        }
 
     assert outputs() == {style.LIGHT.ink}
     _choose_theme(app_tab, "Dark")
     app_tab.wait_drawn()
-    _assert_drawn_dark(app_tab, "/value_side after choosing Dark")
+    assert_drawn_dark(app_tab, "/value_side after choosing Dark")
     assert outputs() == {style.DARK.ink}
     app_tab.screenshot("dark-value_side-chosen")
     _choose_theme(app_tab, "Light")
     app_tab.wait_drawn()
-    assert _hex(app_tab.page.evaluate(_PAGE_JS)) == style.LIGHT.page
+    assert hex_colour(app_tab.page.evaluate(PAGE_JS)) == style.LIGHT.page
     assert outputs() == {style.LIGHT.ink}
-    assert {chart["paper"] for chart in _charts(app_tab)} == {style.LIGHT.page}
+    assert {chart["paper"] for chart in chart_colours(app_tab)} == {style.LIGHT.page}
     assert not app_tab.errors, app_tab.errors
 
 
@@ -321,7 +239,7 @@ def test_the_live_panel_follows_a_switch_of_theme_at_once(app_tab):
     """The live panel's plots are drawn by plotly.js directly: it redraws them itself."""
     app_tab.open("explorer", timeout=90)
     app_tab.wait_plots(7)
-    live = [chart for chart in _charts(app_tab) if chart["live"]]
+    live = [chart for chart in chart_colours(app_tab) if chart["live"]]
     assert len(live) == 7 and {chart["paper"] for chart in live} == {style.LIGHT.page}
     _choose_theme(app_tab, "Dark")
     app_tab.page.wait_for_function(
@@ -330,6 +248,6 @@ def test_the_live_panel_follows_a_switch_of_theme_at_once(app_tab):
         arg=style.DARK.page,
     )
     app_tab.wait_drawn()
-    _assert_drawn_dark(app_tab, "/explorer after choosing Dark")
+    assert_drawn_dark(app_tab, "/explorer after choosing Dark")
     app_tab.screenshot("dark-explorer-chosen")
     assert not app_tab.errors, app_tab.errors
