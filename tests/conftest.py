@@ -102,3 +102,15 @@ def pytest_terminal_summary(terminalreporter):
     for path, seconds in slowest:
         terminalreporter.write_line(f"{seconds:8.1f} s  {path}")
     terminalreporter.write_line(f"{sum(_FILE_SECONDS.values()):8.1f} s  in all {len(_FILE_SECONDS)} files")
+
+
+# --- Order: modules with browser or server tests first. Under `--dist loadscope` xdist hands
+# out whole modules in collection order; the browser and server modules take seconds to
+# minutes each, the rest well under a second a test. Run last, a long module would leave the
+# other core idle until it ends; run first, the short modules fill the end of the run.
+_SLOW_MARKS = frozenset({"browser", "server"})
+
+
+def pytest_collection_modifyitems(config, items):
+    slow = {item.path for item in items if _SLOW_MARKS & {mark.name for mark in item.iter_markers()}}
+    items.sort(key=lambda item: item.path not in slow)  # stable: the order within each group is kept

@@ -24,11 +24,12 @@ from __future__ import annotations
 
 import pytest
 
+from relpos.plots import style
 from relpos.ui.navigation import PAGES
 from tests.support.axe import audit, describe, open_presenter_explorer, open_presenter_walkthrough, run_axe
 from tests.support.browser import AppTab
 from tests.support.pages import assert_clean
-from tests.support.theme import assert_drawn_dark, turn_dark
+from tests.support.theme import assert_drawn_dark, hex_colour, turn_dark
 from tests.support.ui_contract import contract, url_path
 from tests.test_icon_font import assert_icons_are_glyphs
 
@@ -108,18 +109,35 @@ def test_cell_numbers_never_below_10_px_at_200_percent_zoom(chromium, app_server
         tab.close()
 
 
+#: Each presenter mode's sticky bar (a CSS selector): the walkthrough's navigation, the
+#: Explorer's sliders.
+_PRESENTER_BARS = {"worked_example": ":has(> .st-key-lesson-nav)", "explorer": ".relpos-live .rl-controls"}
+
+
 @pytest.mark.parametrize(
     ("page", "open_presenter"),
     [("worked_example", open_presenter_walkthrough), ("explorer", open_presenter_explorer)],
     ids=["worked_example", "explorer"],
 )
-def test_presenter_mode_has_no_accessibility_violations(axe, app_tab, page, open_presenter):
+def test_presenter_mode_has_no_accessibility_violations_in_light_and_dark(axe, app_tab, page, open_presenter):
     """Presenter mode rearranges the walkthrough (pickers in the bar, editor in the main area)
-    and lays the Explorer's live panel out for a projector (its own text sizes)."""
+    and lays the Explorer's live panel out for a projector (its own text sizes). It follows
+    the theme too: in the dark its charts (the Explorer's projector panels included) are
+    drawn dark, and its sticky bar is the dark page's colour."""
     open_presenter(app_tab)
     violations = run_axe(axe, app_tab)
     app_tab.screenshot(f"a11y-{page}-presenter")
     assert not violations, f"axe-core on /{page} in presenter mode:\n{describe(violations)}"
+
+    turn_dark(app_tab)
+    violations = run_axe(axe, app_tab)
+    app_tab.screenshot(f"dark-{page}-presenter")
+    assert not violations, f"axe-core on /{page} in presenter mode, dark:\n{describe(violations)}"
+    assert_drawn_dark(app_tab, f"/{page} presenter")
+    bar = app_tab.page.evaluate(
+        "(selector) => getComputedStyle(document.querySelector(selector)).backgroundColor", _PRESENTER_BARS[page]
+    )
+    assert hex_colour(bar) == style.DARK.page
 
 
 _FRESH_WIDE_FORMULA_JS = """() => {

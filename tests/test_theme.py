@@ -6,10 +6,10 @@ default, the browser's setting), Light and Dark. What a reader of the dark theme
 checked on every page by tests/test_accessibility.py (after each page's light audit, the
 tab's system setting turns dark, Chromium's ``prefers-color-scheme`` emulation, which
 "System" follows): axe-core finds nothing (contrast included), the page is dark, and every
-chart, the live panel's included, is drawn on the dark page in its light text. Here:
-the palettes, presenter mode in the dark, a page opened dark from its first paint, and a
-switch in the menu, which recolours the figures as well (relpos.ui.theme reruns the
-page). Screenshots go to ``test-artifacts/screens/dark-*.png``.
+chart, the live panel's included, is drawn on the dark page in its light text; presenter
+mode too. Here: the palettes, a page opened dark from its first paint, and a switch in
+the menu, which recolours the figures as well (relpos.ui.theme reruns the page).
+Screenshots go to ``test-artifacts/screens/dark-*.png``.
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ from relpos.plots import style
 from relpos.state.keys import css_class
 from relpos.topics.value_side import figures as value_figures
 from relpos.ui import theme
-from tests.support.axe import describe, open_presenter_explorer, open_presenter_walkthrough, run_axe
 from tests.support.browser import DEPLOY_CONFIG, ROOT, AppTab
 from tests.support.theme import PAGE_JS, assert_drawn_dark, chart_colours, contrast, hex_colour
 
@@ -133,13 +132,6 @@ class TestPalettes:
 # ------------------------------------------------------------------ in a browser
 
 
-@pytest.fixture(scope="module")
-def axe():
-    from axe_playwright_python.sync_playwright import Axe  # requirements-dev.txt; never skipped
-
-    return Axe()
-
-
 @pytest.fixture
 def dark_tab(chromium, app_server):
     """A tab whose system setting is dark: the app's default ("System") follows it."""
@@ -169,32 +161,6 @@ def test_primary_buttons_read_on_the_dark_page_before_streamlits_html_code_arriv
     assert labels == {style.DARK.page}, f"primary button labels in {labels}, before the html code ({len(held)} held)"
     for route in held:
         route.continue_()
-
-
-#: Each presenter mode's sticky bar (a CSS selector): the walkthrough's navigation, the
-#: Explorer's sliders.
-_PRESENTER_BARS = {"worked_example": ":has(> .st-key-lesson-nav)", "explorer": ".relpos-live .rl-controls"}
-
-
-@pytest.mark.browser
-@pytest.mark.timeout(240)
-@pytest.mark.parametrize(
-    ("page", "open_presenter"),
-    [("worked_example", open_presenter_walkthrough), ("explorer", open_presenter_explorer)],
-    ids=["worked_example", "explorer"],
-)
-def test_presenter_mode_is_dark_and_has_no_accessibility_violations(axe, dark_tab, page, open_presenter):
-    """Presenter mode follows the theme too: its charts (the Explorer's projector panels
-    included) are drawn dark, and its sticky bar is the dark page's colour."""
-    open_presenter(dark_tab)
-    violations = run_axe(axe, dark_tab)
-    dark_tab.screenshot(f"dark-{page}-presenter")
-    assert not violations, f"axe-core on /{page} in presenter mode, dark:\n{describe(violations)}"
-    assert_drawn_dark(dark_tab, f"/{page} presenter")
-    bar = dark_tab.page.evaluate(
-        "(selector) => getComputedStyle(document.querySelector(selector)).backgroundColor", _PRESENTER_BARS[page]
-    )
-    assert hex_colour(bar) == style.DARK.page
 
 
 def _choose_theme(tab: AppTab, label: str) -> None:
@@ -230,24 +196,4 @@ def test_choosing_dark_in_the_menu_recolours_the_figures_and_light_brings_them_b
     assert hex_colour(app_tab.page.evaluate(PAGE_JS)) == style.LIGHT.page
     assert outputs() == {style.LIGHT.ink}
     assert {chart["paper"] for chart in chart_colours(app_tab)} == {style.LIGHT.page}
-    assert not app_tab.errors, app_tab.errors
-
-
-@pytest.mark.browser
-@pytest.mark.timeout(240)
-def test_the_live_panel_follows_a_switch_of_theme_at_once(app_tab):
-    """The live panel's plots are drawn by plotly.js directly: it redraws them itself."""
-    app_tab.open("explorer", timeout=90)
-    app_tab.wait_plots(7)
-    live = [chart for chart in chart_colours(app_tab) if chart["live"]]
-    assert len(live) == 7 and {chart["paper"] for chart in live} == {style.LIGHT.page}
-    _choose_theme(app_tab, "Dark")
-    app_tab.page.wait_for_function(
-        "(page) => [...document.querySelectorAll('.relpos-live .js-plotly-plot')]"
-        ".every((el) => el._fullLayout && el._fullLayout.paper_bgcolor === page)",
-        arg=style.DARK.page,
-    )
-    app_tab.wait_drawn()
-    assert_drawn_dark(app_tab, "/explorer after choosing Dark")
-    app_tab.screenshot("dark-explorer-chosen")
     assert not app_tab.errors, app_tab.errors

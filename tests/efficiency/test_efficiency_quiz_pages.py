@@ -175,7 +175,7 @@ class TestQuizPage:
         at = open_app("quiz")
         seed = int(at.query_params["seed"])
         assert _prompts(at)[0] == make_quiz(seed)[0].prompt
-        assert any(f"?seed={seed}" in code.value for code in at.code)
+        assert any(f"?seed={seed}" in text.value for text in at.text), "the share link names the seed"
 
     @pytest.mark.parametrize("bad", ["abc", "-4", "1e9999", "9" * 500])
     def test_unusable_seed_warns_and_recovers(self, bad):
