@@ -40,11 +40,13 @@ def changed_rows(before: np.ndarray, after: np.ndarray) -> set[int]:
 # load (tests/test_accessibility.py::test_page_loads_cleanly_and_has_no_accessibility_violations_in_light_and_dark).
 
 
-def test_root_url_shows_the_first_page(app_tab):
+def test_root_url_first_page_by_name_and_the_sidebar_reach_every_page(app_tab):
+    """ "/" shows the first page; /overview (typed, bookmarked, or from an old link) is that
+    start page at "/", not "Page not found"; the sidebar's links reach every page."""
     app_tab.open("")
     assert_clean(app_tab)
-    first = contract(PAGES[0])
-    for snippet in first.texts:  # a chart or table Streamlit draws with lazily loaded code may come later
+    first = PAGES[0]
+    for snippet in contract(first).texts:  # a chart or table Streamlit draws with lazily loaded code may come later
         with contextlib.suppress(PlaywrightTimeout):
             app_tab.page.wait_for_function(
                 "(text) => document.querySelector('[data-testid=stMain]').innerText.includes(text)",
@@ -53,12 +55,7 @@ def test_root_url_shows_the_first_page(app_tab):
             )
         assert snippet in app_tab.main_text()
 
-
-def test_first_page_by_its_name_opens_at_the_root(app_tab):
-    """/overview (typed, bookmarked, or from an old link) is the start page, not "Page not found"."""
-    first = PAGES[0]
-    app_tab.open("")  # the server has run app.py: the lookup below is st.navigation's
-    app_tab.open(first.url_path, {"probe": "1"})
+    app_tab.open(first.url_path, {"probe": "1"})  # the server has run app.py: the lookup is st.navigation's
     app_tab.wait_idle()
     assert_clean(app_tab)
     assert urlparse(app_tab.page.url).path.strip("/") == ""
@@ -66,9 +63,6 @@ def test_first_page_by_its_name_opens_at_the_root(app_tab):
     for snippet in contract(first).texts:
         assert snippet in app_tab.main_text()
 
-
-def test_sidebar_reaches_every_page(app_tab):
-    app_tab.open("")
     for spec in PAGES:
         link = app_tab.page.locator("[data-testid=stSidebarNav] a").filter(has_text=spec.title).first
         app_tab.interact(link.click)
@@ -170,42 +164,19 @@ def changed_cells(before: np.ndarray, after: np.ndarray) -> set[tuple[int, int]]
     return {(int(i), int(j)) for i, j in np.argwhere(~np.isclose(before, after, rtol=0, atol=1e-9))}
 
 
-def test_explorer_keyboard_query_slider_redraws_only_its_row(app_tab):
+def test_explorer_hover_and_keyboard_sliders_redraw_only_their_cells(app_tab):
+    """On the textbook example: the hover shows a cell's arithmetic; an aᴷ slider's key
+    press redraws only its diagonal, a query slider's only its row, each by the exact step."""
     open_explorer(app_tab)
-    app_tab.open_tab(EXPLORER.row_tab)  # a lazy tab: its sliders exist once it is open
-    panels = (EXPLORER.content_title, EXPLORER.bias_title, EXPLORER.scores_title, EXPLORER.weights_title)
-    before = drawn(app_tab, *panels)
-    value = app_tab.slider_value(EXPLORER.row_slider)
-
-    assert app_tab.press_slider(EXPLORER.row_slider, "ArrowRight") == pytest.approx(value + 0.05)
-    after = drawn(app_tab, *panels)
-    for title, old, new in zip(panels, before, after, strict=True):
-        assert changed_rows(old, new) == {EXPLORER.row_index}, title.pattern
-    # d = 1: the content row moves by exactly one slider step times each key
-    keys = np.array(relpos.worked_example().keys)
-    np.testing.assert_allclose(after[0][EXPLORER.row_index] - before[0][EXPLORER.row_index], 0.05 * keys, atol=1e-9)
-
-    app_tab.press_slider(EXPLORER.row_slider, "ArrowLeft")
-    for old, new in zip(before, drawn(app_tab, *panels), strict=True):
-        np.testing.assert_allclose(new, old, atol=1e-12)
-    assert_clean(app_tab)
-
-
-def test_explorer_hover_shows_the_cells_arithmetic(app_tab):
-    """The issue's example, as plotly.js shows it: true minus signs, negative factors in parentheses."""
-    open_explorer(app_tab)
+    # the issue's example, as plotly.js shows it: true minus signs, negative factors in parentheses
     label = app_tab.hover_cell("combined score", 0, 3, 4)
     assert "offset j − i = +3" in label
     assert "1.00·(1.20) = 1.20" in label and "1.00·(−0.50) = −0.50" in label
     assert "score 1.20 + (−0.50) = 0.70" in label
-    assert_clean(app_tab)
 
-
-def test_explorer_keyboard_table_slider_redraws_only_its_diagonal(app_tab):
-    open_explorer(app_tab)
+    # a table slider: one diagonal of the bias and the scores, the content untouched
     panels = (EXPLORER.content_title, EXPLORER.bias_title, EXPLORER.scores_title)
     content, bias, scores = drawn(app_tab, *panels)
-
     app_tab.press_slider(EXPLORER.diagonal_slider, "ArrowRight")
     new_content, new_bias, new_scores = drawn(app_tab, *panels)
     n = content.shape[0]
@@ -216,6 +187,22 @@ def test_explorer_keyboard_table_slider_redraws_only_its_diagonal(app_tab):
     queries = np.array(relpos.worked_example().queries)
     for i, j in diagonal:  # q_i · (a + 0.05) − q_i · a
         assert new_bias[i, j] - bias[i, j] == pytest.approx(0.05 * queries[i])
+
+    # a query slider: its row in every panel, and back
+    app_tab.open_tab(EXPLORER.row_tab)  # a lazy tab: its sliders exist once it is open
+    panels = (EXPLORER.content_title, EXPLORER.bias_title, EXPLORER.scores_title, EXPLORER.weights_title)
+    before = drawn(app_tab, *panels)
+    value = app_tab.slider_value(EXPLORER.row_slider)
+    assert app_tab.press_slider(EXPLORER.row_slider, "ArrowRight") == pytest.approx(value + 0.05)
+    after = drawn(app_tab, *panels)
+    for title, old, new in zip(panels, before, after, strict=True):
+        assert changed_rows(old, new) == {EXPLORER.row_index}, title.pattern
+    # d = 1: the content row moves by exactly one slider step times each key
+    keys = np.array(relpos.worked_example().keys)
+    np.testing.assert_allclose(after[0][EXPLORER.row_index] - before[0][EXPLORER.row_index], 0.05 * keys, atol=1e-9)
+    app_tab.press_slider(EXPLORER.row_slider, "ArrowLeft")
+    for old, new in zip(before, drawn(app_tab, *panels), strict=True):
+        np.testing.assert_allclose(new, old, atol=1e-12)
     assert_clean(app_tab)
 
 
@@ -351,7 +338,9 @@ def test_position_effects_lesson_query_restores_its_values(app_tab):
 # Walkthrough
 
 
-def test_walkthrough_steps_forward_and_back(app_tab):
+def test_walkthrough_steps_forward_and_back_by_buttons_and_a_presentation_clicker(app_tab):
+    """Next and Previous step through the pairs; so do a clicker's Page Down and Page Up,
+    whose listening buttons stay invisible."""
     spec = require_page(WALKTHROUGH.path, "walkthrough")
     app_tab.open(spec.url_path)
     assert WALKTHROUGH.first_stop in app_tab.main_text()
@@ -360,18 +349,10 @@ def test_walkthrough_steps_forward_and_back(app_tab):
     app_tab.click(WALKTHROUGH.next_button)
     assert WALKTHROUGH.second_stop in app_tab.main_text(), "Next must show the next pair"
     assert "Query i = 1, key j = 2" in app_tab.main_text()
-
     app_tab.click(WALKTHROUGH.previous_button)
     assert WALKTHROUGH.first_stop in app_tab.main_text(), "Previous must return to the first pair"
     assert "Query i = 1, key j = 1" in app_tab.main_text()
-    assert_clean(app_tab)
 
-
-def test_walkthrough_follows_a_presentation_clicker(app_tab):
-    """A clicker sends Page Down / Page Up; the buttons that listen for them stay invisible."""
-    spec = require_page(WALKTHROUGH.path, "walkthrough")
-    app_tab.open(spec.url_path)
-    assert WALKTHROUGH.first_stop in app_tab.main_text()
     app_tab.page.locator(".st-key-clicker button").last.wait_for(state="attached")
     app_tab.interact(lambda: app_tab.page.keyboard.press("PageDown"))
     assert WALKTHROUGH.second_stop in app_tab.main_text(), "Page Down must show the next pair"
