@@ -34,7 +34,7 @@ run: $(VENV)/.runtime-installed $(VENV)/.precompressed
 
 test: $(VENV)/.dev-installed $(VENV)/.precompressed
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -n $(JOBS) --dist loadscope
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadscope --no-loadscope-reorder
 
 lint: $(VENV)/.dev-installed
 	$(BIN)/ruff check .

@@ -53,7 +53,7 @@ def outcome(report: Path) -> dict[str, int]:
 def run_once(number: int, args: argparse.Namespace) -> tuple[float, dict[str, int], Path]:
     report = REPORTS / f"run-{number}.xml"
     command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--junitxml={report}"]
-    command += ["-n", args.jobs, "--dist", "loadscope"]
+    command += ["-n", args.jobs, "--dist", "loadscope", "--no-loadscope-reorder"]  # as make test
     if not args.all:
         command += ["-m", "browser or server"]
     started = time.monotonic()
