@@ -124,6 +124,41 @@ def test_a_class_of_three_follows_answers_and_sees_the_reveal(chromium, class_se
             made.close()
 
 
+@pytest.mark.browser
+@pytest.mark.server
+def test_a_student_whose_stream_is_refused_opens_a_new_one_and_follows(chromium, class_server):
+    """A proxy in front of a single server answers 502 while that server restarts, and an
+    EventSource gives up for good on an answer that is not an event stream: the student's
+    page opens a new stream (relpos/ui/class_assets/events.js) and follows the next Next."""
+    store = _store(class_server)
+    record, credential = store.create_class()
+    context = chromium.new_context(viewport={"width": 1280, "height": 720})
+    context.set_default_timeout(90_000)
+    asked: list[str] = []
+
+    def proxy_restarting(route):
+        asked.append(route.request.url)
+        if len(asked) == 1:
+            route.fulfill(status=502, content_type="text/html", body="<h1>502 Bad Gateway</h1>")
+        else:
+            route.continue_()
+
+    try:
+        page = context.new_page()
+        page.route(re.compile(r"/relpos/class/[A-Z0-9]+/events"), proxy_restarting)
+        page.goto(class_server.url("worked_example", {"class": record.code}))
+        page.get_by_role("button", name="Join the class").click(no_wait_after=True)
+        _wait_text(page, "you follow your teacher", 60)
+        deadline = time.monotonic() + NEXT_WITHIN
+        while len(asked) < 2:  # refused once, then asked again
+            assert time.monotonic() < deadline, f"the stream was not opened again after a 502: {asked}"
+            page.wait_for_timeout(100)
+        store.set_stop(record.code, credential, index=1)
+        _wait_text(page, "Stop 2 of 20")
+    finally:
+        context.close()
+
+
 @pytest.mark.server
 def test_the_event_stream_pushes_each_change_and_refuses_unknown_codes(class_server):
     store = _store(class_server)

@@ -16,15 +16,38 @@
 const streams = new Map();
 const CLOSE_AFTER_MS = 3000;
 const PENDING_MS = 5000; // a rerun not drawn by then is taken as lost
+// An EventSource reconnects by itself after a dropped connection, but gives up for good on
+// an answer that is not a 200 event stream (a proxy's 502 or 503 while the one server
+// behind it restarts): then a new one is opened, 1 s later, then 2, 4 … up to 15 s apart.
+const REOPEN_MS = [1000, 2000, 4000, 8000, 15000];
 
 function open(stream) {
   if (!stream.url) return; // identity only (the teacher's tab makes the changes itself)
-  stream.source = new EventSource(stream.url);
-  stream.source.onmessage = (event) => {
+  const source = new EventSource(stream.url);
+  stream.source = source;
+  source.onmessage = (event) => {
+    stream.refused = 0;
     const version = Number(event.data);
     if (Number.isFinite(version)) offer(stream, version);
   };
-  stream.source.addEventListener("gone", () => offer(stream, -1));
+  source.addEventListener("gone", () => {
+    end(stream); // the class is over: nothing more will come
+    offer(stream, -1);
+  });
+  source.onerror = () => {
+    if (source.readyState !== EventSource.CLOSED || stream.source !== source || stream.ended) return;
+    const wait = REOPEN_MS[Math.min(stream.refused || 0, REOPEN_MS.length - 1)];
+    stream.refused = (stream.refused || 0) + 1;
+    stream.reopen = setTimeout(() => {
+      if (!stream.ended && stream.source === source) open(stream);
+    }, wait);
+  };
+}
+
+function end(stream) {
+  stream.ended = true;
+  clearTimeout(stream.reopen);
+  if (stream.source) stream.source.close();
 }
 
 function offer(stream, version) {
@@ -81,7 +104,7 @@ export default function (component) {
   const id = component.key || component.name || "relpos.class_events";
   let stream = streams.get(id);
   if (stream && stream.url !== data.url) {
-    if (stream.source) stream.source.close();
+    end(stream);
     streams.delete(id);
     stream = undefined;
   }
@@ -101,7 +124,7 @@ export default function (component) {
   return () => {
     stream.closing = setTimeout(() => {
       if (streams.get(id) === stream) {
-        if (stream.source) stream.source.close();
+        end(stream);
         streams.delete(id);
       }
     }, CLOSE_AFTER_MS);
