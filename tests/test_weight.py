@@ -9,7 +9,6 @@ twice, streams and WebSockets untouched, and each body compressed once.
 
 from __future__ import annotations
 
-import asyncio
 import gzip
 
 import brotli
@@ -17,6 +16,7 @@ import pytest
 
 from relpos.server import weight
 from tests.support.apptest import ROOT
+from tests.support.streamlit_client import run_in_own_loop
 
 JS = b"export const answer = 42;\n" * 400  # compressible, well above MIN_SIZE
 HTML = b"<!doctype html><html><body>" + b"<p>relpos</p>" * 200 + b"</body></html>"
@@ -40,7 +40,7 @@ def request(app, path="/", *, method="GET", headers=None, scope_type="http"):
     async def send(message):
         sent.append(message)
 
-    asyncio.run(app(scope, receive, send))
+    run_in_own_loop(app(scope, receive, send))
     start = next(message for message in sent if message["type"] == "http.response.start")
     body = b"".join(message.get("body", b"") for message in sent if message["type"] == "http.response.body")
     found = {key.decode().lower(): value.decode() for key, value in start["headers"]}
@@ -334,7 +334,7 @@ def test_a_post_and_a_websocket_are_not_touched():
 
     for kind, method in (("websocket", "GET"), ("http", "POST")):
         scope = {"type": kind, "method": method, "path": "/_stcore/stream", "headers": [(b"accept-encoding", b"br")]}
-        asyncio.run(app(scope, receive, send))
+        run_in_own_loop(app(scope, receive, send))
     assert all(headers == [(b"accept-encoding", b"br")] and given is send for _, headers, given in seen), (
         "the socket's send is Streamlit's own: back-pressure finds its transport through it"
     )

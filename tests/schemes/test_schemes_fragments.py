@@ -6,15 +6,13 @@ the charts the server sends after one step of a slider.
 
 from __future__ import annotations
 
-import asyncio
 import random
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from tests.conftest import ROOT
 from tests.support.browser import ARTIFACTS, StreamlitServer
-from tests.support.streamlit_client import Session
+from tests.support.streamlit_client import Session, run_in_own_loop
 
 pytestmark = pytest.mark.server
 
@@ -24,12 +22,6 @@ SECTIONS = {
     "shift s: the tokens move to positions s + 1 .. s + n": 7,
     "trained length L (the model is asked about 2L)": 5,
 }
-
-
-def _run(coroutine):
-    """asyncio.run in a thread of its own: Playwright's sync API may hold this thread's loop."""
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(asyncio.run, coroutine).result()
 
 
 async def _load_then_step(server: StreamlitServer, slider: str) -> tuple[Session, int, list[str]]:
@@ -53,7 +45,7 @@ def server():
 
 @pytest.mark.parametrize("slider", SECTIONS, ids=["shift", "length"])
 def test_a_section_slider_redraws_only_its_section(server, slider):
-    session, loaded, redrawn = _run(_load_then_step(server, slider))
+    session, loaded, redrawn = run_in_own_loop(_load_then_step(server, slider))
     assert session.pick_slider().fragment_id, f"the {slider!r} slider is not inside a fragment"
     assert loaded >= 24, f"the first load drew {loaded} charts"
     assert redrawn.count("plotly_chart") == SECTIONS[slider], redrawn
