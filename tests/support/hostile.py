@@ -52,6 +52,7 @@ from relpos.topics.value_side.schema import VALUE_SIDE
 from relpos.topics.walkthrough import controls as walkthrough_ui
 from relpos.topics.walkthrough.schema import WALKTHROUGH
 from relpos.ui import common as common_ui
+from tests.support.apptest import new_app_test
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 
@@ -411,7 +412,7 @@ def upload_corpus(page: str, schema: Schema) -> list[Upload]:
 
 def open_page(url_path: str, query: dict[str, str | list[str]] | None = None) -> AppTest:
     """One fresh session of app.py on the page, in a single run (url_path = the file's stem)."""
-    at = AppTest.from_file(APP, default_timeout=60)
+    at = new_app_test(APP, timeout=60)
     for key, value in (query or {}).items():
         at.query_params[key] = value
     at.switch_page(f"pages/{url_path}.py")
