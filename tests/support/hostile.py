@@ -34,7 +34,6 @@ import re
 import tracemalloc
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
@@ -53,8 +52,6 @@ from relpos.topics.walkthrough import controls as walkthrough_ui
 from relpos.topics.walkthrough.schema import WALKTHROUGH
 from relpos.ui import common as common_ui
 from tests.support.apptest import new_app_test
-
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
 
 # ---------------------------------------------------------------------------------------
 # The corpus
@@ -412,7 +409,7 @@ def upload_corpus(page: str, schema: Schema) -> list[Upload]:
 
 def open_page(url_path: str, query: dict[str, str | list[str]] | None = None) -> AppTest:
     """One fresh session of app.py on the page, in a single run (url_path = the file's stem)."""
-    at = new_app_test(APP, timeout=60)
+    at = new_app_test(timeout=60)
     for key, value in (query or {}).items():
         at.query_params[key] = value
     at.switch_page(f"pages/{url_path}.py")

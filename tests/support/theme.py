@@ -39,17 +39,23 @@ def hex_colour(rgb: str) -> str:
     return "#" + "".join(f"{int(part):02x}" for part in rgb[rgb.index("(") + 1 : rgb.index(")")].split(",")[:3])
 
 
-#: Every chart's colours as drawn: page and plot background, text, and the colour of each
-#: named trace's markers (normalised by the browser to #rrggbb).
-CHART_COLOURS_JS = """
-(selector) => {
+#: A CSS colour as the browser normalises it (#rrggbb), for the scripts below.
+_HEX_JS = """
   const probe = document.createElement('canvas').getContext('2d');
   const hex = (colour) => {
     probe.fillStyle = '#010203';
     probe.fillStyle = colour || '#010203';
     return probe.fillStyle;
   };
-  return [...document.querySelectorAll(selector)].map((el) => {
+"""
+
+#: Every chart's colours as drawn: page and plot background, text, and the colour of each
+#: named trace's markers (normalised by the browser to #rrggbb).
+CHART_COLOURS_JS = (
+    """
+(selector) => {"""
+    + _HEX_JS
+    + """  return [...document.querySelectorAll(selector)].map((el) => {
     const layout = el._fullLayout;
     const markers = {};
     for (const trace of el._fullData) {
@@ -62,19 +68,16 @@ CHART_COLOURS_JS = """
   });
 }
 """
+)
 PAGE_JS = "() => getComputedStyle(document.querySelector('[data-testid=stApp]')).backgroundColor"
 
 #: True once the page, the theme component's last run and every drawn chart (the live
 #: panel's too) are dark.
-_ALL_ON_JS = """
-([selector, page]) => {
-  const probe = document.createElement('canvas').getContext('2d');
-  const hex = (colour) => {
-    probe.fillStyle = '#010203';
-    probe.fillStyle = colour || '#010203';
-    return probe.fillStyle;
-  };
-  const app = document.querySelector('[data-testid=stApp]');
+_ALL_ON_JS = (
+    """
+([selector, page]) => {"""
+    + _HEX_JS
+    + """  const app = document.querySelector('[data-testid=stApp]');
   if (!app || hex(getComputedStyle(app).backgroundColor) !== page) return false;
   // the run relpos.ui.theme asked for has come back drawn in the dark theme
   const drawn = document.querySelector('[data-relpos-theme]');
@@ -83,6 +86,7 @@ _ALL_ON_JS = """
     .every((el) => el._fullLayout && hex(el._fullLayout.paper_bgcolor) === page);
 }
 """
+)
 
 
 def chart_colours(tab: AppTab) -> list[dict]:
