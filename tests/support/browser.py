@@ -52,12 +52,39 @@ CHROMIUM = os.environ.get("RELPOS_CHROMIUM", "/usr/bin/chromium")
 #: in ``make test``, more in ``make soak`` (bench/suite_soak.py sets RELPOS_RACE_TRIES=10).
 RACE_TRIES = int(os.environ.get("RELPOS_RACE_TRIES", "4"))
 
+#: Chromium features Playwright turns off (its chromiumSwitches.ts). Chromium keeps only the
+#: last ``--disable-features`` of a command line, so a list of our own must repeat these;
+#: tests/test_chromium_flags.py checks that it still does after a Playwright upgrade.
+PLAYWRIGHT_DISABLED_FEATURES = (
+    "AvoidUnnecessaryBeforeUnloadCheckSync",
+    "DestroyProfileOnBrowserClose",
+    "HttpsUpgrades",
+    "HttpsFirstBalancedModeAutoEnable",
+    "LensOverlay",
+    "MediaRouter",
+    "PaintHolding",
+    "ThirdPartyStoragePartitioning",
+    "AvoidCorsURLLoaderRestartOnRedirect",
+    "TcpPortRandomizationWin",
+    "OptimizationHints",
+    "NetworkTimeServiceQuerying",
+    "AimEnabled",
+    "PreconnectToSearch",
+    "msForceBrowserSignIn",
+    "msEdgeUpdateLaunchServicesPreferredVersion",
+)
+#: Headless Chromium opens a window per browser context, and each window starts the address
+#: bar's drop-down as a WebUI page in a renderer of its own (chrome://omnibox-popup.top-chrome):
+#: about 0.8 s of CPU per context, which no test ever shows. The suite opens hundreds of contexts.
+UNSEEN_FEATURES = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup", "WebUIOmniboxFullPopup")
+
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    "--disable-features=" + ",".join(PLAYWRIGHT_DISABLED_FEATURES + UNSEEN_FEATURES),
 ]
 
 #: What an Android phone's Chrome says it is ("Mobile": a phone, not a tablet).
