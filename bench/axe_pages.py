@@ -4,7 +4,8 @@ For each checkout given (a directory holding app.py; default: this repository) s
 ``streamlit run app.py``, opens every page of relpos.ui.navigation.PAGES at 1440 px wide
 in a viewport as tall as the page (so axe checks every element), runs axe-core (from the
 ``axe-playwright-python`` package, no CDN) with the WCAG 2.0/2.1 A/AA and best-practice
-rules, Streamlit's sidebar page list excluded as in tests/test_accessibility.py, and
+rules, with the exclusions of tests/support/axe.py (Streamlit's sidebar page list; Plotly's
+SVG text from the contrast rule), and
 prints the number of violating elements per page and per rule.
 
     python bench/axe_pages.py                      # this checkout
@@ -24,7 +25,7 @@ from axe_playwright_python.sync_playwright import Axe  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from relpos.ui.navigation import PAGES  # noqa: E402
-from tests.support.axe import EXCLUDED_ELEMENTS, MAX_HEIGHT, TAGS, WIDTH  # noqa: E402
+from tests.support.axe import MAX_HEIGHT, WIDTH, axe_violations  # noqa: E402
 from tests.support.browser import ARTIFACTS, AppTab, StreamlitServer, launch_chromium  # noqa: E402
 
 
@@ -40,9 +41,7 @@ def violations_per_page(browser, axe: Axe, checkout: Path) -> dict[str, dict[str
             tab.page.set_viewport_size({"width": WIDTH, "height": min(int(height) + 80, MAX_HEIGHT)})
             tab.wait_idle()
             tab.page.wait_for_timeout(400)
-            options = {"runOnly": {"type": "tag", "values": TAGS}, "resultTypes": ["violations"]}
-            result = axe.run(tab.page, context={"exclude": EXCLUDED_ELEMENTS}, options=options).response
-            found[spec.url_path] = {v["id"]: len(v["nodes"]) for v in result["violations"]}
+            found[spec.url_path] = {v["id"]: len(v["nodes"]) for v in axe_violations(axe, tab.page)}
             tab.close()
     return found
 
