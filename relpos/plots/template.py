@@ -6,7 +6,8 @@ from the theme. Every figure carries its template to the browser, 3.7 KB each, s
 whenever a figure is redrawn; the app draws three trace types (:data:`TRACE_TYPES`), and a
 template's entry for any other type styles nothing. :func:`lean_template` gives a figure
 that carries the default template a copy holding only those three entries (and all of its
-layout: the colour way and colour scales), so it looks exactly as before and weighs less.
+layout: the colour way and colour scales), so it looks exactly as before and weighs less;
+:func:`use_lean_default` makes that copy the default, so figures are born lean.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from functools import cache
 
 import plotly.io as pio
 
-__all__ = ["TRACE_TYPES", "lean_template"]
+__all__ = ["LEAN_NAME", "TRACE_TYPES", "lean_template", "use_lean_default"]
 
 #: Every trace type a figure of the app is drawn with (tests/test_plotly_trim.py checks
 #: every page); relpos.server.plotly_trim serves a plotly.js with these alone.
@@ -30,12 +31,31 @@ def _templates(name: str) -> tuple[dict, dict]:
     return full, {"data": styles, "layout": full.get("layout", {})}
 
 
+#: The name :func:`use_lean_default` registers the lean copy of the default template under.
+LEAN_NAME = "relpos_lean"
+
+
+def use_lean_default() -> None:
+    """Make the lean copy of the default template (Streamlit's, once Streamlit is imported)
+    the default, once per process.
+
+    Every figure starts as a copy of the default template; with the lean one it copies
+    three trace types' styles instead of ten, and :func:`lean_template` has nothing left
+    to trade (a sixth of a chart-heavy page's run went to copying and comparing templates).
+    """
+    name = pio.templates.default
+    if not isinstance(name, str) or name not in pio.templates or name == LEAN_NAME:
+        return
+    pio.templates[LEAN_NAME] = _templates(name)[1]
+    pio.templates.default = LEAN_NAME
+
+
 def lean_template(fig) -> None:
     """Give `fig` the lean copy of the default template when it carries the default one
     (a figure with a template of its own, or none, keeps it)."""
     name = pio.templates.default
-    if not isinstance(name, str) or name not in pio.templates:
-        return
+    if not isinstance(name, str) or name not in pio.templates or name == LEAN_NAME:
+        return  # with the lean default, a figure starts lean (or chose its own)
     full, lean = _templates(name)
     if fig.layout.template.to_plotly_json() == full:
         fig.layout.template = lean

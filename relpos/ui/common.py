@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from relpos.plots.template import lean_template
+from relpos.plots.template import lean_template, use_lean_default
 from relpos.server import set_widget
 from relpos.state.codec import Schema, StateError
 from relpos.state.export import load_scenario, scenario_json
@@ -27,6 +27,10 @@ from relpos.text import numbers as num
 from relpos.text.escape import escape_markdown
 
 CONTENT_DIR = Path(__file__).resolve().parents[2] / "content"
+
+# Importing Streamlit made its template Plotly's default; the app's figures start from the
+# lean copy of it instead (relpos.plots.template).
+use_lean_default()
 
 #: A source note in content/*.md (docs/sources.md): an HTML comment, on lines of its own
 #: or at the end of a line. Streamlit would print raw HTML as text, so the page never gets it.
