@@ -30,7 +30,7 @@ from relpos.plots import style
 from relpos.ui.navigation import PAGES
 from tests.support.axe import WIDTH, audit, describe, open_presenter_explorer, open_presenter_walkthrough, run_axe
 from tests.support.browser import AppTab
-from tests.support.pages import assert_clean
+from tests.support.pages import CHART_DRAWS, COUNT_DRAWS_JS, assert_clean
 from tests.support.theme import assert_drawn_dark, hex_colour, turn_dark
 from tests.support.ui_contract import contract, url_path
 from tests.test_icon_font import assert_icons_are_glyphs
@@ -50,6 +50,7 @@ def audit_tab(chromium, app_server):
     """A fresh tab as wide as the audit's viewport (tests/support/axe.py: WIDTH), so making it
     as tall as the page for axe-core does not make every chart redraw at a new width."""
     tab = AppTab.new(chromium, app_server.base_url, viewport=(WIDTH, 1000))
+    tab.page.context.add_init_script(COUNT_DRAWS_JS)
     yield tab
     tab.close()
 
@@ -71,6 +72,10 @@ def test_page_loads_cleanly_and_has_no_accessibility_violations_in_light_and_dar
     for snippet in expected.texts:
         assert snippet in text
     assert len(audit_tab.figures()) >= expected.min_charts
+    # Streamlit draws a chart before it knows its width, hidden, and again once it does; the
+    # app serves its chart element drawing only with the width (relpos.server.plotly_trim.draw_once)
+    draws = audit_tab.page.evaluate(CHART_DRAWS)
+    assert all(count == 1 for count in draws), f"/{spec.url_path}: plotly.js draws per chart {draws}"
     assert audit_tab.wait_count("dataframe", expected.min_tables) >= expected.min_tables
     assert_icons_are_glyphs(audit_tab, f"/{spec.url_path}")
 

@@ -84,7 +84,19 @@ def test_the_installed_chunk_keeps_the_app_traces_and_drops_the_rest(installed):
     for dropped in ("src/plots/map/map.js", "src/plots/gl3d/scene.js", "src/traces/pie/plot.js", "lib/sankey.js"):
         assert f'"{dropped}"(' in source and f'"{dropped}"(' not in trimmed
     assert internals.PLOTLY_CHUNK_GLOBAL in trimmed  # the live panel finds window.Plotly
-    assert trimmed.encode() == plotly_trim.trim_bytes(source.encode())
+    served = plotly_trim.draw_once(trimmed)
+    assert served is not None, "Streamlit's chart element is no longer built as draw_once expects"
+    assert served.encode() == plotly_trim.trim_bytes(source.encode())
+
+
+def test_the_chart_element_renders_its_plot_only_with_a_width():
+    element = "role:X,children:i(q,{data:N.data,layout:N.layout,config:B,style:{}})"
+    assert plotly_trim.draw_once(element) == (
+        "role:X,children:N.layout.width===void 0?null:i(q,{data:N.data,layout:N.layout,config:B,style:{}})"
+    )
+    assert plotly_trim.draw_once(element + element) is None  # two chart elements: not the chunk we know
+    assert plotly_trim.draw_once("children:i(q,{data:N.data,layout:M.layout,") is None  # another shape
+    assert plotly_trim.trim_bytes(CHUNK.encode()) == plotly_trim.trim(CHUNK).encode()  # trimmed, drawn as shipped
 
 
 def test_every_page_draws_only_trace_types_the_trimmed_plotly_has_and_its_template_styles_no_other():
