@@ -10,19 +10,17 @@ Skipped with the reason when Chromium or Playwright is missing.
 
 from __future__ import annotations
 
-import contextlib
 import re
 from urllib.parse import parse_qs, urlparse
 
 import numpy as np
 import pytest
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 import relpos
 from relpos.topics.position_effects import schema as position_effects_schema
 from relpos.ui.navigation import PAGES
 from tests.support.browser import ROOT, SELECTORS, AppTab, StreamlitServer
-from tests.support.pages import assert_clean, open_explorer, require_page
+from tests.support.pages import assert_clean, assert_texts, open_explorer, require_page
 from tests.support.ui_contract import EXPLORER, POSITION_EFFECTS, WALKTHROUGH, contract, url_path
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
@@ -46,22 +44,14 @@ def test_root_url_first_page_by_name_and_the_sidebar_reach_every_page(app_tab):
     app_tab.open("")
     assert_clean(app_tab)
     first = PAGES[0]
-    for snippet in contract(first).texts:  # a chart or table Streamlit draws with lazily loaded code may come later
-        with contextlib.suppress(PlaywrightTimeout):
-            app_tab.page.wait_for_function(
-                "(text) => document.querySelector('[data-testid=stMain]').innerText.includes(text)",
-                arg=snippet,
-                timeout=30_000,
-            )
-        assert snippet in app_tab.main_text()
+    assert_texts(app_tab, contract(first).texts)
 
     app_tab.open(first.url_path, {"probe": "1"})  # the server has run app.py: the lookup is st.navigation's
     app_tab.wait_idle()
     assert_clean(app_tab)
     assert urlparse(app_tab.page.url).path.strip("/") == ""
     assert parse_qs(urlparse(app_tab.page.url).query) == {"probe": ["1"]}
-    for snippet in contract(first).texts:
-        assert snippet in app_tab.main_text()
+    assert_texts(app_tab, contract(first).texts)
 
     for spec in PAGES:
         link = app_tab.page.locator("[data-testid=stSidebarNav] a").filter(has_text=spec.title).first
@@ -112,8 +102,7 @@ def test_link_on_a_fresh_server_runs_through_app_py(chromium, fresh_servers, spe
         # the link's page survives (pages that keep their state in the URL may rewrite the query)
         path = urlparse(tab.page.url).path.strip("/")
         assert path == spec.url_path or (spec == PAGES[0] and path == "")
-        for snippet in contract(spec).texts:
-            assert snippet in tab.main_text()
+        assert_texts(tab, contract(spec).texts)
         assert_clean(tab)
     finally:
         tab.close()

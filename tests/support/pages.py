@@ -3,10 +3,20 @@ and the Explorer is open with its charts drawn."""
 
 from __future__ import annotations
 
+import contextlib
+
 from tests.support.browser import AppTab
 from tests.support.ui_contract import EXPLORER, contract, page_spec
 
-__all__ = ["CHART_DRAWS", "COUNT_DRAWS_JS", "LIVE_PLOTS", "assert_clean", "open_explorer", "require_page"]
+__all__ = [
+    "CHART_DRAWS",
+    "COUNT_DRAWS_JS",
+    "LIVE_PLOTS",
+    "assert_clean",
+    "assert_texts",
+    "open_explorer",
+    "require_page",
+]
 
 #: The Explorer's live panel has drawn its seven panels.
 LIVE_PLOTS = "() => document.querySelectorAll('.relpos-live .js-plotly-plot').length === 7"
@@ -46,6 +56,22 @@ def assert_clean(tab: AppTab) -> None:
     assert tab.errors == []
     assert tab.foreign_requests == [], "the app must load nothing from a CDN or any other host"
     assert "Page not found" not in tab.page.inner_text("body")
+
+
+def assert_texts(tab: AppTab, texts, *, timeout: float = 30) -> None:
+    """Every one of `texts` is in the main area, waiting for each up to `timeout` s: a chart
+    is drawn after the run (once its width is known), and a table or chart Streamlit draws
+    with lazily loaded code may come later still."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    for snippet in texts:
+        with contextlib.suppress(PlaywrightTimeout):  # the assertion below says what is missing
+            tab.page.wait_for_function(
+                "(text) => document.querySelector('[data-testid=stMain]').innerText.includes(text)",
+                arg=snippet,
+                timeout=timeout * 1000,
+            )
+        assert snippet in tab.main_text()
 
 
 def open_explorer(tab: AppTab, query: dict[str, str] | None = None) -> None:
