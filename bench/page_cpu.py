@@ -25,31 +25,14 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from tests.support.browser import ARTIFACTS, AppTab, StreamlitServer, launch_chromium  # noqa: E402
+from tests.support.browser import ARTIFACTS, AppTab, StreamlitServer, launch_chromium, process_tree  # noqa: E402
 
 TICK = os.sysconf("SC_CLK_TCK")
 
 
-def _stat(pid: str) -> list[str] | None:
-    try:
-        text = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    return text[text.rindex(")") + 2 :].split()
-
-
 def tree_cpu_seconds() -> float:
     """CPU seconds of this process's descendants, living and (through their parents) ended."""
-    fields = {pid: stat for pid in os.listdir("/proc") if pid.isdigit() and (stat := _stat(pid))}
-    children: dict[str, list[str]] = {}
-    for pid, stat in fields.items():
-        children.setdefault(stat[1], []).append(pid)
-    total, stack = 0.0, list(children.get(str(os.getpid()), []))
-    while stack:
-        pid = stack.pop()
-        total += sum(int(value) for value in fields[pid][11:15]) / TICK  # user, system, and of ended children
-        stack += children.get(pid, [])
-    return total
+    return sum(sum(int(value) for value in stat[11:15]) for stat in process_tree(os.getpid()).values()) / TICK
 
 
 def load_cpu(browser, server: StreamlitServer, page: str) -> float:

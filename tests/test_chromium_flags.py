@@ -13,32 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.browser import UNSEEN_FEATURES
+from tests.support.browser import UNSEEN_FEATURES, process_tree
 
 pytestmark = pytest.mark.browser
 
 
-def _descendants(root: int) -> list[int]:
-    parents = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            parents[int(entry.name)] = int(stat[stat.rindex(")") + 2 :].split()[1])
-    found, frontier = [], [root]
-    while frontier:
-        parent = frontier.pop()
-        children = [pid for pid, ppid in parents.items() if ppid == parent]
-        found += children
-        frontier += children
-    return found
-
-
 def _browser_command_line() -> list[str]:
     """The command line of this process's Chromium (its browser process, not a renderer)."""
-    for pid in _descendants(os.getpid()):
+    for pid in process_tree(os.getpid()):
         try:
             arguments = Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")
         except OSError:

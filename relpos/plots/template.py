@@ -4,31 +4,27 @@ Streamlit makes its own template Plotly's default when it is imported: styles fo
 trace types (candlestick, sankey, table, waterfall …) whose colours its frontend fills in
 from the theme. Every figure carries its template to the browser, 3.7 KB each, sent again
 whenever a figure is redrawn; the app draws three trace types (:data:`TRACE_TYPES`), and a
-template's entry for any other type styles nothing. :func:`lean_template` gives a figure
-that carries the default template a copy holding only those three entries (and all of its
-layout: the colour way and colour scales), so it looks exactly as before and weighs less;
-:func:`use_lean_default` makes that copy the default, so figures are born lean.
+template's entry for any other type styles nothing. :func:`use_lean_default` makes a copy
+holding only those three entries (and all of its layout: the colour way and colour scales)
+the default, so every figure starts from it: it looks exactly as before and weighs less.
 """
 
 from __future__ import annotations
 
-from functools import cache
-
 import plotly.io as pio
 
-__all__ = ["LEAN_NAME", "TRACE_TYPES", "lean_template", "use_lean_default"]
+__all__ = ["LEAN_NAME", "TRACE_TYPES", "use_lean_default"]
 
 #: Every trace type a figure of the app is drawn with (tests/test_plotly_trim.py checks
 #: every page); relpos.server.plotly_trim serves a plotly.js with these alone.
 TRACE_TYPES = ("scatter", "bar", "heatmap")
 
 
-@cache
-def _templates(name: str) -> tuple[dict, dict]:
-    """(the template `name` as JSON, its lean copy as JSON)."""
+def _lean_copy(name: str) -> dict:
+    """The registered template `name` as JSON, with the styles of :data:`TRACE_TYPES` only."""
     full = pio.templates[name].to_plotly_json()
     styles = {kind: entries for kind, entries in full.get("data", {}).items() if kind in TRACE_TYPES}
-    return full, {"data": styles, "layout": full.get("layout", {})}
+    return {"data": styles, "layout": full.get("layout", {})}
 
 
 #: The name :func:`use_lean_default` registers the lean copy of the default template under.
@@ -39,23 +35,12 @@ def use_lean_default() -> None:
     """Make the lean copy of the default template (Streamlit's, once Streamlit is imported)
     the default, once per process.
 
-    Every figure starts as a copy of the default template; with the lean one it copies
-    three trace types' styles instead of ten, and :func:`lean_template` has nothing left
-    to trade (a sixth of a chart-heavy page's run went to copying and comparing templates).
+    Every figure starts as a copy of the default template: with the lean one it copies
+    three trace types' styles instead of ten, and nothing is traded away when it is shown
+    (a sixth of a chart-heavy page's run went to copying and comparing templates).
     """
     name = pio.templates.default
     if not isinstance(name, str) or name not in pio.templates or name == LEAN_NAME:
         return
-    pio.templates[LEAN_NAME] = _templates(name)[1]
+    pio.templates[LEAN_NAME] = _lean_copy(name)
     pio.templates.default = LEAN_NAME
-
-
-def lean_template(fig) -> None:
-    """Give `fig` the lean copy of the default template when it carries the default one
-    (a figure with a template of its own, or none, keeps it)."""
-    name = pio.templates.default
-    if not isinstance(name, str) or name not in pio.templates or name == LEAN_NAME:
-        return  # with the lean default, a figure starts lean (or chose its own)
-    full, lean = _templates(name)
-    if fig.layout.template.to_plotly_json() == full:
-        fig.layout.template = lean

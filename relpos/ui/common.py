@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from relpos.plots.template import lean_template, use_lean_default
+from relpos.plots.template import use_lean_default
 from relpos.server import set_widget
 from relpos.state.codec import Schema, StateError
 from relpos.state.export import load_scenario, scenario_json
@@ -138,7 +138,6 @@ def chart(fig, *, key: str | None = None, alt: str | None = None, width="stretch
     Dragging never zooms (``dragmode`` off), so touch scrolling passes through the chart.
     """
     fig.update_layout(dragmode=False)
-    lean_template(fig)  # the template's styles of the app's trace types only
     config = CHART_CONFIG if toolbar else {**CHART_CONFIG, "displayModeBar": False}
     st.plotly_chart(fig, width=width, config=config, key=key, alt=alt or chart_name(fig))
 

@@ -10,10 +10,9 @@ Excluded, and why (the only exclusions):
   cannot find the background of SVG text, so it files every such text under "needs review",
   never as a pass or a violation (all 2,694 on the app's pages, in either theme); working that
   out was most of the audit's time (/schemes: the contrast rule took 5.8 s, 2.6 s without
-  them) and could never fail a page. The charts'
-  own colours are checked against the page where they are chosen, in both themes
-  (tests/test_theme.py: text, guides, categories); a heatmap's cell numbers are black or
-  white as plotly.js picks for each cell's colour.
+  them) and could never fail a page. The charts' own colours are checked against the page
+  where they are chosen, in both themes (tests/test_theme.py: text, guides, categories); a
+  heatmap's cell numbers are black or white as plotly.js picks for each cell's colour.
 Shared by tests/test_accessibility.py and bench/axe_pages.py.
 """
 

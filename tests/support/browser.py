@@ -362,6 +362,29 @@ def free_port() -> int:
     raise RuntimeError(f"no free port in RELPOS_PORTS={wanted}")
 
 
+def process_tree(root: int) -> dict[int, list[str]]:
+    """Every living descendant of process `root`, with the fields of its ``/proc/<pid>/stat``
+    after the command name (``fields[1]`` is the parent, ``fields[11:15]`` the CPU ticks of
+    the process and of its ended children)."""
+    fields: dict[int, list[str]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                text = (entry / "stat").read_text()
+            except OSError:
+                continue  # ended meanwhile
+            fields[int(entry.name)] = text[text.rindex(")") + 2 :].split()
+    children: dict[int, list[int]] = {}
+    for pid, stat in fields.items():
+        children.setdefault(int(stat[1]), []).append(pid)
+    tree, stack = {}, list(children.get(root, []))
+    while stack:
+        pid = stack.pop()
+        tree[pid] = fields[pid]
+        stack += children.get(pid, [])
+    return tree
+
+
 def _proc_status_bytes(pid: int, key: str) -> int:
     """A ``VmRSS``/``VmHWM`` line of /proc/<pid>/status, in bytes (Linux)."""
     with open(f"/proc/{pid}/status", encoding="ascii") as status:
