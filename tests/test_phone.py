@@ -148,23 +148,29 @@ def test_a_presenter_link_on_a_phone_gets_the_phone_layout(phone):
     assert not phone.errors, phone.errors
 
 
-# Text boxes of one chart (found by its accessible name): the pairs that overlap, and the
-# widest label against the width of one cell (plot-area width / columns).
+# Text boxes of one chart (found by its accessible name): its cell labels, and the pairs
+# that overlap among those, its title and its axes' tick labels (named, for the message);
+# and the widest cell label against the width of one cell (plot-area width / columns).
 _LABELS_JS = """
 ([name, columns]) => {
   const chart = [...document.querySelectorAll('[data-testid=stMain] [data-testid=stPlotlyChart]')]
     .find((c) => (c.getAttribute('aria-label') || '').includes(name));
   if (!chart) return null;
   chart.scrollIntoView({ block: 'center' });
-  const boxes = [...chart.querySelectorAll('g.textpoint text, .hm text, text.textpoint')]
-    .filter((t) => t.textContent.trim()).map((t) => t.getBoundingClientRect());
-  let overlaps = 0;
+  const texts = (selector) => [...chart.querySelectorAll(selector)].filter((t) => t.textContent.trim());
+  const cells = texts('g.textpoint text, .hm text, text.textpoint');
+  const boxes = [...cells, ...texts('text.gtitle, g.xtick text, g.ytick text')]
+    .map((t) => ({ text: t.textContent.trim(), box: t.getBoundingClientRect() }));
+  const overlapping = [];
   for (let a = 0; a < boxes.length; a++) for (let b = a + 1; b < boxes.length; b++) {
-    const p = boxes[a], q = boxes[b];
-    if (p.left < q.right - 1 && q.left < p.right - 1 && p.top < q.bottom - 1 && q.top < p.bottom - 1) overlaps++;
+    const p = boxes[a].box, q = boxes[b].box;
+    if (p.left < q.right - 1 && q.left < p.right - 1 && p.top < q.bottom - 1 && q.top < p.bottom - 1) {
+      overlapping.push(`${boxes[a].text} / ${boxes[b].text}`);
+    }
   }
   const area = chart.querySelector('.nsewdrag').getBoundingClientRect();
-  return { labels: boxes.length, overlaps, widest: Math.max(...boxes.map((r) => r.width)), cell: area.width / columns };
+  const widest = Math.max(...cells.map((t) => t.getBoundingClientRect().width));
+  return { labels: cells.length, overlaps: overlapping.length, overlapping, widest, cell: area.width / columns };
 }
 """
 _BARS_JS = """

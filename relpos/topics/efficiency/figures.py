@@ -159,6 +159,9 @@ def _row_ends(length: int, size: int) -> list[dict]:
 
 #: Height (px) of one memory cell of the strip: room for a one-line label.
 _STRIP_CELL = 24
+#: Where (px from the figure's top) the strip's two-line title is centred: above the
+#: column names, which take the bottom of the top margin.
+_TITLE_MIDDLE = 32
 
 
 def memory_strip_figure(labels, offsets, *, length: int, leftover=None, height: int | None = None) -> go.Figure:
@@ -214,10 +217,17 @@ def memory_strip_figure(labels, offsets, *, length: int, leftover=None, height: 
     for shape in _row_ends(length, size):
         fig.add_shape(shape)
     margin = style.STRIP_COLUMN_MARGIN
+    height = height or _STRIP_CELL * size + margin.top + margin.bottom
     fig.update_layout(
-        title=style.centred_title("the padded matrix in memory:<br>same cells, different row ends"),
+        # two lines, centred _TITLE_MIDDLE px below the top: centred in the top margin
+        # (Plotly's default), the second line would cover the column names
+        title=style.centred_title(
+            "the padded matrix in memory:<br>same cells, different row ends",
+            y=1 - _TITLE_MIDDLE / height,
+            yanchor="middle",
+        ),
         margin=margin.plotly(),
-        height=height or _STRIP_CELL * size + margin.top + margin.bottom,
+        height=height,
         font={"size": style.SMALL_FONT_SIZE},
     )
     fig.update_xaxes(
