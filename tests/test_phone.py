@@ -23,6 +23,7 @@ import pytest
 
 from relpos.topics.quiz.checking import make_quiz
 from tests.support.browser import RACE_TRIES, AppTab
+from tests.support.pages import CHART_TOOLBARS
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
@@ -195,6 +196,8 @@ def test_narrow_charts_stay_legible(phone):
     phone.screenshot("phone-390x844-efficiency-memory-strip", full_page=False)
     assert strip["labels"] >= 40 and strip["overlaps"] == 0, f"the memory strip's labels overlap: {strip}"
     assert strip["widest"] <= strip["cell"], strip
+    # a tap reads a cell: no tool bar comes up over the chart's title
+    assert phone.page.evaluate(CHART_TOOLBARS) == [], "a phone's charts show Plotly's tool bar"
     assert not phone.errors, phone.errors
 
 

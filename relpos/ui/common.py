@@ -123,7 +123,21 @@ def page_links(pages, *, columns: int = 2) -> None:
 #: Plotly options of every chart: no zoom or pan by drag or wheel, so a swipe or a wheel
 #: turn that starts on a chart scrolls the page (a phone's swipe would otherwise be
 #: trapped); a tap or hover still shows a cell's text.
-CHART_CONFIG = {"displaylogo": False, "scrollZoom": False, "doubleClick": False, "responsive": True}
+# Plotly's tool bar keeps its PNG download and Streamlit's full-screen button: dragging never
+# zooms (see `chart`), so the zoom, pan and hover-mode buttons would only switch it back on, and
+# the full bar, shown on hover, covered a chart's centred title. A phone shows no tool bar: it
+# appears at every tap that reads a cell, over a title as wide as the screen.
+_TOOLS_REMOVED = [
+    *("zoom2d", "pan2d", "select2d", "lasso2d", "zoomIn2d", "zoomOut2d", "autoScale2d", "resetScale2d"),
+    *("toggleSpikelines", "hoverClosestCartesian", "hoverCompareCartesian"),
+]
+CHART_CONFIG = {
+    "displaylogo": False,
+    "scrollZoom": False,
+    "doubleClick": False,
+    "responsive": True,
+    "modeBarButtonsToRemove": _TOOLS_REMOVED,
+}
 
 
 def chart_name(fig) -> str:
@@ -135,10 +149,12 @@ def chart_name(fig) -> str:
 def chart(fig, *, key: str | None = None, alt: str | None = None, width="stretch", toolbar: bool = True) -> None:
     """Show a Plotly figure (Plotly's JS ships with Streamlit: no CDN), named for screen readers.
 
-    Dragging never zooms (``dragmode`` off), so touch scrolling passes through the chart.
+    Dragging never zooms (``dragmode`` off), so touch scrolling passes through the chart;
+    Plotly's tool bar offers the PNG download and the full-screen view, and not on a phone.
     """
-    fig.update_layout(dragmode=False)
-    config = CHART_CONFIG if toolbar else {**CHART_CONFIG, "displayModeBar": False}
+    # the tool bar stands on end in the top right corner, beside a centred title, not over it
+    fig.update_layout(dragmode=False, modebar_orientation="v")
+    config = CHART_CONFIG if toolbar and not phone_screen() else {**CHART_CONFIG, "displayModeBar": False}
     st.plotly_chart(fig, width=width, config=config, key=key, alt=alt or chart_name(fig))
 
 

@@ -10,10 +10,12 @@ from tests.support.ui_contract import EXPLORER, contract, page_spec
 
 __all__ = [
     "CHART_DRAWS",
+    "CHART_TOOLBARS",
     "COUNT_DRAWS_JS",
     "LIVE_PLOTS",
     "assert_clean",
     "assert_texts",
+    "assert_toolbars_keep_clear",
     "open_explorer",
     "require_page",
 ]
@@ -41,6 +43,29 @@ COUNT_DRAWS_JS = """
 #: The draws each st.plotly_chart chart of the page has had (:data:`COUNT_DRAWS_JS`), in page order.
 CHART_DRAWS = """() => [...document.querySelectorAll('[data-testid=stPlotlyChart] .js-plotly-plot')]
   .map((chart) => chart.__relposDraws)"""
+
+
+#: Each st.plotly_chart chart's tool bar (plotly.js builds it hidden, shown on hover or a tap):
+#: its chart's name, its buttons' titles, and whether its box meets the chart title's box.
+CHART_TOOLBARS = """() => [...document.querySelectorAll('[data-testid=stMain] [data-testid=stPlotlyChart]')]
+  .filter((chart) => chart.querySelector('.modebar'))
+  .map((chart) => {
+    const bar = chart.querySelector('.modebar').getBoundingClientRect();
+    const title = chart.querySelector('text.gtitle');
+    const box = title && title.getBoundingClientRect();
+    const covers = !!box && bar.left < box.right && box.left < bar.right
+      && bar.top < box.bottom && box.top < bar.bottom;
+    const buttons = [...chart.querySelectorAll('.modebar-btn')].map((button) => button.getAttribute('data-title'));
+    return { name: chart.getAttribute('aria-label'), buttons, covers };
+  })"""
+
+
+def assert_toolbars_keep_clear(tab: AppTab, where: str) -> None:
+    """Every chart's tool bar offers the PNG download and the full-screen view, nothing that
+    zooms or pans, and leaves its title uncovered."""
+    wanted = ["Download plot as a PNG", "Fullscreen"]
+    crowded = [bar for bar in tab.page.evaluate(CHART_TOOLBARS) if sorted(bar["buttons"]) != wanted or bar["covers"]]
+    assert not crowded, f"{where}: tool bars with other buttons or over the title: {crowded}"
 
 
 def require_page(path: str, what: str):
