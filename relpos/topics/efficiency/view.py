@@ -66,7 +66,11 @@ def timing_panel() -> None:
         f"**Measured** on this server: n = {shown['n']}, d = {shown['d']}, k = {shown['k']}, "
         "float64, best of 3 rounds in which the methods take turns."
     )
-    plotly(charts.timing_figure(shown["timings"]), key=widget_key("efficiency", "timing_chart"))
+    ui.chart(
+        charts.timing_figure(shown["timings"]),
+        key=widget_key("efficiency", "timing_chart"),
+        alt="Best time of each method, in milliseconds on a log scale",
+    )
     st.dataframe(named_index(tables.timing_frame(shown["timings"])), width="stretch")
 
 
@@ -108,7 +112,11 @@ def memory_panel() -> None:
         skewing.memory_footprint(int(m), d_model, k=min(k, int(m) - 1), heads=heads, itemsize=itemsize) for m in lengths
     ]
     mark = (n, footprint.gathered, f"n = {n}: {tables.format_bytes(footprint.gathered)}  ")
-    plotly(charts.memory_growth_figure(lengths, footprints, mark=mark), key=widget_key("efficiency", "memory_growth"))
+    ui.chart(
+        charts.memory_growth_figure(lengths, footprints, mark=mark),
+        key=widget_key("efficiency", "memory_growth"),
+        alt="Bytes of each method's intermediate against sequence length n, both on log scales",
+    )
 
 
 def published_memory_check() -> None:

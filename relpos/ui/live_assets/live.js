@@ -484,6 +484,10 @@ class LivePanel {
     this.sentInputs = null;
     this.notes = {};
     this.sliderGrids = {};
+    // the new grids are unfitted: a build while the panel is unmounted cannot fit them, and
+    // the ResizeObserver must not take the old grids' fit for theirs once it is back at the
+    // same width (each slider would stay on a row of its own)
+    this.barWidth = 0;
     this.controls = this.buildControls(spec);
     const notes = element("div", { class: "rl-notes" });
     notes.append(...Object.values(this.notes));
