@@ -120,17 +120,16 @@ def page_links(pages, *, columns: int = 2) -> None:
                 st.caption(spec.summary)
 
 
-#: Plotly options of every chart: no zoom or pan by drag or wheel, so a swipe or a wheel
-#: turn that starts on a chart scrolls the page (a phone's swipe would otherwise be
-#: trapped); a tap or hover still shows a cell's text.
-# Plotly's tool bar keeps its PNG download and Streamlit's full-screen button: dragging never
-# zooms (see `chart`), so the zoom, pan and hover-mode buttons would only switch it back on, and
-# the full bar, shown on hover, covered a chart's centred title. A phone shows no tool bar: it
-# appears at every tap that reads a cell, over a title as wide as the screen.
+# Buttons taken off Plotly's tool bar, which keeps its PNG download and Streamlit's full-screen
+# button: dragging never zooms, so zoom, pan and hover-mode buttons would only switch it back on.
 _TOOLS_REMOVED = [
     *("zoom2d", "pan2d", "select2d", "lasso2d", "zoomIn2d", "zoomOut2d", "autoScale2d", "resetScale2d"),
     *("toggleSpikelines", "hoverClosestCartesian", "hoverCompareCartesian"),
 ]
+#: Plotly options of every chart: no zoom or pan by drag or wheel, so a swipe or a wheel
+#: turn that starts on a chart scrolls the page (a phone's swipe would otherwise be
+#: trapped); a tap or hover still shows a cell's text. A phone shows no tool bar (`chart`):
+#: it came up at every tap that reads a cell, over a title as wide as the screen.
 CHART_CONFIG = {
     "displaylogo": False,
     "scrollZoom": False,
