@@ -32,8 +32,8 @@ def _repository_root(monkeypatch):
 
 
 # --- Real-browser fixtures (helpers in tests/support/browser.py) -------------------------------
-# One Chromium and one `streamlit run app.py` for the whole session; a fresh browser
-# context per test. Without Chromium or Playwright every browser test is skipped with
+# One Chromium and one `streamlit run app.py` for the whole session; per test a tab with
+# no state of earlier tests (AppTab.new). Without Chromium or Playwright every browser test is skipped with
 # the reason, and no server is started.
 
 
@@ -65,7 +65,8 @@ def app_server(chromium):
 
 @pytest.fixture
 def app_tab(chromium, app_server):
-    """A fresh browser context on the test server; see tests.support.browser.AppTab."""
+    """A tab on the test server with no cookies or storage of earlier tests (a kept one, with
+    Streamlit's frontend cached); see tests.support.browser.AppTab.new."""
     from tests.support.browser import AppTab
 
     tab = AppTab.new(chromium, app_server.base_url)

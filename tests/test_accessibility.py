@@ -49,8 +49,7 @@ def axe():
 def audit_tab(chromium, app_server):
     """A fresh tab as wide as the audit's viewport (tests/support/axe.py: WIDTH), so making it
     as tall as the page for axe-core does not make every chart redraw at a new width."""
-    tab = AppTab.new(chromium, app_server.base_url, viewport=(WIDTH, 1000))
-    tab.page.context.add_init_script(COUNT_DRAWS_JS)
+    tab = AppTab.new(chromium, app_server.base_url, viewport=(WIDTH, 1000), init_scripts=(COUNT_DRAWS_JS,))
     yield tab
     tab.close()
 

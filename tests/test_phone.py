@@ -238,7 +238,7 @@ def tap_next_twice_from_the_first_run(tab: AppTab) -> None:
 def test_a_presenter_link_on_a_phone_keeps_every_number_after_next(chromium, app_server):
     failures = []
     for attempt in range(RACE_TRIES):  # a race: each fresh phone is another chance to lose the numbers
-        tab = AppTab.new(chromium, app_server.base_url, viewport=(WIDTH, HEIGHT), touch=True)
+        tab = AppTab.new(chromium, app_server.base_url, viewport=(WIDTH, HEIGHT), touch=True, fresh=True)
         try:
             tab.page.goto(app_server.url("worked_example", EDITED_LINK), wait_until="domcontentloaded")
             tab.page.wait_for_function(PRESENTER_OFF_JS, timeout=60_000)
@@ -287,8 +287,15 @@ def test_presenter_mode_switched_off_while_the_first_run_arrives_keeps_every_num
     desktop_agent = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36"
     failures = []
     for attempt in range(RACE_TRIES):  # a race: each fresh tab is another chance to lose the numbers
-        tab = AppTab.new(chromium, app_server.base_url, viewport=(WIDTH, HEIGHT), touch=True, user_agent=desktop_agent)
-        tab.page.context.add_init_script(_SWITCH_PRESENTER_OFF_AT_ONCE_JS)
+        tab = AppTab.new(
+            chromium,
+            app_server.base_url,
+            viewport=(WIDTH, HEIGHT),
+            touch=True,
+            user_agent=desktop_agent,
+            init_scripts=(_SWITCH_PRESENTER_OFF_AT_ONCE_JS,),
+            fresh=True,
+        )
         try:
             tab.page.goto(app_server.url("worked_example", EDITED_LINK), wait_until="domcontentloaded")
             tab.page.wait_for_function(PRESENTER_OFF_JS, timeout=60_000)

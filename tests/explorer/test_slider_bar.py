@@ -119,3 +119,41 @@ def test_on_a_phone(chromium, app_server):
         assert_clean(tab)
     finally:
         tab.close()
+
+
+# Streamlit re-creates the component's container now and then (live.js: attach, detach): the
+# panel is taken out of the page, a spec of a new structure (presenter mode switched on) is
+# built while it is out, and it is put back in the same place at the same width.
+REBUILT_WHILE_OUT_JS = """
+async () => {
+  const log = window.__relposLiveLog;
+  const panel = log.root();
+  const container = panel.parentNode;
+  const frame = () => new Promise((done) => requestAnimationFrame(() => done()));
+  const built = log.specs.length;
+  container.removeChild(panel);
+  const spec = { ...log.spec, presenter: !log.spec.presenter };
+  panel.dispatchEvent(new CustomEvent('relpos-live:load', { detail: { spec } }));
+  while (log.specs.length === built) await frame();
+  container.appendChild(panel);
+  for (let i = 0; i < 5; i += 1) await frame();
+  return [...panel.querySelectorAll('.rl-sliders')].map((grid) => [
+    grid.closest('.rl-group').dataset.group, grid.style.getPropertyValue('--rl-columns'),
+  ]);
+}
+"""
+
+
+def test_sliders_built_while_the_panel_is_out_of_the_page_are_fitted_once_it_is_back(chromium, app_server):
+    tab = AppTab.new(chromium, app_server.base_url, viewport=(1280, 720))
+    try:
+        tab.open("explorer", {"n": 8, "k": 7}, timeout=90)
+        tab.page.wait_for_function(LIVE_PLOTS, timeout=60_000)
+        grids = tab.page.evaluate(REBUILT_WHILE_OUT_JS)
+        unfitted = [group for group, columns in grids if not columns]
+        assert len(grids) == 3 and not unfitted, f"slider groups never fitted to the bar: {unfitted}"
+        bar = tab.wait_layout_settled(BAR_JS, last_refit=False)
+        tab.screenshot("slider-bar-1280x720-rebuilt-while-out", full_page=False)
+        assert bar["height"] <= MOST * bar["viewport"], f"the bar takes {bar['height']} px of {bar['viewport']}"
+    finally:
+        tab.close()

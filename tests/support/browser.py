@@ -568,6 +568,13 @@ class Figure:
         return self.heatmaps[0]
 
 
+#: Tabs whose test has ended, reset and kept for the next test in this process that asks for
+#: the same kind of context, keyed by :meth:`AppTab.new`'s options. A page load in a fresh
+#: context costs about twice the CPU of one in a kept tab, which has Streamlit's frontend
+#: cached and compiled already (bench/context_cost.py).
+_KEPT_TABS: dict[tuple, list[Any]] = {}
+
+
 @dataclass
 class AppTab:
     """A Playwright page showing the app, with the verbs browser tests need."""
@@ -577,6 +584,10 @@ class AppTab:
     errors: list[str] = field(default_factory=list)
     foreign_requests: list[str] = field(default_factory=list)
     runs_finished: int = 0  # runs finished, counted from the server's messages (all navigations)
+    #: the options it was made with, when :meth:`close` may keep it for the next test
+    kept_as: tuple | None = None
+    origins: set[str] = field(default_factory=set)  # every http(s) origin it has requested
+    _listeners: list[tuple[str, Any]] = field(default_factory=list)
 
     @classmethod
     def new(
@@ -588,26 +599,86 @@ class AppTab:
         touch: bool = False,
         user_agent: str | None = None,
         color_scheme: str | None = None,
+        init_scripts: tuple[str, ...] = (),
+        fresh: bool = False,
     ) -> AppTab:
-        """A fresh browser context (no shared cookies or state) with one page (a phone's with
-        `touch`: touch events, a mobile viewport and an Android phone's user agent), whose
-        system setting is light or dark as `color_scheme` says (the app follows it)."""
-        size = {"width": viewport[0], "height": viewport[1]}
-        agent = user_agent or (PHONE_USER_AGENT if touch else None)
-        context = browser.new_context(
-            viewport=size, has_touch=touch, is_mobile=touch, user_agent=agent, color_scheme=color_scheme
-        )
-        context.set_default_timeout(60_000)  # waits end at their condition; a busy machine is slow
-        context.add_init_script(_STATE_LOG_JS)
-        context.add_init_script(LIVE_LOG_JS)
-        tab = cls(page=context.new_page(), base_url=base_url)
+        """A tab with no cookies, storage or listeners of earlier tests, on a page of its own (a
+        phone's with `touch`: touch events, a mobile viewport and an Android phone's user agent),
+        whose system setting is light or dark as `color_scheme` says (the app follows it), and
+        whose documents run `init_scripts` before their own scripts.
+
+        It is a tab an earlier test closed, reset (:meth:`close`), when one with the same options
+        is kept, so Streamlit's frontend is in the browser's cache already. ``fresh=True`` makes a
+        new browser context instead, never kept: for a test of a first visit (what a cold load
+        fetches, a race while the frontend starts), or one that changes its context in ways
+        :meth:`close` does not undo (an init script added after this call). With
+        RELPOS_FRESH_TABS=1 every tab is fresh (to rule a kept tab out when a test fails only in
+        the suite, or to measure what keeping them saves).
+        """
+        fresh = fresh or os.environ.get("RELPOS_FRESH_TABS") == "1"
+        options = (id(browser), tuple(viewport), touch, user_agent, color_scheme, tuple(init_scripts))
+        page = None
+        while not fresh and _KEPT_TABS.get(options) and page is None:
+            kept = _KEPT_TABS[options].pop()
+            page = None if kept.is_closed() else kept
+        if page is None:
+            size = {"width": viewport[0], "height": viewport[1]}
+            agent = user_agent or (PHONE_USER_AGENT if touch else None)
+            context = browser.new_context(
+                viewport=size, has_touch=touch, is_mobile=touch, user_agent=agent, color_scheme=color_scheme
+            )
+            context.set_default_timeout(60_000)  # waits end at their condition; a busy machine is slow
+            context.add_init_script(_STATE_LOG_JS)
+            context.add_init_script(LIVE_LOG_JS)
+            for script in init_scripts:
+                context.add_init_script(script)
+            page = context.new_page()
+        tab = cls(page=page, base_url=base_url, kept_as=None if fresh else options)
         origin = urlsplit(base_url).netloc
-        tab.page.on("pageerror", lambda error: tab.errors.append(f"page error: {error}"))
-        tab.page.on("console", lambda message: tab._console(message))
-        tab.page.on("request", lambda request: tab._request(request.url, origin))
-        tab.page.on("response", lambda response: tab._response(response.status, response.url))
-        tab.page.on("websocket", tab._watch_socket)
+        tab._listen("pageerror", lambda error: tab.errors.append(f"page error: {error}"))
+        tab._listen("console", lambda message: tab._console(message))
+        tab._listen("request", lambda request: tab._request(request.url, origin))
+        tab._listen("response", lambda response: tab._response(response.status, response.url))
+        tab._listen("websocket", tab._watch_socket)
         return tab
+
+    def _listen(self, event: str, handler: Any) -> None:
+        self.page.on(event, handler)
+        self._listeners.append((event, handler))
+
+    def close(self) -> None:
+        """End the tab: reset and kept for a later test (see :meth:`new`), or closed with its context."""
+        from playwright.sync_api import Error
+
+        for event, handler in self._listeners:
+            self.page.remove_listener(event, handler)
+        try:
+            kept = self.kept_as is not None and self._reset()
+        except Error:
+            kept = False  # a page that cannot be reset (crashed, hung) is not kept
+        if kept:
+            _KEPT_TABS.setdefault(self.kept_as, []).append(self.page)
+        else:
+            with contextlib.suppress(Error):
+                self.page.context.close()
+
+    def _reset(self) -> bool:
+        """Undo what a test may have done to the page and its context; False if it cannot be undone."""
+        page, context = self.page, self.page.context
+        if len(context.pages) != 1:
+            return False  # the test opened windows of its own
+        page.unroute_all(behavior="ignoreErrors")
+        page.goto("about:blank", timeout=15_000)  # the app's socket closes with its document
+        context.clear_cookies()
+        context.clear_permissions()
+        session = context.new_cdp_session(page)
+        for origin in self.origins:  # local and session storage, IndexedDB, caches (not the HTTP cache)
+            session.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+        session.detach()
+        width, height = self.kept_as[1]
+        page.set_viewport_size({"width": width, "height": height})
+        page.emulate_media(color_scheme=self.kept_as[4] or "light")
+        return True
 
     def _watch_socket(self, socket: Any) -> None:
         socket.on("framereceived", self._frame_received)
@@ -638,11 +709,10 @@ class AppTab:
 
     def _request(self, url: str, origin: str) -> None:
         parts = urlsplit(url)
+        if parts.scheme in ("http", "https"):
+            self.origins.add(f"{parts.scheme}://{parts.netloc}")
         if parts.scheme in ("http", "https", "ws", "wss") and parts.netloc != origin:
             self.foreign_requests.append(url)
-
-    def close(self) -> None:
-        self.page.context.close()
 
     # navigation and idleness --------------------------------------------------------
     def open(self, url_path: str = "", query: dict[str, Any] | str | None = None, *, timeout: float = 60) -> AppTab:
