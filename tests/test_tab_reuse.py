@@ -30,7 +30,8 @@ def leave_traces(tab: AppTab) -> None:
     tab.page.route("**/*.css", lambda route: route.abort())
 
 
-def test_a_kept_tab_carries_nothing_of_its_test_into_the_next(chromium, app_server):
+def test_a_kept_tab_carries_nothing_of_its_test_into_the_next(chromium, app_server, monkeypatch):
+    monkeypatch.delenv("RELPOS_FRESH_TABS", raising=False)  # tabs are kept even in a run that measures without
     first = AppTab.new(chromium, app_server.base_url, viewport=(1000, 700))
     first.open("worked_example")
     leave_traces(first)

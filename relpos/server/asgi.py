@@ -27,6 +27,10 @@ from relpos.server import internals, weight
 
 __all__ = ["app_options", "register_lifespan", "register_middleware", "register_routes", "weight_middleware"]
 
+#: The longest request line and headers the server reads: Streamlit's longest query string
+#: and a browser's headers (uvicorn holds up to this much of a request head per connection).
+REQUEST_HEAD_BYTES = internals.QUERY_MAX_CHARS + 64 * 1024
+
 _ROUTES: list[Any] = []
 _MIDDLEWARE: list[Middleware] = []
 _LIFESPANS: list[Callable[[Any], AbstractAsyncContextManager[dict | None]]] = []
@@ -64,7 +68,12 @@ def weight_middleware(head: str = "") -> Middleware:
 def app_options(routes: Iterable[Any] = (), middleware: Iterable[Middleware] = (), head: str = "") -> dict[str, Any]:
     """Keyword arguments for ``st.App(script, **app_options())``: the registered routes,
     middleware and lifespans, plus `routes` and `middleware`; `head` goes in every page's
-    HTML head (a style sheet that must hold from the first paint)."""
+    HTML head (a style sheet that must hold from the first paint).
+
+    Also lets the server read any link up to Streamlit's length limit, so one with too many
+    parameters gets its page and the page's notice (:mod:`relpos.server.links`), not a bare 400.
+    """
+    internals.read_request_heads_of(REQUEST_HEAD_BYTES)
     return {
         "routes": [*_ROUTES, *routes],
         "middleware": [weight_middleware(head), *_MIDDLEWARE, *middleware],

@@ -34,6 +34,11 @@ Why each is still private:
   ``st.plotly_chart`` loads, so a page carries one copy; the chunk's hashed name is a
   detail of Streamlit's build, found here (:data:`CHECKED_FILES`); it is served trimmed
   to the app's traces (:mod:`relpos.server.plotly_trim`).
+* **How long a request head the server reads** (uvicorn's ``h11_impl.DEFAULT_MAX_INCOMPLETE_EVENT_SIZE``,
+  16 KiB): uvicorn answers 400 to a request line and headers that arrive in pieces adding up
+  to more (a link of 10,000 parameters is 89 KB: one read on a quiet loopback, several on
+  any network), so the page never loads to say the link was too long (:mod:`relpos.server.links`).
+  Streamlit builds uvicorn's configuration itself and has no option for it.
 * **Streamlit's icon font** (``static/media/MaterialSymbols-Rounded.<hash>.woff2``, icons
   named ``:material/name:``): served with the app's and Streamlit's icons only
   (:mod:`relpos.server.icon_font`).
@@ -60,6 +65,7 @@ __all__ = [
     "manifest",
     "pending_messages",
     "plotly_chunk",
+    "read_request_heads_of",
     "reported_widget_ids",
     "served_session",
     "static_dir",
@@ -184,6 +190,17 @@ def component_registry() -> Any:
     return Runtime.instance().bidi_component_registry
 
 
+def read_request_heads_of(size: int) -> None:
+    """Let the server read a request line and headers of up to `size` bytes however they
+    arrive (uvicorn's HTTP parser, h11, is given the limit when a connection opens).
+
+    Never lowers uvicorn's own limit.
+    """
+    from uvicorn.protocols.http import h11_impl
+
+    h11_impl.DEFAULT_MAX_INCOMPLETE_EVENT_SIZE = max(size, h11_impl.DEFAULT_MAX_INCOMPLETE_EVENT_SIZE)
+
+
 def static_dir() -> Path:
     """The folder of Streamlit's frontend build (``index.html``, ``static/js/…``)."""
     from streamlit import file_util
@@ -218,6 +235,7 @@ CHECKED: list[tuple[str, str]] = [
     ("streamlit.components.v2.manifest_scanner", "ComponentConfig.from_dict"),
     ("streamlit.runtime", "Runtime.bidi_component_registry"),
     ("streamlit.file_util", "get_static_dir"),
+    ("uvicorn.protocols.http.h11_impl", "DEFAULT_MAX_INCOMPLETE_EVENT_SIZE"),
 ]
 #: Files of Streamlit's frontend build: (glob below :func:`static_dir`, text each must contain).
 CHECKED_FILES: list[tuple[str, str]] = [

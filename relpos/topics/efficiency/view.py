@@ -156,7 +156,16 @@ def render() -> None:
     """The whole page: the naive (n, n, d) gather, Q A_Kᵀ + placement, and skewing."""
     st.title("Efficient computation: the (n, n, d) tensor and two ways around it")
     ui.markdown("efficiency_intro")
+    example = relpos.worked_example()
+    naive_section()
+    placement_section(example)
+    skewing_section(example)
+    timing_section()
+    memory_section()
 
+
+def naive_section() -> None:
+    """1: the (n, n, d) tensor of embeddings that a gather builds, and the biases read from it."""
     st.header("1 · The naive gather")
     ui.markdown("efficiency_naive")
     st.latex(
@@ -164,13 +173,15 @@ def render() -> None:
         r"b_{ij} = \frac{q_i \cdot A_{ij}}{\sqrt{d}}"
     )
 
+
+def placement_section(example: relpos.Scenario) -> None:
+    """2: Q A_Kᵀ once, then each logit placed on its diagonal, checked against the naive gather."""
     st.header("2 · Multiply once, then place")
     ui.markdown("efficiency_placement")
     st.latex(
         r"L = \frac{Q A_K^\top}{\sqrt{d}} \;\;(n \times (2k+1)), \qquad "
         r"b_{ij} = L_{i,\; \operatorname{clip}(j-i,\,k) + k}"
     )
-    example = relpos.worked_example()
     logits_figure, placed_figure = figures.placement_figures(example)
     left, right = st.columns([5, 4])
     with left:
@@ -184,6 +195,9 @@ def render() -> None:
         f"(largest difference {numbers.scientific(np.max(np.abs(naive - example.attention().bias)))})."
     )
 
+
+def skewing_section(example: relpos.Scenario) -> None:
+    """3: the skewing steps at a length the learner picks, its memory, then the worked example skewed."""
     st.header("3 · Skewing (Music Transformer)")
     ui.markdown("efficiency_skewing")
     st.latex(
@@ -209,10 +223,16 @@ def render() -> None:
         f"(largest difference {numbers.scientific(difference)})."
     )
 
+
+def timing_section() -> None:
+    """4: the three ways timed live on this machine."""
     st.header("4 · Time it")
     ui.markdown("efficiency_timing")
     timing_panel()
 
+
+def memory_section() -> None:
+    """5: what each way keeps in memory, then the published sizes checked."""
     st.header("5 · Memory")
     ui.markdown("efficiency_memory")
     st.latex(
