@@ -36,7 +36,7 @@ import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import urlencode, urlsplit
 
 import numpy as np
@@ -568,11 +568,22 @@ class Figure:
         return self.heatmaps[0]
 
 
+class TabKind(NamedTuple):
+    """What a kept tab must match to be given to another test (:meth:`AppTab.new`'s options)."""
+
+    browser: int  # id() of the Browser
+    viewport: tuple[int, int]
+    touch: bool
+    user_agent: str | None
+    color_scheme: str | None
+    init_scripts: tuple[str, ...]
+
+
 #: Tabs whose test has ended, reset and kept for the next test in this process that asks for
 #: the same kind of context, keyed by :meth:`AppTab.new`'s options. A page load in a fresh
 #: context costs about twice the CPU of one in a kept tab, which has Streamlit's frontend
 #: cached and compiled already (bench/context_cost.py).
-_KEPT_TABS: dict[tuple, list[Any]] = {}
+_KEPT_TABS: dict[TabKind, list[Any]] = {}
 
 
 @dataclass
@@ -585,7 +596,7 @@ class AppTab:
     foreign_requests: list[str] = field(default_factory=list)
     runs_finished: int = 0  # runs finished, counted from the server's messages (all navigations)
     #: the options it was made with, when :meth:`close` may keep it for the next test
-    kept_as: tuple | None = None
+    kept_as: TabKind | None = None
     origins: set[str] = field(default_factory=set)  # every http(s) origin it has requested
     _listeners: list[tuple[str, Any]] = field(default_factory=list)
 
@@ -616,7 +627,7 @@ class AppTab:
         the suite, or to measure what keeping them saves).
         """
         fresh = fresh or os.environ.get("RELPOS_FRESH_TABS") == "1"
-        options = (id(browser), tuple(viewport), touch, user_agent, color_scheme, tuple(init_scripts))
+        options = TabKind(id(browser), tuple(viewport), touch, user_agent, color_scheme, tuple(init_scripts))
         page = None
         while not fresh and _KEPT_TABS.get(options) and page is None:
             kept = _KEPT_TABS[options].pop()
@@ -675,9 +686,9 @@ class AppTab:
         for origin in self.origins:  # local and session storage, IndexedDB, caches (not the HTTP cache)
             session.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
         session.detach()
-        width, height = self.kept_as[1]
+        width, height = self.kept_as.viewport
         page.set_viewport_size({"width": width, "height": height})
-        page.emulate_media(color_scheme=self.kept_as[4] or "light")
+        page.emulate_media(color_scheme=self.kept_as.color_scheme or "light")
         return True
 
     def _watch_socket(self, socket: Any) -> None:
