@@ -62,6 +62,7 @@ __all__ = [
     "QUERY_MAX_CHARS",
     "QUERY_MAX_FIELDS",
     "component_registry",
+    "katex_chunk",
     "manifest",
     "pending_messages",
     "plotly_chunk",
@@ -212,17 +213,31 @@ def static_dir() -> Path:
 PLOTLY_CHUNK_GLOB, PLOTLY_CHUNK_GLOBAL = "static/js/PlotlyChart.*.js", "window.Plotly="
 
 
+#: The chunk of Streamlit's frontend that bundles KaTeX (an ES module whose default export is
+#: katex), which st.latex draws with; a live class's follow view draws its formulas with it.
+KATEX_CHUNK_GLOB, KATEX_CHUNK_TEXT = "static/js/katex.*.js", "KaTeX parse error"
+
+
 #: Streamlit's icon font (Material Symbols Rounded: icons by ligature, ``:material/name:``),
 #: and how its frontend names an icon of its own.
 ICON_FONT_GLOB, ICON_NAME_PREFIX = "static/media/MaterialSymbols-Rounded.*.woff2", ":material/"
 
 
+def _chunk(glob: str) -> str:
+    found = sorted(static_dir().glob(glob))
+    if len(found) != 1:
+        raise RuntimeError(f"expected one {glob} in Streamlit's build, found {len(found)}")
+    return found[0].relative_to(static_dir()).as_posix()
+
+
 def plotly_chunk() -> str:
     """The URL path of Streamlit's Plotly chunk below the app's root (``static/js/PlotlyChart.<hash>.js``)."""
-    found = sorted(static_dir().glob(PLOTLY_CHUNK_GLOB))
-    if len(found) != 1:
-        raise RuntimeError(f"expected one {PLOTLY_CHUNK_GLOB} in Streamlit's build, found {len(found)}")
-    return found[0].relative_to(static_dir()).as_posix()
+    return _chunk(PLOTLY_CHUNK_GLOB)
+
+
+def katex_chunk() -> str:
+    """The URL path of Streamlit's KaTeX chunk below the app's root (``static/js/katex.<hash>.js``)."""
+    return _chunk(KATEX_CHUNK_GLOB)
 
 
 #: What ``tests/test_internals.py`` checks on the installed Streamlit: (module, dotted name).
@@ -240,6 +255,7 @@ CHECKED: list[tuple[str, str]] = [
 #: Files of Streamlit's frontend build: (glob below :func:`static_dir`, text each must contain).
 CHECKED_FILES: list[tuple[str, str]] = [
     (PLOTLY_CHUNK_GLOB, PLOTLY_CHUNK_GLOBAL),
+    (KATEX_CHUNK_GLOB, KATEX_CHUNK_TEXT),
     (ICON_FONT_GLOB, "wOF2"),
 ]
 #: Instance attributes (set in ``__init__``, so found in the class's source): (module, class, attribute).

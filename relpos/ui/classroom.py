@@ -35,11 +35,10 @@ from relpos.classroom.model import Class, Question
 from relpos.classroom.qr import qr_svg
 from relpos.classroom.results import Results
 from relpos.classroom.store import BaseStore
-from relpos.plots.classroom import answer_bars
 from relpos.server import fragment, internals
 from relpos.server.class_events import class_store
+from relpos.server.class_follow import results_figure
 from relpos.state.keys import state_key, widget_key
-from relpos.text import numbers
 from relpos.text.escape import escape_markdown
 from relpos.topics.quiz.checking import make_quiz
 from relpos.ui import class_events as events
@@ -58,6 +57,7 @@ __all__ = [
     "console",
     "join_form",
     "join_prompt",
+    "keep_identity",
     "network_base_url",
     "projector",
     "public_base_url",
@@ -206,6 +206,12 @@ def forget() -> None:
     st.session_state.pop(STUDENT, None)
     if CLASS_PARAM in st.query_params:
         del st.query_params[CLASS_PARAM]
+
+
+def keep_identity(who: Role) -> None:
+    """Keep the browser's copy of who this session is, with no stream (a follow view has its own)."""
+    remember = {"code": who.code, "kind": who.kind, "secret": who.secret}
+    events.class_events(who.code, 0, key=EVENTS, watch=None, remember=remember)
 
 
 def listen(who: Role, version: int, *, over: bool = False) -> None:
@@ -377,26 +383,10 @@ def _teacher_action(action: str, who: Role) -> None:
 
 def results_chart(results: Results, *, presenter: bool = False) -> None:
     """The class's answers with the true value marked, and how many were right."""
-    question = results.question
-    if results.bins:
-        bars = [(b.label, b.count, b.holds_truth) for b in results.bins]
-    else:
-        bars = [(c.label, c.count, c.correct) for c in results.counts]
-    labels, counts, marks = zip(*bars, strict=True) if bars else ((), (), ())
-    truth = question.truth
-    shown = numbers.readable(truth, 6, trim=0) if isinstance(truth, float) else str(truth)
-    fig = answer_bars(
-        labels,
-        counts,
-        marks,
-        f"{results.answered} answer{'' if results.answered == 1 else 's'} · true value {shown}",
-        height=300,
-    )
-    if presenter:
-        fig.update_layout(font={"size": 20}, height=340)
-    ui.chart(fig, key=widget_key(PAGE, "results", question.id), toolbar=False)
-    if results.answers:
-        st.caption(f"{results.correct} of {results.answered} right (true value {escape_markdown(shown)}).")
+    fig, caption = results_figure(results, presenter=presenter)
+    ui.chart(fig, key=widget_key(PAGE, "results", results.question.id), toolbar=False)
+    if caption:
+        st.caption(escape_markdown(caption))
 
 
 def _set_paced(who: Role) -> None:

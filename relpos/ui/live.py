@@ -26,7 +26,7 @@ import streamlit as st
 
 from relpos.server import internals
 
-__all__ = ["ASSETS", "NAME", "live_panel", "plotly_chunk", "project_component", "values_message"]
+__all__ = ["ASSETS", "NAME", "katex_chunk", "live_panel", "plotly_chunk", "project_component", "values_message"]
 
 ROOT = Path(__file__).resolve().parents[2]
 ASSETS = Path(__file__).resolve().with_name("live_assets")
@@ -47,6 +47,12 @@ def manifest():
 def plotly_chunk() -> str:
     """The path of Streamlit's Plotly chunk below the app's root, for the panel to import."""
     return internals.plotly_chunk()
+
+
+@cache
+def katex_chunk() -> str:
+    """The path of Streamlit's KaTeX chunk below the app's root (a live class's follow view imports it)."""
+    return internals.katex_chunk()
 
 
 def project_component(name: str, **options) -> Callable:

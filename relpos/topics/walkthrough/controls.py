@@ -101,6 +101,7 @@ class Lesson:
     presenter: bool
     problems: tuple[tuple[str, str], ...]  # (widget key, message) of rejected fields
     locked: bool = False  # a student of a paced live class: the stop is the teacher's
+    asked: str | None = None  # what an open class question hides at this stop (wt.asked_part)
 
     @property
     def n(self) -> int:
@@ -118,6 +119,11 @@ class Lesson:
     def link_state(self) -> dict:
         """This view as a :data:`~relpos.topics.walkthrough.schema.WALKTHROUGH` state (lesson link, scenario file)."""
         return walkthrough_schema.walkthrough_state(self.scenario, self.stop, self.presenter)
+
+    @property
+    def hidden_cells(self) -> list[tuple[int, int]]:
+        """The cell whose score the class is asked to predict, while the question is open."""
+        return [(self.stop.row, self.stop.step)] if self.asked == "score" else []
 
     @property
     def current_cells(self) -> list[tuple[int, int]]:

@@ -11,6 +11,7 @@ import plotly.graph_objects as go
 
 from relpos.plots import style
 from relpos.plots.heatmaps import cell_text, score_heatmap, symmetric_range
+from relpos.plots.offset_map import offset_map_figure
 from relpos.plots.style import HeatmapStyle
 from relpos.text import numbers as num
 
@@ -18,8 +19,13 @@ __all__ = [
     "colour_bar_below",
     "highlight_cells",
     "minimum_fonts",
+    "offset_map_for_stop",
     "partial_score_heatmap",
+    "score_hover",
+    "stop_score_matrix",
+    "stop_weight_bars",
     "table_strip_figure",
+    "table_strip_for_stop",
     "weight_bars_figure",
 ]
 
@@ -297,3 +303,86 @@ def colour_bar_below(fig: go.Figure) -> go.Figure:
             margin_b=(margin.b if margin.b is not None else 80) + room,  # its own margin, grown
         )
     return fig
+
+
+# ---------------------------------------------------------------- one stop's figures
+# Drawn alike by the page (relpos.topics.walkthrough.stage) and by a live class's follow view
+# (relpos.topics.walkthrough.spec), from the stop's numbers; `hidden` names the cells whose
+# score a question asks for while it is open (they stay "not computed yet").
+
+
+def score_hover(steps, reached, n: int) -> list[list[str]]:
+    """The hover text of each score cell: its sum, or "not computed yet".
+
+    >>> from relpos.core.examples import worked_example
+    >>> from relpos.topics.walkthrough.model import pair_steps
+    >>> score_hover(pair_steps(worked_example()), np.eye(4, dtype=bool), 4)[0][:2]
+    ['e(1,1) = content 0.9 + position 0.1 = 1.0', 'not computed yet']
+    """
+    hover = [["not computed yet" for _ in range(n)] for _ in range(n)]
+    for step in steps:
+        if reached[step.i][step.j]:
+            content, position, score = (num.number(v, 4, trim=1) for v in (step.content, step.position, step.score))
+            hover[step.i][step.j] = f"e({step.i + 1},{step.j + 1}) = content {content} + position {position} = {score}"
+    return hover
+
+
+def stop_score_matrix(scores, steps, reached, current, *, hidden=(), height: int = 420) -> go.Figure:
+    """The score matrix as far as the lesson has computed it, the current cells outlined.
+
+    Parameters
+    ----------
+    scores : array_like, shape (n, n)
+    steps : sequence of PairStep, length n * n
+    reached : array_like of bool, shape (n, n)
+        Cells computed by this stop.
+    current : iterable of (i, j)
+        The stop's cells (outlined).
+    hidden : iterable of (i, j)
+        Cells a question asks for: drawn as not computed yet.
+    """
+    reached = np.array(reached, dtype=bool)  # (n, n), a copy: hidden cells are cleared
+    for i, j in hidden:
+        reached[i, j] = False
+    n = reached.shape[0]
+    return partial_score_heatmap(
+        scores,
+        reached,
+        "Scores e<sub>ij</sub> computed so far",
+        limit=symmetric_range(scores),
+        current=current,
+        hover=score_hover(steps, reached, n),
+        height=height,
+    )
+
+
+def stop_weight_bars(shift, row_steps, *, presenter: bool = False, combined: bool = True) -> go.Figure:
+    """A softmax stop's bars: each key's content-only weight beside its combined weight
+    (only the content-only bars while a question asks which key gains most)."""
+    labels = [f"key {s.j + 1}<br>offset {num.offset(s.offset)}" for s in row_steps]
+    title = f"Weights of query {shift.row + 1}" + ("" if presenter else ": content only vs combined")
+    fig = weight_bars_figure(
+        shift.content_weights,
+        shift.weights,
+        title,
+        labels=labels,
+        height=380,
+        decimals=2 if presenter else 3,  # the formula beside the bars has three
+    )
+    if not combined:
+        fig.data = fig.data[:1]
+    return fig
+
+
+def offset_map_for_stop(n: int, k: int, current, *, presenter: bool = False) -> go.Figure:
+    """The offset map with the stop's cells outlined."""
+    fig = offset_map_figure(n, n, k, title=f"Offset map: clipped offset j − i (k = {k})", height=420)
+    if presenter:  # 20 px axis title: the legend moves below it
+        fig.update_layout(legend={"y": -0.32}, margin={"b": 120})
+    return highlight_cells(fig, current)
+
+
+def table_strip_for_stop(table, used) -> go.Figure:
+    """The a^K table with the entries the stop reads outlined."""
+    k = (len(table) - 1) // 2
+    return table_strip_figure(table, f"The table a<sup>K</sup>: 2k + 1 = {2 * k + 1} entries", used=used, height=190)

@@ -30,13 +30,27 @@ from relpos.topics.walkthrough import model as wt
 from relpos.topics.walkthrough import schema as walkthrough_schema
 from relpos.topics.walkthrough.controls import PAGE, Lesson
 from relpos.topics.walkthrough.schema import WALKTHROUGH
-from relpos.ui import classroom
+from relpos.ui import class_follow, classroom
+from relpos.ui import common as ui
 
-__all__ = ["Live", "class_panel", "follow", "pace_of", "push", "start_button", "student_panel"]
+__all__ = [
+    "Live",
+    "asked",
+    "class_panel",
+    "follow",
+    "follow_page",
+    "pace_of",
+    "push",
+    "start_button",
+    "student_panel",
+]
 
 #: The stop last stored as the class's pace by this session (saves a write per rerun).
 _PUSHED = state_key(PAGE, "pushed")
+#: This session's last run drew the follow view (its next ordinary run starts at the teacher's stop).
+_FOLLOWED = state_key(PAGE, "followed")
 START = widget_key(PAGE, "start_class")
+FOLLOW = widget_key(PAGE, "follow")
 
 
 @dataclass(frozen=True)
@@ -53,6 +67,12 @@ class Live:
         """A student of a paced class: the stop is the teacher's."""
         return bool(self.who and self.who.student and self.record and self.record.pace.paced)
 
+    @property
+    def following(self) -> bool:
+        """A student of a paced walkthrough class that is on: the browser draws each stop."""
+        record = self.record
+        return self.locked and record.ended_at is None and record.lesson == "walkthrough" and bool(record.pace.state)
+
 
 def pace_of(link_state: dict) -> Pace:
     """The class pace of a walkthrough view (its stop and numbers; presenter mode stays per screen).
@@ -64,7 +84,7 @@ def pace_of(link_state: dict) -> Pace:
     """
     view = walkthrough_schema.walkthrough_view(link_state)
     n, stop = view.scenario.n, view.stop
-    step = f"r{stop.row + 1}softmax" if stop.is_softmax(n) else f"r{stop.row + 1}j{stop.step + 1}"
+    step = wt.stop_id(stop, n)
     encoded = {key: value for key, value in WALKTHROUGH.encode(link_state).items() if key != "presenter"}
     return Pace(index=wt.stop_index(stop, n), step=step, state=urlencode(encoded, safe=","))
 
@@ -89,10 +109,36 @@ def follow() -> Live:
             classroom.forget()
         return Live(who, None, error)
     live = Live(who, record)
-    if live.locked and record.pace.state:
+    followed = st.session_state.pop(_FOLLOWED, False)  # handed back by the follow view: start at its stop
+    if record.pace.state and (live.locked or followed) and not live.following:
         view = _view_of(record.pace)
         walk.follow_view(view.scenario, view.stop)
     return live
+
+
+def asked(lesson: Lesson, live: Live) -> str | None:
+    """What the class's open question hides at this stop (:func:`wt.asked_part`), for everyone in the class."""
+    question = live.record.question if live.record else None
+    if question is None or not question.is_open:
+        return None
+    return wt.asked_part(question.kind, question.stop, lesson.stop, lesson.n)
+
+
+def follow_page(live: Live) -> None:
+    """A following student's page: drawn once; the browser draws each of the teacher's stops.
+
+    The follow view (:mod:`relpos.ui.class_follow`) holds the stop, the question and the
+    results; the page around it is static, so the teacher's Next costs no run of it.
+    """
+    who, record = live.who, live.record
+    st.session_state[_FOLLOWED] = True
+    st.title("Walkthrough: one pair at a time")
+    classroom.show_flash()
+    st.caption(f"Class {who.code}: your screen follows your teacher's. Answer questions here when they are asked.")
+    class_follow.follow_view(who.code, record.version, who.secret, key=FOLLOW)
+    classroom.keep_identity(who)
+    st.divider()
+    ui.markdown("walkthrough_background")
 
 
 def push(lesson: Lesson, live: Live) -> Class | None:

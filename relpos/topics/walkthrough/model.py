@@ -26,10 +26,12 @@ from relpos.text.facts import RowFacts, row_facts
 
 __all__ = [
     "K_CHOICES",
+    "STEP_COLUMNS",
     "VALUE_LIMIT",
     "PairStep",
     "RowShift",
     "Stop",
+    "asked_part",
     "changes_from",
     "lesson_stops",
     "next_stop",
@@ -39,7 +41,9 @@ __all__ = [
     "reached_cells",
     "resize_table",
     "row_shift",
+    "stop_id",
     "stop_index",
+    "used_offsets",
 ]
 
 #: Every editable number (q's, k's and a^K entries) must lie in [-VALUE_LIMIT, VALUE_LIMIT]:
@@ -49,6 +53,23 @@ VALUE_LIMIT = 10.0
 K_CHOICES = (0, 1, 2, 3)
 #: Longest text accepted in one number field.
 MAX_INPUT_CHARS = 32
+
+#: Columns of the walkthrough's step table: on-screen name -> PairStep attribute.
+STEP_COLUMNS = {
+    "i": "i",
+    "j": "j",
+    "offset j−i": "offset",
+    "clipped offset": "clipped",
+    "q_i": "query",
+    "k_j": "key",
+    "aᴷ used": "embedding",
+    "q_i·k_j": "content",
+    "q_i·aᴷ": "position",
+    "score": "score",
+    "content-only weight": "content_weight",
+    "combined weight": "weight",
+}
+
 
 _NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?", re.ASCII)
 
@@ -100,6 +121,41 @@ def stop_index(stop: Stop, n: int) -> int:
     """
     _check_stop(stop, n)
     return stop.row * (n + 1) + stop.step
+
+
+def stop_id(stop: Stop, n: int) -> str:
+    """A stop's name in a live class: ``r1j4`` (query 1, key 4) or ``r1softmax``.
+
+    >>> stop_id(Stop(0, 3), 4), stop_id(Stop(1, 4), 4)
+    ('r1j4', 'r2softmax')
+    """
+    return f"r{stop.row + 1}softmax" if stop.is_softmax(n) else f"r{stop.row + 1}j{stop.step + 1}"
+
+
+def asked_part(kind: str, asked_at: str, stop: Stop, n: int) -> str | None:
+    """What an open question asked at stop `asked_at` hides at `stop`: ``"score"`` (predict
+    the pair's score), ``"gains"`` (which key gains most), or None (nothing of this stop).
+
+    >>> asked_part("number", "r1j4", Stop(0, 3), 4), asked_part("choice", "r1softmax", Stop(0, 4), 4)
+    ('score', 'gains')
+    >>> asked_part("number", "r1j4", Stop(0, 2), 4) is None
+    True
+    """
+    if asked_at != stop_id(stop, n):
+        return None
+    return {"number": "score", "choice": "gains"}.get(kind)
+
+
+def used_offsets(steps, stop: Stop, n: int) -> list[int]:
+    """The clipped offsets the stop reads: its pair's, or every pair's of the row at a softmax stop.
+
+    >>> from relpos.core.examples import worked_example
+    >>> steps = pair_steps(worked_example())
+    >>> used_offsets(steps, Stop(0, 3), 4), used_offsets(steps, Stop(0, 4), 4)
+    ([2], [0, 1, 2])
+    """
+    row = steps[stop.row * n : (stop.row + 1) * n]
+    return sorted({s.clipped for s in row} if stop.is_softmax(n) else {row[stop.step].clipped})
 
 
 def next_stop(stop: Stop, n: int) -> Stop:

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import streamlit as st
 
-from relpos.plots import heatmaps
-from relpos.plots.offset_map import offset_map_figure
 from relpos.text import numbers as num
 from relpos.topics.walkthrough import figures as walkthrough_figures
 from relpos.topics.walkthrough import model as wt
@@ -22,33 +20,17 @@ from relpos.ui import common as ui
 __all__ = ["offset_section", "stage", "step_table"]
 
 
-def _score_hover(lesson: Lesson) -> list[list[str]]:
-    n = lesson.n
-    hover = [["not computed yet" for _ in range(n)] for _ in range(n)]
-    reached = wt.reached_cells(lesson.stop, n)
-    for step in lesson.steps:
-        if reached[step.i, step.j]:
-            content, position, score = (num.number(v, 4, trim=1) for v in (step.content, step.position, step.score))
-            hover[step.i][step.j] = f"e({step.i + 1},{step.j + 1}) = content {content} + position {position} = {score}"
-    return hover
-
-
 def _score_matrix(lesson: Lesson) -> None:
-    fig = walkthrough_figures.partial_score_heatmap(
-        lesson.result.scores,
-        wt.reached_cells(lesson.stop, lesson.n),
-        "Scores e<sub>ij</sub> computed so far",
-        limit=heatmaps.symmetric_range(lesson.result.scores),
-        current=lesson.current_cells,
-        hover=_score_hover(lesson),
-        height=420,
+    reached = wt.reached_cells(lesson.stop, lesson.n)
+    fig = walkthrough_figures.stop_score_matrix(
+        lesson.result.scores, lesson.steps, reached, lesson.current_cells, hidden=lesson.hidden_cells
     )
     squeezed = lesson.presenter and lesson.at_softmax  # a third of the width: no colour bar, no caption
     if squeezed:
         _squeeze(fig)
     lesson.figure(fig, SCORES, size=SCORES + ".softmax" if lesson.at_softmax else None)
     if not squeezed:
-        st.caption("Rows are queries i, columns keys j; grey cells are not computed yet. Colour: blue < 0 < red.")
+        st.caption(wt_text.SCORES_CAPTION)
 
 
 def _squeeze(fig) -> None:
@@ -65,7 +47,7 @@ def _squeeze(fig) -> None:
 def _pair_stage(lesson: Lesson) -> None:
     step = lesson.steps[lesson.stop.row * lesson.n + lesson.stop.step]
     st.header(f"Query i = {step.i + 1}, key j = {step.j + 1}", anchor=STAGE_ANCHOR)
-    st.latex(wt_text.pair_latex(step))
+    st.latex(wt_text.pair_latex(step, hide_score=lesson.asked == "score"))
     st.markdown(wt_text.pair_sentence(step))
     st.caption("With d = 1 the scale 1/√d is 1, so both terms are plain products.")
 
@@ -74,12 +56,16 @@ def _softmax_stage(lesson: Lesson) -> None:
     """Both softmaxes of the row with the numbers, and the takeaway computed from them."""
     row_steps = lesson.row_steps
     st.header(f"Softmax of row i = {lesson.stop.row + 1}", anchor=STAGE_ANCHOR)
-    st.latex(wt_text.softmax_latex(row_steps))
+    st.latex(wt_text.softmax_latex(row_steps, combined=lesson.asked != "gains"))
     _takeaway(lesson)
 
 
 def _takeaway(lesson: Lesson) -> None:
-    """The row's takeaway in plain sentences; the softmax arithmetic behind them on request."""
+    """The row's takeaway in plain sentences; the softmax arithmetic behind them on request
+    (neither while the class is asked which key gains most)."""
+    if lesson.asked == "gains":
+        st.info(wt_text.GAINS_ASKED)
+        return
     shift = wt.row_shift(lesson.result, lesson.stop.row)
     ui.bullets(wt_text.takeaway(shift, lesson.row_steps))
     with st.expander("How this is computed"):
@@ -93,7 +79,7 @@ def _presenter_softmax_stage(lesson: Lesson) -> None:
     st.header(f"Softmax of row i = {lesson.stop.row + 1}", anchor=STAGE_ANCHOR)
     formula, bars, matrix = st.columns([1.1, 1.15, 0.9], gap="small")
     with formula:
-        st.latex(wt_text.softmax_latex(lesson.row_steps, compact=True))
+        st.latex(wt_text.softmax_latex(lesson.row_steps, compact=True, combined=lesson.asked != "gains"))
     with bars:
         _weight_bars(lesson)
     with matrix:
@@ -103,16 +89,9 @@ def _presenter_softmax_stage(lesson: Lesson) -> None:
 
 def _weight_bars(lesson: Lesson) -> None:
     """Content-only next to combined weight for each key of the row, values printed."""
-    row_steps, i = lesson.row_steps, lesson.stop.row
-    shift = wt.row_shift(lesson.result, i)
-    labels = [f"key {s.j + 1}<br>offset {wt_text.signed(s.offset, 0)}" for s in row_steps]
-    fig = walkthrough_figures.weight_bars_figure(
-        shift.content_weights,
-        shift.weights,
-        f"Weights of query {i + 1}" + ("" if lesson.presenter else ": content only vs combined"),
-        labels=labels,
-        height=380,
-        decimals=2 if lesson.presenter else 3,  # the formula beside the bars has three
+    shift = wt.row_shift(lesson.result, lesson.stop.row)
+    fig = walkthrough_figures.stop_weight_bars(
+        shift, lesson.row_steps, presenter=lesson.presenter, combined=lesson.asked != "gains"
     )
     if lesson.presenter:
         # a third of the screen wide: labels stay level, the legend below the title; the
@@ -143,20 +122,16 @@ def stage(lesson: Lesson) -> None:
 
 def offset_section(lesson: Lesson) -> None:
     """The offset map and the a^K table, with what the current stop reads outlined."""
-    n, k = lesson.n, lesson.scenario.k
     st.subheader("Which table entry does each pair read?")
     left, right = st.columns([1.15, 1], gap="large")
     with left:
-        fig = offset_map_figure(n, n, k, title=f"Offset map: clipped offset j − i (k = {k})", height=420)
-        if lesson.presenter:  # 20 px axis title: the legend moves below it
-            fig.update_layout(legend={"y": -0.32}, margin={"b": 120})
-        lesson.figure(walkthrough_figures.highlight_cells(fig, lesson.current_cells), OFFSETS)
-    with right:
-        used = sorted(
-            {s.clipped for s in lesson.row_steps} if lesson.at_softmax else {lesson.row_steps[lesson.stop.step].clipped}
+        fig = walkthrough_figures.offset_map_for_stop(
+            lesson.n, lesson.scenario.k, lesson.current_cells, presenter=lesson.presenter
         )
-        strip = walkthrough_figures.table_strip_figure(
-            lesson.scenario.table, f"The table a<sup>K</sup>: 2k + 1 = {2 * k + 1} entries", used=used, height=190
+        lesson.figure(fig, OFFSETS)
+    with right:
+        strip = walkthrough_figures.table_strip_for_stop(
+            lesson.scenario.table, wt.used_offsets(lesson.steps, lesson.stop)
         )
         lesson.figure(strip, TABLE)
         st.markdown(wt_text.offset_map_note(lesson.steps))
@@ -178,7 +153,12 @@ def _highlight_current(frame, lesson: Lesson):
 
 
 def step_table(lesson: Lesson) -> None:
-    """The arithmetic of all n² pairs (current stop highlighted) and its CSV download."""
+    """The arithmetic of all n² pairs (current stop highlighted) and its CSV download; while
+    the class answers a question, after the reveal (it holds every answer)."""
+    if lesson.asked:
+        st.subheader(f"All {lesson.n * lesson.n} pairs at once")
+        st.caption(wt_text.TABLE_ASKED)
+        return
     frame = step_tables.step_frame(lesson.steps)
     st.subheader(f"All {len(frame)} pairs at once")
     offsets = ["offset j−i", "clipped offset"]

@@ -4,26 +4,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from relpos.topics.walkthrough.model import PairStep
+from relpos.topics.walkthrough.model import STEP_COLUMNS, PairStep
 
 __all__ = ["STEP_COLUMNS", "step_frame"]
-
-
-#: Columns of the walkthrough's step table: on-screen name -> PairStep attribute.
-STEP_COLUMNS = {
-    "i": "i",
-    "j": "j",
-    "offset j−i": "offset",
-    "clipped offset": "clipped",
-    "q_i": "query",
-    "k_j": "key",
-    "aᴷ used": "embedding",
-    "q_i·k_j": "content",
-    "q_i·aᴷ": "position",
-    "score": "score",
-    "content-only weight": "content_weight",
-    "combined weight": "weight",
-}
 
 
 def step_frame(steps: tuple[PairStep, ...] | list[PairStep]) -> pd.DataFrame:

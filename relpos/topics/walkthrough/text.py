@@ -218,19 +218,37 @@ def _factor(value: float) -> str:
 _offset_tex = numbers.tex_offset
 
 
-def pair_latex(step: PairStep) -> str:
+#: Under the score matrix.
+SCORES_CAPTION = "Rows are queries i, columns keys j; grey cells are not computed yet. Colour: blue < 0 < red."
+#: What the stage says while the class predicts which key gains most (the takeaway answers it).
+GAINS_ASKED = "The takeaway and the combined weights appear once your teacher reveals the answers."
+#: What stands for the step table while a question is open (it holds every score and weight).
+TABLE_ASKED = "The table of every pair's numbers appears once your teacher reveals the answers."
+#: A value a question asks for, while it is open.
+ASKED_TEX = r"\;?"
+
+
+def pair_latex(step: PairStep, *, hide_score: bool = False) -> str:
     """The pair's arithmetic, one line per stage, with the numbers substituted.
 
     offset j − i → clipped offset → table row and entry → content term → position
-    term → score.
+    term → score. `hide_score`: the class is asked to predict the score, so the three
+    terms' values are question marks until the reveal.
 
     >>> from relpos.core.examples import worked_example
 
     >>> from relpos.topics.walkthrough.model import pair_steps
     >>> "= 1.2 + (-0.5) = 0.7" in pair_latex(pair_steps(worked_example())[3])
     True
+    >>> "0.7" in pair_latex(pair_steps(worked_example())[3], hide_score=True)
+    False
     """
     i, j = step.i + 1, step.j + 1
+    content, position, score = (
+        (ASKED_TEX,) * 3
+        if hide_score
+        else (short_number(step.content), short_number(step.position), short_number(step.score))
+    )
     entry = f"a^K_{{{_offset_tex(step.clipped)}}}"
     distance = abs(step.offset)
     if step.is_clipped:
@@ -245,11 +263,14 @@ def pair_latex(step: PairStep) -> str:
         rf"\text{{table row}} &= \text{{clipped}} + k = {_offset_tex(step.clipped)} + {step.k} = {step.table_row}",
         rf"\text{{table entry}} &= {entry} = {short_number(step.embedding)}",
         rf"\text{{content term}} &= q_{{{i}}} \cdot k_{{{j}}} = {_factor(step.query)} \times {_factor(step.key)}"
-        rf" = {short_number(step.content)}",
+        rf" = {content}",
         rf"\text{{position term}} &= q_{{{i}}} \cdot {entry} = {_factor(step.query)} \times {_factor(step.embedding)}"
-        rf" = {short_number(step.position)}",
-        rf"\text{{score}}\; e_{{{i},{j}}} &= {short_number(step.content)} + {_factor(step.position)}"
-        rf" = {short_number(step.score)}",
+        rf" = {position}",
+        (
+            rf"\text{{score}}\; e_{{{i},{j}}} &= \text{{content}} + \text{{position}} = {score}"
+            if hide_score
+            else rf"\text{{score}}\; e_{{{i},{j}}} &= {content} + {_factor(step.position)} = {score}"
+        ),
     ]
     return r"\begin{aligned}" + r" \\ ".join(lines) + r"\end{aligned}"
 
@@ -301,11 +322,15 @@ def offset_map_note(steps: tuple[PairStep, ...] | list[PairStep]) -> str:
     )
 
 
-def softmax_latex(row_steps: tuple[PairStep, ...] | list[PairStep], *, compact: bool = False) -> str:
+def softmax_latex(
+    row_steps: tuple[PairStep, ...] | list[PairStep], *, compact: bool = False, combined: bool = True
+) -> str:
     """Both softmaxes of one row with the numbers substituted (weights to 3 decimals).
 
     ``compact`` (presenter mode) leaves out the definition of α and puts each label on a
-    line of its own: a narrower formula, for a column next to two figures.
+    line of its own: a narrower formula, for a column next to two figures. Without
+    `combined` (the class is asked which key gains most) the combined weights are a
+    question mark.
 
     >>> from relpos.core.examples import worked_example
 
@@ -325,6 +350,7 @@ def softmax_latex(row_steps: tuple[PairStep, ...] | list[PairStep], *, compact: 
 
     content = vector((s.content for s in row_steps), short_number)
     scores = vector((s.score for s in row_steps), short_number)
+    combined_weights = f"({weights(s.weight for s in row_steps)})" if combined else ASKED_TEX
     if compact:
         lines = [
             r"&\text{content only:}",
@@ -332,7 +358,7 @@ def softmax_latex(row_steps: tuple[PairStep, ...] | list[PairStep], *, compact: 
             rf"&= ({weights(s.content_weight for s in row_steps)})",
             r"&\text{combined:}",
             rf"&\operatorname{{softmax}}({scores})",
-            rf"&= ({weights(s.weight for s in row_steps)})",
+            rf"&= {combined_weights}",
         ]
         return r"\begin{aligned}" + r" \\ ".join(lines) + r"\end{aligned}"
     lines = [
@@ -340,6 +366,6 @@ def softmax_latex(row_steps: tuple[PairStep, ...] | list[PairStep], *, compact: 
         rf"\text{{content only:}}\quad &\operatorname{{softmax}}({content})",
         rf"&= ({weights(s.content_weight for s in row_steps)})",
         rf"\text{{combined:}}\quad &\operatorname{{softmax}}({scores})",
-        rf"&= ({weights(s.weight for s in row_steps)})",
+        rf"&= {combined_weights}",
     ]
     return r"\begin{aligned}" + r" \\ ".join(lines) + r"\end{aligned}"

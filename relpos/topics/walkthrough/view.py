@@ -23,8 +23,11 @@ __all__ = ["render", "show"]
 def render() -> None:
     """The whole page: the textbook example computed one (query, key) pair at a time."""
     live = walk_live.follow()  # a paced student's stop is the teacher's, set before the lesson is read
+    if live.following:  # the browser draws each stop: a Next costs no run of this page
+        walk_live.follow_page(live)
+        return
     lesson = walk.lesson()
-    show(replace(lesson, locked=live.locked), live)
+    show(replace(lesson, locked=live.locked, asked=walk_live.asked(lesson, live)), live)
 
 
 def show(lesson: Lesson, live: walk_live.Live | None = None) -> None:

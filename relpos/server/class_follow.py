@@ -1,0 +1,257 @@
+"""Following a live class without a page run: the class's view as JSON, answers by HTTP.
+
+A student who follows the teacher's stop would otherwise rerun the whole page at every
+Next (about 0.15 s of server CPU a student, all under one interpreter lock: 60 students
+waited up to 16 s). Instead their page draws once, and its follow view
+(``relpos/ui/follow_assets/follow.js``) draws every later stop in the browser:
+
+* ``GET /relpos/class/{code}/view?v=N``: the class at version N as JSON (the stop's blocks
+  from :func:`relpos.topics.walkthrough.spec.follow_view`, the open question, the
+  results once revealed). It is built once per class version and process and the same
+  bytes serve every student, so a Next costs the server one build and one small
+  response a student. The event stream (:mod:`relpos.server.class_events`) says when
+  N moves on.
+* ``POST /relpos/class/{code}/answer``: a student's answer (``{"question", "answer"}``),
+  judged and stored by the store as the answer box's button does it.
+* ``GET /relpos/class/{code}/mine?q=ID``: the student's own answer to question ID, and
+  after the reveal its verdict.
+
+The student is named by their token, sent in the ``X-Relpos-Token`` header (the page hands
+it to its follow view; it is never in a URL) or the class's identity cookie. The view
+holds no token and, while a question is open, not its answer: anyone with the code may
+read it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import json
+import threading
+from collections import OrderedDict
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from relpos.classroom import model
+from relpos.classroom.errors import ClassroomError, InputError, NotJoinedError
+from relpos.classroom.model import Class, Question
+from relpos.classroom.results import Results
+from relpos.plots.classroom import answer_bars
+from relpos.plots.plain import plain_figure
+from relpos.server import asgi
+from relpos.server.class_events import class_store
+from relpos.text import numbers
+from relpos.text.rich import runs
+from relpos.topics.quiz.checking import make_quiz
+from relpos.topics.walkthrough import spec as walkthrough_spec
+
+__all__ = ["ANSWER_PATH", "MINE_PATH", "TOKEN_HEADER", "VIEW_PATH", "class_view", "results_figure", "view_bytes"]
+
+VIEW_PATH = "/relpos/class/{code}/view"
+ANSWER_PATH = "/relpos/class/{code}/answer"
+MINE_PATH = "/relpos/class/{code}/mine"
+TOKEN_HEADER = "x-relpos-token"
+#: Class versions whose view this process keeps (a class moves on one version a Next).
+KEEP_VIEWS = 256
+#: The longest answer body read (a number, a choice or a quiz answer is a few dozen bytes).
+MAX_BODY = 2048
+
+_views: OrderedDict[tuple[str, int], tuple[bytes, bytes]] = OrderedDict()
+_views_lock = threading.Lock()
+_building: dict[tuple[str, int], asyncio.Future] = {}
+
+
+# ---------------------------------------------------------------- the view
+
+
+def results_figure(results: Results, *, presenter: bool = False):
+    """The class's answers as bars, the true value marked; and the caption under them."""
+    question = results.question
+    if results.bins:
+        bars = [(b.label, b.count, b.holds_truth) for b in results.bins]
+    else:
+        bars = [(c.label, c.count, c.correct) for c in results.counts]
+    labels, counts, marks = zip(*bars, strict=True) if bars else ((), (), ())
+    truth = question.truth
+    shown = numbers.readable(truth, 6, trim=0) if isinstance(truth, float) else str(truth)
+    title = f"{results.answered} answer{'' if results.answered == 1 else 's'} · true value {shown}"
+    fig = answer_bars(labels, counts, marks, title, height=300)
+    if presenter:
+        fig.update_layout(font={"size": 20}, height=340)
+    caption = f"{results.correct} of {results.answered} right (true value {shown})." if results.answers else ""
+    return fig, caption
+
+
+def _question_view(question: Question) -> dict:
+    """What a student's device shows of a question: never its answer while it is open."""
+    view = {"id": question.id, "kind": question.kind, "prompt": question.prompt, "status": question.status}
+    if question.kind == "choice":
+        view["choices"] = list(question.choices)
+    if question.kind == "quiz":
+        seed, index = question.quiz
+        quiz = make_quiz(seed)[index]
+        view["body"] = [runs(line) for line in quiz.prompt.split("\n") if line.strip()]
+        view["input"] = "number" if quiz.answer_kind == "number" else "text"
+    else:
+        view["input"] = "choice" if question.kind == "choice" else "number"
+    return view
+
+
+def class_view(record: Class, results: Results | None) -> dict:
+    """The class as a following student sees it (see the module notes)."""
+    question = record.question
+    view = {
+        "code": record.code,
+        "version": record.version,
+        "lesson": record.lesson,
+        "paced": record.pace.paced,
+        "ended": record.ended_at is not None,
+        "question": None if question is None or question.status == "hidden" else _question_view(question),
+        "results": None,
+    }
+    if record.lesson == "walkthrough" and record.pace.state:
+        asked = (question.kind, question.stop) if question is not None and question.is_open else None
+        view["stop"] = walkthrough_spec.follow_view(record.pace.state, asked)
+    if question is not None and question.revealed and results is not None:
+        fig, caption = results_figure(results)
+        view["results"] = {"fig": plain_figure(fig), "caption": caption}
+    return view
+
+
+def view_bytes(code: str) -> tuple[int, bytes, bytes]:
+    """The class's current view: its version, the JSON and the JSON in gzip (store reads here)."""
+    store = class_store()
+    record = store.get_class(code)
+    key = (record.code, record.version)
+    with _views_lock:
+        if key in _views:
+            _views.move_to_end(key)
+            return record.version, *_views[key]
+    question = record.question
+    results = store.results(record.code) if question is not None and question.revealed else None
+    body = json.dumps(class_view(record, results), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    packed = gzip.compress(body, compresslevel=6)
+    with _views_lock:
+        _views[key] = (body, packed)
+        while len(_views) > KEEP_VIEWS:
+            _views.popitem(last=False)
+    return record.version, body, packed
+
+
+def _cached(code: str, version: int) -> tuple[bytes, bytes] | None:
+    with _views_lock:
+        return _views.get((code, version))
+
+
+def _view_response(body: bytes, packed: bytes, request: Request) -> Response:
+    headers = {"Cache-Control": "no-store", "Vary": "Accept-Encoding"}
+    if "gzip" in request.headers.get("accept-encoding", ""):
+        headers["Content-Encoding"] = "gzip"
+        return Response(packed, media_type="application/json", headers=headers)
+    return Response(body, media_type="application/json", headers=headers)
+
+
+def _gone(error: ClassroomError) -> JSONResponse:
+    return JSONResponse({"gone": True, "message": error.message}, status_code=404)
+
+
+async def class_view_route(request: Request) -> Response:
+    """The class's view: from this process's cache when the asked version is in it."""
+    try:
+        code = model.normalise_code(request.path_params["code"])
+    except ClassroomError as error:
+        return _gone(error)
+    try:
+        wanted = int(request.query_params.get("v", "-1"))
+    except ValueError:
+        wanted = -1
+    cached = _cached(code, wanted)
+    if cached is not None:  # every student of a Next but the first: no store read, no build
+        return _view_response(*cached, request)
+    # the first request of a version builds it; the others of that moment wait for it
+    pending = _building.get((code, wanted))
+    if pending is None:
+        pending = _building[code, wanted] = asyncio.ensure_future(asyncio.to_thread(view_bytes, code))
+        pending.add_done_callback(lambda _: _building.pop((code, wanted), None))
+    try:
+        _, body, packed = await asyncio.shield(pending)
+    except ClassroomError as error:
+        return _gone(error)
+    return _view_response(body, packed, request)
+
+
+# ---------------------------------------------------------------- a student's answer
+
+
+def _token(request: Request, code: str) -> str:
+    token = request.headers.get(TOKEN_HEADER, "")
+    if not token:
+        kind, _, secret = request.cookies.get(f"relpos-class-{code}", "").partition(".")
+        token = secret if kind == "student" else ""
+    return token
+
+
+def _submit(code: str, token: str, question_id: int, text: str) -> dict:
+    ack = class_store().submit_answer(code, token, question_id, text)
+    return {"status": ack.status, "stored": ack.stored, "message": ack.message, "answer": ack.answer.text}
+
+
+async def answer_route(request: Request) -> Response:
+    """Store a student's answer; the reply says what counts now (or why it was refused)."""
+    try:
+        code = model.normalise_code(request.path_params["code"])
+        body = await request.body()
+        if len(body) > MAX_BODY:
+            raise InputError("That answer is too long.")
+        sent = json.loads(body or b"{}")
+        question_id, text = int(sent["question"]), str(sent["answer"])
+    except ClassroomError as error:
+        return JSONResponse({"message": error.message}, status_code=400)
+    except (ValueError, KeyError, TypeError):
+        return JSONResponse({"message": "Send the question's number and your answer."}, status_code=400)
+    try:
+        reply = await asyncio.to_thread(_submit, code, _token(request, code), question_id, text)
+    except NotJoinedError as error:
+        return JSONResponse({"message": error.message, "joined": False}, status_code=403)
+    except ClassroomError as error:
+        return JSONResponse({"message": error.message}, status_code=409)
+    return JSONResponse(reply)
+
+
+def _mine(code: str, token: str, question_id: int) -> dict:
+    store = class_store()
+    answer = store.my_answer(code, token, question_id)
+    record = store.get_class(code)
+    question = record.question
+    reply = {"question": question_id, "answer": None if answer is None else answer.text}
+    if answer is not None and question is not None and question.id == question_id and question.revealed:
+        verdict = model.grade(question, answer.text)
+        reply.update(correct=verdict.correct, message=verdict.message)
+    return reply
+
+
+async def mine_route(request: Request) -> Response:
+    """The student's answer to a question, with its verdict once the results are revealed."""
+    try:
+        code = model.normalise_code(request.path_params["code"])
+        question_id = int(request.query_params.get("q", ""))
+    except ClassroomError as error:
+        return _gone(error)
+    except ValueError:
+        return JSONResponse({"message": "Name the question: ?q=1."}, status_code=400)
+    try:
+        reply = await asyncio.to_thread(_mine, code, _token(request, code), question_id)
+    except NotJoinedError as error:
+        return JSONResponse({"message": error.message, "joined": False}, status_code=403)
+    except ClassroomError as error:
+        return _gone(error)
+    return JSONResponse(reply, headers={"Cache-Control": "no-store"})
+
+
+asgi.register_routes(
+    Route(VIEW_PATH, class_view_route, methods=["GET"]),
+    Route(ANSWER_PATH, answer_route, methods=["POST"]),
+    Route(MINE_PATH, mine_route, methods=["GET"]),
+)

@@ -1,0 +1,51 @@
+"""A following student's screen: a custom component (``st.components.v2``) that draws each
+of the teacher's stops in the browser, from the class's view (:mod:`relpos.server.class_follow`).
+
+Mounted once, when a student of a paced class opens or joins the lesson; from then on a
+Next costs the server no run of the student's page (the script in
+``relpos/ui/follow_assets/follow.js`` fetches and draws the new view). It hands the page
+back (sets its ``handover`` state, which reruns the script) when the class stops being
+paced, ends, or is gone.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from relpos.server import class_follow
+from relpos.server.class_events import events_path
+from relpos.ui import live
+
+__all__ = ["NAME", "follow_view"]
+
+#: Streamlit's name for the component: ``<project>.<component>`` from pyproject.toml.
+NAME = "relpos.class_follow"
+
+
+def _ignore() -> None:
+    """The state change itself is the message: the rerun reads the store again."""
+
+
+def _path(template: str, code: str) -> str:
+    base = (st.get_option("server.baseUrlPath") or "").strip("/")
+    return ("/" + base if base else "") + template.format(code=code)
+
+
+def follow_view(code: str, version: int, token: str, *, key: str) -> None:
+    """Draw class `code`'s stops in this browser from `version` on (see the module notes).
+
+    `token` is the student's secret: sent with their answers in a header, never in a URL.
+    """
+    mount = live.project_component(NAME, js="follow.js", css="follow.css", isolate_styles=False)
+    data = {
+        "code": code,
+        "version": int(version),
+        "token": token,
+        "events": events_path(code, "state"),
+        "view": _path(class_follow.VIEW_PATH, code),
+        "answer": _path(class_follow.ANSWER_PATH, code),
+        "mine": _path(class_follow.MINE_PATH, code),
+        "plotly": live.plotly_chunk(),
+        "katex": live.katex_chunk(),
+    }
+    mount(key=key, data=data, default={"handover": None}, on_handover_change=_ignore)

@@ -1,0 +1,464 @@
+// relpos live class: a following student's screen, drawn in the browser.
+//
+// A student who follows the teacher's stop gets the page once; every later stop is drawn
+// here, from the class's view (relpos.server.class_follow, built once per class version
+// on the server and the same for every student), so a Next costs the server no page run.
+// One EventSource on the class's state stream (relpos.server.class_events) says when the
+// version moves on; the view of that version is fetched and drawn: the stop (heading,
+// formulas with the KaTeX Streamlit's st.latex uses, sentences, Plotly figures with the
+// plotly.js its st.plotly_chart uses, the table of every pair), the open question with its
+// answer field, and after the reveal the student's verdict and the class's results.
+// Answers go by POST; a student offline is told so, and the answer is sent once they are
+// back. When the class stops being paced, ends, or is gone, the page is handed back to
+// Streamlit (a rerun draws the ordinary page).
+//
+// Text is data: everything is drawn with textContent or KaTeX, never innerHTML.
+// The root element reports what it draws for tests and benchmarks: data-version and
+// data-stop attributes, and a relpos-follow:drawn event ({version, stop, ms}).
+const followers = new Map();
+const CLOSE_AFTER_MS = 3000;
+const REOPEN_MS = [1000, 2000, 4000, 8000, 15000];
+const RETRY_ANSWER_MS = 3000;
+// No zoom or pan by drag or wheel (a swipe that starts on a chart scrolls the page); a tap shows a cell.
+const PLOT_CONFIG = { displayModeBar: false, responsive: false, scrollZoom: false, doubleClick: false };
+
+// Streamlit's own chunks, at <root>/static/js/…; this file is <root>/_stcore/bidi-components/<name>/follow.js.
+const chunks = new Map();
+function loadChunk(path, pick) {
+  if (!chunks.has(path)) {
+    const url = new URL(`../../../${path}`, import.meta.url).href; // served by Streamlit, never a CDN
+    const loading = import(url).then(pick);
+    loading.catch(() => chunks.delete(path)); // a network blip: tried again at the next draw
+    chunks.set(path, loading);
+  }
+  return chunks.get(path);
+}
+const plotly = (path) =>
+  window.Plotly
+    ? Promise.resolve(window.Plotly)
+    : loadChunk(path, () => {
+        if (!window.Plotly) throw new Error("plotly.js: the chunk did not define window.Plotly");
+        return window.Plotly;
+      });
+const katex = (path) => loadChunk(path, (module) => module.default);
+
+function element(tag, className = "", text = "") {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text) node.textContent = text;
+  return node;
+}
+
+// The theme's page and text colours, from the CSS variables Streamlit sets on a component's container.
+function themed(layout, el) {
+  const css = getComputedStyle(el);
+  const page = css.getPropertyValue("--st-background-color").trim();
+  const text = css.getPropertyValue("--st-text-color").trim();
+  if (!page || !text) return layout;
+  const axis = (spec) => ({ ...spec, tickcolor: text, linecolor: text });
+  return {
+    ...layout,
+    paper_bgcolor: page,
+    plot_bgcolor: layout.plot_bgcolor || page, // the score matrix's grey "not computed yet" stays
+    font: { ...layout.font, color: text },
+    xaxis: axis(layout.xaxis || {}),
+    yaxis: axis(layout.yaxis || {}),
+  };
+}
+
+class Follower {
+  constructor(id) {
+    this.id = id;
+    this.drawn = -1; // the version on screen
+    this.asked = -1; // the version last fetched
+    this.shown = { stop: null, question: null };
+    this.plots = [];
+    this.pending = null; // an answer waiting for the network
+    this.mineAsked = new Set();
+    this.refused = 0;
+    this.root = element("div", "relpos-follow");
+    this.root.setAttribute("role", "region");
+    this.root.setAttribute("aria-label", "Your teacher's stop");
+    this.status = element("p", "rf-status");
+    this.status.setAttribute("role", "status");
+    this.nav = element("p", "rf-nav");
+    this.question = element("div", "rf-question");
+    this.stage = element("div", "rf-stage");
+    this.offsets = element("div", "rf-offsets");
+    this.table = element("div", "rf-table");
+    this.root.append(this.status, this.nav, this.question, this.stage, this.offsets, this.table);
+    this.onOnline = () => {
+      this.say();
+      this.sendPending();
+      this.load(this.latest ?? this.asked);
+    };
+    this.onOffline = () => this.say("offline");
+    window.addEventListener("online", this.onOnline);
+    window.addEventListener("offline", this.onOffline);
+    this.resizer = new ResizeObserver(() => this.resize());
+    this.resizer.observe(this.root);
+  }
+
+  mount(parent, data, setStateValue) {
+    this.data = data;
+    this.setStateValue = setStateValue;
+    if (this.root.parentElement !== parent) parent.append(this.root);
+    if (!this.source) this.open();
+    if (data.version > this.asked) this.load(data.version);
+  }
+
+  // ------------------------------------------------------------ the stream and the view
+
+  open() {
+    const source = new EventSource(this.data.events);
+    this.source = source;
+    source.onopen = () => {
+      this.refused = 0;
+      if (navigator.onLine !== false) this.say();
+    };
+    source.onmessage = (event) => {
+      const version = Number(event.data);
+      if (Number.isFinite(version)) this.load(version);
+    };
+    source.addEventListener("gone", () => this.handOver(-1));
+    source.onerror = () => {
+      if (this.ended) return;
+      this.say(navigator.onLine === false ? "offline" : "reconnecting");
+      if (source.readyState !== EventSource.CLOSED || this.source !== source) return;
+      // a proxy's 502 while its server restarts ends an EventSource for good: open a new one
+      const wait = REOPEN_MS[Math.min(this.refused, REOPEN_MS.length - 1)];
+      this.refused += 1;
+      this.reopen = setTimeout(() => {
+        if (!this.ended && this.source === source) this.open();
+      }, wait);
+    };
+  }
+
+  async load(version) {
+    this.latest = Math.max(this.latest ?? -1, version);
+    if (this.loading || version <= this.drawn) return;
+    this.loading = true;
+    const started = performance.now();
+    try {
+      const answer = await fetch(`${this.data.view}?v=${version}`, { cache: "no-store" });
+      const view = await answer.json();
+      this.asked = Math.max(this.asked, version);
+      if (!answer.ok || view.gone) {
+        this.handOver(-1);
+        return;
+      }
+      await this.draw(view, started);
+    } catch (error) {
+      this.say(navigator.onLine === false ? "offline" : "reconnecting");
+    } finally {
+      this.loading = false;
+    }
+    if (this.latest > this.drawn && !this.ended) this.load(this.latest); // a Next during the fetch
+  }
+
+  handOver(version) {
+    if (this.ended) return;
+    this.end();
+    this.setStateValue("handover", version); // the page runs again: the ordinary lesson
+  }
+
+  end() {
+    this.ended = true;
+    clearTimeout(this.reopen);
+    clearTimeout(this.retry);
+    if (this.source) this.source.close();
+    window.removeEventListener("online", this.onOnline);
+    window.removeEventListener("offline", this.onOffline);
+    this.resizer.disconnect();
+  }
+
+  say(what) {
+    const text = {
+      offline: "You are offline. This screen catches up with your teacher once you are back.",
+      reconnecting: "Reconnecting to your class…",
+    }[what];
+    this.status.textContent = text || "";
+    this.root.classList.toggle("rf-offline", Boolean(text));
+  }
+
+  async draw(view, started) {
+    if (view.ended || !view.paced || view.lesson !== "walkthrough" || !view.stop) {
+      this.handOver(view.version);
+      return;
+    }
+    if (view.version <= this.drawn) return;
+    this.drawn = view.version;
+    const stopKey = JSON.stringify(view.stop);
+    const questionKey = JSON.stringify([view.question, view.results]);
+    const jobs = [];
+    if (stopKey !== this.shown.stop) {
+      this.shown.stop = stopKey;
+      this.plots = this.plots.filter((plot) => this.question.contains(plot));
+      const { index, total, where } = view.stop;
+      this.nav.replaceChildren(element("strong", "", `Stop ${index + 1} of ${total}`), ` · ${where}`);
+      this.nav.append(element("span", "rf-following", " · you follow your teacher"));
+      this.stage.replaceChildren(...view.stop.stage.map((block) => this.block(block, jobs)));
+      this.offsets.replaceChildren(...view.stop.offsets.map((block) => this.block(block, jobs)));
+      const table = [element("h3", "", "All pairs at once")];
+      if (view.stop.table) table.push(this.block(view.stop.table, jobs));
+      if (view.stop.table_note) table.push(element("p", "rf-small", view.stop.table_note));
+      this.table.replaceChildren(...table);
+    }
+    if (questionKey !== this.shown.question) {
+      this.shown.question = questionKey;
+      this.plots = this.plots.filter((plot) => !this.question.contains(plot));
+      this.drawQuestion(view, jobs);
+    }
+    await Promise.allSettled(jobs);
+    this.root.dataset.version = String(view.version);
+    this.root.dataset.stop = String(view.stop.index + 1);
+    const detail = { version: view.version, stop: view.stop.index + 1, ms: performance.now() - started };
+    this.root.dispatchEvent(new CustomEvent("relpos-follow:drawn", { bubbles: true, detail }));
+  }
+
+  // ------------------------------------------------------------ blocks
+
+  block(spec, jobs) {
+    switch (spec.t) {
+      case "h":
+        return element("h3", "rf-heading", spec.text);
+      case "p":
+        return this.runs(element("p", spec.small ? "rf-small" : ""), spec.runs, jobs);
+      case "ul": {
+        const list = element("ul");
+        for (const item of spec.items) list.append(this.runs(element("li"), item, jobs));
+        return list;
+      }
+      case "tex": {
+        const node = element("div", "rf-tex");
+        jobs.push(this.tex(node, spec.tex, true));
+        return node;
+      }
+      case "fig":
+        return this.figure(spec.fig, spec.name, jobs);
+      case "table":
+        return this.tableBlock(spec);
+      case "cols": {
+        const row = element("div", "rf-cols");
+        for (const column of spec.cols) {
+          const cell = element("div", "rf-col");
+          cell.append(...column.map((block) => this.block(block, jobs)));
+          row.append(cell);
+        }
+        return row;
+      }
+      case "details": {
+        const details = element("details");
+        details.append(element("summary", "", spec.summary), ...spec.blocks.map((block) => this.block(block, jobs)));
+        return details;
+      }
+      default:
+        return element("span");
+    }
+  }
+
+  runs(node, runs, jobs) {
+    for (const [kind, text] of runs) {
+      if (kind === "b") node.append(element("strong", "", text));
+      else if (kind === "m") {
+        const maths = element("span", "rf-maths", text);
+        jobs.push(this.tex(maths, text, false));
+        node.append(maths);
+      } else node.append(document.createTextNode(text));
+    }
+    return node;
+  }
+
+  async tex(node, source, display) {
+    try {
+      const { render } = await katex(this.data.katex);
+      render(source, node, { displayMode: display, throwOnError: false });
+    } catch (error) {
+      node.textContent = source; // KaTeX could not load: the formula as written
+    }
+  }
+
+  figure(fig, name, jobs) {
+    const node = element("div", "rf-figure");
+    node.setAttribute("role", "img");
+    node.setAttribute("aria-label", name);
+    this.plots.push(node);
+    jobs.push(
+      plotly(this.data.plotly).then((Plotly) => {
+        const layout = themed({ ...fig.layout, autosize: true, width: undefined }, this.root);
+        return Plotly.react(node, fig.data, layout, PLOT_CONFIG);
+      }),
+    );
+    return node;
+  }
+
+  tableBlock(spec) {
+    const wrap = element("div", "rf-scroll");
+    const table = element("table", "rf-pairs");
+    const head = element("tr");
+    for (const column of spec.columns) head.append(element("th", "", column));
+    const body = element("tbody");
+    const marked = new Set(spec.marked);
+    spec.rows.forEach((cells, number) => {
+      const row = element("tr", marked.has(number) ? "rf-marked" : "");
+      for (const cell of cells) row.append(element("td", "", cell));
+      body.append(row);
+    });
+    table.append(element("thead"), body);
+    table.tHead.append(head);
+    wrap.append(table);
+    return wrap;
+  }
+
+  resize() {
+    if (!window.Plotly) return;
+    clearTimeout(this.resizing);
+    this.resizing = setTimeout(() => {
+      for (const plot of this.plots) if (plot.isConnected && plot.data) window.Plotly.Plots.resize(plot);
+    }, 100);
+  }
+
+  // ------------------------------------------------------------ the question
+
+  drawQuestion(view, jobs) {
+    const question = view.question;
+    if (!question) {
+      this.question.replaceChildren();
+      return;
+    }
+    const box = element("div", "rf-box");
+    box.append(element("p", "rf-prompt", question.prompt));
+    for (const line of question.body || []) box.append(this.runs(element("p"), line, jobs));
+    this.ack = element("p", "rf-ack");
+    this.ack.setAttribute("role", "status");
+    if (question.status === "open") box.append(this.answerForm(question));
+    else if (!view.results) box.append(element("p", "rf-small", "This question is closed."));
+    box.append(this.ack);
+    if (view.results) {
+      this.verdict = element("p", "rf-verdict");
+      box.append(this.verdict, this.figure(view.results.fig, "The class's answers", jobs));
+      if (view.results.caption) box.append(element("p", "rf-small", view.results.caption));
+    }
+    this.question.replaceChildren(box);
+    this.askMine(question, Boolean(view.results));
+  }
+
+  answerForm(question) {
+    const form = element("form", "rf-answer");
+    form.noValidate = true;
+    let field;
+    if (question.input === "choice") {
+      field = element("div", "rf-choices");
+      field.setAttribute("role", "radiogroup");
+      field.setAttribute("aria-label", "Your answer");
+      for (const choice of question.choices) {
+        const label = element("label", "rf-choice");
+        const radio = element("input");
+        Object.assign(radio, { type: "radio", name: `rf-choice-${question.id}`, value: choice });
+        label.append(radio, element("span", "", choice));
+        field.append(label);
+      }
+    } else {
+      field = element("label", "rf-field");
+      const input = element("input");
+      Object.assign(input, { type: "text", name: "answer", maxLength: 64, autocomplete: "off" });
+      input.setAttribute("enterkeyhint", "send");
+      if (question.input === "number") {
+        input.inputMode = "decimal";
+        input.placeholder = "e.g. 0.25";
+      }
+      field.append(element("span", "", "Your answer"), input);
+    }
+    const submit = element("button", "rf-submit", "Submit");
+    submit.type = "submit"; // Enter (a phone's Go) submits too
+    form.append(field, submit);
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const data = new FormData(form);
+      const text = String(data.get("answer") ?? data.get(`rf-choice-${question.id}`) ?? "").trim();
+      if (!text) {
+        this.tell("Type or choose an answer first.", "warn");
+        return;
+      }
+      this.pending = { question: question.id, answer: text };
+      this.sendPending();
+    });
+    return form;
+  }
+
+  tell(text, tone = "") {
+    if (!this.ack) return;
+    this.ack.textContent = text;
+    this.ack.className = `rf-ack ${tone ? `rf-${tone}` : ""}`;
+  }
+
+  async sendPending() {
+    const pending = this.pending;
+    if (!pending) return;
+    clearTimeout(this.retry);
+    try {
+      const answer = await fetch(this.data.answer, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-Relpos-Token": this.data.token },
+        body: JSON.stringify(pending),
+      });
+      const reply = await answer.json();
+      if (this.pending === pending) this.pending = null;
+      this.tell(reply.message, answer.ok ? "ok" : "warn");
+      if (reply.joined === false) this.handOver(-1); // the class forgot this student: the page says why
+    } catch (error) {
+      // no network: keep it, say so, and send it once the browser is back online
+      this.tell(`You are offline: your answer ${pending.answer} will be sent when you are back online.`, "warn");
+      this.retry = setTimeout(() => this.sendPending(), RETRY_ANSWER_MS);
+    }
+  }
+
+  async askMine(question, revealed) {
+    const key = `${question.id}:${revealed}`;
+    if (this.mineAsked.has(key)) return;
+    this.mineAsked.add(key);
+    try {
+      const answer = await fetch(`${this.data.mine}?q=${question.id}`, {
+        headers: { "X-Relpos-Token": this.data.token },
+        cache: "no-store",
+      });
+      const mine = await answer.json();
+      if (!answer.ok) return;
+      if (revealed && mine.message && this.verdict) {
+        this.verdict.textContent = mine.message;
+        this.verdict.className = `rf-verdict ${mine.correct ? "rf-ok" : "rf-warn"}`;
+      } else if (revealed && this.verdict) {
+        this.verdict.textContent = "You did not answer this one.";
+      } else if (mine.answer !== null && !this.ack.textContent) {
+        this.tell(`Your answer ${mine.answer} is in; your teacher reveals the results.`, "ok");
+      }
+    } catch (error) {
+      this.mineAsked.delete(key); // asked again with the next view
+    }
+  }
+}
+
+export default function (component) {
+  const { data, setStateValue, parentElement } = component;
+  const id = component.key || "relpos.class_follow";
+  let follower = followers.get(id);
+  if (follower && (follower.ended || follower.data.view !== data.view)) {
+    follower.end();
+    followers.delete(id);
+    follower = undefined;
+  }
+  if (!follower) {
+    follower = new Follower(id);
+    followers.set(id, follower);
+  }
+  clearTimeout(follower.closing);
+  follower.mount(parentElement, data, setStateValue);
+  return () => {
+    follower.closing = setTimeout(() => {
+      if (followers.get(id) === follower) {
+        follower.end();
+        followers.delete(id);
+      }
+    }, CLOSE_AFTER_MS);
+  };
+}
