@@ -54,6 +54,7 @@ __all__ = [
     "TYPED",
     "Role",
     "answer_box",
+    "ask_identity",
     "console",
     "join_form",
     "join_prompt",
@@ -206,6 +207,11 @@ def forget() -> None:
     st.session_state.pop(STUDENT, None)
     if CLASS_PARAM in st.query_params:
         del st.query_params[CLASS_PARAM]
+
+
+def ask_identity(code: str) -> None:
+    """Ask the browser who it was in class `code` (a join link reopened after joining), with no stream."""
+    events.class_events(code, 0, key=EVENTS, watch=None, ask=True)
 
 
 def keep_identity(who: Role) -> None:

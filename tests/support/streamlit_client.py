@@ -118,6 +118,7 @@ class Session:
         self.triggers: list[str] = []  # ids of buttons the next message clicks
         self.live_values: dict[str, LiveValue] = {}  # label -> a value slider of the live panel
         self.live_state: dict[str, str] = {}  # component id -> the JSON state the next message sends
+        self.components: dict[str, dict] = {}  # custom component name -> the data it was last drawn with
         self.live_seq = 0
         # run_every fragments the server registered: with any, the browser asks for a full
         # run with its widget values whenever its WebSocket connects again
@@ -191,6 +192,7 @@ class Session:
         elif kind == "bidi_component":  # the Explorer's live panel: figure skeletons whose cells it fills itself
             data = element.bidi_component.json or element.bidi_component.mixed.json
             spec = json.loads(data) if data else {}
+            self.components[element.bidi_component.component_name] = spec
             figures = spec.get("figures", {})
             self.charts.extend(json.dumps(figure) for figure in figures.values())
             self.component_figures += len(figures)

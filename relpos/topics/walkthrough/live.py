@@ -39,6 +39,7 @@ __all__ = [
     "class_panel",
     "follow",
     "follow_page",
+    "join_page",
     "pace_of",
     "push",
     "start_button",
@@ -66,6 +67,11 @@ class Live:
     def locked(self) -> bool:
         """A student of a paced class: the stop is the teacher's."""
         return bool(self.who and self.who.student and self.record and self.record.pace.paced)
+
+    @property
+    def invited(self) -> bool:
+        """A join link opened by someone not in the class yet (and the class is there to join)."""
+        return bool(self.who and self.who.kind == "invited" and self.error is None)
 
     @property
     def following(self) -> bool:
@@ -114,6 +120,15 @@ def follow() -> Live:
         view = _view_of(record.pace)
         walk.follow_view(view.scenario, view.stop)
     return live
+
+
+def join_page(live: Live) -> None:
+    """A join link opened: the join box, on top of an otherwise empty page (the lesson
+    follows once joined; a phone sees the box without scrolling, and no teacher's button)."""
+    st.title("Walkthrough: one pair at a time")
+    classroom.show_flash()
+    classroom.join_prompt(live.who.code)
+    classroom.ask_identity(live.who.code)
 
 
 def asked(lesson: Lesson, live: Live) -> str | None:

@@ -131,7 +131,7 @@ def offset_section(lesson: Lesson) -> None:
         lesson.figure(fig, OFFSETS)
     with right:
         strip = walkthrough_figures.table_strip_for_stop(
-            lesson.scenario.table, wt.used_offsets(lesson.steps, lesson.stop)
+            lesson.scenario.table, wt.used_offsets(lesson.steps, lesson.stop, lesson.n)
         )
         lesson.figure(strip, TABLE)
         st.markdown(wt_text.offset_map_note(lesson.steps))

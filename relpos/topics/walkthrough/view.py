@@ -26,6 +26,9 @@ def render() -> None:
     if live.following:  # the browser draws each stop: a Next costs no run of this page
         walk_live.follow_page(live)
         return
+    if live.invited:  # a join link: the join box first, the lesson once joined
+        walk_live.join_page(live)
+        return
     lesson = walk.lesson()
     show(replace(lesson, locked=live.locked, asked=walk_live.asked(lesson, live)), live)
 
