@@ -12,26 +12,29 @@ front of two replicas with the deployment's options, one cookie secret, and
 ``RELPOS_CLASS_STORE`` naming one ``redis-server`` (started here, or ``--redis-url``).
 
 Who. The teacher is a real Chromium tab, through the proxy: it starts the class on the
-walkthrough and presses Next. The students are clients of the server's own protocols
-without a browser each (a classroom's browsers run on the students' machines): each joins
-and answers through the class store (the calls the join and submit buttons make) and holds
-the event stream its page would hold (``/relpos/class/CODE/events``) through the proxy,
-with the proxy's affinity cookie (half the class starts on each replica). A stream behaves
-as the browser's EventSource: after a drop it opens again 1 s later (the server's
-``retry:``), keeps a new affinity cookie the proxy hands it, and gives up for good on an
-answer that is not a ``200 text/event-stream`` (counted as a refusal).
+walkthrough and presses Next. The students run the page as their browsers do, without a
+browser each (a classroom's browsers run on the students' machines;
+tests/support/class_students.py): each is a session of Streamlit's own protocol that opens
+the join link's page, presses "Join the class" and keeps its WebSocket open; its page then
+holds the follow view, whose script (relpos/ui/follow_assets/follow.js) holds the class's
+event stream and fetches the class's view at each new version. The bench does the same
+with the network, through the proxy and with the proxy's affinity cookie (half the class
+starts on each replica), and answers as the view's form does (a POST). The moment a
+student has the new stop's view is when their device draws it (its drawing is the
+device's work; tests/classroom/test_follow_browser.py checks real Chromium draws it).
 
 Measured, each with a summary line (PASS or FAIL against its target):
 
-* joins: N students join at once: all within 10 s, 0 errors;
-* follow: teacher presses Next → the new version reaches every student's stream,
-  p50 / p95 / max (p95 ≤ 1 s up to 60 students, ≤ 2 s beyond). A student's page reruns
-  on that event; the rerun itself is the walkthrough's ordinary run (bench/load.py);
+* joins: N students open the join link and join, arriving over 80 % of the window: all
+  have their page within 10 s up to 60 students (60 s beyond), 0 errors;
+* follow: teacher presses Next → every student's page has the new stop, p50 / p95 / max
+  (p95 ≤ 1 s up to 60 students, ≤ 2 s beyond), and the app servers' CPU per Next
+  (≤ 2.5 ms a student);
 * answers: N answers, spread over 3 s with a thread per student, all acknowledged within
   5 s; answer → the projector's activity stream p95 ≤ 1 s; the stored count equals the
   acknowledged answers (0 lost); the teacher's page shows "N of N answered";
-* idle: the app servers' CPU while N students' streams stay open and nothing happens
-  (≤ 10 % of a core, all replicas together; HAProxy's and Redis' own printed beside);
+* idle: the app servers' CPU while N students' pages stay open and nothing happens
+  (≤ 5 % of a core, all replicas together; HAProxy's and Redis' own printed beside);
 * ``--kill-teacher-replica`` (two replicas): a new question; a third of the class answers,
   the replica the teacher's tab is on is killed (SIGKILL), a third answers while the tab
   reconnects and a third once it is back. The teacher's tab must reconnect through the
@@ -49,7 +52,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import http.client
 import os
 import re
 import secrets
@@ -59,10 +61,9 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.error
-import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
@@ -83,21 +84,25 @@ from tests.support.browser import (  # noqa: E402
     deployed_server_options,
     free_port,
 )
+from tests.support.class_students import Classroom, Follower  # noqa: E402
 from tests.support.redis_server import redis_server  # noqa: E402
 
-JOIN_WITHIN = 10.0  # s: the whole class joined
 ANSWER_WITHIN = 5.0  # s: the whole class answered
 TO_PROJECTOR = 1.0  # s: answer -> projector's stream, p95
-IDLE_CPU = 0.10  # of one core, all app servers together
-RETRY_SECONDS = 1.0  # the server's `retry:` (relpos/server/class_events.py)
-STREAM_TIMEOUT = 40.0  # s without a byte (heartbeats come every 15 s): the stream is dead
+IDLE_CPU = 0.05  # of one core, all app servers together
+CPU_PER_STUDENT = 0.0025  # s of app server CPU a Next may cost per student
 FOLLOW_WAIT = 20.0  # s a Next may take to reach every stream before the rest count as missed
 RECOVER_WAIT = 90.0  # s a killed or restarted server may take until the teacher is back
 
 
 def follow_target(students: int) -> float:
-    """p95 of Next -> every stream: 1 s for a class of up to 60, 2 s for a larger one."""
+    """p95 of Next -> every student's page: 1 s for a class of up to 60, 2 s for a larger one."""
     return 1.0 if students <= 60 else 2.0
+
+
+def join_within(students: int) -> float:
+    """Seconds in which the whole class has joined: 10 for up to 60 students, 60 beyond."""
+    return 10.0 if students <= 60 else 60.0
 
 
 # ---------------------------------------------------------------------------------------
@@ -263,89 +268,10 @@ class Deployment:
 
 
 # ---------------------------------------------------------------------------------------
-# Students' event streams
+# Students
 
 
-class Stream(threading.Thread):
-    """One event stream as a browser's EventSource holds it (see the module notes).
-
-    ``arrivals`` maps each version to when it first arrived; ``drops`` when an open stream
-    ended (attempts refused meanwhile are not counted); ``resumed`` seconds from a drop to
-    the next connection's first version; ``refusals`` answers an EventSource gives up on.
-    """
-
-    def __init__(self, url: str, cookie: str = ""):
-        super().__init__(daemon=True)
-        self.url, self.cookie = url, cookie
-        self.arrivals: dict[int, float] = {}
-        self.drops: list[float] = []
-        self.resumed: list[float] = []
-        self.refusals: list[str] = []
-        self.streaming = False  # the current connection has brought a version
-        self.ready, self.stopping = threading.Event(), threading.Event()
-
-    @property
-    def replica(self) -> str:
-        return self.cookie.partition("=")[2] or "-"
-
-    def run(self) -> None:
-        while not self.stopping.is_set():
-            self.streaming = False
-            with contextlib.suppress(OSError, http.client.HTTPException):  # the connection dropped
-                self._listen()
-            if self.stopping.is_set() or self.refusals:
-                break
-            if self.streaming:
-                self.drops.append(time.monotonic())
-            self.stopping.wait(RETRY_SECONDS)
-        self.ready.set()
-
-    def _listen(self) -> None:
-        request = urllib.request.Request(self.url, headers={"Cookie": self.cookie} if self.cookie else {})
-        try:
-            answer = urllib.request.urlopen(request, timeout=STREAM_TIMEOUT)
-        except urllib.error.HTTPError as error:
-            self.refusals.append(f"HTTP {error.code}")
-            return
-        with answer:
-            for header in answer.headers.get_all("Set-Cookie") or []:
-                if header.startswith(COOKIE + "="):  # the proxy chose another replica
-                    self.cookie = header.split(";", 1)[0]
-            if not answer.headers.get("Content-Type", "").startswith("text/event-stream"):
-                self.refusals.append(f"Content-Type {answer.headers.get('Content-Type')}")
-                return
-            for raw in answer:
-                line = raw.decode().strip()
-                if line.startswith("data: ") and line[6:].lstrip("-").isdigit():
-                    now = time.monotonic()
-                    if not self.streaming and self.drops:
-                        self.resumed.append(now - self.drops[-1])
-                    self.streaming = True
-                    self.arrivals.setdefault(int(line[6:]), now)
-                    self.ready.set()
-
-    def seen_after(self, version: int) -> float | None:
-        """When a version newer than `version` first arrived, if one did."""
-        arrived = tuple(self.arrivals.items())  # one copy: the stream's thread adds to it meanwhile
-        return min((at for seen, at in arrived if seen > version), default=None)
-
-
-def open_streams(deployment: Deployment, code: str, count: int) -> list[Stream]:
-    url = deployment.url + f"/relpos/class/{code}/events?watch=state"
-    streams = [Stream(url, deployment.cookie_for(number)) for number in range(count)]
-    for stream in streams:
-        stream.start()
-    for stream in streams:
-        stream.ready.wait(60)
-    return streams
-
-
-def stop_streams(streams: list[Stream]) -> None:
-    for stream in streams:
-        stream.stopping.set()
-
-
-def on_replicas(streams: list[Stream]) -> str:
+def on_replicas(streams: list[Follower]) -> str:
     counts: dict[str, int] = {}
     for stream in streams:
         counts[stream.replica] = counts.get(stream.replica, 0) + 1
@@ -382,65 +308,83 @@ def start_class(tab: AppTab) -> tuple[str, str]:
     return code, tab.page.evaluate(kept, code)
 
 
-def press_next(tab: AppTab, store, code: str, streams: list[Stream]) -> tuple[list[float], int, bool]:
-    """The teacher presses Next: each stream's delay, how many streams missed it, and
-    whether the class's stop moved (the teacher is in control)."""
-    before_version, before_stop = store.version(code), store.get_class(code).pace.index
+def press_next(
+    tab: AppTab, store, code: str, students: list[Follower], pids=()
+) -> tuple[list[float], int, bool, float]:
+    """The teacher presses Next: each student's delay until their page has the new stop, how
+    many missed it, whether the class's stop moved (the teacher is in control), and the
+    app servers' CPU seconds meanwhile (`pids`), until every page had it and 0.5 s more."""
+    before_stop = store.get_class(code).pace.index
+    stop = before_stop + 2  # the new stop, counted from 1 as the page shows it
+    cpu_before = sum(cpu_seconds(pid) for pid in pids)
     clicked = time.monotonic()
     tab.page.get_by_role("button", name=NEXT).first.click(no_wait_after=True)
     deadline = clicked + FOLLOW_WAIT
-    while time.monotonic() < deadline and not all(s.seen_after(before_version) for s in streams):
+    while time.monotonic() < deadline and not all(stop in s.shown for s in students):
         time.sleep(0.01)
-    delays = [at - clicked for s in streams if (at := s.seen_after(before_version)) is not None]
+    time.sleep(0.5)  # what the Next still costs after the last page has it (the teacher's own run)
+    cpu = sum(cpu_seconds(pid) for pid in pids) - cpu_before
+    delays = [s.shown[stop] - clicked for s in students if stop in s.shown]
     moved = store.get_class(code).pace.index == before_stop + 1
-    return delays, len(streams) - len(delays), moved
+    return delays, len(students) - len(delays), moved, cpu
 
 
 # ---------------------------------------------------------------------------------------
 # The lesson's parts
 
 
-def joins(report: Report, store, code: str, students: int) -> list[str]:
-    """Every student joins at once, as their join buttons would; their tokens."""
-    errors, tokens = [], []
+def joins(report: Report, deployment: Deployment, code: str, students: int) -> Classroom:
+    """Every student opens the join link and joins through the page, arriving over 80 % of
+    the window; the class (its followers hold each student's stream)."""
+    window = join_within(students)
+    entry = SimpleNamespace(port=int(deployment.url.rsplit(":", 1)[1]), base_url=deployment.url)
+    room = Classroom(entry, "worked_example", code, affinity=COOKIE)
+    cpu_before = sum(cpu_seconds(pid) for pid in deployment.app_pids())
     started = time.monotonic()
-
-    def join(number: int) -> None:
-        try:
-            tokens.append(store.join(code, f"student {number}").token)
-        except Exception as error:  # counted and shown
-            errors.append(repr(error))
-
-    joiners = [threading.Thread(target=join, args=(number,)) for number in range(students)]
-    for thread in joiners:
-        thread.start()
-    for thread in joiners:
-        thread.join()
+    room.join_all(students, spread=0.8 * window, cookies=deployment.cookie_for)
     took = time.monotonic() - started
-    say(f"joins: {len(tokens)} in {took:.2f} s, errors {len(errors)}{': ' + errors[0] if errors else ''}")
-    report.check(
-        f"{students} students join within {JOIN_WITHIN:.0f} s, 0 errors",
-        f"{len(tokens)} in {took:.2f} s, {len(errors)} errors",
-        len(tokens) == students and took <= JOIN_WITHIN and not errors,
+    cpu = sum(cpu_seconds(pid) for pid in deployment.app_pids()) - cpu_before
+    errors = room.errors
+    say(
+        f"joins (arriving over {0.8 * window:.0f} s): {len(room.joined)} in {took:.2f} s, arrival → page "
+        f"{spread(room.join_times)}, app server CPU {cpu:.2f} s ({1000 * cpu / max(1, students):.1f} ms a student), "
+        f"errors {len(errors)}{': ' + errors[0] if errors else ''}"
     )
-    return tokens
+    report.check(
+        f"{students} students join within {window:.0f} s, 0 errors",
+        f"{len(room.joined)} in {took:.2f} s ({spread(room.join_times)} each), {len(errors)} errors",
+        len(room.joined) == students and took <= window and not errors,
+    )
+    return room
 
 
-def follow(report: Report, tab: AppTab, store, code: str, streams: list[Stream], nexts: int) -> None:
-    delays, missed, moved = [], 0, 0
+def follow(report: Report, deployment: Deployment, tab: AppTab, store, code: str, students: list[Follower], nexts: int):
+    delays, missed, moved, cpus = [], 0, 0, []
     for _ in range(nexts):
-        some, lost, stepped = press_next(tab, store, code, streams)
+        tab.wait_idle(timeout=60)
+        some, lost, stepped, cpu = press_next(tab, store, code, students, deployment.app_pids())
         delays += some
         missed += lost
         moved += stepped
-        tab.wait_idle(timeout=60)
-    target = follow_target(len(streams))
-    say(f"follow (Next click → every student's stream): {spread(delays)}, missed {missed}")
+        cpus.append(cpu)
+    target = follow_target(len(students))
+    cpu = statistics.median(cpus) if cpus else float("inf")
+    budget = CPU_PER_STUDENT * len(students)
+    say(
+        f"follow (Next click → every student's page has the stop): {spread(delays)}, missed {missed}; "
+        f"app server CPU per Next: median {cpu:.3f} s, max {max(cpus, default=0):.3f} s "
+        f"({1000 * cpu / max(1, len(students)):.2f} ms a student)"
+    )
     p95 = percentiles(delays)[1] if delays else float("inf")
     report.check(
-        f"Next → every student's stream p95 ≤ {target:.0f} s",
+        f"Next → every student's page p95 ≤ {target:.0f} s",
         f"{spread(delays)}, missed {missed}, class moved {moved} of {nexts}",
         p95 <= target and missed == 0 and moved == nexts,
+    )
+    report.check(
+        f"app server CPU per Next ≤ {budget:.2f} s ({1000 * CPU_PER_STUDENT:.1f} ms × {len(students)} students)",
+        f"median {cpu:.3f} s over {len(cpus)} Nexts",
+        cpu <= budget,
     )
 
 
@@ -456,18 +400,20 @@ class Answers:
     errors: list[str] = field(default_factory=list)
 
 
-def submit(store, code: str, tokens: list[str], question_id: int, seconds: float) -> Answers:
-    """Every token answers once, at moments spread evenly over `seconds` (as a class types),
-    each student on a thread of its own, as their submit buttons would."""
+def submit(store, code: str, students: list[Follower], question_id: int, seconds: float) -> Answers:
+    """Every student answers once, at moments spread evenly over `seconds` (as a class types),
+    each on a thread of its own, as their follow view's form does (a POST)."""
     outcome, lock, start = Answers(), threading.Lock(), time.monotonic()
 
-    def answer(number: int, token: str) -> None:
-        time.sleep(max(0.0, start + seconds * number / max(1, len(tokens)) - time.monotonic()))
+    def answer(number: int, student: Follower) -> None:
+        time.sleep(max(0.0, start + seconds * number / max(1, len(students)) - time.monotonic()))
         at = time.monotonic()
         try:
-            ack = store.submit_answer(code, token, question_id, str(0.1 * (number % 10)))
+            ack = student.answer(question_id, str(0.1 * (number % 10)))
             acked = time.monotonic()
             version = store.version(code, "activity")  # this answer's change or a later one
+            if not ack.get("stored") and ack.get("status") != "unchanged":
+                raise RuntimeError(f"refused: {ack}")
         except Exception as error:  # counted and shown
             with lock:
                 outcome.errors.append(repr(error))
@@ -475,10 +421,10 @@ def submit(store, code: str, tokens: list[str], question_id: int, seconds: float
         with lock:
             outcome.last = max(outcome.last, acked)
             outcome.waits.append(acked - at)
-            if ack.stored:
+            if ack["stored"]:
                 outcome.stored.append((at, version))
 
-    students = [threading.Thread(target=answer, args=pair) for pair in enumerate(tokens)]
+    students = [threading.Thread(target=answer, args=pair) for pair in enumerate(students)]
     for thread in students:
         thread.start()
     for thread in students:
@@ -489,7 +435,8 @@ def submit(store, code: str, tokens: list[str], question_id: int, seconds: float
 def answers(report: Report, deployment: Deployment, tab: AppTab, store, code: str, credential: str, tokens) -> int:
     """A question, everyone answers within 3 s; how many answers were acknowledged."""
     question = store.ask(code, credential, number_question("Predict e₁₂", 0.5))
-    activity = Stream(deployment.url + f"/relpos/class/{code}/events?watch=activity", deployment.cookie_for(0))
+    events = {"events": f"/relpos/class/{code}/events?watch=activity"}
+    activity = Follower(deployment.url, events, deployment.cookie_for(0), COOKIE)
     activity.start()
     activity.ready.wait(60)
     started = time.monotonic()
@@ -531,7 +478,7 @@ def answers(report: Report, deployment: Deployment, tab: AppTab, store, code: st
     return acks
 
 
-def idle(report: Report, deployment: Deployment, streams: list[Stream], seconds: float) -> None:
+def idle(report: Report, deployment: Deployment, streams: list[Follower], seconds: float) -> None:
     time.sleep(2)
     pids = deployment.app_pids()
     helpers = deployment.helper_pids()
@@ -546,7 +493,7 @@ def idle(report: Report, deployment: Deployment, streams: list[Stream], seconds:
     )
     drops = sum(len(s.drops) for s in streams) - drops_before
     say(
-        f"idle {seconds:.0f} s with {len(streams)} open streams: app server CPU {share:.1%} of a core"
+        f"idle {seconds:.0f} s with {len(streams)} students' pages open: app server CPU {share:.1%} of a core"
         f"{' (both replicas)' if len(pids) > 1 else ''}{beside}; streams dropped meanwhile {drops}"
     )
     report.check(
@@ -603,8 +550,8 @@ def lose_server(report: Report, deployment: Deployment, tab: AppTab, store, code
         f"streams dropped {len(dropped)}, resumed {len(resumed)} (drop → first version again: {spread(resumed)}), "
         f"refused {refused}; now on {on_replicas(streams)}"
     )
-    delays, missed, moved = press_next(tab, store, code, streams)
-    say(f"the next Next → every student's stream: {spread(delays)}, missed {missed}; class stop moved: {moved}")
+    delays, missed, moved, _ = press_next(tab, store, code, streams)
+    say(f"the next Next → every student's page: {spread(delays)}, missed {missed}; class stop moved: {moved}")
     stored = sum(result.answered for result in store.all_results(code, credential))
     acknowledged = earlier + acks
     say(
@@ -673,7 +620,7 @@ def lesson(chromium, args: argparse.Namespace) -> Report:
     with Deployment(args.replicas, args.store, folder, args.redis_url) as deployment:
         store = open_store(deployment.store_url)
         tab = AppTab.new(chromium, deployment.url, viewport=(1280, 720))
-        streams: list[Stream] = []
+        room = None
         try:
             code, credential = start_class(tab)
             say(
@@ -681,21 +628,22 @@ def lesson(chromium, args: argparse.Namespace) -> Report:
                 f"{replica_of(tab) if args.replicas > 1 else 'the server'}; {os.cpu_count()} CPUs, "
                 f"load average {os.getloadavg()[0]:.1f}"
             )
-            tokens = joins(report, store, code, args.students)
-            streams = open_streams(deployment, code, len(tokens))
+            room = joins(report, deployment, code, args.students)
+            streams = tokens = room.joined
             say(
-                f"streams open: {sum(bool(s.arrivals) for s in streams)} (on {on_replicas(streams)}), "
+                f"students' streams open: {sum(bool(s.arrivals) for s in streams)} (on {on_replicas(streams)}), "
                 f"refused {sum(bool(s.refusals) for s in streams)}"
             )
             if args.nexts:
-                follow(report, tab, store, code, streams, args.nexts)
+                follow(report, deployment, tab, store, code, streams, args.nexts)
             acknowledged = answers(report, deployment, tab, store, code, credential, tokens) if args.answers else 0
             if args.idle:
                 idle(report, deployment, streams, args.idle)
             if args.kill_teacher_replica or args.restart:
                 lose_server(report, deployment, tab, store, code, credential, tokens, streams, acknowledged)
         finally:
-            stop_streams(streams)
+            if room is not None:
+                room.close()
             tab.close()
             store.close()
     report.print_summary()

@@ -7,6 +7,7 @@ app's pages and event streams share (relpos.server.class_events.class_store).
 
 from __future__ import annotations
 
+import json
 import re
 import time
 
@@ -14,10 +15,10 @@ import numpy as np
 import pytest
 
 from relpos.classroom import model
+from relpos.classroom.errors import ClassroomError
 from relpos.classroom.sqlite_store import SqliteStore
 from relpos.core.examples import worked_example
-from relpos.server import class_events
-from relpos.text.escape import escape_markdown
+from relpos.server import class_events, class_follow
 from relpos.topics.walkthrough import controls as walk
 from relpos.topics.walkthrough import model as wt
 from relpos.ui import classroom
@@ -73,6 +74,39 @@ def _button(at, label: str):
     return next(button for button in at.button if button.label == label)
 
 
+def _follow_data(at) -> dict | None:
+    """The data the page's follow view was drawn with (None: the page draws no follow view)."""
+    for element in at.get("bidi_component"):
+        proto = element.proto
+        if proto.component_name == "relpos.class_follow":
+            return json.loads(proto.json or proto.mixed.json)
+    return None
+
+
+def _view(code: str) -> dict:
+    """The class's view, as every following student's browser fetches it."""
+    _, body, _ = class_follow.view_bytes(code)
+    return json.loads(body)
+
+
+def _token(at) -> str:
+    return at.session_state[classroom.STUDENT]["token"]
+
+
+def _submit(code: str, at, text: str) -> dict:
+    """A student's answer, as their follow view's form sends it (the route's own call)."""
+    question = classroom.store().get_class(code).question
+    try:
+        return class_follow._submit(code, _token(at), question.id, text)
+    except ClassroomError as error:
+        return {"message": error.message, "stored": False}
+
+
+def _mine(code: str, at) -> dict:
+    question = classroom.store().get_class(code).question
+    return class_follow._mine(code, _token(at), question.id)
+
+
 def test_the_teacher_starts_a_class_and_the_projector_shows_code_link_qr_and_students(class_file):
     at = _teacher()
     code = _code(at)
@@ -92,8 +126,10 @@ def test_a_student_joins_by_link_and_follows_every_move_of_the_teacher(class_fil
     teacher = _teacher()
     code = _code(teacher)
     student = _student(code, "Ada")
-    assert "you follow your teacher" in _texts(student)
-    assert _button(student, "Next").disabled and _button(student, "Previous").disabled
+    assert "follows your teacher" in _texts(student)
+    data = _follow_data(student)
+    assert data["code"] == code and data["token"] == _token(student)
+    assert not [b for b in student.button if b.label in ("Next", "Previous", "Start a class")]
     teacher.run()
     assert "1 student" in _texts(teacher)
 
@@ -101,9 +137,9 @@ def test_a_student_joins_by_link_and_follows_every_move_of_the_teacher(class_fil
         teacher.button(key=walk.NEXT).click().run()
     index = classroom.store().get_class(code).pace.index
     assert index == 5
-    student.run()  # the push reruns it in a browser
-    assert f"**Stop {index + 1} of 20**" in _texts(student)
-    assert student.session_state[walk.STOP] == wt.Stop(1, 0)  # row 2's first pair
+    view = _view(code)  # what the student's browser draws: no run of the student's page
+    assert (view["stop"]["index"], view["stop"]["where"]) == (5, "pair (2, 1)")
+    assert view["stop"]["stage"][0]["cols"][0][0]["text"] == "Query i = 2, key j = 1"
 
 
 def test_a_student_cannot_move_the_class_and_is_brought_back(class_file):
@@ -111,27 +147,30 @@ def test_a_student_cannot_move_the_class_and_is_brought_back(class_file):
     code = _code(teacher)
     student = _student(code)
     before = classroom.store().get_class(code)
-    forced = student.button(key=walk.NEXT)
-    forced.proto.disabled = False  # a client that sends the click of the disabled button anyway
-    forced.click().run()
+    student.run()
     assert classroom.store().get_class(code) == before
-    assert "**Stop 1 of 20**" in _texts(student)
-    assert not [b for b in student.button if b.label in ("Reveal", "End the class", "Start a class")]
+    assert _view(code)["stop"]["index"] == 0
+    assert not [b for b in student.button if b.label in ("Next", "Reveal", "End the class", "Start a class")]
 
 
 def test_released_students_move_on_their_own_and_come_back(class_file):
     teacher = _teacher()
     code = _code(teacher)
     student = _student(code)
+    teacher.button(key=walk.NEXT).click().run()
     teacher.toggle(key=classroom.PACED).set_value(False).run()
+    assert _view(code)["paced"] is False  # the follow view hands the page back
     student.run()
+    assert _follow_data(student) is None
+    assert "**Stop 2 of 20**" in _texts(student)  # released where the teacher was
     assert not _button(student, "Next").disabled
     student.button(key=walk.NEXT).click().run()
     student.button(key=walk.NEXT).click().run()
-    assert "**Stop 3 of 20**" in _texts(student)
+    assert "**Stop 4 of 20**" in _texts(student)
     teacher.toggle(key=classroom.PACED).set_value(True).run()
     student.run()
-    assert "**Stop 1 of 20**" in _texts(student)
+    assert _follow_data(student) is not None
+    assert _view(code)["stop"]["index"] == 1
 
 
 def test_predict_then_reveal_counts_answers_and_gives_the_quizs_feedback(class_file):
@@ -142,19 +181,19 @@ def test_predict_then_reveal_counts_answers_and_gives_the_quizs_feedback(class_f
     _button(teacher, "Ask: predict e₁₁").click().run()
     question = classroom.store().get_class(code).question
     assert question.kind == "number" and question.truth == pytest.approx(1.0)
+    view = _view(code)
+    assert view["question"] == {"id": question.id, "kind": "number", "prompt": question.prompt, "status": "open",
+                                "input": "number"}  # fmt: skip
     for student, typed in zip(students, ("1.0", "−1", "0.4"), strict=True):
-        student.run()
-        student.text_input(key=classroom.ANSWER).input(typed)
-        student.button(key=classroom.SUBMIT).click().run()
-        assert "is in" in _texts(student)
+        assert "is in" in _submit(code, student, typed)["message"]
     teacher.run()
     assert "3 of 3 answered" in _texts(teacher)
     teacher.button(key=classroom.REVEAL).click().run()
     assert teacher.get("plotly_chart")
+    assert _view(code)["results"]["caption"].startswith("1 of 3 right")
     for student, typed in zip(students, ("1.0", "−1", "0.4"), strict=True):
-        student.run()
-        assert model.grade(question, typed).message.split(":")[0] in _texts(student)
-    assert "flipped" in _texts(students[1])
+        assert _mine(code, student)["message"] == model.grade(question, typed).message
+    assert "flipped" in _mine(code, students[1])["message"]
     csv_text = classroom.store().export_csv(code, teacher.session_state[classroom.TEACHER]["credential"])
     assert "Ada" in csv_text and "Grace" in csv_text and "anonymous 2" in csv_text
 
@@ -189,14 +228,11 @@ def test_the_quiz_as_a_class(class_file):
     teacher.button(key=classroom.QUIZ_ASK).click().run()
     question = classroom.store().get_class(code).question
     assert question.kind == "quiz" and question.quiz == (7, 0)
-    student.run()
-    assert escape_markdown(question.prompt) in _texts(student)
-    truth = question.truth
-    student.text_input(key=classroom.ANSWER).input(str(truth)).run()
-    student.button(key=classroom.SUBMIT).click().run()
+    shown = _view(code)["question"]
+    assert shown["prompt"] == question.prompt and shown["body"]
+    assert _submit(code, student, str(question.truth))["stored"]
     teacher.button(key=classroom.REVEAL).click().run()
-    student.run()
-    assert student.success, _texts(student)
+    assert _mine(code, student)["correct"]
 
 
 def test_joining_by_the_code_typed_on_the_overview(class_file):
@@ -251,13 +287,8 @@ def test_a_flooding_student_changes_one_answer_at_most_once_a_second(class_file)
     student = _student(code)
     teacher.run()
     _button(teacher, "Ask: predict e₁₁").click().run()
-    student.run()
     started = time.monotonic()
-    replies = []
-    for typed in range(1, 12):
-        student.text_input(key=classroom.ANSWER).input(str(typed))
-        student.button(key=classroom.SUBMIT).click().run()
-        replies.append(_texts(student).replace("\\", ""))
+    replies = [_submit(code, student, str(typed))["message"] for typed in range(1, 12)]
     elapsed = time.monotonic() - started
     question = classroom.store().get_class(code).question
     mine = classroom.store().my_answer(code, student.session_state[classroom.STUDENT]["token"], question.id)

@@ -53,44 +53,86 @@ async def join(session: Session, socket, timeout: float) -> dict:
 class Follower(threading.Thread):
     """What a following page's script does with the network (see the module notes).
 
-    ``shown`` maps each stop (1-based) to when its view first arrived (``time.monotonic()``);
-    ``views`` holds the last view; ``errors`` what went wrong.
+    ``shown`` maps each stop (1-based) to when its view first arrived (``time.monotonic()``),
+    ``view`` is the last view, ``errors`` what went wrong. The stream behaves as the
+    browser's EventSource: after a drop it opens again 1 s later (the server's ``retry:``),
+    keeps a new affinity cookie a proxy hands it, and gives up for good on an answer that
+    is not a ``200 text/event-stream`` (a refusal). ``arrivals`` maps each version to when
+    it first arrived, ``drops`` when an open stream ended, ``resumed`` seconds from a drop
+    to the next connection's first version. With no ``view`` in `data` it only listens
+    (the projector's activity stream).
     """
 
-    def __init__(self, base_url: str, data: dict, cookie: str = ""):
+    def __init__(self, base_url: str, data: dict, cookie: str = "", affinity: str = ""):
         super().__init__(daemon=True)
-        self.base, self.data, self.cookie = base_url.rstrip("/"), data, cookie
+        self.base, self.data, self.cookie, self.affinity = base_url.rstrip("/"), data, cookie, affinity
         self.shown: dict[int, float] = {}
         self.view: dict | None = None
         self.drawn = -1
         self.errors: list[str] = []
+        self.arrivals: dict[int, float] = {}
+        self.drops: list[float] = []
+        self.resumed: list[float] = []
+        self.refusals: list[str] = []
+        self.streaming = False  # the current connection has brought a version
         self.ready, self.stopping = threading.Event(), threading.Event()
 
+    @property
+    def replica(self) -> str:
+        return self.cookie.partition("=")[2] or "-"
+
     def _headers(self, **extra) -> dict:
-        headers = {"X-Relpos-Token": self.data["token"], "Accept-Encoding": "gzip", **extra}
+        headers = {"Accept-Encoding": "gzip", **extra}
+        if self.data.get("token"):
+            headers["X-Relpos-Token"] = self.data["token"]
         if self.cookie:
             headers["Cookie"] = self.cookie
         return headers
 
     def run(self) -> None:
         while not self.stopping.is_set():
+            self.streaming = False
             with contextlib.suppress(OSError, http.client.HTTPException):  # the connection dropped
                 self._listen()
+            if self.stopping.is_set() or self.refusals:
+                break
+            if self.streaming:
+                self.drops.append(time.monotonic())
             self.stopping.wait(RETRY_SECONDS)
         self.ready.set()
 
     def _listen(self) -> None:
         request = urllib.request.Request(self.base + self.data["events"], headers=self._headers())
-        with urllib.request.urlopen(request, timeout=STREAM_TIMEOUT) as answer:
+        try:
+            answer = urllib.request.urlopen(request, timeout=STREAM_TIMEOUT)
+        except urllib.error.HTTPError as error:
+            self.refusals.append(f"HTTP {error.code}")
+            return
+        with answer:
+            for header in answer.headers.get_all("Set-Cookie") or []:
+                if self.affinity and header.startswith(self.affinity + "="):  # the proxy chose another replica
+                    self.cookie = header.split(";", 1)[0]
+            if not answer.headers.get("Content-Type", "").startswith("text/event-stream"):
+                self.refusals.append(f"Content-Type {answer.headers.get('Content-Type')}")
+                return
             for raw in answer:
                 if self.stopping.is_set():
                     return
                 line = raw.decode().strip()
                 if line.startswith("data: ") and line[6:].lstrip("-").isdigit():
-                    version = int(line[6:])
-                    if version > self.drawn:
+                    now, version = time.monotonic(), int(line[6:])
+                    if not self.streaming and self.drops:
+                        self.resumed.append(now - self.drops[-1])
+                    self.streaming = True
+                    self.arrivals.setdefault(version, now)
+                    if self.data.get("view") and version > self.drawn:
                         self.fetch(version)
                     self.ready.set()
+
+    def seen_after(self, version: int) -> float | None:
+        """When a version newer than `version` first arrived, if one did."""
+        arrived = tuple(self.arrivals.items())  # one copy: the stream's thread adds to it meanwhile
+        return min((at for seen, at in arrived if seen > version), default=None)
 
     def fetch(self, version: int) -> None:
         """The class's view of `version`, as the page's script fetches it."""
@@ -130,8 +172,8 @@ class Classroom:
     follow view, ``errors`` joins that failed.
     """
 
-    def __init__(self, server, page: str, code: str, *, timeout: float = 90.0):
-        self.server, self.page, self.code, self.timeout = server, page, code, timeout
+    def __init__(self, server, page: str, code: str, *, timeout: float = 90.0, affinity: str = ""):
+        self.server, self.page, self.code, self.timeout, self.affinity = server, page, code, timeout, affinity
         self.joined: list[Follower] = []
         self.join_times: list[float] = []
         self.errors: list[str] = []
@@ -145,16 +187,19 @@ class Classroom:
         await asyncio.sleep(max(0.0, at - time.monotonic()))
         arrived = time.monotonic()
         session = Session(self.server, self.page, f"class={self.code}", None, None)
+        joined = False
         try:
             async with session.connect(self.timeout) as socket:
                 data = await join(session, socket, self.timeout)
                 self.join_times.append(time.monotonic() - arrived)
-                follower = Follower(self.server.base_url, data, cookie)
+                follower = Follower(self.server.base_url, data, cookie, self.affinity)
                 follower.start()
                 self.joined.append(follower)
+                joined = True
                 await self.closing.wait()  # the tab stays open for the lesson
-        except Exception as error:  # counted and shown
-            self.errors.append(f"student {number}: {type(error).__name__}: {error}")
+        except Exception as error:  # counted and shown (a tab whose server is lost later follows on)
+            if not joined:
+                self.errors.append(f"student {number}: {type(error).__name__}: {error}")
 
     def join_all(self, students: int, *, spread: float, cookies=None) -> None:
         """`students` arrive at moments spread evenly over `spread` seconds; returns once
