@@ -47,7 +47,16 @@ from relpos.text.rich import runs
 from relpos.topics.quiz.checking import make_quiz
 from relpos.topics.walkthrough import spec as walkthrough_spec
 
-__all__ = ["ANSWER_PATH", "MINE_PATH", "TOKEN_HEADER", "VIEW_PATH", "class_view", "results_figure", "view_bytes"]
+__all__ = [
+    "ANSWER_PATH",
+    "MINE_PATH",
+    "TOKEN_HEADER",
+    "VIEW_PATH",
+    "class_view",
+    "quiz_blocks",
+    "results_figure",
+    "view_bytes",
+]
 
 VIEW_PATH = "/relpos/class/{code}/view"
 ANSWER_PATH = "/relpos/class/{code}/answer"
@@ -84,6 +93,28 @@ def results_figure(results: Results, *, presenter: bool = False):
     return fig, caption
 
 
+def _value(value: float) -> str:
+    return numbers.readable(float(value), 6, trim=0)
+
+
+def quiz_blocks(quiz) -> list[dict]:
+    """A quiz question as the quiz page shows it: its numbers (q, k and aᴷ, positions from
+    1), then its text. A question with "the numbers above" is unanswerable without them."""
+    blocks = []
+    scenario = quiz.scenario
+    if scenario is not None:
+        positions = [f"position {p + 1}" for p in range(scenario.n)]
+        rows = [["q_i", *map(_value, scenario.queries)], ["k_j", *map(_value, scenario.keys)]]
+        blocks.append({"t": "table", "columns": ["", *positions], "rows": rows, "marked": []})
+        k = (len(scenario.table) - 1) // 2
+        offsets = [f"aᴷ{numbers.offset_subscript(o)}" for o in range(-k, k + 1)]
+        blocks.append(
+            {"t": "table", "columns": ["", *offsets], "rows": [["aᴷ", *map(_value, scenario.table)]], "marked": []}
+        )
+    blocks.extend({"t": "p", "runs": runs(line), "small": False} for line in quiz.prompt.split("\n") if line.strip())
+    return blocks
+
+
 def _question_view(question: Question) -> dict:
     """What a student's device shows of a question: never its answer while it is open."""
     view = {"id": question.id, "kind": question.kind, "prompt": question.prompt, "status": question.status}
@@ -92,7 +123,7 @@ def _question_view(question: Question) -> dict:
     if question.kind == "quiz":
         seed, index = question.quiz
         quiz = make_quiz(seed)[index]
-        view["body"] = [runs(line) for line in quiz.prompt.split("\n") if line.strip()]
+        view["body"] = quiz_blocks(quiz)
         view["input"] = "number" if quiz.answer_kind == "number" else "text"
     else:
         view["input"] = "choice" if question.kind == "choice" else "number"

@@ -39,6 +39,7 @@ from relpos.server import fragment, internals
 from relpos.server.class_events import class_store
 from relpos.server.class_follow import results_figure
 from relpos.state.keys import state_key, widget_key
+from relpos.tables import frames
 from relpos.text.escape import escape_markdown
 from relpos.topics.quiz.checking import make_quiz
 from relpos.ui import class_events as events
@@ -360,6 +361,8 @@ def question_panel(who: Role, record: Class, ask: Sequence[tuple[str, Callable[[
     if question is None:
         return
     st.markdown(f"**Question {question.id}:** {escape_markdown(question.prompt)} ({question.status})")
+    if question.kind == "quiz":  # the projector shows what the students answer
+        quiz_body(question)
     with st.container(horizontal=True, gap="small"):
         if question.is_open or question.status == "hidden":
             st.button("Reveal", key=REVEAL, type="primary", on_click=_teacher_action, args=("reveal", who))
@@ -556,9 +559,14 @@ def _submit(who: Role, question_id: int, key: str = ANSWER) -> None:
 
 
 def quiz_body(question: Question) -> None:
-    """A quiz question's text, as the quiz page writes it (generated text, no user input)."""
+    """A quiz question as the quiz page shows it: its numbers, then its text (generated
+    text, no user input). "With the numbers above" needs the numbers above."""
     seed, index = question.quiz
-    st.markdown(make_quiz(seed)[index].prompt)
+    quiz = make_quiz(seed)[index]
+    if quiz.scenario is not None:
+        st.dataframe(ui.named_index(frames.scenario_frame(quiz.scenario)), width="content")
+        st.dataframe(ui.named_index(frames.offset_row_frame(quiz.scenario.table)), width="content")
+    st.markdown(quiz.prompt)
 
 
 def answer_box(who: Role, record: Class) -> None:

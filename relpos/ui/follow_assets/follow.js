@@ -328,7 +328,7 @@ class Follower {
     }
     const box = element("div", "rf-box");
     box.append(element("p", "rf-prompt", question.prompt));
-    for (const line of question.body || []) box.append(this.runs(element("p"), line, jobs));
+    for (const block of question.body || []) box.append(this.block(block, jobs)); // a quiz question's numbers and text
     this.ack = element("p", "rf-ack");
     this.ack.setAttribute("role", "status");
     if (question.status === "open") box.append(this.answerForm(question));
