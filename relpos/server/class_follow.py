@@ -31,7 +31,7 @@ import threading
 from collections import OrderedDict
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from relpos.classroom import model
@@ -49,6 +49,7 @@ from relpos.topics.walkthrough import spec as walkthrough_spec
 
 __all__ = [
     "ANSWER_PATH",
+    "JOIN_PATH",
     "MINE_PATH",
     "TOKEN_HEADER",
     "VIEW_PATH",
@@ -59,6 +60,10 @@ __all__ = [
 ]
 
 VIEW_PATH = "/relpos/class/{code}/view"
+#: The short join link a projector shows (``host:8501/j/K7QX2M``): it leads to the lesson's join box.
+JOIN_PATH = "/j/{code}"
+#: The page a short join link opens (the live class runs on the walkthrough).
+JOIN_PAGE = "worked_example"
 ANSWER_PATH = "/relpos/class/{code}/answer"
 MINE_PATH = "/relpos/class/{code}/mine"
 TOKEN_HEADER = "x-relpos-token"
@@ -281,7 +286,15 @@ async def mine_route(request: Request) -> Response:
     return JSONResponse(reply, headers={"Cache-Control": "no-store"})
 
 
+async def join_route(request: Request) -> Response:
+    """A short join link: to the lesson's join box (an unknown code is said there, plainly)."""
+    code = "".join(ch for ch in request.path_params["code"][:16] if ch.isalnum())
+    base = request.url.path[: -len(request.url.path.rsplit("/j/", 1)[1]) - 3]  # the app's base path
+    return RedirectResponse(f"{base}/{JOIN_PAGE}?class={code}", status_code=307)
+
+
 asgi.register_routes(
+    Route(JOIN_PATH, join_route, methods=["GET"]),
     Route(VIEW_PATH, class_view_route, methods=["GET"]),
     Route(ANSWER_PATH, answer_route, methods=["POST"]),
     Route(MINE_PATH, mine_route, methods=["GET"]),

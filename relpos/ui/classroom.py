@@ -318,17 +318,52 @@ def _svg_image(svg: str) -> str:
     return "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
 
 
+def short_link(base_url: str, code: str) -> str:
+    """The join link a room reads off the projector: ``192.168.1.7:8501/j/K7QX2M`` (no scheme).
+
+    >>> short_link("http://192.168.1.7:8501", "K7QX2M")
+    '192.168.1.7:8501/j/K7QX2M'
+    """
+    return f"{base_url.split('://', 1)[-1]}/j/{code}"
+
+
+#: The join code as a room reads it from the back: at least a tenth of a 720 px screen's
+#: height, in the theme's text colour on its secondary background (the code is generated
+#: from CODE_ALPHABET: nothing typed by anyone is in this HTML).
+_CODE_STYLE = (
+    "font: 800 max(76px, 11vh)/1.05 ui-monospace, 'SFMono-Regular', Menlo, Consolas, monospace; "
+    "letter-spacing: 0.08em; color: var(--st-text-color, #111318); display: inline-block; "
+    "background: var(--st-secondary-background-color, #f0f2f6); border-radius: 0.4rem; padding: 0.05em 0.25em;"
+)
+
+
+def _code_html(code: str, style: str = _CODE_STYLE) -> str:
+    model.normalise_code(code)  # only the code alphabet reaches this HTML
+    return f'<div role="text" aria-label="Join code {" ".join(code)}" style="{style}">{code}</div>'
+
+
 def projector(who: Role, page: str, *, compact: bool = False) -> None:
-    """The join panel: the code, the join link, its QR code, and how many joined (live).
+    """The join panel: the code (large), the short join link, its QR code, and how many
+    joined (live); a full-screen join view for the start of a lesson.
 
     Drawn in a fragment that reruns when someone joins or answers (the activity stream).
     """
-    link = model.join_link(f"{public_base_url()}/{page}", who.code)
-    _projector_fragment(who, link, compact)
+    base = public_base_url()
+    link = model.join_link(f"{base}/{page}", who.code)
+    _projector_fragment(who, link, short_link(base, who.code), compact)
+
+
+@st.dialog("Join the class", width="large")
+def join_screen(code: str, link: str, short: str) -> None:
+    """The join view for a room: the code and the QR code as large as the screen allows."""
+    big = _CODE_STYLE.replace("max(76px, 11vh)", "min(22vh, 12vw)")
+    st.markdown(_code_html(code, big), unsafe_allow_html=True)
+    st.markdown(f"Open **{escape_markdown(short)}** or scan:")
+    st.image(_svg_image(qr_svg(link)), width=420)
 
 
 @fragment
-def _projector_fragment(who: Role, link: str, compact: bool) -> None:
+def _projector_fragment(who: Role, link: str, short: str, compact: bool) -> None:
     try:
         activity = store().version(who.code, "activity")  # first: a change after it reruns again
         record, count = store().get_class(who.code), store().students_count(who.code)
@@ -339,14 +374,17 @@ def _projector_fragment(who: Role, link: str, compact: bool) -> None:
     events.class_events(who.code, activity, key=ACTIVITY, watch="activity", min_interval_ms=250)
     code_column, qr_column = st.columns([2, 1], vertical_alignment="center")
     with code_column:
-        st.markdown(f"### Join code: `{who.code}`")
-        st.markdown(f"Open **{escape_markdown(link)}**")
+        st.markdown("**Join code:**")
+        st.markdown(_code_html(who.code), unsafe_allow_html=True)
+        st.markdown(f"Open **{escape_markdown(short)}**")
         joined = f"**{count} student{'' if count == 1 else 's'}** joined"
         if answered is not None:
             joined += f" · **{answered} of {count} answered**"
         st.markdown(joined)
     with qr_column:
-        st.image(_svg_image(qr_svg(link)), width=120 if compact else 200, caption="Scan to join")
+        st.image(_svg_image(qr_svg(link)), width=160 if compact else 220, caption="Scan to join")
+        if st.button("Join screen", key=widget_key(PAGE, "join_screen"), icon=":material/fullscreen:"):
+            join_screen(who.code, link, short)
 
 
 def question_panel(who: Role, record: Class, ask: Sequence[tuple[str, Callable[[], Question]]], *, presenter: bool):

@@ -112,8 +112,8 @@ def test_the_teacher_starts_a_class_and_the_projector_shows_code_link_qr_and_stu
     code = _code(at)
     credential = at.session_state[classroom.TEACHER]["credential"]
     text = _texts(at)
-    assert f"Join code: `{code}`" in text
-    assert re.search(rf"worked\\?_example\\?\?class\\?={code}", text), text  # the join link (escaped)
+    assert "Join code:" in text and f">{code}</div>" in text  # the code, large
+    assert re.search(rf"j\\*/{code}\*\*", text), text  # the short join link (escaped)
     assert "0 students" in text
     assert any(image.proto.imgs[0].url.startswith("data:image/svg+xml") for image in at.get("image"))
     assert at.query_params["class"] == code
