@@ -301,7 +301,7 @@ def start_class(tab: AppTab) -> tuple[str, str]:
     tab.open("worked_example", timeout=120)
     tab.page.get_by_role("button", name="Start a class").click(no_wait_after=True)
     tab.page.get_by_text("Join code:").wait_for(timeout=60_000)
-    code = re.search(r"Join code:\s*([A-Z0-9]{6})", tab.page.inner_text("body")).group(1)
+    code = tab.page.locator("[aria-label^='Join code']").first.inner_text().strip()
     kept = "(code) => JSON.parse(localStorage.getItem('relpos.class.' + code) || '{}').secret || null"
     tab.page.wait_for_function(kept, arg=code, timeout=60_000)  # stored once the page has drawn
     tab.wait_idle(timeout=60)

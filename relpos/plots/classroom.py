@@ -75,5 +75,6 @@ def answer_bars(
         rangemode="tozero",
         dtick=max(1, round(top / 5)) if top else 1,
     )
-    fig.update_xaxes(title=style.axis_title("answer"), type="category")
+    # a phone's narrow chart turns the bins' labels on end: the margin grows to hold them
+    fig.update_xaxes(title=style.axis_title("answer"), type="category", automargin=True)
     return fig

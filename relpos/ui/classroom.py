@@ -82,7 +82,7 @@ START, SUBMIT = widget_key(PAGE, "start"), widget_key(PAGE, "submit")
 #: typed in TYPED, which keeps the full keyboard.
 ANSWER, TYPED = widget_key(PAGE, "answer", "number"), widget_key(PAGE, "typed")
 JOIN_CODE, JOIN_NICKNAME, JOIN = (widget_key(PAGE, name) for name in ("join_code", "join_nickname", "join"))
-EVENTS, ACTIVITY = widget_key(PAGE, "events"), widget_key(PAGE, "activity")
+EVENTS, ACTIVITY, COUNT = (widget_key(PAGE, name) for name in ("events", "activity", "count"))
 PACED, END, CSV, LINK = (widget_key(PAGE, name) for name in ("paced", "end", "csv", "teacher_link"))
 REVEAL, HIDE, AGAIN = (widget_key(PAGE, name) for name in ("reveal", "hide", "again"))
 #: The URL parameter a join link carries (and that keeps a class across a server restart).
@@ -356,10 +356,14 @@ def projector(who: Role, page: str, *, compact: bool = False) -> None:
 @st.dialog("Join the class", width="large")
 def join_screen(code: str, link: str, short: str) -> None:
     """The join view for a room: the code and the QR code as large as the screen allows."""
-    big = _CODE_STYLE.replace("max(76px, 11vh)", "min(22vh, 12vw)")
-    st.markdown(_code_html(code, big), unsafe_allow_html=True)
-    st.markdown(f"Open **{escape_markdown(short)}** or scan:")
-    st.image(_svg_image(qr_svg(link)), width=420)
+    big = _CODE_STYLE.replace("max(76px, 11vh)", "min(18vh, 7vw)")
+    words, square = st.columns([3, 2], vertical_alignment="center")
+    with words:
+        st.markdown(_code_html(code, big), unsafe_allow_html=True)
+        st.markdown(f"### Open {escape_markdown(short)}")
+        st.markdown("or scan the code, then press **Join the class**.")
+    with square:
+        st.image(_svg_image(qr_svg(link)), width="stretch")
 
 
 @fragment
@@ -399,6 +403,8 @@ def question_panel(who: Role, record: Class, ask: Sequence[tuple[str, Callable[[
     if question is None:
         return
     st.markdown(f"**Question {question.id}:** {escape_markdown(question.prompt)} ({question.status})")
+    if question.is_open:  # the count beside Reveal, live: no scrolling up to the join panel
+        _answered_count(who)
     if question.kind == "quiz":  # the projector shows what the students answer
         quiz_body(question)
     with st.container(horizontal=True, gap="small"):
@@ -412,6 +418,19 @@ def question_panel(who: Role, record: Class, ask: Sequence[tuple[str, Callable[[
             results_chart(store().results(who.code, credential=who.secret), presenter=presenter)
         except ClassroomError as error:
             show_error(error)
+
+
+@fragment
+def _answered_count(who: Role) -> None:
+    """ "a of N answered" for the open question, rerun when someone joins or answers."""
+    try:
+        activity = store().version(who.code, "activity")
+        answered, count = store().answered_count(who.code), store().students_count(who.code)
+    except ClassroomError as error:
+        show_error(error)
+        return
+    events.class_events(who.code, activity, key=COUNT, watch="activity", min_interval_ms=250)
+    st.markdown(f"**{answered} of {count} answered**")
 
 
 def _ask(who: Role, make: Callable[[], Question]) -> None:
