@@ -488,7 +488,9 @@ def console(who: Role, record: Class, page: str) -> None:
         show_error(error)
         return
     answered = set(results.labels) if results else set()
-    base = f"{public_base_url()}/{page}"
+    # the private link opens in the mode this screen is in (presenter mode is a screen's own)
+    presenter = st.query_params.get("presenter") in ("1", "true")
+    base = f"{public_base_url()}/{page}" + ("?presenter=1" if presenter else "")
     if students:
         names = [f"{escape_markdown(student.label)}{' ✓' if student.label in answered else ''}" for student in students]
         st.markdown("**Students** (✓ answered the current question): " + ", ".join(names))

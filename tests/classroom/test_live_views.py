@@ -306,3 +306,70 @@ def test_ending_the_class_tells_students_and_keeps_the_teachers_results(class_fi
     student.run()
     assert "has ended" in _texts(student)
     assert classroom.STUDENT not in student.session_state
+
+
+def test_the_private_teacher_link_resumes_at_the_class_stop_and_mode_and_the_old_tab_yields(class_file):
+    teacher = _teacher({"presenter": "1"})
+    code = _code(teacher)
+    credential = teacher.session_state[classroom.TEACHER]["credential"]
+    for _ in range(4):
+        teacher.button(key=walk.NEXT).click().run()
+    assert classroom.store().get_class(code).pace.index == 4
+    link = model.teacher_link("http://x/worked_example?presenter=1", code, credential)
+    query = dict(pair.split("=", 1) for pair in link.split("?", 1)[1].split("&"))
+    resumed = open_app("worked_example", query=query)
+    assert not resumed.exception, resumed.exception
+    assert classroom.store().get_class(code).pace.index == 4  # not back to stop 1
+    assert "**Stop 5 of 20**" in _texts(resumed)
+    assert resumed.session_state[walk.PRESENTER]
+    resumed.button(key=walk.NEXT).click().run()
+    resumed.button(key=walk.NEXT).click().run()
+    assert classroom.store().get_class(code).pace.index == 6
+    teacher.button(key=walk.NEXT).click().run()  # the old tab, still at stop 5
+    assert classroom.store().get_class(code).pace.index == 6  # it did not drag the class back
+    assert "**Stop 7 of 20**" in _texts(teacher)
+    assert "Another of your tabs moved the class" in _texts(teacher)
+    teacher.button(key=walk.NEXT).click().run()  # now it leads again
+    assert classroom.store().get_class(code).pace.index == 7
+
+
+def _score_cells(at) -> list:
+    """The cell texts of the walkthrough's score matrix, as drawn on the page."""
+    for chart in at.get("plotly_chart"):
+        figure = json.loads(chart.proto.spec)
+        title = figure["layout"].get("title", {}).get("text", "")
+        if title.startswith("Scores e"):
+            return figure["data"][0]["text"], figure["data"][0]["hovertext"]
+    raise AssertionError("no score matrix on the page")
+
+
+def test_an_open_prediction_hides_its_answer_on_the_projector_until_the_reveal(class_file):
+    teacher = _teacher({"i": "1", "j": "4"})
+    code = _code(teacher)
+    _button(teacher, "Ask: predict e₁₄").click().run()
+    formulas = " ".join(element.value for element in teacher.latex)
+    assert "= 0.7" not in formulas and r"\;?" in formulas  # e₁₄ = 0.7 and its two terms: question marks
+    text, hover = _score_cells(teacher)
+    assert text[0][3] == "" and hover[0][3] == "not computed yet"
+    assert not teacher.table  # the table of all pairs holds every score
+    assert "appears once your teacher reveals" in _texts(teacher)
+    teacher.button(key=classroom.REVEAL).click().run()
+    assert "= 0.7" in " ".join(element.value for element in teacher.latex)
+    assert _score_cells(teacher)[0][0][3] == "0.70"
+    assert teacher.table
+
+
+def test_an_open_gains_question_hides_the_takeaway_and_combined_weights_until_the_reveal(class_file):
+    teacher = _teacher({"i": "1", "j": "softmax"})
+    code = _code(teacher)
+    _button(teacher, "Ask: which key gains most?").click().run()
+    assert "gained the most weight" not in _texts(teacher)
+    formulas = " ".join(element.value for element in teacher.latex)
+    assert "0.373" not in formulas  # the combined weights
+    bars = [json.loads(c.proto.spec) for c in teacher.get("plotly_chart")]
+    weights = next(f for f in bars if f["layout"].get("title", {}).get("text", "").startswith("Weights of query"))
+    assert [trace["name"] for trace in weights["data"]] == ["content only"]
+    view = _view(code)  # the students' view: the same
+    assert "gained the most" not in json.dumps(view, ensure_ascii=False)
+    teacher.button(key=classroom.REVEAL).click().run()
+    assert "gained the most weight" in _texts(teacher)

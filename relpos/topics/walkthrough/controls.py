@@ -181,10 +181,15 @@ def follow_view(scenario: Scenario, stop: wt.Stop) -> None:
     state[STOP] = stop
 
 
+def open_link_once() -> None:
+    """Open the view the page's link describes, on the session's first run of this page."""
+    if SCENARIO not in st.session_state:
+        _restore(ui.page_state(LINK, WALKTHROUGH, foreign=(CLASS_PARAM, "teacher")))
+
+
 def _init_state() -> None:
     state = st.session_state
-    if SCENARIO not in state:  # first run in this session: open the view the link describes
-        _restore(ui.page_state(LINK, WALKTHROUGH, foreign=(CLASS_PARAM, "teacher")))
+    open_link_once()  # first run in this session: open the view the link describes
     scenario = state[SCENARIO]
     for key, _, value in _fields(scenario):
         if key not in state:  # first visit, or the widget was dropped on a page switch

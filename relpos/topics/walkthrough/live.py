@@ -119,7 +119,26 @@ def follow() -> Live:
     if record.pace.state and (live.locked or followed) and not live.following:
         view = _view_of(record.pace)
         walk.follow_view(view.scenario, view.stop)
+    if who.teacher and record.pace.state and record.ended_at is None:
+        _take_up(record)
     return live
+
+
+def _take_up(record: Class) -> None:
+    """A teacher's tab shows the class where it is: a tab that opens a running class (the
+    private link, a restart) starts at the class's stop, not its URL's; a tab whose class
+    another of the teacher's tabs moved since it last led shows where the class is now,
+    and says so (the last tab to move the class leads it)."""
+    pushed = st.session_state.get(_PUSHED)
+    if walk.SCENARIO in st.session_state and (pushed is None or pushed[1][2] == record.pace.state):
+        return  # this tab leads (or has not led yet, and opened this class itself)
+    walk.open_link_once()  # presenter mode from the link: a screen's own choice
+    view = _view_of(record.pace)
+    walk.follow_view(view.scenario, view.stop)
+    st.session_state[_PUSHED] = (record.code, (record.pace.index, record.pace.step, record.pace.state))
+    if pushed is not None:
+        index = record.pace.index + 1
+        classroom.flash(f"Another of your tabs moved the class to stop {index}; this tab shows it now and leads again.")
 
 
 def join_page(live: Live) -> None:
