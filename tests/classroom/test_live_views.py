@@ -345,7 +345,7 @@ def _score_cells(at) -> list:
 
 def test_an_open_prediction_hides_its_answer_on_the_projector_until_the_reveal(class_file):
     teacher = _teacher({"i": "1", "j": "4"})
-    code = _code(teacher)
+    _code(teacher)
     _button(teacher, "Ask: predict e₁₄").click().run()
     formulas = " ".join(element.value for element in teacher.latex)
     assert "= 0.7" not in formulas and r"\;?" in formulas  # e₁₄ = 0.7 and its two terms: question marks
