@@ -40,6 +40,7 @@ from relpos.server.class_events import class_store
 from relpos.server.class_follow import results_figure
 from relpos.state.keys import state_key, widget_key
 from relpos.tables import frames
+from relpos.text.answers import MAX_SEED
 from relpos.text.escape import escape_markdown
 from relpos.topics.quiz.checking import make_quiz
 from relpos.ui import class_events as events
@@ -469,6 +470,7 @@ def _end(who: Role) -> None:
         flash(error.message)
         return
     flash(f"Class {who.code} has ended; its results stay downloadable for an hour.")
+    st.toast(f"Class {who.code} has ended.", icon=":material/stop_circle:")
 
 
 def console(who: Role, record: Class, page: str) -> None:
@@ -510,11 +512,37 @@ def console(who: Role, record: Class, page: str) -> None:
             file_name=f"relpos_teacher_{who.code}.txt",
             mime="text/plain",
             key=LINK,
-            on_click="ignore",
+            on_click=_link_saved,
+            args=(who.code,),
             icon=":material/key:",
             help="Opens this class as its teacher from another tab or device. Keep it private: never project it.",
         )
-        st.button("End the class", key=END, on_click=_end, args=(who,), icon=":material/stop_circle:")
+        if st.button("End the class", key=END, icon=":material/stop_circle:"):
+            confirm_end(who)
+
+
+def _link_saved(code: str) -> None:
+    st.toast(
+        f"Saved relpos_teacher_{code}.txt. Open its link in another tab or device to teach this class "
+        "from there; keep it private.",
+        icon=":material/key:",
+    )
+
+
+@st.dialog("End the class?")
+def confirm_end(who: Role) -> None:
+    """Ending is for good: students lose their answer boxes. Asked once more, in the middle of the screen."""
+    st.markdown(
+        f"Class **{who.code}** ends for every student: they can no longer answer. Its results stay "
+        "downloadable here for an hour."
+    )
+    with st.container(horizontal=True, gap="small"):
+        # a callback: it runs whether the click reruns the dialog alone (a browser) or the page
+        confirmed = widget_key(PAGE, "end_confirmed")
+        st.button("End the class now", key=confirmed, type="primary", on_click=_end, args=(who,))
+        cancelled = st.button("Keep the class going", key=widget_key(PAGE, "end_cancelled"))
+    if cancelled or st.session_state.get(_FLASH, "").startswith(f"Class {who.code} has ended"):
+        st.rerun()  # the dialog closes; the page shows the ended class
 
 
 def ended_notice(who: Role) -> None:
@@ -545,6 +573,8 @@ def _ask_quiz(who: Role) -> None:
 
 
 QUIZ_SEED, QUIZ_NUMBER, QUIZ_ASK = (widget_key(PAGE, name) for name in ("quiz_seed", "quiz_number", "quiz_ask"))
+#: The quiz a class takes unless the teacher picks another: README's ``/quiz?seed=42``.
+QUIZ_DEFAULT_SEED = 42
 
 
 def quiz_round(who: Role) -> None:
@@ -552,9 +582,10 @@ def quiz_round(who: Role) -> None:
     students answer it on their device and get the quiz's own feedback after the reveal."""
     st.markdown("**The quiz, as a class**")
     with st.container(horizontal=True, vertical_alignment="bottom", gap="small"):
-        st.number_input("Quiz seed", min_value=0, max_value=999_999, value=7, step=1, key=QUIZ_SEED)
-        count = len(make_quiz(int(st.session_state.get(QUIZ_SEED) or 0)))
-        st.selectbox("Question", list(range(1, count + 1)), key=QUIZ_NUMBER)
+        st.number_input("Quiz seed", min_value=0, max_value=MAX_SEED, value=QUIZ_DEFAULT_SEED, step=1, key=QUIZ_SEED)
+        questions = make_quiz(int(st.session_state.get(QUIZ_SEED) or 0))
+        titles = {number: f"{number}. {question.title}" for number, question in enumerate(questions, start=1)}
+        st.selectbox("Question", list(titles), key=QUIZ_NUMBER, format_func=titles.get)
         st.button("Ask this quiz question", key=QUIZ_ASK, on_click=_ask_quiz, args=(who,))
 
 

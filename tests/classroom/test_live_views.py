@@ -19,6 +19,7 @@ from relpos.classroom.errors import ClassroomError
 from relpos.classroom.sqlite_store import SqliteStore
 from relpos.core.examples import worked_example
 from relpos.server import class_events, class_follow
+from relpos.state.keys import widget_key
 from relpos.topics.walkthrough import controls as walk
 from relpos.topics.walkthrough import model as wt
 from relpos.ui import classroom
@@ -301,6 +302,8 @@ def test_ending_the_class_tells_students_and_keeps_the_teachers_results(class_fi
     code = _code(teacher)
     student = _student(code)
     teacher.button(key=classroom.END).click().run()
+    assert classroom.store().get_class(code).ended_at is None  # asked first: "End the class?"
+    teacher.button(key=widget_key(classroom.PAGE, "end_confirmed")).click().run()
     assert "has ended" in _texts(teacher)
     assert any(b.label == "Download results (CSV)" for b in teacher.get("download_button"))
     student.run()
