@@ -374,11 +374,9 @@ def stop_weight_bars(shift, row_steps, *, presenter: bool = False, combined: boo
     return fig
 
 
-def offset_map_for_stop(n: int, k: int, current, *, presenter: bool = False) -> go.Figure:
+def offset_map_for_stop(n: int, k: int, current) -> go.Figure:
     """The offset map with the stop's cells outlined."""
     fig = offset_map_figure(n, n, k, title=f"Offset map: clipped offset j − i (k = {k})", height=420)
-    if presenter:  # 20 px axis title: the legend moves below it
-        fig.update_layout(legend={"y": -0.32}, margin={"b": 120})
     return highlight_cells(fig, current)
 
 

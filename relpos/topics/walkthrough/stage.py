@@ -125,9 +125,9 @@ def offset_section(lesson: Lesson) -> None:
     st.subheader("Which table entry does each pair read?")
     left, right = st.columns([1.15, 1], gap="large")
     with left:
-        fig = walkthrough_figures.offset_map_for_stop(
-            lesson.n, lesson.scenario.k, lesson.current_cells, presenter=lesson.presenter
-        )
+        fig = walkthrough_figures.offset_map_for_stop(lesson.n, lesson.scenario.k, lesson.current_cells)
+        if lesson.presenter:  # 20 px axis title: the legend moves below it
+            fig.update_layout(legend={"y": -0.32}, margin={"b": 120})
         lesson.figure(fig, OFFSETS)
     with right:
         strip = walkthrough_figures.table_strip_for_stop(
