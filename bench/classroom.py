@@ -333,20 +333,21 @@ def press_next(
 # The lesson's parts
 
 
-def joins(report: Report, deployment: Deployment, code: str, students: int) -> Classroom:
-    """Every student opens the join link and joins through the page, arriving over 80 % of
-    the window; the class (its followers hold each student's stream)."""
+def joins(report: Report, deployment: Deployment, code: str, students: int, arrive: float | None = None) -> Classroom:
+    """Every student opens the join link and joins through the page, arriving over `arrive`
+    seconds (80 % of the window by default); the class (its followers hold each student's stream)."""
     window = join_within(students)
+    arrive = 0.8 * window if arrive is None else arrive
     entry = SimpleNamespace(port=int(deployment.url.rsplit(":", 1)[1]), base_url=deployment.url)
     room = Classroom(entry, "worked_example", code, affinity=COOKIE)
     cpu_before = sum(cpu_seconds(pid) for pid in deployment.app_pids())
     started = time.monotonic()
-    room.join_all(students, spread=0.8 * window, cookies=deployment.cookie_for)
+    room.join_all(students, spread=arrive, cookies=deployment.cookie_for)
     took = time.monotonic() - started
     cpu = sum(cpu_seconds(pid) for pid in deployment.app_pids()) - cpu_before
     errors = room.errors
     say(
-        f"joins (arriving over {0.8 * window:.0f} s): {len(room.joined)} in {took:.2f} s, arrival → page "
+        f"joins (arriving over {arrive:.0f} s): {len(room.joined)} in {took:.2f} s, arrival → page "
         f"{spread(room.join_times)}, app server CPU {cpu:.2f} s ({1000 * cpu / max(1, students):.1f} ms a student), "
         f"errors {len(errors)}{': ' + errors[0] if errors else ''}"
     )
@@ -628,7 +629,7 @@ def lesson(chromium, args: argparse.Namespace) -> Report:
                 f"{replica_of(tab) if args.replicas > 1 else 'the server'}; {os.cpu_count()} CPUs, "
                 f"load average {os.getloadavg()[0]:.1f}"
             )
-            room = joins(report, deployment, code, args.students)
+            room = joins(report, deployment, code, args.students, args.arrive)
             streams = tokens = room.joined
             say(
                 f"students' streams open: {sum(bool(s.arrivals) for s in streams)} (on {on_replicas(streams)}), "
@@ -654,6 +655,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--students", type=int, default=60)
     parser.add_argument("--nexts", type=int, default=5, help="Next presses measured (0: none)")
+    parser.add_argument(
+        "--arrive", type=float, default=None, help="seconds over which students arrive (default: 80%% of the window)"
+    )
     parser.add_argument("--no-answers", dest="answers", action="store_false", help="skip the answers part")
     parser.add_argument("--idle", type=float, default=60.0, help="seconds of idle CPU measured (0: none)")
     parser.add_argument("--replicas", type=int, choices=(1, 2), default=1)

@@ -1,9 +1,11 @@
 """A live class loses its server mid-lesson: the teacher keeps control, nobody is left behind.
 
 Runs bench/classroom.py at a test's size: a real Chromium teacher tab on the walkthrough and
-10 students (event streams that reconnect as the browser's EventSource does; joins and answers
-through the class store), one Next followed before the loss, then a question that half the
-class answers before it and half while the teacher's tab reconnects.
+10 students who join through the page and follow as their browsers do
+(tests/support/class_students.py: event streams that reconnect as the browser's
+EventSource does, the class's view fetched at each change, answers sent again while the
+server is away), one Next followed before the loss, then a question that a third of the
+class answers before it, a third while the teacher's tab reconnects and a third after.
 
 * two replicas behind docs/hosting.md's HAProxy configuration, sharing one redis-server; the
   teacher's tab on one replica, the students' streams on both; the teacher's replica is
@@ -33,7 +35,7 @@ from tests.support.required import unavailable
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
-SIZE = ["--students", "10", "--nexts", "1", "--no-answers", "--idle", "0"]
+SIZE = ["--students", "10", "--arrive", "1", "--nexts", "1", "--no-answers", "--idle", "0"]
 
 
 @pytest.fixture

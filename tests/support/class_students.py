@@ -31,6 +31,7 @@ FOLLOW = "relpos.class_follow"
 JOIN = "Join the class"
 STREAM_TIMEOUT = 40.0  # s without a byte (heartbeats come every 15 s): the stream is dead
 RETRY_SECONDS = 1.0  # the server's `retry:` (relpos/server/class_events.py)
+RETRY_ANSWER_SECONDS = 3.0  # follow.js sends an answer the network refused again this often
 
 
 class JoinError(Exception):
@@ -152,17 +153,32 @@ class Follower(threading.Thread):
         if stop:
             self.shown.setdefault(stop["index"] + 1, arrived)
 
-    def answer(self, question_id: int, text: str) -> dict:
-        """Submit an answer as the follow view's form does."""
+    def answer(self, question_id: int, text: str, *, retry_for: float = 60.0) -> dict:
+        """Submit an answer as the follow view's form does: a network failure (a server
+        restarting, a proxy's 502) keeps the answer and sends it again every 3 s."""
         body = json.dumps({"question": question_id, "answer": text}).encode()
         headers = self._headers(**{"Content-Type": "application/json"})
         headers.pop("Accept-Encoding")
-        request = urllib.request.Request(self.base + self.data["answer"], data=body, headers=headers, method="POST")
-        try:
-            with urllib.request.urlopen(request, timeout=30) as answer:
-                return json.loads(answer.read())
-        except urllib.error.HTTPError as error:
-            return {"status": f"HTTP {error.code}", **json.loads(error.read() or b"{}")}
+        give_up = time.monotonic() + retry_for
+        while True:
+            request = urllib.request.Request(self.base + self.data["answer"], data=body, headers=headers, method="POST")
+            try:
+                with urllib.request.urlopen(request, timeout=30) as answer:
+                    return json.loads(answer.read())
+            except urllib.error.HTTPError as error:
+                if error.code < 500 or time.monotonic() > give_up:
+                    return {"status": f"HTTP {error.code}", **_json_or_nothing(error.read())}
+            except (urllib.error.URLError, OSError):
+                if time.monotonic() > give_up:
+                    raise
+            time.sleep(RETRY_ANSWER_SECONDS)
+
+
+def _json_or_nothing(body: bytes) -> dict:
+    try:
+        return json.loads(body or b"{}")
+    except ValueError:
+        return {}
 
 
 class Classroom:
