@@ -9,7 +9,6 @@ following through the shared view must cost well under that.
 
 from __future__ import annotations
 
-import asyncio
 import os
 import time
 
@@ -96,7 +95,7 @@ def test_a_next_costs_far_less_than_a_page_run_per_student(server):
 def test_the_students_sessions_are_real_pages(server):
     """The students of the test above are sessions of the page, not calls to the store."""
     session = Session(server, "worked_example", "class=ZZZZZZ", None, None)
-    asyncio.run(_load(session))
+    run_in_own_loop(_load(session))
     assert "Join the class" not in session.buttons  # no such class: no join box
     assert any("no class" in alert.lower() for alert in session.alerts), session.alerts
 
