@@ -692,10 +692,13 @@ def answer_box(who: Role, record: Class) -> None:
 
 
 def _answer_field(who: Role, question: Question) -> None:
-    with st.container(horizontal=True, vertical_alignment="bottom", gap="small"):
-        key = ANSWER if question.kind != "quiz" or isinstance(question.truth, float) else TYPED
+    """The answer and its Submit, in a form: Enter (a phone keyboard's Go) submits too."""
+    key = ANSWER if question.kind != "quiz" or isinstance(question.truth, float) else TYPED
+    form = st.form(widget_key(PAGE, "answer_form", question.id), border=False, enter_to_submit=True)
+    with form, st.container(horizontal=True, vertical_alignment="bottom", gap="small"):
         if question.kind == "choice":
             st.segmented_control("Your answer", list(question.choices), key=key)
         else:
-            st.text_input("Your answer", key=key, max_chars=64, placeholder="e.g. 0.25" if key == ANSWER else None)
-        st.button("Submit", key=SUBMIT, type="primary", on_click=_submit, args=(who, question.id, key))
+            placeholder = "e.g. 0.25" if key == ANSWER else None
+            st.text_input("Your answer", key=key, max_chars=64, placeholder=placeholder)
+        st.form_submit_button("Submit", key=SUBMIT, type="primary", on_click=_submit, args=(who, question.id, key))

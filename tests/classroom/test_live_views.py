@@ -376,3 +376,21 @@ def test_an_open_gains_question_hides_the_takeaway_and_combined_weights_until_th
     assert "gained the most" not in json.dumps(view, ensure_ascii=False)
     teacher.button(key=classroom.REVEAL).click().run()
     assert "gained the most weight" in _texts(teacher)
+
+
+def test_a_released_student_answers_in_the_pages_form(class_file):
+    """Released to their own pace, a student answers on the ordinary page: a form, so the
+    keyboard's Enter submits (the follow view's form does the same for a following one)."""
+    teacher = _teacher()
+    code = _code(teacher)
+    student = _student(code)
+    teacher.toggle(key=classroom.PACED).set_value(False).run()
+    _button(teacher, "Ask: predict e₁₁").click().run()
+    student.run()
+    assert _follow_data(student) is None
+    student.text_input(key=classroom.ANSWER).input("1.0")
+    student.button(key=classroom.SUBMIT).click().run()
+    assert not student.exception, student.exception
+    assert "is in" in _texts(student)
+    question = classroom.store().get_class(code).question
+    assert classroom.store().my_answer(code, _token(student), question.id).text == "1"
