@@ -11,7 +11,6 @@ test-artifacts/.
 
 from __future__ import annotations
 
-import os
 import re
 
 import pytest
@@ -22,7 +21,8 @@ from relpos.core.examples import worked_example
 from relpos.topics.walkthrough import model as wt
 from relpos.topics.walkthrough import schema as walkthrough_schema
 from relpos.topics.walkthrough.live import pace_of
-from tests.support.browser import ARTIFACTS, ROOT, StreamlitServer
+from tests.support.browser import ARTIFACTS
+from tests.support.class_students import class_server
 
 WITHIN = 45_000  # ms: generous on a busy 2-core machine; the bench measures latency
 FOLLOW = ".relpos-follow"
@@ -30,10 +30,7 @@ FOLLOW = ".relpos-follow"
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    data = tmp_path_factory.mktemp("follow-browser")
-    log = ARTIFACTS / f"streamlit-follow-browser-{os.getpid()}.log"
-    with StreamlitServer(ROOT / "app.py", log_path=log, env={"RELPOS_DATA_DIR": str(data)}) as running:
-        running.data_dir = data
+    with class_server(tmp_path_factory.mktemp("follow-browser"), "follow-browser") as running:
         yield running
 
 

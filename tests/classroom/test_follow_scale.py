@@ -19,8 +19,7 @@ from relpos.core.examples import worked_example
 from relpos.topics.walkthrough import model as wt
 from relpos.topics.walkthrough import schema as walkthrough_schema
 from relpos.topics.walkthrough.live import pace_of
-from tests.support.browser import ARTIFACTS, ROOT, StreamlitServer
-from tests.support.class_students import Classroom
+from tests.support.class_students import Classroom, class_server
 from tests.support.streamlit_client import Session, run_in_own_loop
 
 STUDENTS = 20
@@ -48,10 +47,7 @@ async def _full_runs(server, count: int) -> None:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    data = tmp_path_factory.mktemp("follow-scale")
-    log = ARTIFACTS / f"streamlit-follow-scale-{os.getpid()}.log"
-    with StreamlitServer(ROOT / "app.py", log_path=log, env={"RELPOS_DATA_DIR": str(data)}) as running:
-        running.data_dir = data
+    with class_server(tmp_path_factory.mktemp("follow-scale"), "follow-scale") as running:
         yield running
 
 

@@ -25,6 +25,7 @@ import pytest
 from relpos.classroom.model import Pace
 from relpos.classroom.stores import open_store
 from tests.support.browser import ARTIFACTS, ROOT, StreamlitServer
+from tests.support.class_students import class_server as running_class_server
 
 NEXT_WITHIN = 45.0  # seconds; generous (a busy 2-core machine): the bench measures latency, this checks that it happens
 FIRST_RUN_WITHIN = 120.0  # seconds: a fresh server's first run imports the app (a loaded machine: long)
@@ -33,11 +34,8 @@ STOPS_WITHIN = 8.0  # seconds from SIGTERM to exit (Docker kills after 10; witho
 
 @pytest.fixture(scope="module")
 def class_server(tmp_path_factory):
-    data = tmp_path_factory.mktemp("class-data")
-    log = ARTIFACTS / f"streamlit-live-class-{os.getpid()}.log"
-    with StreamlitServer(ROOT / "app.py", log_path=log, env={"RELPOS_DATA_DIR": str(data)}) as server:
-        server.data_dir = data
-        yield server
+    with running_class_server(tmp_path_factory.mktemp("live-class"), "live-class") as running:
+        yield running
 
 
 def _store(server):

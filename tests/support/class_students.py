@@ -19,11 +19,13 @@ import contextlib
 import gzip
 import http.client
 import json
+import os
 import threading
 import time
 import urllib.error
 import urllib.request
 
+from tests.support.browser import ARTIFACTS, ROOT, StreamlitServer
 from tests.support.streamlit_client import Session
 
 #: The follow view's component (relpos.ui.class_follow.NAME).
@@ -32,6 +34,16 @@ JOIN = "Join the class"
 STREAM_TIMEOUT = 40.0  # s without a byte (heartbeats come every 15 s): the stream is dead
 RETRY_SECONDS = 1.0  # the server's `retry:` (relpos/server/class_events.py)
 RETRY_ANSWER_SECONDS = 3.0  # follow.js sends an answer the network refused again this often
+
+
+@contextlib.contextmanager
+def class_server(data, name: str):
+    """``streamlit run app.py`` with its class store in the folder `data` (``server.data_dir``),
+    its log named after `name`."""
+    log = ARTIFACTS / f"streamlit-{name}-{os.getpid()}.log"
+    with StreamlitServer(ROOT / "app.py", log_path=log, env={"RELPOS_DATA_DIR": str(data)}) as server:
+        server.data_dir = data
+        yield server
 
 
 class JoinError(Exception):
