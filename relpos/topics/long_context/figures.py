@@ -147,7 +147,9 @@ def wavelength_figure(freq: RopeFrequencies, length: int, *, big: bool = False, 
     return _finish(fig, "Wavelength of every pair against the training length", height, big)
 
 
-def decay_figure(curves: dict, length: int, top: int, *, big: bool = False, height: int = 460) -> go.Figure:
+def decay_figure(
+    curves: dict, length: int, top: int, *, title: str | None = None, big: bool = False, height: int = 460
+) -> go.Figure:
     """Score e(Δ) of q = k = (1, …, 1) against distance, one small panel per method (one figure).
 
     `curves` maps a method to ``(distances, scores)``; the shaded band is 0 .. L₀.
@@ -184,7 +186,7 @@ def decay_figure(curves: dict, length: int, top: int, *, big: bool = False, heig
     fig.update_xaxes(title=style.axis_title("distance n − m (log)"), row=rows)
     fig.update_yaxes(title=style.axis_title("score"), col=1)
     fig.update_layout(showlegend=False)
-    title = f"Score against distance, out to s·L₀ = {count(top)} (shaded: 1 .. L₀ = {count(length)})"
+    title = title or f"Score against distance, out to s·L₀ = {count(top)} (shaded: 1 .. L₀ = {count(length)})"
     return _finish(fig, title, height, big)
 
 

@@ -104,7 +104,9 @@ def rotations_section(big: bool) -> None:
     )
     distances = model.distance_grid(chosen.original_length)
     decay = {"none": (distances, model.score_curve(plain, distances))}
-    _chart(figures.decay_figure(decay, chosen.original_length, chosen.original_length, big=big, height=340), "decay")
+    title = f"Score against distance 1 .. L₀ = {text.count(chosen.original_length)}, as trained"
+    fig = figures.decay_figure(decay, chosen.original_length, chosen.original_length, title=title, big=big, height=340)
+    _chart(fig, "decay")
     st.caption(
         "The score of q = k = (1, …, 1) at distance Δ is (2/d) Σᵢ cos(Δ θᵢ): 1 at Δ = 0, then it falls and "
         "oscillates as the pairs drift out of step (Su et al.'s long-term decay)."
