@@ -34,6 +34,7 @@ def test_every_section_is_drawn_with_one_figure_per_group(default_page):
     assert headers == [
         "1 · RoPE as rotations",
         "2 · Context extension as experiments",
+        "3 · Published settings",
         "4 · Train short, test long, with RoPE",
         "5 · Why interpolate: Position Interpolation's bound",
     ]

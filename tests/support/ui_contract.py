@@ -73,7 +73,7 @@ CONTRACTS: dict[str, PageContract] = {
             "Position Interpolation's bound",
         ),
         min_charts=9,
-        min_tables=4,
+        min_tables=3,
     ),
 }
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import copy
 import functools
 import math
+import textwrap
 
 import numpy as np
 import plotly.graph_objects as go
@@ -168,17 +169,44 @@ def _font(big: bool) -> dict:
     return {"size": style.PRESENTER_MIN_FONT if big else style.FONT_SIZE}
 
 
-def _figure(data: list, layout: dict, title: str, height: int, big: bool, *, legend: bool = True) -> go.Figure:
-    """The figure, in one constructor call, with the page's title, margins, fonts and legend."""
+def _grid(panels: int, wide: int, narrow: bool) -> tuple[int, int]:
+    """Rows and columns for `panels` small panels: up to `wide` a row, 2 on a phone."""
+    columns = min(panels, 2 if narrow else wide)
+    return math.ceil(panels / columns), columns
+
+
+def _wrapped(title: str, narrow: bool, width: int = 40) -> str:
+    """A phone's title broken into lines of at most `width` characters (Plotly titles never wrap).
+
+    >>> _wrapped("Wavelength of every pair against the training length", True)
+    'Wavelength of every pair against the<br>training length'
+    """
+    return "<br>".join(textwrap.wrap(title, width)) if narrow else title
+
+
+def _figure(
+    data: list, layout: dict, title: str, height: int, big: bool, *, legend: bool = True, narrow: bool = False
+) -> go.Figure:
+    """The figure, in one constructor call, with the page's title, margins, fonts and legend.
+
+    Presenter mode (`big`) draws every text at the presenter size, axis titles included;
+    a legend sits below the axis titles.
+    """
+    font = _font(big)
     for note in layout.get("annotations", []):
-        note["font"] = _font(big)
+        note["font"] = font
+    if big:
+        for key, axis in layout.items():
+            if key.startswith(("xaxis", "yaxis")) and "title" in axis:
+                axis["title"] = {**axis["title"], "font": font}
+    margin = style.LEGEND_BELOW_MARGIN if legend else style.CHART_MARGIN
     layout.update(
-        title=style.centred_title(title),
+        title=style.centred_title(_wrapped(title, narrow)),
         height=height,
-        margin=style.CHART_MARGIN.plotly(),
-        font=_font(big),
+        margin=margin.plotly(),
+        font=font,
         showlegend=legend,
-        legend={"orientation": "h", "y": -0.18, "x": 0.5, "xanchor": "center"},
+        legend={"orientation": "h", "y": 0, "yref": "container", "yanchor": "bottom", "x": 0.5, "xanchor": "center"},
     )
     return figure_from_spec({"data": data, "layout": layout}, VALIDATE)
 
@@ -186,11 +214,17 @@ def _figure(data: list, layout: dict, title: str, height: int, big: bool, *, leg
 # ----------------------------------------------------------------------------- 1 · RoPE as rotations
 
 
-def hands_figure(freq: RopeFrequencies, m: int, pairs, *, big: bool = False, height: int = 300) -> go.Figure:
+def hands_figure(
+    freq: RopeFrequencies, m: int, pairs, *, big: bool = False, narrow: bool = False, height: int = 250
+) -> go.Figure:
     """One clock face per chosen pair: the hand at angle m·θ_i, one panel each, in one figure."""
     pairs = [int(i) for i in pairs]
-    titles = [f"pair {i}: λ = {count(round(2 * math.pi / freq.inv_freq[i], 1))}" for i in pairs]
-    layout = _layout(titles, 1, len(pairs), horizontal=0.03)
+    joint = "<br>" if narrow else ": "
+    titles = [f"pair {i}{joint}λ = {count(round(2 * math.pi / freq.inv_freq[i], 1))}" for i in pairs]
+    rows, columns = _grid(len(pairs), 6, narrow)
+    columns = 3 if narrow and len(pairs) > 4 else columns
+    rows = math.ceil(len(pairs) / columns)
+    layout = _layout(titles, rows, columns, horizontal=0.03, vertical=0.2)
     circle = np.linspace(0, 2 * math.pi, 121)
     data = []
     for panel, i in enumerate(pairs, start=1):
@@ -208,10 +242,13 @@ def hands_figure(freq: RopeFrequencies, m: int, pairs, *, big: bool = False, hei
         x, _ = _axes(panel)
         _axis(layout, panel, "x", range=[-1.2, 1.2], visible=False)
         _axis(layout, panel, "y", range=[-1.2, 1.2], visible=False, scaleanchor=x)
-    return _figure(data, layout, f"Each pair's hand at index m = {count(m)} (angle m·θᵢ)", height, big, legend=False)
+    title = f"Each pair's hand at index m = {count(m)} (angle m·θᵢ)"
+    return _figure(data, layout, title, height * rows, big, legend=False, narrow=narrow)
 
 
-def wavelength_figure(freq: RopeFrequencies, length: int, *, big: bool = False, height: int = 340) -> go.Figure:
+def wavelength_figure(
+    freq: RopeFrequencies, length: int, *, big: bool = False, narrow: bool = False, height: int = 380
+) -> go.Figure:
     """Wavelength λ_i = 2π/θ_i of every pair (log scale) against the training length L₀."""
     pairs = np.arange(len(freq.inv_freq))
     wavelengths = 2 * math.pi / freq.original_inv_freq
@@ -239,49 +276,62 @@ def wavelength_figure(freq: RopeFrequencies, length: int, *, big: bool = False, 
         "shapes": [_line_shape(1, y=length, colour=style.palette().strong_guide, dash="dash")],
         "annotations": [_label(1, math.log10(length), f"L₀ = {count(length)}")],
     }
-    return _figure(data, layout, "Wavelength of every pair against the training length", height, big)
+    return _figure(data, layout, "Wavelength of every pair against the training length", height, big, narrow=narrow)
 
 
 def decay_figure(
-    curves: dict, length: int, top: int, *, title: str | None = None, big: bool = False, height: int = 460
+    curves: dict,
+    length: int,
+    top: int,
+    *,
+    title: str | None = None,
+    shade: bool = True,
+    big: bool = False,
+    narrow: bool = False,
+    height: int = 230,
 ) -> go.Figure:
     """Score e(Δ) of q = k = (1, …, 1) against distance, one small panel per method (one figure).
 
-    `curves` maps a method to ``(distances, scores)``; the shaded band is 1 .. L₀.
+    `curves` maps a method to ``(distances, scores)``; with `shade`, the band 1 .. L₀ is
+    shaded (what training showed). Every panel has the same y range.
     """
     methods = list(curves)
-    columns = min(3, len(methods))
-    rows = math.ceil(len(methods) / columns)
-    layout = _layout([SHORT[m] for m in methods], rows, columns, horizontal=0.04, vertical=0.16, shared=True)
+    rows, columns = _grid(len(methods), 3, narrow)
+    layout = _layout([SHORT[m] for m in methods], rows, columns, horizontal=0.04, vertical=0.3 / rows, shared=True)
+    values = np.concatenate([scores for _, scores in curves.values()])
+    pad = 0.05 * (values.max() - values.min()) or 0.1
     data, shapes = [], []
     for panel, method in enumerate(methods, start=1):
         distances, scores = curves[method]
         trace = _lines(np.maximum(distances, 1), scores, colour=METHOD_COLOURS[method], width=1.5)
-        trace.update(
-            name=ROPE_SCALINGS[method],
-            hovertemplate=f"distance %{{x:,}}: score %{{y:.3f}}<extra>{SHORT[method]}</extra>",
-        )
+        hover = f"distance %{{x:,}}: score %{{y:.3f}}<extra>{SHORT[method]}</extra>"
+        trace.update(name=ROPE_SCALINGS[method], hovertemplate=hover)
         data.append(_in(trace, panel))
-        shapes.append(_band_shape(panel, 1, length))
+        if shade:
+            shapes.append(_band_shape(panel, 1, length))
     for panel in range(1, rows * columns + 1):
         _axis(layout, panel, "x", type="log", range=[0, math.log10(max(top, 2))])
+        _axis(layout, panel, "y", range=[float(values.min() - pad), float(values.max() + pad)])
     for panel in range((rows - 1) * columns + 1, rows * columns + 1):
         _axis(layout, panel, "x", title=style.axis_title("distance n − m (log)"))
     for row in range(rows):
         _axis(layout, row * columns + 1, "y", title=style.axis_title("score"))
     layout["shapes"] = shapes
     title = title or f"Score against distance, out to s·L₀ = {count(top)} (shaded: 1 .. L₀ = {count(length)})"
-    return _figure(data, layout, title, height, big, legend=False)
+    return _figure(data, layout, title, 80 + height * rows, big, legend=False, narrow=narrow)
 
 
 # ----------------------------------------------------------------------------- 2 · context extension
 
 
-def frequency_figure(freq: RopeFrequencies, bands, length: int, *, big: bool = False, height: int = 400) -> go.Figure:
+def frequency_figure(
+    freq: RopeFrequencies, bands, length: int, *, big: bool = False, narrow: bool = False, height: int = 440
+) -> go.Figure:
     """Left: each pair's new frequency against its old one, coloured by band. Right: full turns
     per pair in L₀ before (open grey) and after (band colour), with the one-turn line."""
     titles = ["new θ′ against old θ (log–log)", f"full turns in L₀ = {count(length)}: L₀ / λᵢ"]
-    layout = _layout(titles, 1, 2, horizontal=0.1)
+    rows, columns = (2, 1) if narrow else (1, 2)
+    layout = _layout(titles, rows, columns, horizontal=0.1, vertical=0.2)
     pairs = np.arange(len(freq.inv_freq))
     old, new = freq.original_inv_freq, freq.inv_freq
     guide = style.palette().strong_guide
@@ -316,15 +366,18 @@ def frequency_figure(freq: RopeFrequencies, bands, length: int, *, big: bool = F
     _axis(layout, 1, "y", type="log", title=style.axis_title("new θ′ᵢ"))
     _axis(layout, 2, "x", title=style.axis_title("pair i"))
     _axis(layout, 2, "y", type="log", title=style.axis_title("turns"))
-    return _figure(data, layout, f"{ROPE_SCALINGS[freq.scaling]} at s = {count(freq.factor)}", height, big)
+    title = f"{ROPE_SCALINGS[freq.scaling]} at s = {count(freq.factor)}"
+    return _figure(data, layout, title, height * rows, big, narrow=narrow)
 
 
 def _heatmap_row(
-    panels: dict, *, scale: str, low: float, high: float, bar: str, horizontal: float
-) -> tuple[list, dict]:
-    """Matrices side by side on one colour scale, query rows top to bottom; `panels` maps a
-    title to ``(position labels, matrix)``. Returns the traces and the layout."""
-    layout = _layout(list(panels), 1, len(panels), horizontal=horizontal)
+    panels: dict, *, scale: str, low: float, high: float, bar: str, horizontal: float, narrow: bool
+) -> tuple[list, dict, int]:
+    """Matrices side by side (two a row on a phone) on one colour scale, query rows top to
+    bottom; `panels` maps a title to ``(position labels, matrix)``. Returns the traces, the
+    layout and the number of rows."""
+    rows, columns = _grid(len(panels), len(panels), narrow)
+    layout = _layout(list(panels), rows, columns, horizontal=horizontal, vertical=0.25 / rows)
     data = []
     for panel, (labels, matrix) in enumerate(panels.values(), start=1):
         trace = {
@@ -340,13 +393,15 @@ def _heatmap_row(
             "hovertemplate": "query %{y}, key %{x}: %{z:.3f}<extra></extra>",
         }
         data.append(_in(trace, panel))
-        _axis(layout, panel, "x", title=style.axis_title("key position"))
-        _axis(layout, panel, "y", autorange="reversed", showticklabels=panel == 1)
-    _axis(layout, 1, "y", title=style.axis_title("query position"))
-    return data, layout
+        first = (panel - 1) % columns == 0
+        _axis(layout, panel, "x", title=style.axis_title("key position"), showgrid=False)
+        _axis(layout, panel, "y", autorange="reversed", showticklabels=first, showgrid=False)
+        if first:
+            _axis(layout, panel, "y", title=style.axis_title("query position"))
+    return data, layout, rows
 
 
-def pattern_figure(patterns: dict, *, big: bool = False, height: int = 400) -> go.Figure:
+def pattern_figure(patterns: dict, *, big: bool = False, narrow: bool = False, height: int = 360) -> go.Figure:
     """Score patterns e(j − i) at sampled positions, side by side on one diverging scale centred on 0.
 
     `patterns` maps a panel title to ``(positions, scores)`` (0-based positions; NaN above
@@ -354,18 +409,22 @@ def pattern_figure(patterns: dict, *, big: bool = False, height: int = 400) -> g
     """
     limit = symmetric_range(*[np.nan_to_num(scores) for _, scores in patterns.values()])
     panels = {title: ([str(p + 1) for p in positions], scores) for title, (positions, scores) in patterns.items()}
-    data, layout = _heatmap_row(panels, scale=style.DIVERGING, low=-limit, high=limit, bar="score", horizontal=0.05)
+    data, layout, rows = _heatmap_row(
+        panels, scale=style.DIVERGING, low=-limit, high=limit, bar="score", horizontal=0.05, narrow=narrow
+    )
     for panel in range(1, len(panels) + 1):
         _axis(layout, panel, "x", type="category", nticks=5)
         _axis(layout, panel, "y", type="category", nticks=5)
     title = "Scores of q = k = (1, …, 1) at evenly spread positions (causal: keys up to the query)"
-    return _figure(data, layout, title, height, big, legend=False)
+    return _figure(data, layout, title, 60 + height * rows, big, legend=False, narrow=narrow)
 
 
 # ----------------------------------------------------------------------------- 4 · train short, test long
 
 
-def accuracy_figure(methods, lengths, accuracy, trained: int, *, big: bool = False, height: int = 360) -> go.Figure:
+def accuracy_figure(
+    methods, lengths, accuracy, trained: int, *, big: bool = False, narrow: bool = False, height: int = 400
+) -> go.Figure:
     """Accuracy of each method at each test length (the first is L), one line per method."""
     labels = ["L" if n == trained else f"{count(n / trained)}L = {count(n)}" for n in lengths]
     table = np.asarray(accuracy, dtype=float)
@@ -374,13 +433,18 @@ def accuracy_figure(methods, lengths, accuracy, trained: int, *, big: bool = Fal
         "xaxis": {"type": "category", "title": style.axis_title("test length")},
         "yaxis": {"range": [0, 105], "ticksuffix": "%", "title": style.axis_title("next-token accuracy")},
     }
-    return _figure(data, layout, f"RoPE head trained at L = {trained}, scaled at inference only", height, big)
+    title = f"RoPE head trained at L = {trained}, scaled at inference only"
+    return _figure(data, layout, title, height, big, narrow=narrow)
 
 
-def head_patterns_figure(patterns: dict, trained: int, *, big: bool = False, height: int = 380) -> go.Figure:
+def head_patterns_figure(
+    patterns: dict, trained: int, *, big: bool = False, narrow: bool = False, height: int = 340
+) -> go.Figure:
     """The trained head's attention weights on one long sequence, one panel per method (0–1 scale)."""
     panels = {title: (np.arange(1, w.shape[0] + 1), w) for title, w in patterns.items()}
-    data, layout = _heatmap_row(panels, scale=style.SEQUENTIAL, low=0, high=1, bar="weight", horizontal=0.03)
+    data, layout, rows = _heatmap_row(
+        panels, scale=style.SEQUENTIAL, low=0, high=1, bar="weight", horizontal=0.03, narrow=narrow
+    )
     edge = trained + 0.5
     square = {"color": style.REUSED, "width": 2, "dash": "dash"}
     layout["shapes"] = [
@@ -388,13 +452,13 @@ def head_patterns_figure(patterns: dict, trained: int, *, big: bool = False, hei
         for x, y in (_axes(panel) for panel in range(1, len(panels) + 1))
     ]
     title = f"Attention weights on one test sequence (dashed: the first L = {trained})"
-    return _figure(data, layout, title, height, big, legend=False)
+    return _figure(data, layout, title, 60 + height * rows, big, legend=False, narrow=narrow)
 
 
 # ----------------------------------------------------------------------------- 5 · Position Interpolation's bound
 
 
-def pi_figure(bound: PiBound, *, big: bool = False, height: int = 380) -> go.Figure:
+def pi_figure(bound: PiBound, *, big: bool = False, narrow: bool = False, height: int = 420) -> go.Figure:
     """Chen et al. 2023, Figure 2, recomputed: the fit on [0, L], the same curve on [0, 2L],
     and a stretch between integer positions inside [0, L]."""
     length, window = bound.length, bound.window
@@ -403,7 +467,8 @@ def pi_figure(bound: PiBound, *, big: bool = False, height: int = 380) -> go.Fig
         f"extrapolation: [0, 2L = {count(2 * length)}]",
         f"interpolation: {count(window[0])}–{count(window[-1])}",
     ]
-    layout = _layout(titles, 1, 3, horizontal=0.07)
+    rows, columns = (3, 1) if narrow else (1, 3)
+    layout = _layout(titles, rows, columns, horizontal=0.07, vertical=0.12)
     inside = bound.grid <= length
     dots = _markers(bound.points, bound.targets, name="random targets", colour=style.palette().faded_line, hover="")
     dots["marker"]["size"] = 4
@@ -415,9 +480,11 @@ def pi_figure(bound: PiBound, *, big: bool = False, height: int = 380) -> go.Fig
         _in(_lines(window, bound.window_values, colour=style.CURVE, showlegend=False), 3),
     ]
     faint = style.palette().faint_guide
-    ticks = range(int(window[0]), int(window[-1]) + 1, 5)
+    ticks = range(math.ceil(window[0]), math.floor(window[-1]) + 1)
     layout["shapes"] = [_band_shape(2, 0, length)] + [_line_shape(3, x=x, colour=faint, dash="dot") for x in ticks]
     for panel in (1, 2, 3):
         _axis(layout, panel, "x", title=style.axis_title("relative distance s"))
-    _axis(layout, 1, "y", title=style.axis_title("a(s)"))
-    return _figure(data, layout, f"Position Interpolation's bound, recomputed (d = {bound.d})", height, big)
+    for panel in range(1, 4) if narrow else (1,):
+        _axis(layout, panel, "y", title=style.axis_title("a(s)"))
+    title = f"Chen et al. 2023, Figure 2, recomputed (d = {bound.d}, L = {count(length)})"
+    return _figure(data, layout, title, (height - 60) * rows + 60, big, narrow=narrow)

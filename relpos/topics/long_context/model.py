@@ -262,7 +262,7 @@ class PiBound:
     values : ndarray, shape (g,)
         ``a(s)`` at `grid`.
     window, window_values : ndarray, shape (w,)
-        A 40-position stretch inside [0, L] at steps of 1/20: the values interpolation reads.
+        A 20-position stretch inside [0, L] at steps of 1/20: the values interpolation reads.
     """
 
     d: int
@@ -311,7 +311,7 @@ def pi_bound(*, d: int = 128, length: int = 2048, points: int = 500, seed: int =
     coefficients, *_ = np.linalg.lstsq(_fourier_basis(where, theta), targets, rcond=rcond)  # (d,)
     grid = np.linspace(0, 2 * length, 4001)  # (g,)
     start = length // 2
-    window = np.linspace(start, start + 40, 801)  # (w,)
+    window = np.linspace(start, start + 20, 401)  # (w,)
     return PiBound(
         d,
         length,

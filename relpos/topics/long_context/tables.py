@@ -9,10 +9,10 @@ import numpy as np
 import pandas as pd
 
 from relpos.core.rope_scaling import RopeFrequencies
-from relpos.topics.long_context.model import BANDS, PRESETS
+from relpos.topics.long_context.model import BANDS
 from relpos.topics.long_context.text import SHORT
 
-__all__ = ["accuracy_frame", "frequency_frame", "preset_frame", "relative_frame"]
+__all__ = ["accuracy_frame", "frequency_frame", "relative_frame"]
 
 
 def frequency_frame(freq: RopeFrequencies, bands, length: int) -> pd.DataFrame:
@@ -35,15 +35,6 @@ def frequency_frame(freq: RopeFrequencies, bands, length: int) -> pd.DataFrame:
             "band": [BANDS[band] for band in bands],
         }
     )
-
-
-def preset_frame() -> pd.DataFrame:
-    """The published presets: their numbers and their sources.
-
-    >>> preset_frame().columns.tolist()
-    ['preset', 'source']
-    """
-    return pd.DataFrame({"preset": [p.label for p in PRESETS.values()], "source": [p.source for p in PRESETS.values()]})
 
 
 def accuracy_frame(methods, lengths, accuracy, trained: int) -> pd.DataFrame:

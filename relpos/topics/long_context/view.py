@@ -17,6 +17,7 @@ from relpos.core.rope_extension import EXTENSION_METHODS, ExtensionTable, extens
 from relpos.core.rope_scaling import ROPE_SCALINGS
 from relpos.core.training_tasks import TRAINING_TASKS, task_sequences
 from relpos.state.keys import widget_key
+from relpos.text.escape import escape_markdown
 from relpos.topics.long_context import figures, model, tables, text
 from relpos.topics.long_context.schema import LONG_CONTEXT
 from relpos.ui import common as ui
@@ -67,7 +68,7 @@ def _chart(fig, name: str) -> None:
 # ----------------------------------------------------------------------------- 1
 
 
-def rotations_section(big: bool) -> None:
+def rotations_section(look: dict) -> None:
     st.header("1 · RoPE as rotations")
     ui.markdown("long_context_rotations")
     st.latex(
@@ -87,25 +88,25 @@ def rotations_section(big: bool) -> None:
         )
     chosen = model.setting(_state())
     plain = model.frequencies(chosen, "none")
-    _chart(figures.hands_figure(plain, chosen.m, model.hand_pairs(chosen.d), big=big), "hands")
+    _chart(figures.hands_figure(plain, chosen.m, model.hand_pairs(chosen.d), **look), "hands")
     st.caption(
         f"Pair i turns by m·θᵢ: at m = {text.count(chosen.m)} the fastest pair (i = 0, θ = 1) has made "
         f"{text.count(round(chosen.m / (2 * np.pi), 2))} full turns, the slowest "
         f"(i = {chosen.d // 2 - 1}) {text.count(round(chosen.m * plain.inv_freq[-1] / (2 * np.pi), 4))}."
     )
-    _chart(figures.wavelength_figure(plain, chosen.original_length, big=big), "wavelengths")
+    _chart(figures.wavelength_figure(plain, chosen.original_length, **look), "wavelengths")
     st.caption(text.unseen_sentence(model.frequencies(chosen, "none"), chosen.original_length).split(";")[0] + ".")
     pairs, scores = model.relative_check(chosen.d, chosen.base)
     st.markdown("**Only n − m matters, checked live.** Random q and k (seed 0), rotated to (m, n):")
     ui.labelled_table(
-        tables.relative_frame(pairs, scores),
+        tables.relative_frame(pairs, scores).set_index("m (query index)"),
         decimals=12,
         caption=text.relative_sentence(pairs, scores),
     )
     distances = model.distance_grid(chosen.original_length)
     decay = {"none": (distances, model.score_curve(plain, distances))}
     title = f"Score against distance 1 .. L₀ = {text.count(chosen.original_length)}, as trained"
-    fig = figures.decay_figure(decay, chosen.original_length, chosen.original_length, title=title, big=big, height=340)
+    fig = figures.decay_figure(decay, chosen.original_length, chosen.original_length, title=title, shade=False, **look)
     _chart(fig, "decay")
     st.caption(
         "The score of q = k = (1, …, 1) at distance Δ is (2/d) Σᵢ cos(Δ θᵢ): 1 at Δ = 0, then it falls and "
@@ -136,7 +137,7 @@ def extension_controls() -> None:
         _row(*extra[method])
 
 
-def extension_section(big: bool) -> None:
+def extension_section(look: dict) -> None:
     st.header("2 · Context extension as experiments")
     ui.markdown("long_context_extension")
     st.latex(
@@ -159,12 +160,12 @@ def extension_section(big: bool) -> None:
         )
     sentences.append(text.unseen_sentence(freq, chosen.original_length))
     ui.bullets(sentences)
-    _chart(figures.frequency_figure(freq, bands, chosen.original_length, big=big), "frequencies")
+    _chart(figures.frequency_figure(freq, bands, chosen.original_length, **look), "frequencies")
     with st.expander("Every pair's numbers as a table"):
         ui.labelled_table(tables.frequency_frame(freq, bands, chosen.original_length), decimals=6, stretch=True)
     distances = model.distance_grid(chosen.top)
     curves = {m: (distances, model.score_curve(model.frequencies(chosen, m), distances)) for m in model.METHODS}
-    _chart(figures.decay_figure(curves, chosen.original_length, chosen.top, big=big), "methods")
+    _chart(figures.decay_figure(curves, chosen.original_length, chosen.top, **look), "methods")
     st.caption(
         "Each panel: the score of q = k = (1, …, 1) against distance with that method's frequencies and attention "
         f"factor, at s = {text.count(chosen.factor)}, L₀ = {text.count(chosen.original_length)}; "
@@ -180,14 +181,14 @@ def extension_section(big: bool) -> None:
         ),
         f"{text.SHORT[chosen.method]}, s·L₀ = {text.count(chosen.top)}": model.score_pattern(freq, chosen.top),
     }
-    _chart(figures.pattern_figure(patterns, big=big), "patterns")
+    _chart(figures.pattern_figure(patterns, **look), "patterns")
     st.caption(
         f"Every panel samples {model.PATTERN_SIZE} evenly spread positions (from 1) of its context; the scores "
         "depend on j − i only, so each diagonal is one distance."
     )
-    st.subheader("3 · Published settings")
+    st.header("3 · Published settings")
     ui.markdown("long_context_presets")
-    ui.labelled_table(tables.preset_frame(), stretch=True)
+    ui.bullets([f"**{escape_markdown(p.label)}**: {escape_markdown(p.source)}" for p in model.PRESETS.values()])
 
 
 # ----------------------------------------------------------------------------- 4
@@ -199,7 +200,7 @@ def experiment(task: str, length: int, seed: int) -> ExtensionTable:
     return rope_extension_table(task, length=length, factors=FACTORS, steps=STEPS, seed=seed)
 
 
-def training_section(big: bool) -> None:
+def training_section(look: dict) -> None:
     st.header("4 · Train short, test long, with RoPE")
     ui.markdown("long_context_training")
     _row("task", "L", "seed")
@@ -208,16 +209,18 @@ def training_section(big: bool) -> None:
     table = experiment(state["task"], trained, int(state["seed"]))
     left, right = st.columns([2, 3])
     with left:
-        frame = tables.accuracy_frame(table.methods, table.lengths.tolist(), table.accuracy, trained)
+        frame = tables.accuracy_frame(table.methods, table.lengths.tolist(), table.accuracy, trained).set_index(
+            "method"
+        )
         ui.labelled_table(frame, decimals=1, caption="Next-token accuracy, percent.", stretch=True)
     with right:
-        fig = figures.accuracy_figure(table.methods, table.lengths.tolist(), table.accuracy, trained, big=big)
+        fig = figures.accuracy_figure(table.methods, table.lengths.tolist(), table.accuracy, trained, **look)
         _chart(fig, "accuracy")
     ui.bullets(text.extension_sentences(table.methods, table.lengths.tolist(), table.accuracy, trained))
     longest = trained * MAP_FACTOR
     tokens = task_sequences(table.task, longest, seed=int(state["seed"])).tokens[0]
     maps = {text.SHORT[m]: extension_pattern(table.head, tokens, m) for m in EXTENSION_METHODS}
-    _chart(figures.head_patterns_figure(maps, trained, big=big), "head")
+    _chart(figures.head_patterns_figure(maps, trained, **look), "head")
     st.caption(
         f"One test sequence of {MAP_FACTOR}L = {longest} tokens ({TRAINING_TASKS[table.task]}), the same head, "
         f"each method with s = {MAP_FACTOR}."
@@ -232,14 +235,14 @@ def _pi_bound(seed: int) -> model.PiBound:
     return model.pi_bound(seed=seed)
 
 
-def pi_section(big: bool) -> None:
+def pi_section(look: dict) -> None:
     st.header("5 · Why interpolate: Position Interpolation's bound")
     ui.markdown("long_context_pi")
     st.latex(
         r"a(s) = \operatorname{Re}\Big[\sum_{j=0}^{d/2-1} h_j\, e^{\,i s \theta_j}\Big],\qquad \theta_j = 10000^{-2j/d}"
     )
     bound = _pi_bound(int(_state()["seed"]))
-    _chart(figures.pi_figure(bound, big=big), "pi")
+    _chart(figures.pi_figure(bound, **look), "pi")
     st.caption(text.pi_sentence(bound))
 
 
@@ -255,13 +258,13 @@ def render() -> None:
         toggle_key=PRESENTER,
         help="Bigger text and figures for a projector, the sidebar folded away (its arrow brings it back).",
     )
-    big = state["presenter"]
+    look = {"big": state["presenter"], "narrow": ui.phone_screen()}
     ui.markdown("long_context")
     FIELDS.show_problems()
-    rotations_section(big)
-    extension_section(big)
-    training_section(big)
-    pi_section(big)
+    rotations_section(look)
+    extension_section(look)
+    training_section(look)
+    pi_section(look)
     with st.expander("Lesson link", icon=":material/ios_share:"):
         ui.lesson_link(LONG_CONTEXT, _state(), PAGE)
     FIELDS.write_url()
