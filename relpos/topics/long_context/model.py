@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from relpos.core.rope_scaling import RopeFrequencies, rope_frequencies
+from relpos.core.training_tasks import scored_positions
 
 __all__ = [
     "BANDS",
@@ -37,6 +38,7 @@ __all__ = [
     "score_curve",
     "score_pattern",
     "setting",
+    "target_share",
 ]
 
 #: The methods of section 2, in the order they are drawn side by side.
@@ -198,6 +200,20 @@ def relative_check(d: int, base: float, *, offset: int = 5, seed: int = 0) -> tu
 
     scores = np.array([rotated(q, int(m)) @ rotated(k, int(n)) for m, n in pairs])
     return pairs, scores
+
+
+def target_share(weights: np.ndarray, task: str) -> float:
+    """Mean attention weight on the position to copy, over the positions the task scores.
+
+    The source of query i is i − 1 ("previous"), i − 2 ("two_back") or 0 ("first").
+
+    >>> target_share(np.array([[1.0, 0.0], [0.75, 0.25]]), "previous")
+    0.75
+    """
+    n = weights.shape[0]
+    scored = np.flatnonzero(scored_positions(task, n))  # (m,)
+    source = {"previous": scored - 1, "two_back": scored - 2, "first": np.zeros_like(scored)}[task]
+    return float(weights[scored, source].mean())
 
 
 # ----------------------------------------------------------------------------- presets

@@ -219,11 +219,13 @@ def training_section(look: dict) -> None:
     ui.bullets(text.extension_sentences(table.methods, table.lengths.tolist(), table.accuracy, trained))
     longest = trained * MAP_FACTOR
     tokens = task_sequences(table.task, longest, seed=int(state["seed"])).tokens[0]
-    maps = {text.SHORT[m]: extension_pattern(table.head, tokens, m) for m in EXTENSION_METHODS}
+    weights = {m: extension_pattern(table.head, tokens, m) for m in EXTENSION_METHODS}
+    maps = {text.SHORT[m]: w for m, w in weights.items()}
     _chart(figures.head_patterns_figure(maps, trained, **look), "head")
+    shares = {m: model.target_share(w, table.task) for m, w in weights.items()}
     st.caption(
         f"One test sequence of {MAP_FACTOR}L = {longest} tokens ({TRAINING_TASKS[table.task]}), the same head, "
-        f"each method with s = {MAP_FACTOR}."
+        f"each method with s = {MAP_FACTOR}. {text.share_sentence(shares, longest)}"
     )
 
 
