@@ -195,18 +195,27 @@ def _figure(
     font = _font(big)
     for note in layout.get("annotations", []):
         note["font"] = font
-    if big:
+    if big:  # the template draws ticks, legends and colour bars smaller than the body text
         for key, axis in layout.items():
-            if key.startswith(("xaxis", "yaxis")) and "title" in axis:
-                axis["title"] = {**axis["title"], "font": font}
+            if key.startswith(("xaxis", "yaxis")):
+                axis["tickfont"] = font
+                if axis.get("type") == "log":  # powers of 10 only: Plotly draws the 2s and 5s smaller
+                    axis["dtick"] = 1
+                if "title" in axis:
+                    axis["title"] = {**axis["title"], "font": font}
+        for trace in data:
+            if isinstance(trace, dict) and "colorbar" in trace:
+                bar = trace["colorbar"]
+                trace["colorbar"] = {**bar, "tickfont": font, "title": {**bar.get("title", {}), "font": font}}
     margin = style.LEGEND_BELOW_MARGIN if legend else style.CHART_MARGIN
+    place = {"orientation": "h", "y": 0, "yref": "container", "yanchor": "bottom", "x": 0.5, "xanchor": "center"}
     layout.update(
         title=style.centred_title(_wrapped(title, narrow)),
         height=height,
         margin=margin.plotly(),
         font=font,
         showlegend=legend,
-        legend={"orientation": "h", "y": 0, "yref": "container", "yanchor": "bottom", "x": 0.5, "xanchor": "center"},
+        legend={**place, "font": font},
     )
     return figure_from_spec({"data": data, "layout": layout}, VALIDATE)
 
