@@ -195,6 +195,8 @@ def _figure(
     font = _font(big)
     for note in layout.get("annotations", []):
         note["font"] = font
+        if narrow and note.get("xref") == "paper" and "<br>" not in note["text"]:  # a subplot's title
+            note["text"] = _wrapped(note["text"], narrow, width=22)  # over half a phone's width
     if big:  # the template draws ticks, legends and colour bars smaller than the body text
         for key, axis in layout.items():
             if key.startswith(("xaxis", "yaxis")):
@@ -207,12 +209,16 @@ def _figure(
             if isinstance(trace, dict) and "colorbar" in trace:
                 bar = trace["colorbar"]
                 trace["colorbar"] = {**bar, "tickfont": font, "title": {**bar.get("title", {}), "font": font}}
-    margin = style.LEGEND_BELOW_MARGIN if legend else style.CHART_MARGIN
+    margin = (style.LEGEND_BELOW_MARGIN if legend else style.CHART_MARGIN).plotly()
+    title = _wrapped(title, narrow)
+    # a wrapped title's and subplot titles' extra lines (the title hangs from the top edge)
+    extra = title.count("<br>") + max((note["text"].count("<br>") for note in layout.get("annotations", [])), default=0)
+    margin["t"] += extra * style.PRESENTER_MIN_FONT
     place = {"orientation": "h", "y": 0, "yref": "container", "yanchor": "bottom", "x": 0.5, "xanchor": "center"}
     layout.update(
-        title=style.centred_title(_wrapped(title, narrow)),
-        height=height,
-        margin=margin.plotly(),
+        title=style.centred_title(title, y=1, yref="container", yanchor="top", pad={"t": 12}),
+        height=height + margin["t"] - style.CHART_MARGIN.top,
+        margin=margin,
         font=font,
         showlegend=legend,
         legend={**place, "font": font},
@@ -386,7 +392,7 @@ def _heatmap_row(
     bottom; `panels` maps a title to ``(position labels, matrix)``. Returns the traces, the
     layout and the number of rows."""
     rows, columns = _grid(len(panels), len(panels), narrow)
-    layout = _layout(list(panels), rows, columns, horizontal=horizontal, vertical=0.25 / rows)
+    layout = _layout(list(panels), rows, columns, horizontal=horizontal, vertical=0.3 / rows)
     data = []
     for panel, (labels, matrix) in enumerate(panels.values(), start=1):
         trace = {
@@ -403,7 +409,9 @@ def _heatmap_row(
         }
         data.append(_in(trace, panel))
         first = (panel - 1) % columns == 0
-        _axis(layout, panel, "x", title=style.axis_title("key position"), showgrid=False)
+        _axis(layout, panel, "x", showgrid=False)
+        if panel > (rows - 1) * columns:  # the bottom row names the keys
+            _axis(layout, panel, "x", title=style.axis_title("key position"))
         _axis(layout, panel, "y", autorange="reversed", showticklabels=first, showgrid=False)
         if first:
             _axis(layout, panel, "y", title=style.axis_title("query position"))
