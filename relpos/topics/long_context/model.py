@@ -44,7 +44,7 @@ __all__ = [
 #: The methods of section 2, in the order they are drawn side by side.
 METHODS = ("none", "linear", "ntk", "dynamic", "yarn", "llama3")
 #: What a pair's frequency became: kept (θ' = θ), divided by s (θ' = θ/s), or in between.
-BANDS = {"kept": "kept (θ′ = θ)", "between": "between θ/s and θ", "divided": "divided by s (θ′ = θ/s)"}
+BANDS = {"kept": "kept (θ′ = θ)", "between": "smoothed (between θ/s and θ)", "divided": "divided by s (θ′ = θ/s)"}
 #: Most panels a pattern heatmap draws per side (positions sampled evenly).
 PATTERN_SIZE = 48
 

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from relpos.core.rope_scaling import RopeFrequencies
+from relpos.text import numbers as num
 from relpos.topics.long_context.model import BANDS
 from relpos.topics.long_context.text import SHORT
 
@@ -20,20 +21,26 @@ def frequency_frame(freq: RopeFrequencies, bands, length: int) -> pd.DataFrame:
 
     >>> from relpos import rope_frequencies
     >>> f = rope_frequencies(4, scaling="linear", factor=2)
-    >>> frequency_frame(f, ["divided", "divided"], 8).columns.tolist()[:3]
-    ['pair i', 'θᵢ', 'θ′ᵢ']
+    >>> frame = frequency_frame(f, ["divided", "divided"], 8)
+    >>> frame.index.name, frame.columns.tolist()[:2], frame["θ′ᵢ"].tolist()
+    ('pair i', ['θᵢ', 'θ′ᵢ'], ['5.000e−1', '5.000e−3'])
     """
+
+    def text(values, digits: int = 4) -> list[str]:
+        # frequencies span many decades: E notation keeps their digits (0.000001 would not)
+        return [num.scientific(value, digits) for value in values]
+
     return pd.DataFrame(
         {
-            "pair i": np.arange(len(freq.inv_freq)),
-            "θᵢ": freq.original_inv_freq,
-            "θ′ᵢ": freq.inv_freq,
+            "θᵢ": text(freq.original_inv_freq),
+            "θ′ᵢ": text(freq.inv_freq),
             "θ′ᵢ / θᵢ": freq.inv_freq / freq.original_inv_freq,
-            "λ′ᵢ = 2π/θ′ᵢ": 2 * math.pi / freq.inv_freq,
-            "turns in L₀ before": length * freq.original_inv_freq / (2 * math.pi),
-            "turns in L₀ after": length * freq.inv_freq / (2 * math.pi),
+            "λ′ᵢ = 2π/θ′ᵢ": text(2 * math.pi / freq.inv_freq),
+            "turns in L₀ before": text(length * freq.original_inv_freq / (2 * math.pi)),
+            "turns in L₀ after": text(length * freq.inv_freq / (2 * math.pi)),
             "band": [BANDS[band] for band in bands],
-        }
+        },
+        index=pd.Index(np.arange(len(freq.inv_freq)), name="pair i"),
     )
 
 
