@@ -203,6 +203,9 @@ def experiment(task: str, length: int, seed: int) -> ExtensionTable:
 def training_section(look: dict) -> None:
     st.header("4 · Train short, test long, with RoPE")
     ui.markdown("long_context_training")
+    st.page_link(
+        "pages/training.py", label="The trainer and its task: Train a tiny head", icon=":material/model_training:"
+    )
     _row("task", "L", "seed")
     state = _state()
     trained = int(state["L"])
