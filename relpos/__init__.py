@@ -10,6 +10,7 @@ from relpos.core.attention import AttentionResult, content_scores, position_bias
 from relpos.core.examples import Scenario, worked_example
 from relpos.core.measures import attention_distance, diagonal_spread, mean_offset, weight_on_offsets
 from relpos.core.offsets import clip_offsets, place_relative, relative_offsets, table_rows
+from relpos.core.rope_scaling import ROPE_SCALINGS, RopeFrequencies, rope_frequencies, rope_rotation
 from relpos.core.scalar_bias import scalar_bias_attention, scalar_position_biases
 from relpos.core.scheme_comparison import (
     LengthReport,
@@ -110,6 +111,11 @@ __all__ = [  # noqa: RUF022 - grouped by topic, as the README lists them
     "t5_bucket",
     "t5_buckets_seen",
     "translation_changes",
+    # RoPE's frequencies and their context extensions (PI, NTK, dynamic NTK, YaRN, Llama 3.1)
+    "ROPE_SCALINGS",
+    "RopeFrequencies",
+    "rope_frequencies",
+    "rope_rotation",
     # a tiny attention head trained live
     "TRAINING_SCHEMES",
     "TRAINING_TASKS",

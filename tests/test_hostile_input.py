@@ -284,7 +284,7 @@ def _looks_numeric(text: str) -> bool:
 
 
 #: the pages with number fields (checked against the pages by test_number_pages_are_registered)
-NUMBER_PAGES = ("explorer", "position_effects", "schemes", "efficiency", "training")
+NUMBER_PAGES = ("explorer", "position_effects", "schemes", "efficiency", "training", "long_context")
 
 
 def test_number_pages_are_registered(first_loads):

@@ -96,13 +96,17 @@ def predict(head, tokens) -> np.ndarray:
     return run.logits[0].argmax(axis=-1)  # (n,)
 
 
-def _correct_count(head: TrainedHead, data: TaskBatch) -> int:
-    """Scored positions whose arg-max prediction equals the target, evaluated in chunks."""
+def _correct_count(head: TrainedHead, data: TaskBatch, rotation=None) -> int:
+    """Scored positions whose arg-max prediction equals the target, evaluated in chunks.
+
+    ``rotation``: other RoPE ``(sin, cos)`` for a "rope" head (see :func:`forward`).
+    """
     n = data.tokens.shape[1]
     chunk = max(1, _CELLS_PER_CHUNK // (n * n))
     correct = 0
     for start in range(0, data.tokens.shape[0], chunk):
-        logits = forward(head.params, data.tokens[start : start + chunk], head.settings.scheme).logits
+        batch = data.tokens[start : start + chunk]
+        logits = forward(head.params, batch, head.settings.scheme, rotation=rotation).logits
         hits = logits.argmax(axis=-1) == data.targets[start : start + chunk]  # (chunk, n)
         correct += int(hits[:, data.scored].sum())
     return correct

@@ -207,14 +207,19 @@ def _position_bias(params: dict, q: np.ndarray, scheme: str) -> np.ndarray | flo
     return 0.0
 
 
-def forward(params: dict, tokens: np.ndarray, scheme: str) -> Forward:
-    """Run the head on a batch of token sequences (B, n); see the module docstring."""
+def forward(params: dict, tokens: np.ndarray, scheme: str, *, rotation=None) -> Forward:
+    """Run the head on a batch of token sequences (B, n); see the module docstring.
+
+    ``rotation``: for "rope", other ``(sin, cos)`` arrays of shape (n, d/2) to rotate by
+    (a context extension applied at inference, :func:`relpos.rope_rotation`); None for
+    the trained angles.
+    """
     n, d = tokens.shape[1], params["embed"].shape[1]
     h = _inputs(params, tokens, scheme)  # (B, n, d)
     q, k, v = h @ params["W_q"], h @ params["W_k"], h @ params["W_v"]  # (B, n, d) each
     q_rot, k_rot = q, k
     if scheme == "rope":
-        sin, cos = _rope_angles(n, d)
+        sin, cos = _rope_angles(n, d) if rotation is None else rotation
         q_rot, k_rot = _rotate(q, sin, cos), _rotate(k, sin, cos)
     # e_ij = q_i · k_j / sqrt(d) + b_ij
     scores = q_rot @ (k_rot.transpose(0, 2, 1) / math.sqrt(d)) + _position_bias(params, q, scheme)  # (B, n, n)

@@ -30,6 +30,7 @@ __all__ = [
     "panel_height",
     "panel_look",
     "panel_matrices",
+    "percent_line",
     "plain_title",
 ]
 
@@ -209,3 +210,20 @@ def effects_panels(result: AttentionResult, *, height: int = 420) -> dict[str, g
             hover=weight_hover,
         )
     return panels
+
+
+def percent_line(labels, fractions, name: str, colour: str) -> go.Scatter:
+    """One line of an accuracy chart: fractions drawn as percent at categorical x labels.
+
+    >>> percent_line(["L", "2L"], [1.0, 0.5], "RoPE", "blue").y.tolist()
+    [100.0, 50.0]
+    """
+    return go.Scatter(
+        x=list(labels),
+        y=100 * np.asarray(fractions, dtype=float),
+        mode="lines+markers",
+        name=name,
+        line={"color": colour, "width": 2},
+        marker={"size": 9},
+        hovertemplate="%{x}: %{y:.1f}%<extra>" + name + "</extra>",
+    )

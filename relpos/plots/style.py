@@ -43,6 +43,7 @@ __all__ = [
     "GROWTH_MARGIN",
     "GUIDE_GREY",
     "LEFTOVER_GREY",
+    "LEGEND_BELOW_MARGIN",
     "LIGHT",
     "MATRIX_MARGIN",
     "NEEDED_ANYWAY",
@@ -344,6 +345,8 @@ PRESENTER_PANEL_MARGIN = Margin(66, 96, 44, 64)
 SMALL_PANEL_MARGIN = Margin(50, 10, 45, 45)
 #: Charts with a title and a legend below (value side, curves, training).
 CHART_MARGIN = Margin(55, 20, 60, 50)
+#: A chart whose legend sits below its axis titles (room for both, at presenter sizes too).
+LEGEND_BELOW_MARGIN = Margin(60, 20, 80, 120)
 #: The efficiency grids: long row labels on the left.
 GRID_MARGIN = Margin(70, 10, 50, 50)
 #: Horizontal bar charts with method names on the left.

@@ -8,6 +8,7 @@ widgets from the fields of its schema, so a bound or a label is written once.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -341,6 +342,29 @@ def presenter_toggle(key: str, *, help: str, on_change=None) -> None:
         )
         if st.session_state.get(key):
             copy_link_button()
+
+
+def _store_presenter(name: str, key: str) -> None:
+    st.session_state[name] = dict(st.session_state[name], presenter=bool(st.session_state[key]))
+
+
+def presenter_heading(name: str, schema: Schema, title: str, *, toggle_key: str, help: str) -> dict:
+    """A page's state (``page_state(name, schema)``, with a ``presenter`` field), its title and its
+    Presenter mode toggle beside it, presenter mode's style applied; returns the state.
+
+    A presenter link opened on a phone gets the phone's layout (presenter mode is for a projector).
+    """
+    opening = name not in st.session_state
+    state = page_state(name, schema)
+    if opening and state["presenter"] and phone_screen():  # a projector's layout is no phone's
+        state = st.session_state[name] = dict(state, presenter=False)
+    presenter_style(state["presenter"])
+    heading, toggle = st.columns([3, 1], vertical_alignment="center")
+    heading.title(title)
+    with toggle:
+        seed_widget(toggle_key, state["presenter"])
+        presenter_toggle(toggle_key, help=help, on_change=functools.partial(_store_presenter, name, toggle_key))
+    return state
 
 
 def presenter_style(enabled: bool) -> None:

@@ -94,4 +94,13 @@ PAGES: tuple[PageSpec, ...] = (
         "Go further",
         "Train one attention head live: watch a^K learn offset −1, then test it on sequences 4× longer.",
     ),
+    PageSpec(
+        "pages/long_context.py",
+        "Long context: RoPE",
+        ":material/straighten:",
+        "long_context",
+        "Go further",
+        "RoPE as rotations, and PI, NTK, YaRN and Llama 3.1 stretching it, exact to Hugging Face transformers; "
+        "train short, test long with RoPE.",
+    ),
 )

@@ -43,6 +43,7 @@ from relpos.state.codec import MAX_JSON_BYTES, Schema
 from relpos.state.export import FORMAT, VERSION
 from relpos.text import answers
 from relpos.topics.explorer.schema import EXPLORER
+from relpos.topics.long_context.schema import LONG_CONTEXT
 from relpos.topics.position_effects.schema import EFFECTS
 from relpos.topics.quiz.schema import read_quiz_seed
 from relpos.topics.schemes.schema import SCHEMES
@@ -188,6 +189,7 @@ URL_PAGES: dict[str, UrlInputs] = {
     "schemes": _schema_inputs(SCHEMES),
     "quiz": UrlInputs(("seed",), _seed_accepts, lambda name: "The seed in the address could not be used"),
     "training": _schema_inputs(TRAINING),
+    "long_context": _schema_inputs(LONG_CONTEXT),
 }
 
 #: Links that are only wrong as a whole (k > n, too many values, unknown keys …) or that

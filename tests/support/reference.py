@@ -182,3 +182,52 @@ def attention_distance(weights) -> np.ndarray:
 def mean_offset(weights) -> np.ndarray:
     """sum_j w_ij (j - i) for each row, one pair at a time."""
     return np.array([sum(w * (j - i) for j, w in enumerate(row)) for i, row in enumerate(np.asarray(weights))])
+
+
+def rope_frequencies(
+    d: int,
+    base: float,
+    scaling: str | None,
+    factor: float = 1.0,
+    original_length: int | None = None,
+    seq_len: int | None = None,
+    low_freq_factor: float = 1.0,
+    high_freq_factor: float = 4.0,
+    beta_fast: float = 32.0,
+    beta_slow: float = 1.0,
+) -> tuple[list[float], float]:
+    """RoPE's inverse frequencies after a context extension, one pair at a time.
+
+    From the papers' and the library's formulas: θ_i = b^(−2i/d); linear θ_i/s (Chen et al.
+    2023); NTK b·s^(d/(d−2)) (bloc97 2023); dynamic b·(s·ℓ/L₀ − (s−1))^(d/(d−2)), ℓ ≥ L₀;
+    YaRN's ramp between ⌊i(β_fast)⌋ and ⌈i(β_slow)⌉ with i(r) = d ln(L₀/2πr)/(2 ln b) and
+    attention factor 0.1 ln s + 1 (Peng et al. 2023); Llama 3.1's three wavelength bands.
+    """
+    if scaling == "ntk":
+        base = base * factor ** (d / (d - 2))
+    elif scaling == "dynamic":
+        length = max(seq_len or original_length, original_length)
+        base = base * (factor * length / original_length - (factor - 1)) ** (d / (d - 2))
+    if scaling == "yarn":
+        low = max(math.floor(d * math.log(original_length / (beta_fast * 2 * math.pi)) / (2 * math.log(base))), 0)
+        high = min(math.ceil(d * math.log(original_length / (beta_slow * 2 * math.pi)) / (2 * math.log(base))), d - 1)
+        if low == high:
+            high += 0.001
+    out = []
+    for i in range(d // 2):
+        theta = 1.0 / base ** (2 * i / d)
+        if scaling == "linear":
+            theta = theta / factor
+        elif scaling == "yarn":
+            ramp = min(max((i - low) / (high - low), 0.0), 1.0)
+            theta = ramp * theta / factor + (1 - ramp) * theta
+        elif scaling == "llama3":
+            wavelength = 2 * math.pi / theta
+            if wavelength > original_length / low_freq_factor:
+                theta = theta / factor
+            elif wavelength >= original_length / high_freq_factor:
+                gamma = (original_length / wavelength - low_freq_factor) / (high_freq_factor - low_freq_factor)
+                theta = (1 - gamma) * theta / factor + gamma * theta
+        out.append(theta)
+    attention = 0.1 * math.log(factor) + 1.0 if scaling == "yarn" and factor > 1 else 1.0
+    return out, attention

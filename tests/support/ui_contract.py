@@ -64,6 +64,17 @@ CONTRACTS: dict[str, PageContract] = {
     "pages/training.py": PageContract(
         texts=("Train a tiny head", "Nothing trained yet: press Train", "4 · Train short, test long")
     ),
+    # hands, wavelengths, decay; frequencies, six decay panels, patterns; accuracy, head maps; PI's figure
+    "pages/long_context.py": PageContract(
+        texts=(
+            "Long context: RoPE and its extensions",
+            "2 · Context extension as experiments",
+            "4 · Train short, test long, with RoPE",
+            "Position Interpolation's bound",
+        ),
+        min_charts=9,
+        min_tables=3,
+    ),
 }
 
 

@@ -84,10 +84,6 @@ def _on_upload(state: dict) -> None:
     _replace(state)
 
 
-def _on_presenter() -> None:
-    st.session_state[STATE] = dict(_state(), presenter=bool(st.session_state[PRESENTER]))
-
-
 #: Sequence lengths offered: every n with per-token sliders, then a few long ones.
 TOKEN_COUNTS = (*range(2, SLIDER_TOKENS + 1), 24, 32, 48, 64, 96, 128, 192, 256, 384, 512)
 
@@ -227,22 +223,15 @@ def _introduction() -> None:
 def render() -> None:
     """The whole page: the questions to try first, then the sidebar and the live panel (in
     presenter mode the live panel first, the questions below it)."""
-    opening = STATE not in st.session_state
-    state = ui.page_state(STATE, EXPLORER)
-    if opening and state["presenter"] and ui.phone_screen():  # a projector's layout is no phone's
-        state = st.session_state[STATE] = dict(state, presenter=False)
+    state = ui.presenter_heading(
+        STATE,
+        EXPLORER,
+        "Explorer: content and position, side by side",
+        toggle_key=PRESENTER,
+        help="Bigger text and figures for a projector: the combined scores and weights side by side "
+        "under the sliders, the sidebar folded away (its arrow brings it back).",
+    )
     presenter = state["presenter"]
-    ui.presenter_style(presenter)
-    heading, toggle = st.columns([3, 1], vertical_alignment="center")
-    heading.title("Explorer: content and position, side by side")
-    with toggle:
-        ui.seed_widget(PRESENTER, presenter)
-        ui.presenter_toggle(
-            PRESENTER,
-            help="Bigger text and figures for a projector: the combined scores and weights side by side "
-            "under the sliders, the sidebar folded away (its arrow brings it back).",
-            on_change=_on_presenter,
-        )
     if not presenter:
         _introduction()
     ui.show_url_problems(STATE)

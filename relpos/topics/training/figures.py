@@ -14,6 +14,7 @@ import plotly.graph_objects as go
 from relpos.core.training_model import TRAINING_SCHEMES
 from relpos.plots import style
 from relpos.plots.heatmaps import score_heatmap, symmetric_range, weight_heatmap
+from relpos.plots.panels import percent_line
 from relpos.plots.style import HeatmapStyle
 from relpos.text import facts
 from relpos.text.explain import offset_label
@@ -184,19 +185,12 @@ def accuracy_figure(schemes, lengths, accuracy, *, vocab: int | None = None, hei
     lengths = [int(n) for n in lengths]
     table = np.asarray(accuracy, dtype=float).reshape(len(schemes), len(lengths))  # (n_schemes, n_lengths)
     labels = [length_label(n, lengths[0]) for n in lengths]
-    fig = go.Figure()
-    for scheme, row in zip(schemes, table, strict=True):
-        fig.add_trace(
-            go.Scatter(
-                x=labels,
-                y=100 * row,
-                mode="lines+markers",
-                name=TRAINING_SCHEMES[scheme],
-                line={"color": SCHEME_COLOURS[scheme], "width": 2},
-                marker={"size": 9},
-                hovertemplate="%{x}: %{y:.1f}%<extra>" + TRAINING_SCHEMES[scheme] + "</extra>",
-            )
-        )
+    fig = go.Figure(
+        [
+            percent_line(labels, row, TRAINING_SCHEMES[scheme], SCHEME_COLOURS[scheme])
+            for scheme, row in zip(schemes, table, strict=True)
+        ]
+    )
     if vocab:
         fig.add_hline(
             y=100 / vocab,
