@@ -360,6 +360,22 @@ class RowFacts:
         """The most any weight could move with this spread (:func:`reach`)."""
         return reach(self.spread)
 
+    @property
+    def gain_verdict(self) -> str:
+        """Who gained the most, as a question's answer states it: ``one``, ``tie`` or ``none``.
+
+        Read from :attr:`gainers`, the one decision the takeaway names too, so a question's true
+        answer, its reveal, a student's feedback and the takeaway never disagree (ties judged at
+        :attr:`decimals`). ``none`` when no gain prints as non-zero: a row where nothing moves
+        (k = 0, a constant table, a saturated softmax) has no tie of gains, it has no gain.
+
+        >>> RowFacts((0,), (0,), (2,), (1,), 3, 1.0, "", 0.1).gain_verdict
+        'one'
+        >>> RowFacts((0,), (0,), (), (), 3, 0.0, "constant", 0.0).gain_verdict
+        'none'
+        """
+        return {0: "none", 1: "one"}.get(len(self.gainers), "tie")
+
 
 def _named_changes(before: np.ndarray, after: np.ndarray, mask: np.ndarray, shown=None) -> tuple[tuple, tuple, int]:
     """Tied largest gain and loss of flat arrays, judged at the fewest decimals (at least 3) at which
