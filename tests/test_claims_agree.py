@@ -8,16 +8,23 @@ grid of quiz seeds), and each example of the issue a test that failed before its
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
+import numpy as np
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
+import relpos
 from relpos.classroom import model as class_model
 from relpos.core.examples import Scenario
+from relpos.text import explain
+from relpos.topics.quiz.checking import make_quiz
+from relpos.topics.training import text as training_text
 from relpos.topics.walkthrough import live
 from relpos.topics.walkthrough import model as wt
 from relpos.topics.walkthrough import text as wt_text
 from relpos.topics.walkthrough.controls import Lesson
-from tests.support.strategies import hard_scenarios
+from tests.support.strategies import caption_settings, grid_values, hard_scenarios, hard_settings
 
 # ---------------------------------------------------------------- one verdict per claim
 
@@ -88,3 +95,94 @@ class TestOneVerdict:
         scenario = drawn[0]
         for row in range(scenario.n):
             check_verdict_agrees(scenario, row)
+
+
+# ---------------------------------------------------------------- printed arithmetic adds up
+
+#: ``0.358 → 0.276 (−0.082)`` and ``−0.082 (0.358 → 0.276)``: a change beside the numbers it is the change of.
+ARROW_CHANGE = re.compile(r"(−?\d+\.\d+) → (−?\d+\.\d+) \(([+−]\d+\.\d+)\)")
+CHANGE_ARROW = re.compile(r"([+−]\d+\.\d+) \((−?\d+\.\d+) → (−?\d+\.\d+)\)")
+#: A LaTeX sum ``a + b - c = t`` at the end of a worked solution's line.
+TEX_SUM = re.compile(r"(-?\d+\.\d+(?: [+-] \d+\.\d+)+) = (-?\d+\.\d+)")
+
+
+def _decimal(text: str) -> Decimal:
+    return Decimal(text.replace("−", "-").replace("+", ""))
+
+
+def printed_changes_hold(text: str) -> int:
+    """Every ``before → after (change)`` of `text` holds on its printed numbers; how many there were."""
+    found = [(b, a, c) for b, a, c in ARROW_CHANGE.findall(text)]
+    found += [(b, a, c) for c, b, a in CHANGE_ARROW.findall(text)]
+    for before, after, change in found:
+        assert _decimal(after) - _decimal(before) == _decimal(change), (before, after, change, text)
+    return len(found)
+
+
+def printed_sums_hold(text: str) -> int:
+    """Every LaTeX sum ``a + b - c = t`` of `text` holds on its printed numbers; how many there were."""
+    found = TEX_SUM.findall(text)
+    for expression, total in found:
+        terms = re.findall(r"([+-]?) ?(\d+\.\d+)", expression.replace(" - ", " -").replace(" + ", " +"))
+        value = sum((-1 if sign == "-" else 1) * Decimal(digits) for sign, digits in terms)
+        assert value == Decimal(total), (expression, total)
+    return len(found)
+
+
+def explorer_text(Q, K, A) -> str:
+    return " ".join(explain.explorer_captions(relpos.relative_attention(Q, K, A_K=A)).values())
+
+
+class TestPrintedArithmetic:
+    """Family 2: every printed sum and change holds on its printed numbers."""
+
+    def test_quiz_9104_weights_add_up(self):
+        """/quiz?seed=9104 Q4 printed 0.22 + 0.23 + 0.13 + 0.27 + 0.14 = 1.00 (the addends sum to 0.99)."""
+        line = make_quiz(9104)[3].solution[-1]
+        assert printed_sums_hold(line) == 1 and "0.99" in line and "rounded terms" in line
+
+    def test_quiz_seeds_9100_to_9129(self):
+        """7 of 16 weight sums of these seeds did not add up."""
+        sums = sum(printed_sums_hold(" ".join(q.solution)) for seed in range(9100, 9130) for q in make_quiz(seed))
+        assert sums >= 30  # the score line of each quiz, and the weights' sums
+
+    def test_textbook_first_softmax_stop(self):
+        """The textbook's first softmax stop printed 0.358 → 0.276 (−0.081); a reader computes −0.082."""
+        text = takeaway_text(relpos.worked_example(), 0)
+        assert printed_changes_hold(text) == 2 and "−0.081)" not in text
+
+    def test_explorer_textbook_caption(self):
+        example = relpos.worked_example()
+        text = explorer_text(
+            np.array(example.queries)[:, None], np.array(example.keys)[:, None], np.array(example.table)[:, None]
+        )
+        assert printed_changes_hold(text) == 2 and "−0.081 (" not in text
+
+    def test_training_gap_is_the_printed_difference(self):
+        """ "…(9.64), 2.50 above the next largest (7.15…": 9.64 − 7.15 is 2.49."""
+        text = training_text.bias_summary([-2, -1], [7.1451, 9.6449], step=400)
+        assert "(9.64), 2.49 above the next largest (7.15" in text
+
+    @settings(max_examples=300, deadline=None)
+    @given(hard_scenarios())
+    def test_walkthrough_takeaways(self, drawn):
+        scenario = drawn[0]
+        for row in range(scenario.n):
+            printed_changes_hold(takeaway_text(scenario, row))
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.one_of(hard_settings(), caption_settings()))
+    def test_explorer_captions(self, setting):
+        printed_changes_hold(explorer_text(*setting[:3]))
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.lists(grid_values.map(lambda v: v * 4.99), min_size=2, max_size=8))
+    def test_training_bias_gap(self, biases):
+        text = training_text.bias_summary(list(range(-len(biases), 0)), biases, step=10)
+        if match := re.search(r"\((−?\d+\.\d\d)\), (\d+\.\d\d) above the next largest \((−?\d+\.\d\d)", text):
+            assert _decimal(match[1]) - _decimal(match[3]) == _decimal(match[2]), text
+
+    def test_every_quiz_sum_of_2000_seeds(self):
+        for seed in range(2000):
+            for question in make_quiz(seed):
+                printed_sums_hold(" ".join(question.solution))

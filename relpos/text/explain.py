@@ -19,6 +19,7 @@ __all__ = [
     "SCALAR_TOGGLE_LABEL",
     "VISIBLE_CHANGE",
     "bias_kind",
+    "change_text",
     "diagonal_note",
     "difference_derivation",
     "explorer_captions",
@@ -170,8 +171,17 @@ def _weight(value: float, decimals: int = WEIGHT_DECIMALS) -> str:
     return numbers.number(value, decimals)
 
 
-def _change(value: float, decimals: int = WEIGHT_DECIMALS) -> str:
-    return numbers.number(value, decimals, sign=True)
+def change_text(before: float, after: float, decimals: int, *, first: str = "weights") -> str:
+    """``0.265 → 0.373 (+0.108)`` (or ``+0.108 (0.265 → 0.373)`` with `first` ``change``): the change is
+    the printed after minus the printed before, with the decimals that make it the true change
+    rounded too (:func:`relpos.text.facts.change_decimals`, at least `decimals`).
+
+    >>> change_text(0.3577, 0.2763, 3), change_text(0.265, 0.373, 3, first="change")
+    ('0.3577 → 0.2763 (−0.0814)', '+0.108 (0.265 → 0.373)')
+    """
+    places = facts.change_decimals(before, after, decimals)
+    weights, change = f"{_weight(before, places)} → {_weight(after, places)}", numbers.difference(before, after, places)
+    return f"{change} ({weights})" if first == "change" else f"{weights} ({change})"
 
 
 def _score(value: float, decimals: int = SCORE_DECIMALS) -> str:
@@ -405,18 +415,18 @@ def _where(result: AttentionResult, i: int, j: int) -> str:
 def _shift_sentences(result: AttentionResult, name: str, cells, decimals: int, limit: int = SHOWN) -> list[str]:
     """``Largest gain: query 1 → key 1 (offset 0), +0.108 (0.265 → 0.373), because its bias 0.10 is above the
     row's log-mean-exp.`` for each tied cell (the arithmetic: :func:`difference_derivation`)."""
-    change = result.weights - result.content_weights
     sentences = []
     tie = f" (one of {len(cells)} tied)" if len(cells) > 1 else ""
     for i, j in cells[:limit].tolist():
         cause = weight_shift_cause(result.content_weights[i], result.bias[i], int(j))
         sentences.append(
-            f"Largest {name}{tie}: {_cell(i, j)} ({_where(result, i, j)}), {_change(change[i, j], decimals)} "
-            f"({_weight(result.content_weights[i, j], decimals)} → {_weight(result.weights[i, j], decimals)}), "
+            f"Largest {name}{tie}: {_cell(i, j)} ({_where(result, i, j)}), "
+            f"{change_text(result.content_weights[i, j], result.weights[i, j], decimals, first='change')}, "
             f"because {cause}."
         )
     if len(cells) > limit:
-        sentences.append(f"{len(cells) - limit} more cells tie for the largest {name}.")
+        more = len(cells) - limit
+        sentences.append(f"{more} more {'cell ties' if more == 1 else 'cells tie'} for the largest {name}.")
     return sentences
 
 
@@ -562,7 +572,7 @@ def explorer_captions(
     Red: weight the position term added; blue: weight it took away. Largest gain:
     query 1 → key 1 (offset 0), +0.108 (0.265 → 0.373), because its bias 0.10 is
     above the row's log-mean-exp. Largest loss: query 1 → key 4 (offset +3, clipped
-    to +2), −0.081 (0.358 → 0.276), because its bias −0.50 is below the row's
+    to +2), −0.0812 (0.3576 → 0.2764), because its bias −0.50 is below the row's
     log-mean-exp.
     """
     n_q, n_k = result.scores.shape

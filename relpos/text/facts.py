@@ -13,6 +13,8 @@ chooses its wording from the answer:
 * **one row's story**: :func:`row_facts` bundles the tied favourites before and after, the
   tied largest gain and loss, and the cause when nothing moved visibly;
 * **a numeric verdict**: :func:`distance` is the distance a quiz verdict compares and prints;
+* **printed arithmetic**: :func:`adds_up` says whether printed terms add up to their printed
+  total, :func:`decimals_adding_up` how many decimals make them (a reader re-adds what is shown);
 * **degenerate biases**: :func:`zero`, :func:`constant` and :func:`bias_kind` (all zero, one
   number per row, constant diagonals), equal up to float noise.
 
@@ -34,9 +36,12 @@ __all__ = [
     "VISIBLE_CHANGE",
     "WEIGHT_DECIMALS",
     "RowFacts",
+    "adds_up",
     "bias_kind",
     "bottom",
+    "change_decimals",
     "constant",
+    "decimals_adding_up",
     "decimals_showing",
     "distance",
     "largest_changes",
@@ -247,6 +252,33 @@ def visible(changes, decimals: int = WEIGHT_DECIMALS) -> np.ndarray:
     return array > _alike_edge(0.0, decimals, math.inf)
 
 
+def adds_up(terms, total: float, decimals: int) -> bool:
+    """Whether the terms, each printed at `decimals`, add up to the total printed at `decimals`.
+
+    A reader checks a printed sum (or a change ``after − before``, the terms ``after`` and
+    ``−before``) on the printed numbers, not on the values behind them.
+
+    >>> adds_up([0.224, 0.226, 0.134, 0.272, 0.144], 1.0, 2), adds_up([0.3577, -0.2763], 0.0814, 3)
+    (False, False)
+    >>> adds_up([0.3577, -0.2763], 0.0814, 4)
+    True
+    """
+    shown = sum(printed(term, decimals) for term in np.ravel(np.asarray(terms, dtype=float)))
+    return printed(shown, decimals) == printed(total, decimals)
+
+
+def decimals_adding_up(terms, total: float, minimum: int) -> int:
+    """The fewest decimals (at least `minimum`) at which the printed terms add up to the printed total.
+
+    >>> decimals_adding_up([0.224, 0.226, 0.134, 0.272, 0.144], 1.0, 2)
+    3
+    """
+    for decimals in range(minimum, MAX_DECIMALS + 1):
+        if adds_up(terms, total, decimals):
+            return decimals
+    return MAX_DECIMALS
+
+
 def decimals_showing(before, after, minimum: int) -> int:
     """The fewest decimals (at least `minimum`) at which every pair ``before → after`` that differs prints differently.
 
@@ -273,6 +305,28 @@ def decimals_showing(before, after, minimum: int) -> int:
         if all(printed(a, decimals) != printed(b, decimals) for a, b in zip(old[moved], new[moved], strict=True)):
             return decimals
     return MAX_DECIMALS
+
+
+#: A printed change gets at most this many decimals beyond its sentence's own to be the true change rounded.
+EXTRA_DECIMALS = 2
+
+
+def change_decimals(before: float, after: float, minimum: int) -> int:
+    """The decimals for one ``before → after (change)``: the fewest (at least `minimum`, at most
+    :data:`EXTRA_DECIMALS` more) at which the printed change is both the printed ``after − before``
+    and the true change rounded.
+
+    A sentence prints the change with :func:`relpos.text.numbers.difference`, from the printed
+    operands, so it adds up at any precision; past the extra decimals it may differ from the true
+    change rounded by one unit in the last place (one pair in ~64), rather than grow 8 digits.
+
+    >>> change_decimals(0.3577, 0.2763, 3), change_decimals(0.265, 0.373, 3)  # 0.358 → 0.276 is −0.082, not −0.081
+    (4, 3)
+    """
+    for decimals in range(minimum, minimum + EXTRA_DECIMALS):
+        if adds_up((after, -before), after - before, decimals):
+            return decimals
+    return minimum + EXTRA_DECIMALS
 
 
 def distance(given: float, expected: float) -> float:

@@ -372,7 +372,8 @@ def effects_hover(result: AttentionResult) -> tuple[Hover, Hover]:
     f = _cells(result, offsets=False)
     f.add("content_weight", result.content_weights)
     f.add("weight", result.weights)
-    f.add("change", result.weights - result.content_weights)
+    # the change as the hover's own 4-decimal numbers give it: a reader subtracts what is shown
+    f.add("change", np.round(result.weights, 4) - np.round(result.content_weights, 4))
     weights = f.hover(
         f"query i = {f('i')}, key j = {f('j')}<br>content only {f('content_weight', '.4f')} → with positions "
         f"{f('weight', '.4f')} ({f('change', '+.4f')})"

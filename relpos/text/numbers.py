@@ -15,8 +15,11 @@ into an editable number field).
 
 from __future__ import annotations
 
+from relpos.text.facts import printed
+
 __all__ = [
     "MINUS",
+    "difference",
     "number",
     "offset",
     "offset_range",
@@ -25,6 +28,7 @@ __all__ = [
     "readable",
     "scientific",
     "subscript",
+    "sum_text",
     "tex_number",
     "tex_offset",
 ]
@@ -173,3 +177,36 @@ def percent(value: float) -> str:
     ('100%', '0%', '50%')
     """
     return f"{round(100 * float(value))}%"
+
+
+# ---------------------------------------------------------------- printed arithmetic
+# A reader re-adds what is shown: a change or a total is computed from the printed operands, so
+# an equation holds on its printed numbers (relpos.text.facts.decimals_adding_up picks decimals
+# at which that printed result is also the true one rounded).
+
+
+def difference(before: float, after: float, decimals: int, *, tex: bool = False) -> str:
+    """The signed change ``after − before`` as the printed numbers give it (``+0.108``, ``−0.082``).
+
+    >>> difference(0.3577, 0.2763, 3), difference(0.3577, 0.2763, 4), difference(0.5, 0.5, 2)
+    ('−0.082', '−0.0814', '0.00')
+    """
+    change = printed(after, decimals) - printed(before, decimals)
+    return (tex_number if tex else number)(change, decimals, sign=True)
+
+
+def sum_text(terms, decimals: int, *, tex: bool = False) -> str:
+    """``0.224 + 0.226 − 0.134 = 0.316``: each term printed, and their total added from the printed terms.
+
+    >>> sum_text([0.224, 0.226, 0.134, 0.272, 0.144], 3), sum_text([0.3, -0.05], 2, tex=True)
+    ('0.224 + 0.226 + 0.134 + 0.272 + 0.144 = 1.000', '0.30 - 0.05 = 0.25')
+    """
+    values = [float(term) for term in terms]
+    write = tex_number if tex else number
+    minus = "-" if tex else MINUS
+    parts = [write(values[0], decimals)]
+    for value in values[1:]:
+        text = write(value, decimals)
+        parts.append(f"{minus} {text[1:]}" if text.startswith(minus) else f"+ {text}")
+    total = sum(printed(value, decimals) for value in values)
+    return " ".join(parts) + f" = {write(total, decimals)}"

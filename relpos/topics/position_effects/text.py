@@ -105,21 +105,27 @@ def effects_summary(
     return sentences
 
 
+def _distance_effect(before: float, after: float, kind: str) -> tuple[str, int]:
+    """What the position term did to the average distance, and the decimals (at least 2) that print
+    ``before``, ``after`` and their change so that the printed change is printed after − before."""
+    shift = after - before
+    if kind in ("zero", "row_constant"):
+        return "the position term moved nothing: the weights are exactly the content weights", 2
+    if not facts.visible(shift, 2):  # prints as ±0.00
+        return "the position term moved it by less than 0.005", 2
+    places = facts.change_decimals(before, after, facts.decimals_showing([before], [after], 2))
+    direction = "(more local)" if shift < 0 else "(more spread out)"
+    return f"the position term moved it by {numbers.difference(before, after, places)} {direction}", places
+
+
 def _distance_sentences(result: AttentionResult, kind: str) -> list[str]:
     """Average attention distance and offset, before and after; "nothing moved" when nothing did."""
     before, after = attention_distance(result.content_weights).mean(), attention_distance(result.weights).mean()
     drift_before, drift_after = mean_offset(result.content_weights).mean(), mean_offset(result.weights).mean()
-    shift = after - before
-    if kind in ("zero", "row_constant"):
-        effect = "the position term moved nothing: the weights are exactly the content weights"
-    elif not facts.visible(shift, 2):  # prints as ±0.00
-        effect = "the position term moved it by less than 0.005"
-    else:
-        effect = f"the position term moved it by {numbers.number(shift, sign=True)} "
-        effect += "(more local)" if shift < 0 else "(more spread out)"
+    effect, places = _distance_effect(before, after, kind)
     return [
-        f"Average attention distance Σⱼ αᵢⱼ |j − i|: {numbers.number(before)} with content only, "
-        f"{numbers.number(after)} with positions — {effect}.",
+        f"Average attention distance Σⱼ αᵢⱼ |j − i|: {numbers.number(before, places)} with content only, "
+        f"{numbers.number(after, places)} with positions — {effect}.",
         f"Average offset Σⱼ αᵢⱼ (j − i): {numbers.number(drift_before, sign=True)} → "
         f"{numbers.number(drift_after, sign=True)} (negative means looking back).",
     ]

@@ -259,7 +259,8 @@ each query adds one number to all of its keys, which never changes an attention 
     shown = numbers.number  # at the 2 decimals the ties are judged at
     return (
         f"{steps} the largest bias is at {offsets_text(offsets[leaders])} ({shown(top)}), "
-        f"{shown(top - second)} above the next largest ({shown(second)}, at {offsets_text(runners)})."
+        f"{numbers.difference(second, top, SCORE_DECIMALS).lstrip('+')} above the next largest ({shown(second)}, "
+        f"at {offsets_text(runners)})."
     )
 
 

@@ -69,12 +69,8 @@ def takeaway(shift: RowShift, row_steps: tuple[PairStep, ...] | list[PairStep]) 
             tied = [j for j in keys if j != index]
             tie = f", tied with {explain.keys_text(tied)}" if tied else ""
             cause = weight_shift_cause(shift.content_weights, positions, index, term="position term")
-            sentences.append(
-                f"{_key_label(row_steps[index])} {verb} the most weight{tie}: "
-                f"{_weight(shift.content_weights[index], facts.decimals)} → "
-                f"{_weight(shift.weights[index], facts.decimals)} "
-                f"({signed(shift.changes[index], facts.decimals, fixed=True)}), because {cause}."
-            )
+            change = explain.change_text(shift.content_weights[index], shift.weights[index], facts.decimals)
+            sentences.append(f"{_key_label(row_steps[index])} {verb} the most weight{tie}: {change}, because {cause}.")
     sentences.append(_favourite_sentence(shift))
     return sentences
 
