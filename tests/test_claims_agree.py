@@ -11,6 +11,7 @@ import re
 from decimal import Decimal
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,7 +19,8 @@ import relpos
 from relpos.classroom import model as class_model
 from relpos.core.examples import Scenario
 from relpos.text import explain
-from relpos.topics.quiz.checking import make_quiz
+from relpos.text.facts import distance
+from relpos.topics.quiz.checking import check_answer, make_quiz, question_slips
 from relpos.topics.training import text as training_text
 from relpos.topics.walkthrough import live
 from relpos.topics.walkthrough import model as wt
@@ -186,3 +188,80 @@ class TestPrintedArithmetic:
         for seed in range(2000):
             for question in make_quiz(seed):
                 printed_sums_hold(" ".join(question.solution))
+
+
+# ---------------------------------------------------------------- no slip is ever marked right
+
+
+def typed(value: float) -> str:
+    """A slip's value as a learner who made it types it (every decimal it has)."""
+    return f"{value:.10f}"
+
+
+def slips_accepted(expected: float, values, judge) -> list[float]:
+    """The slip values (none equal to the answer `expected`) that `judge(text)` marks right."""
+    return [v for v in values if distance(v, expected) > 0 and judge(typed(v))]
+
+
+def quiz_judge(question):
+    return lambda text: check_answer(question, text).status == "correct"
+
+
+def class_judge(question):
+    return lambda text: class_model.grade(question, text).correct
+
+
+def quiz_slip_values(question) -> list[float]:
+    return [slip.value for slip in question_slips(question) if slip is not None]
+
+
+class TestNoSlipIsRight:
+    """Family 3: a value a named slip gives is never marked correct, in the quiz or in a live class."""
+
+    def test_quiz_9124_content_term_left_out(self):
+        """/quiz?seed=9124 Q1: 0.06 (the content term left out) was "Correct: 0.07"."""
+        question = make_quiz(9124)[0]
+        assert question.expected == pytest.approx(0.07) and check_answer(question, "0.06").status == "wrong"
+        assert "left out the content term" in check_answer(question, "0.06").message
+
+    def test_quiz_9120_row_of_i_minus_j(self):
+        """/quiz?seed=9120 Q1: −0.13 (the row of i − j) was marked correct."""
+        question = make_quiz(9120)[0]
+        assert check_answer(question, "−0.13").status == "wrong"
+        assert not class_model.grade(class_model.quiz_question(9120, 0), "−0.13").correct
+
+    def test_class_prediction_with_a_tiny_position_term(self):
+        """q₁ = −0.4 and aᴷ₀ = 0.02: leaving out the position term (−0.008) was within 0.01."""
+        scenario = Scenario((-0.4, 0.02, -0.51, -0.62), (1.46, 1.97, -0.53, -0.25), (0.29, 0.47, -0.02))
+        question = class_question(scenario, wt.Stop(0, 0))
+        content = scenario.queries[0] * scenario.keys[0]
+        assert not class_model.grade(question, typed(content)).correct
+        assert class_model.grade(question, typed(question.expected)).correct
+
+    def test_quiz_seeds_0_to_2999(self):
+        """Every numeric question of 3,000 quizzes (the 2,000 of the audit and more)."""
+        checked = 0
+        for seed in range(3000):
+            for question in make_quiz(seed):
+                if question.answer_kind == "number":
+                    values = quiz_slip_values(question)
+                    assert not slips_accepted(question.expected, values, quiz_judge(question)), (seed, question.kind)
+                    checked += 1
+        assert checked == 6000
+
+    def test_class_quiz_questions_seeds_0_to_299(self):
+        for seed in range(300):
+            for index, question in enumerate(make_quiz(seed)):
+                if question.answer_kind == "number":
+                    judge = class_judge(class_model.quiz_question(seed, index))
+                    assert not slips_accepted(question.expected, quiz_slip_values(question), judge), (seed, index)
+
+    @settings(max_examples=300, deadline=None)
+    @given(hard_scenarios())
+    def test_class_predictions(self, drawn):
+        scenario = drawn[0]
+        for step in wt.pair_steps(scenario):
+            question = class_question(scenario, wt.Stop(step.i, step.j))
+            judge = class_judge(question)
+            assert not slips_accepted(step.score, wt.slip_values(scenario, step), judge), question.prompt
+            assert judge(typed(step.score))

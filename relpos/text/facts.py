@@ -13,6 +13,8 @@ chooses its wording from the answer:
 * **one row's story**: :func:`row_facts` bundles the tied favourites before and after, the
   tied largest gain and loss, and the cause when nothing moved visibly;
 * **a numeric verdict**: :func:`distance` is the distance a quiz verdict compares and prints;
+* **a tolerance no slip meets**: :func:`slip_tolerance` is the tolerance a typed number gets, so
+  that no known slip's value is ever marked right;
 * **printed arithmetic**: :func:`adds_up` says whether printed terms add up to their printed
   total, :func:`decimals_adding_up` how many decimals make them (a reader re-adds what is shown);
 * **degenerate biases**: :func:`zero`, :func:`constant` and :func:`bias_kind` (all zero, one
@@ -50,6 +52,7 @@ __all__ = [
     "reach",
     "row_facts",
     "row_tops",
+    "slip_tolerance",
     "spread",
     "still_causes",
     "top",
@@ -339,6 +342,42 @@ def distance(given: float, expected: float) -> float:
     (0.0109, 0.01)
     """
     return round(abs(float(given) - float(expected)), ANSWER_DECIMALS) + 0.0
+
+
+#: The tolerances a typed number can get, largest first (1, 5, 2 steps down to a millionth): a
+#: tolerance a learner can read off, not 0.0043.
+TOLERANCES = tuple(round(step * 10.0**-power, power + 1) for power in range(2, 7) for step in (1, 0.5, 0.2))
+
+
+def slip_tolerance(expected: float, slip_values, ceiling: float = 0.01) -> float:
+    """The tolerance for a typed answer `expected`: the largest of :data:`TOLERANCES` (at most
+    `ceiling`) within which no slip's value lies, nor any number that is also within it of a slip.
+
+    Parameters
+    ----------
+    expected : float
+    slip_values : iterable of float
+        What each known slip gives (leaving out a term, the wrong table row, the sign flipped).
+        One equal to `expected` (:func:`distance` 0) is no slip for these numbers.
+    ceiling : float
+        The tolerance when every slip is far away.
+
+    Returns
+    -------
+    tolerance : float
+        At most half the smallest gap between `expected` and a slip, so a slip's value is always
+        further than the tolerance (0 when a slip is closer than two millionths: exact answers only).
+
+    Examples
+    --------
+    >>> slip_tolerance(0.07, [0.06, 0.01, -0.07]), slip_tolerance(0.5, [0.1, -0.5]), slip_tolerance(0.5, [0.5])
+    (0.005, 0.01, 0.01)
+    >>> slip_tolerance(0.2902, [0.3, 0.2898])
+    0.0001
+    """
+    gaps = [gap for gap in (distance(value, expected) for value in slip_values) if gap > 0]
+    limit = min([*gaps, 2 * float(ceiling)]) / 2
+    return next((step for step in TOLERANCES if step <= min(limit, ceiling)), 0.0)
 
 
 def pinned(content_weights, mask=None) -> np.ndarray:

@@ -10,6 +10,7 @@ Markdown with ``$…$`` math, written by us; learner text is never mixed in.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import numpy as np
 
@@ -18,6 +19,7 @@ from relpos.core.offsets import table_rows
 from relpos.text import numbers
 from relpos.text.facts import decimals_adding_up, decimals_showing
 from relpos.topics.quiz.model import NUMBER_TOLERANCE, Question
+from relpos.topics.quiz.slips import question_tolerance
 
 __all__ = ["explorer_example", "make_quiz"]
 
@@ -376,7 +378,14 @@ def make_quiz(seed: int) -> tuple[Question, ...]:
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise ValueError(f"seed must be a non-negative integer; got {seed!r}")
     children = np.random.default_rng(int(seed)).spawn(len(_GENERATORS))
-    return tuple(generate(rng) for generate, rng in zip(_GENERATORS, children, strict=True))
+    return tuple(_slip_proof(generate(rng)) for generate, rng in zip(_GENERATORS, children, strict=True))
+
+
+def _slip_proof(question: Question) -> Question:
+    """A numeric question with the tolerance no named slip's value meets (others as drawn)."""
+    if question.answer_kind != "number":
+        return question
+    return replace(question, tolerance=question_tolerance(question))
 
 
 # ---------------------------------------------------------------- the example in the Explorer

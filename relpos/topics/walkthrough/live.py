@@ -23,7 +23,7 @@ from relpos.classroom import model as class_model
 from relpos.classroom.errors import ClassroomError
 from relpos.classroom.model import Class, Pace
 from relpos.state.keys import state_key, widget_key
-from relpos.text.numbers import subscript
+from relpos.text.numbers import readable, subscript
 from relpos.topics.walkthrough import controls as walk
 from relpos.topics.walkthrough import model as wt
 from relpos.topics.walkthrough import schema as walkthrough_schema
@@ -152,11 +152,16 @@ def ask_options(lesson: Lesson) -> list[tuple[str, object]]:
         return [("Ask: which key gains most?", lambda: class_model.choice_question(prompt, keys, answer, stop=step))]
     pair = lesson.steps[stop.row * n + stop.step]
     j = stop.step + 1
-    prompt = f"Predict e{subscript(i)}{subscript(j)} = content + position for query {i}, key {j}."
+    # no slip (a term left out, the row of i − j, the sign) may land within the tolerance
+    tolerance = wt.prediction_tolerance(lesson.scenario, pair)
+    prompt = (
+        f"Predict e{subscript(i)}{subscript(j)} = content + position for query {i}, key {j} "
+        f"(within ±{readable(tolerance, 6, trim=0)} counts)."
+    )
     return [
         (
             f"Ask: predict e{subscript(i)}{subscript(j)}",
-            lambda: class_model.number_question(prompt, pair.score, stop=f"r{i}j{j}"),
+            lambda: class_model.number_question(prompt, pair.score, tolerance=tolerance, stop=f"r{i}j{j}"),
         )
     ]
 
