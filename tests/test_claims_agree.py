@@ -20,6 +20,8 @@ from relpos.classroom import model as class_model
 from relpos.core.examples import Scenario
 from relpos.text import explain
 from relpos.text.facts import distance
+from relpos.topics.position_effects import model as effects
+from relpos.topics.position_effects import text as effects_text
 from relpos.topics.quiz.checking import check_answer, make_quiz, question_slips
 from relpos.topics.training import text as training_text
 from relpos.topics.walkthrough import live
@@ -265,3 +267,60 @@ class TestNoSlipIsRight:
             judge = class_judge(question)
             assert not slips_accepted(step.score, wt.slip_values(scenario, step), judge), question.prompt
             assert judge(typed(step.score))
+
+
+# ---------------------------------------------------------------- clipping advice only where it holds
+
+#: ``Clipping: with k = 1, … the bonus in aᴷ₋₁ also reaches offsets −5 to −3, which are not favoured. Raise k to 3 …``
+LEAK = re.compile(
+    r"Clipping: with k = (\d+), .* also reaches (offsets? [^,]+(?:, [−+\d]+)*), which (?:is|are) not favoured\."
+)
+
+
+def effects_sentences(n: int, k: int, pattern: str, seed: int = 0, strength: float = 2.0) -> list[str]:
+    inputs = effects.position_effects_inputs(n, k, seed=seed, pattern=pattern, strength=strength)
+    result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
+    return effects_text.effects_summary(inputs.queries, result, effects.favoured_offsets(pattern), inputs.direction)
+
+
+def naive_leaks(favoured, n: int, k: int) -> list[int]:
+    """Non-favoured offsets that read a row a favoured offset reads (a plain loop over every pair)."""
+    bonus_rows = {max(-k, min(k, o)) for o in favoured}
+    return sorted(
+        o for o in range(-(n - 1), n) if o not in favoured and abs(o) > k and max(-k, min(k, o)) in bonus_rows
+    )
+
+
+class TestClippingAdvice:
+    """Family 4: clipping advice only where a non-favoured key reads a bonus row, and only a k the slider allows."""
+
+    @pytest.mark.parametrize("pattern", ["back", "forward"])
+    def test_n_3_k_1_nothing_leaks(self, pattern):
+        """/position_effects?n=3&k=1 with "back" or "forward": "Raise k to 3…", though k stops at 2."""
+        assert not any("Clipping" in s or "Raise k to" in s for s in effects_sentences(3, 1, pattern))
+
+    def test_a_real_leak_names_its_keys_and_a_reachable_k(self):
+        (sentence,) = [s for s in effects_sentences(6, 1, "back") if s.startswith("Clipping")]
+        assert "also reaches offsets −5 to −3, which are not favoured" in sentence and "Raise k to 3" in sentence
+
+    @settings(max_examples=300, deadline=None)
+    @given(
+        st.integers(2, 12),
+        st.integers(0, 11),
+        st.integers(0, 5),
+        st.sampled_from(["back", "forward", "local"]),
+        st.sampled_from([0.001, 2.0, 6.0]),
+    )
+    def test_advice_only_for_a_real_leak(self, n, k, seed, pattern, strength):
+        k = min(k, n - 1)  # the slider's range
+        favoured = effects.favoured_offsets(pattern)
+        text = " ".join(effects_sentences(n, k, pattern, seed, strength))
+        leaks = naive_leaks(favoured, n, k)
+        if match := LEAK.search(text):
+            assert leaks and int(match[1]) == k, (text, leaks)
+            raised = int(re.search(r"Raise k to (\d+)", text)[1])
+            assert k < raised <= n - 1 and not naive_leaks(favoured, n, raised)
+            assert all(naive_leaks(favoured, n, smaller) for smaller in range(k, raised))
+        else:
+            assert "Raise k to" not in text or "with k = 0 every pair reads" in text, text
+            assert not (leaks and "Weight on offsets" in text), (text, leaks)  # a real leak is said

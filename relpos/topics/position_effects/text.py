@@ -16,6 +16,7 @@ from relpos.text.explain import bias_kind, explorer_captions, number, offset_lab
 from relpos.text.facts import SCORE_DECIMALS
 from relpos.text.hover import format_cells
 from relpos.text.numbers import percent
+from relpos.topics.position_effects import model as effects_model
 
 __all__ = [
     "effects_captions",
@@ -163,19 +164,27 @@ def _favoured_sentences(queries, result: AttentionResult, favoured, direction, t
         if aligned < n:
             text += f"; the other {n - aligned} are pushed away, because a Shaw bias qᵢ·aᴷ depends on the query"
         sentences.append(text + ".")
-    edge = [o for o in favoured if abs(o) >= k and abs(o) < n - 1 and o != 0]
-    if edge:
-        reach = max(abs(o) for o in favoured)
-        advice = (
-            "A new k trains a new head, which may favour other offsets."
-            if trained
-            else f"Raise k to {reach + 1} to keep it to the favoured offsets."
-        )
-        sentences.append(
-            f"Clipping: with k = {k}, every offset beyond ±{k} reuses the edge rows, so the bonus for "
-            f"{', '.join(offset_label(o) for o in edge)} also reaches every farther key on that side. {advice}"
-        )
+    if leak := _leak_sentence(favoured, n, k, trained):
+        sentences.append(leak)
     return sentences
+
+
+def _leak_sentence(favoured, n: int, k: int, trained: bool) -> str:
+    """Clipping advice, only when a non-favoured key really reads a bonus row (empty otherwise), with a
+    k the slider allows (at most n − 1)."""
+    rows, leaked = effects_model.clipping_leaks(favoured, n, k)
+    if not leaked:
+        return ""
+    if trained:
+        advice = "A new k trains a new head, which may favour other offsets."
+    else:
+        advice = f"Raise k to {effects_model.leak_free_k(favoured, n, k)} to keep it to the favoured offsets."
+    row_names = " and ".join(f"aᴷ{numbers.offset_subscript(row)}" for row in rows)
+    readers = offsets_text(np.array(leaked))
+    return (
+        f"Clipping: with k = {k}, every offset beyond ±{k} reuses the edge rows, so the bonus in {row_names} also "
+        f"reaches {readers}, which {'is' if len(leaked) == 1 else 'are'} not favoured. {advice}"
+    )
 
 
 def favourite_rows(queries, table, rows) -> list[frozenset[int]]:
