@@ -7,8 +7,10 @@ grid of quiz seeds), and each example of the issue a test that failed before its
 
 from __future__ import annotations
 
+import math
 import re
 from decimal import Decimal
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,17 +20,24 @@ from hypothesis import strategies as st
 import relpos
 from relpos.classroom import model as class_model
 from relpos.core.examples import Scenario
+from relpos.tables.frames import speed_ratio
 from relpos.text import explain
 from relpos.text.facts import distance
+from relpos.text.hover import effects_hover, score_hover
 from relpos.topics.position_effects import model as effects
 from relpos.topics.position_effects import text as effects_text
+from relpos.topics.position_effects.schema import EFFECTS
 from relpos.topics.quiz.checking import check_answer, make_quiz, question_slips
+from relpos.topics.schemes.schema import SCHEMES
 from relpos.topics.training import text as training_text
 from relpos.topics.walkthrough import live
 from relpos.topics.walkthrough import model as wt
 from relpos.topics.walkthrough import text as wt_text
 from relpos.topics.walkthrough.controls import Lesson
+from relpos.ui.common import url_problems_text
 from tests.support.strategies import caption_settings, grid_values, hard_scenarios, hard_settings
+
+ROOT = Path(__file__).resolve().parents[1]
 
 # ---------------------------------------------------------------- one verdict per claim
 
@@ -324,3 +333,89 @@ class TestClippingAdvice:
         else:
             assert "Raise k to" not in text or "with k = 0 every pair reads" in text, text
             assert not (leaks and "Weight on offsets" in text), (text, leaks)  # a real leak is said
+
+
+# ---------------------------------------------------------------- the low items, one example each
+
+
+class TestLowItems:
+    def test_effects_hover_change_is_its_printed_difference(self):
+        """The Position effects weight hover printed a change from the unrounded weights: 0.0719 → 0.1047 (+0.0329)."""
+        queries, keys, table = [[0.55], [-0.92], [-1.84]], [[-1.93], [1.25], [1.65]], [[0.43], [0.92], [0.17]]
+        weights = effects_hover(relpos.relative_attention(queries, keys, A_K=table))[1].customdata
+        for before, after, change in weights.reshape(-1, 3).tolist():
+            assert _decimal(after) - _decimal(before) == _decimal(change), (before, after, change)
+
+    def test_one_favoured_offset_is_singular(self):
+        """/position_effects?preset=trained_previous: "Weight on offsets −1"."""
+        inputs = effects.position_effects_inputs(6, 2, seed=0, pattern="back")
+        result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
+        text = " ".join(effects_text.effects_summary(inputs.queries, result, (-1,), None))
+        assert "Weight on offset −1:" in text and "offsets −1" not in text
+
+    def test_one_more_cell_ties(self):
+        """ "1 more cells tie for the largest gain"."""
+        result = relpos.worked_example().attention()
+        cells = np.array([[0, 0], [1, 1], [2, 2], [3, 3]])
+        sentences = explain._shift_sentences(result, "gain", cells, 3)
+        assert sentences[-1] == "1 more cell ties for the largest gain."
+
+    def test_quiz_intro_uses_the_quiz_notation(self):
+        text = (ROOT / "content" / "quiz_intro.md").read_text(encoding="utf-8")
+        assert "a^K[o]" not in text and "$a^K_{-1}$" in text
+
+    def test_gradient_text_places_logits_not_rows(self):
+        """ "each row of aᴷ is copied onto its diagonal": the logit qᵢ·aᴷ_r is placed, and each gradient
+        is multiplied by qᵢ/√d before it is summed."""
+        text = (ROOT / "content" / "training_gradient_after.md").read_text(encoding="utf-8")
+        assert "copied onto its diagonal" not in text
+        assert "$q_i \\cdot a^K_r / \\sqrt{d}$" in text and "multiplied by $q_i / \\sqrt{d}$" in text
+
+    def test_bound_prints_below_its_threshold(self):
+        """ "at most tanh(spread/4) = 5.00e−4": the bound is below 5e−4, so it prints below it."""
+        spread = 4 * math.atanh(4.9996e-4)
+        scenario = Scenario((1.0, 1.0), (0.0, 0.0), (0.0, 0.0, spread))
+        text = takeaway_text(scenario, 0)
+        assert "tanh(spread/4) = 4.9996e−4" in text and "5.00e−4" not in text
+        result = scenario.attention()
+        assert "= 4.9996e−4" in explain.explorer_captions(result)["difference"]
+
+    def test_a_head_at_49_6_percent_has_not_learned(self):
+        """The threshold rounded: 49.6% (as the accuracy table prints it) counted as learned, then "fell"."""
+        sentences = training_text.length_summary(["Shaw", "ALiBi"], [16, 64], [[1.0, 1.0], [0.496, 0.2]])
+        assert any("ALiBi (49.6%) did not learn" in s for s in sentences), sentences
+        assert not any("ALiBi falls" in s for s in sentences)
+
+    def test_a_slower_method_is_slower(self):
+        """Efficiency: "0.7× faster"."""
+        assert speed_ratio(0.7) == "1.4× slower" and speed_ratio(2.0) == "2.0× faster"
+
+    def test_unlearned_grammar(self):
+        """ "No positions (32%) and ALiBi (24%) all did not learn"."""
+        sentences = training_text.length_summary(["No positions", "ALiBi"], [16, 64], [[0.32, 0.3], [0.24, 0.2]])
+        assert "No positions (32%) and ALiBi (24%) did not learn the task" in sentences[1]
+
+    def test_query_independent_mode_names_b(self):
+        """/explorer?bias=scalar named the table aᴷ in the hover ("uses aᴷ₊₂") and the offset map's caption."""
+        example = relpos.worked_example()
+        result = example.attention()
+        template = score_hover(example.queries, example.keys, example.table, result, scalar=True).template
+        assert "uses b<sub>" in template and "a<sup>K</sup>" not in template
+        caption = explain.explorer_captions(result, scalar=True)["offsets"]
+        assert "one row of b" in caption and "aᴷ" not in caption
+
+    def test_zero_queries_are_the_cause(self):
+        """/explorer?n=16&k=15&preset=random with every query 0: "this table adds no position information"."""
+        queries, table = np.zeros((4, 1)), np.array([[0.3], [-0.2], [0.5]])
+        result = relpos.relative_attention(queries, np.ones((4, 1)), A_K=table)
+        caption = explain.explorer_captions(result, inputs=(queries, table))["bias"]
+        assert "every query is 0" in caption and "adds no position information" not in caption
+
+    @pytest.mark.parametrize(
+        ("schema", "params", "used"),
+        [(SCHEMES, {"n": "8", "k": "9"}, "used 7"), (EFFECTS, {"n": "3", "k": "3"}, "Using 2")],
+    )
+    def test_link_warning_says_what_was_used(self, schema, params, used):
+        """/schemes?n=8&k=9 (used 7) and /position_effects?n=3&k=3 (used 2) said "shows the defaults instead"."""
+        text = url_problems_text(schema.decode(params).problems)
+        assert "defaults instead" not in text and "what the page used instead" in text and used in text

@@ -213,6 +213,25 @@ def _row_constant_reason(result: AttentionResult) -> str:
     return f"Every key of a row gets the same bias ({_values_text(result.bias[:, 0])}, row by row).{reason}"
 
 
+def _zero_bias_caption(scalar: bool, inputs: tuple | None) -> str:
+    """Why every bias is 0, from the inputs when given: the table, the queries, or their products.
+
+    >>> _zero_bias_caption(False, ([[0.0], [0.0]], [[0.5], [-1.0], [0.2]]))
+    'The bias is 0 in every cell because every query is 0: qᵢ·aᴷ vanishes whatever the table, which is not zero.'
+    """
+    head = "The bias is 0 in every cell"
+    if scalar:
+        return f"{head}: every b is 0, so this table adds no position information."
+    if inputs is None:
+        return f"{head}, so position changes no score."
+    queries, table = inputs
+    if facts.zero(table):
+        return f"{head}: every entry of aᴷ is 0, so this table adds no position information."
+    if facts.zero(queries):
+        return f"{head} because every query is 0: qᵢ·aᴷ vanishes whatever the table, which is not zero."
+    return f"{head}: each query's product qᵢ·aᴷ with the rows it reads is 0, though neither aᴷ nor every query is."
+
+
 def _bias_caption(
     result: AttentionResult,
     kind: str,
@@ -227,8 +246,6 @@ def _bias_caption(
     as each needs).
     """
     bias = result.bias
-    if kind == "zero":
-        return "The bias is 0 in every cell: this table adds no position information."
     if kind == "row_constant":
         return _row_constant_reason(result) + " Only differences within a row count, so this moves no weight."
     if scalar:
@@ -378,7 +395,7 @@ def _still_caption(result: AttentionResult) -> str:
         where, widest = _rows_text(rows, n_rows), float(spreads[rows].max())
         span, reach = numbers.readable(widest), facts.reach(widest)
         # a bound below 0.0005 in E notation, so it never prints as 0.0005
-        most = numbers.readable(reach) if reach >= VISIBLE_CHANGE else numbers.scientific(reach, 3)
+        most = numbers.readable(reach) if reach >= VISIBLE_CHANGE else numbers.scientific_below(reach, VISIBLE_CHANGE)
         if cause == "saturated":
             text = (
                 f"Content saturates {where}: with content alone every weight there is already 0.000 or 1.000, and "
@@ -391,7 +408,7 @@ def _still_caption(result: AttentionResult) -> str:
                 f"content (at most tanh(spread/4) = {most})."
             )
         elif cause == "modest":
-            most = numbers.scientific(largest[rows].max(), 3)
+            most = numbers.scientific_below(largest[rows].max(), VISIBLE_CHANGE)
             text = (
                 f"In {where} the biases span up to {span}, but with these rows' content weights no change reaches "
                 f"0.0005 (at most {most})."
@@ -485,18 +502,20 @@ def _beyond_window(n_q: int, n_k: int, k: int) -> int:
     return int(after + before)
 
 
-def offsets_caption(result: AttentionResult, n: int) -> str:
-    """The offset map's caption: how many cells are clipped, and to which rows."""
-    k = result.k
+def offsets_caption(result: AttentionResult, n: int, *, scalar: bool = False) -> str:
+    """The offset map's caption: how many cells are clipped, and to which rows (of b in the
+    query-independent mode, whose table is one number per offset)."""
+    k, table = result.k, "b" if scalar else "aᴷ"
     beyond = _beyond_window(*result.scores.shape, k)
     if not beyond:
         return (
-            "What IS constant along a diagonal: the table row. Each colour is one row of aᴷ. "
+            f"What IS constant along a diagonal: the table row. Each colour is one row of {table}. "
             f"No pair is further apart than k = {k}, so nothing is clipped; lower k to see clipping."
         )
-    edges = f"aᴷ{numbers.offset_subscript(-k)} or aᴷ{numbers.offset_subscript(k)}" if k else "aᴷ₀, the only row"
+    sub = numbers.offset_subscript
+    edges = f"{table}{sub(-k)} or {table}{sub(k)}" if k else f"{table}₀, the only row"
     return (
-        "What IS constant along a diagonal: the table row. Each colour is one row of aᴷ; "
+        f"What IS constant along a diagonal: the table row. Each colour is one row of {table}; "
         f"the {beyond} cells beyond the dashed lines are further apart than k = {k} and reuse {edges}."
     )
 
@@ -550,7 +569,12 @@ def _content_caption(result: AttentionResult, limit: int = SHOWN, decimals: int 
 
 
 def explorer_captions(
-    result: AttentionResult, *, scalar: bool = False, d: int = 1, cell_decimals: tuple[int, int] | None = None
+    result: AttentionResult,
+    *,
+    scalar: bool = False,
+    d: int = 1,
+    cell_decimals: tuple[int, int] | None = None,
+    inputs: tuple | None = None,
 ) -> dict[str, str]:
     """One "what to notice" sentence or two for each Explorer heatmap, from the numbers.
 
@@ -561,7 +585,8 @@ def explorer_captions(
     printed); `d` is the width of the vectors, so a product is named with its 1/√d.
     `cell_decimals` (scores, weights): the content, bias and weight captions print their
     numbers, and judge their ties, with the decimals of the cells beside them (default: 2
-    for scores, 2 to 4 for a bias, 3 for weights).
+    for scores, 2 to 4 for a bias, 3 for weights). `inputs` (queries, table): a zero bias then
+    names its cause (a zero table, zero queries, or products that vanish).
 
     Examples
     --------
@@ -583,10 +608,12 @@ def explorer_captions(
     scores, weights = cell_decimals or (SCORE_DECIMALS, WEIGHT_DECIMALS)
     captions = {
         "content": _content_caption(result, decimals=scores),
-        "bias": _bias_caption(result, kind, scalar, spread, d, decimals=None if cell_decimals is None else scores),
+        "bias": _zero_bias_caption(scalar, inputs)
+        if kind == "zero"
+        else _bias_caption(result, kind, scalar, spread, d, decimals=None if cell_decimals is None else scores),
         "scores": _scores_caption(result, kind),
         "difference": difference_caption(result, kind),
-        "offsets": offsets_caption(result, max(n_q, n_k)),
+        "offsets": offsets_caption(result, max(n_q, n_k), scalar=scalar),
     }
     if result.k < max(n_q, n_k) - 1 and kind != "zero":
         captions["bias"] += f" Cells further apart than k = {result.k} repeat the edge entries."

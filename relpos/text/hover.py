@@ -160,8 +160,9 @@ def _cells(result: AttentionResult, *, offsets: bool = True, cells: bool = True)
     return fields
 
 
-def _where(f: _Fields) -> str:
-    row = f"a<sup>K</sup><sub>{f('clipped', '+d')}</sub>"
+def _where(f: _Fields, table: str = "a<sup>K</sup>") -> str:
+    """The cell's pair, its offset and the table entry it uses (``b`` for a query-independent bias)."""
+    row = f"{table}<sub>{f('clipped', '+d')}</sub>"
     return f"query i = {f('i')}, key j = {f('j')}: offset j − i = {f('offset', '+d')}, uses {row}"
 
 
@@ -218,7 +219,10 @@ def score_hover(queries, keys, table, result: AttentionResult, *, scalar: bool =
         f.add(f"a{c}", A[rows, c])
     for name in ("content", "bias", "scores"):
         f.add(name, getattr(result, name))
-    lines = [_where(f), f"{_dot(f, 'q', f('i'), 'k', f('j'), d)} = {f('content', '.2f')}"]
+    lines = [
+        _where(f, "b" if scalar else "a<sup>K</sup>"),
+        f"{_dot(f, 'q', f('i'), 'k', f('j'), d)} = {f('content', '.2f')}",
+    ]
     if scalar:
         lines.append(f"b<sub>{f('clipped', '+d')}</sub> = {f('bias', '.2f')} (the same for every query)")
     else:

@@ -27,6 +27,7 @@ __all__ = [
     "percent",
     "readable",
     "scientific",
+    "scientific_below",
     "subscript",
     "sum_text",
     "tex_number",
@@ -110,6 +111,20 @@ def scientific(value: float, digits: int = 2) -> str:
     if float(mantissa) == 0 or not exponent:  # zero, or inf / nan (no exponent)
         return number(float(mantissa), 0) if float(mantissa) == 0 else number(value)
     return f"{number(float(mantissa), digits - 1)}e{number(int(exponent), 0)}"
+
+
+def scientific_below(value: float, bound: float, digits: int = 3) -> str:
+    """`value` (below `bound`) in E notation with the fewest digits (at least `digits`) that print it below
+    `bound`: a bound stated beside its threshold never reads as equal to it.
+
+    >>> scientific_below(4.99996e-4, 5e-4), scientific_below(4.9e-4, 5e-4)
+    ('4.99996e−4', '4.90e−4')
+    """
+    for shown in range(digits, 18):
+        text = scientific(value, shown)
+        if float(text.replace(MINUS, "-")) < bound:
+            return text
+    return scientific(value, 17)
 
 
 def readable(value: float, decimals: int = 4, *, trim: int | None = 2) -> str:

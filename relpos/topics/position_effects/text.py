@@ -48,12 +48,10 @@ def effects_captions(
     """
     captions = explorer_captions(result, d=d, cell_decimals=cell_decimals)
     if favoured:
-        names = ", ".join(offset_label(o) for o in favoured)
         before = weight_on_offsets(result.content_weights, favoured).mean()
         after = weight_on_offsets(result.weights, favoured).mean()
-        plural = "s" if len(favoured) > 1 else ""
         captions["weights"] = (
-            f"Softmax of the combined scores. Weight on offset{plural} {names}: {before:.0%} → {after:.0%} on "
+            f"Softmax of the combined scores. Weight on {_offsets_named(favoured)}: {before:.0%} → {after:.0%} on "
             "average (with content alone → with positions)."
         )
     return {name: captions[name] for name in ("content", "bias", "content_weights", "weights")}
@@ -148,13 +146,21 @@ def _no_effect_sentence(result: AttentionResult, kind: str) -> str:
     )
 
 
+def _offsets_named(favoured) -> str:
+    """``offset −1`` or ``offsets −2, −1``: the noun agrees with the count.
+
+    >>> _offsets_named((-1,)), _offsets_named((-2, -1))
+    ('offset −1', 'offsets −2, −1')
+    """
+    return ("offset " if len(favoured) == 1 else "offsets ") + ", ".join(offset_label(o) for o in favoured)
+
+
 def _favoured_sentences(queries, result: AttentionResult, favoured, direction, trained: bool) -> list[str]:
     """Weight on the favoured offsets, who is pushed toward them, and what clipping adds."""
     n, k = result.scores.shape[0], result.k
-    names = ", ".join(offset_label(o) for o in favoured)
     share_before = weight_on_offsets(result.content_weights, favoured).mean()
     share_after = weight_on_offsets(result.weights, favoured).mean()
-    sentences = [f"Weight on offsets {names}: {share_before:.0%} → {share_after:.0%} on average."]
+    sentences = [f"Weight on {_offsets_named(favoured)}: {share_before:.0%} → {share_after:.0%} on average."]
     if direction is not None:
         aligned = int(np.count_nonzero(np.asarray(queries, dtype=float) @ np.asarray(direction, dtype=float) > 0))
         text = (

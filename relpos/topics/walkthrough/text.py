@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from relpos.text import explain, numbers
 from relpos.text.explain import weight_shift_cause, weight_shift_reason
-from relpos.text.facts import WEIGHT_DECIMALS
+from relpos.text.facts import VISIBLE_CHANGE, WEIGHT_DECIMALS
 from relpos.topics.walkthrough.model import PairStep, RowShift
 
 __all__ = [
@@ -124,9 +124,10 @@ def _still_sentence(shift: RowShift, row_steps) -> str:
         return (
             f"No weight changed visibly: the position terms of this row span only {span}, and a spread that small "
             f"moves no weight by 0.0005 or more whatever the content (at most tanh(spread/4) = "
-            f"{numbers.scientific(facts.reach, 3)})."
+            f"{numbers.scientific_below(facts.reach, VISIBLE_CHANGE)})."
         )
-    largest = numbers.scientific(facts.largest_change, 3)  # below 0.0005: E notation keeps its digits
+    # below 0.0005: E notation, with the digits that show it below
+    largest = numbers.scientific_below(facts.largest_change, VISIBLE_CHANGE)
     if facts.still == "saturated":
         return (
             f"No weight changed visibly, though the position terms of this row span {span}: content saturates "
