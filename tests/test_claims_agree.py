@@ -35,7 +35,13 @@ from relpos.topics.walkthrough import model as wt
 from relpos.topics.walkthrough import text as wt_text
 from relpos.topics.walkthrough.controls import Lesson
 from relpos.ui.common import url_problems_text
-from tests.support.strategies import caption_settings, grid_values, hard_scenarios, hard_settings
+from tests.support.strategies import (
+    caption_settings,
+    grid_values,
+    hard_scenarios,
+    hard_settings,
+    walkthrough_scenarios,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -142,6 +148,16 @@ def printed_sums_hold(text: str) -> int:
     return len(found)
 
 
+#: The walkthrough's score line: ``e_{1,4} &= 1.2 + (-0.5) = 0.7``.
+SCORE_LINE = re.compile(r"e_\{\d+,\d+\} &= (-?[\d.]+) \+ \(?(-?[\d.]+)\)? = (-?[\d.]+)")
+
+
+def printed_score_line_holds(latex: str) -> bool:
+    """The pair's ``content + position = score`` adds up on its printed numbers."""
+    content, position, score = SCORE_LINE.search(latex).groups()
+    return Decimal(content) + Decimal(position) == Decimal(score)
+
+
 def explorer_text(Q, K, A) -> str:
     return " ".join(explain.explorer_captions(relpos.relative_attention(Q, K, A_K=A)).values())
 
@@ -194,6 +210,17 @@ class TestPrintedArithmetic:
         text = training_text.bias_summary(list(range(-len(biases), 0)), biases, step=10)
         if match := re.search(r"\((−?\d+\.\d\d)\), (\d+\.\d\d) above the next largest \((−?\d+\.\d\d)", text):
             assert _decimal(match[1]) - _decimal(match[3]) == _decimal(match[2]), text
+
+    def test_walkthrough_pair_with_three_decimal_values(self):
+        """q = 0.123, k = 0.451, aᴷ = 0.781: 0.0555 + 0.0961 = 0.1515 would not add up (0.1516)."""
+        latex = wt_text.pair_latex(wt.pair_steps(Scenario((0.123,), (0.451,), (0.781,)))[0])
+        assert printed_score_line_holds(latex) and "0.055473 + 0.096063 = 0.151536" in latex
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.one_of(hard_scenarios().map(lambda drawn: drawn[0]), walkthrough_scenarios()))
+    def test_walkthrough_pair_score_lines(self, scenario):
+        for step in wt.pair_steps(scenario):
+            assert printed_score_line_holds(wt_text.pair_latex(step))
 
     def test_every_quiz_sum_of_2000_seeds(self):
         for seed in range(2000):

@@ -7,9 +7,9 @@ print comes from those steps, formatted by :mod:`relpos.text.numbers`.
 
 from __future__ import annotations
 
-from relpos.text import explain, numbers
+from relpos.text import explain, facts, numbers
 from relpos.text.explain import weight_shift_cause, weight_shift_reason
-from relpos.text.facts import VISIBLE_CHANGE, WEIGHT_DECIMALS
+from relpos.text.facts import VISIBLE_CHANGE, WEIGHT_DECIMALS, decimals_adding_up
 from relpos.topics.walkthrough.model import PairStep, RowShift
 
 __all__ = [
@@ -245,10 +245,31 @@ def pair_latex(step: PairStep) -> str:
         rf" = {short_number(step.content)}",
         rf"\text{{position term}} &= q_{{{i}}} \cdot {entry} = {_factor(step.query)} \times {_factor(step.embedding)}"
         rf" = {short_number(step.position)}",
-        rf"\text{{score}}\; e_{{{i},{j}}} &= {short_number(step.content)} + {_factor(step.position)}"
-        rf" = {short_number(step.score)}",
+        rf"\text{{score}}\; e_{{{i},{j}}} &= {_score_sum(step)}",
     ]
     return r"\begin{aligned}" + r" \\ ".join(lines) + r"\end{aligned}"
+
+
+#: A pair's score line prints at most this many decimals; past them its total is added from the printed terms.
+_MOST_DECIMALS = 6
+
+
+def _score_sum(step: PairStep) -> str:
+    """``1.2 + (-0.5) = 0.7``: the two terms and the score at 4 decimals, or as many more (up to 6) as
+    make the printed terms add up to the printed score (values typed with 3 decimals have 6-decimal products).
+
+    >>> from relpos.core.examples import Scenario
+    >>> from relpos.topics.walkthrough.model import pair_steps
+    >>> _score_sum(pair_steps(Scenario((0.123,), (0.456,), (0.789,)))[0])
+    '0.0561 + 0.097 = 0.1531'
+    >>> _score_sum(pair_steps(Scenario((0.123,), (0.451,), (0.781,)))[0])  # 0.0555 + 0.0961 is not 0.1515
+    '0.055473 + 0.096063 = 0.151536'
+    """
+    places = min(decimals_adding_up((step.content, step.position), step.score, 4), _MOST_DECIMALS)
+    content, position = (numbers.tex_number(value, places, trim=1) for value in (step.content, step.position))
+    total = facts.printed(step.content, places) + facts.printed(step.position, places)  # what the reader adds
+    position = f"({position})" if position.startswith("-") else position
+    return f"{content} + {position} = {numbers.tex_number(total, places, trim=1)}"
 
 
 def pair_sentence(step: PairStep) -> str:
