@@ -269,12 +269,13 @@ class TestNoSlipIsRight:
         assert not class_model.grade(class_model.quiz_question(9120, 0), "−0.13").correct
 
     def test_class_prediction_with_a_tiny_position_term(self):
-        """q₁ = −0.4 and aᴷ₀ = 0.02: leaving out the position term (−0.008) was within 0.01."""
+        """q₂ = 0.02 and aᴷ₀ = 0.47: e₂₂ = 0.0394 + 0.0094, so leaving out the position term (0.0394) was
+        within 0.01 of the score 0.0488, and a class marked it right."""
         scenario = Scenario((-0.4, 0.02, -0.51, -0.62), (1.46, 1.97, -0.53, -0.25), (0.29, 0.47, -0.02))
-        question = class_question(scenario, wt.Stop(0, 0))
-        content = scenario.queries[0] * scenario.keys[0]
-        assert not class_model.grade(question, typed(content)).correct
-        assert class_model.grade(question, typed(question.expected)).correct
+        question = class_question(scenario, wt.Stop(1, 1))
+        assert not class_model.grade(question, "0.0394").correct
+        assert class_model.grade(question, "0.0488").correct and class_model.grade(question, "0.049").correct
+        assert "(within ±0.002 counts)" in question.prompt
 
     def test_quiz_seeds_0_to_2999(self):
         """Every numeric question of 3,000 quizzes (the 2,000 of the audit and more)."""

@@ -154,10 +154,8 @@ def ask_options(lesson: Lesson) -> list[tuple[str, object]]:
     j = stop.step + 1
     # no slip (a term left out, the row of i − j, the sign) may land within the tolerance
     tolerance = wt.prediction_tolerance(lesson.scenario, pair)
-    prompt = (
-        f"Predict e{subscript(i)}{subscript(j)} = content + position for query {i}, key {j} "
-        f"(within ±{readable(tolerance, 6, trim=0)} counts)."
-    )
+    rule = f"within ±{readable(tolerance, 6, trim=0)} counts" if tolerance else "give it exactly"
+    prompt = f"Predict e{subscript(i)}{subscript(j)} = content + position for query {i}, key {j} ({rule})."
     return [
         (
             f"Ask: predict e{subscript(i)}{subscript(j)}",
