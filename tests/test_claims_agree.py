@@ -23,7 +23,7 @@ from relpos.core.examples import Scenario
 from relpos.tables.frames import speed_ratio
 from relpos.text import explain
 from relpos.text.facts import distance
-from relpos.text.hover import effects_hover, score_hover
+from relpos.text.hover import effects_hover, score_hover, weight_hovers
 from relpos.topics.position_effects import model as effects
 from relpos.topics.position_effects import text as effects_text
 from relpos.topics.position_effects.schema import EFFECTS
@@ -158,6 +158,14 @@ def printed_score_line_holds(latex: str) -> bool:
     return Decimal(content) + Decimal(position) == Decimal(score)
 
 
+def difference_hover_holds(result) -> int:
+    """Every cell of the Explorer's difference hover: ``with positions W − content only C = D`` holds as printed."""
+    customdata = weight_hovers(result)[2].customdata
+    for weight, content, change in customdata.reshape(-1, 3).tolist():
+        assert _decimal(weight) - _decimal(content) == _decimal(change), (weight, content, change)
+    return customdata.shape[0] * customdata.shape[1]
+
+
 def explorer_text(Q, K, A) -> str:
     return " ".join(explain.explorer_captions(relpos.relative_attention(Q, K, A_K=A)).values())
 
@@ -221,6 +229,16 @@ class TestPrintedArithmetic:
     def test_walkthrough_pair_score_lines(self, scenario):
         for step in wt.pair_steps(scenario):
             assert printed_score_line_holds(wt_text.pair_latex(step))
+
+    def test_explorer_difference_hover(self):
+        """The Explorer's difference hover printed "with positions 0.1047 − content only 0.0719 = 0.0329"."""
+        queries, keys, table = [[0.55], [-0.92], [-1.84]], [[-1.93], [1.25], [1.65]], [[0.43], [0.92], [0.17]]
+        assert difference_hover_holds(relpos.relative_attention(queries, keys, A_K=table)) == 9
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.one_of(hard_settings(), caption_settings()))
+    def test_explorer_difference_hovers(self, setting):
+        difference_hover_holds(relpos.relative_attention(*setting[:2], A_K=setting[2]))
 
     def test_every_quiz_sum_of_2000_seeds(self):
         for seed in range(2000):
