@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 import relpos
 from relpos.core.examples import Scenario
 from relpos.core.measures import attention_distance
-from relpos.text import explain
+from relpos.text import explain, facts
 from relpos.text.numbers import number, readable, scientific
 from relpos.topics.position_effects import model as effects
 from relpos.topics.position_effects import text as effects_text
@@ -160,11 +160,22 @@ def check_favourites(sentence: str, content_weights, weights) -> None:
     assert then == f"{max(content_weights):.3f}" and now == f"{max(weights):.3f}", sentence
 
 
-def check_shift(match, content_weights, weights, bias) -> None:
-    """A "gained / lost the most weight" sentence: the named keys, their printed numbers and the cause."""
+def check_printed_change(before: str, after: str, moved: str, old: float, new: float, decimals: int) -> None:
+    """``before → after (moved)``: the weights printed alike, the change their printed difference (a reader
+    subtracts what is shown) and, below the 2 extra decimals allowed, the true change rounded."""
+    places = len(moved.split(".")[1])
+    assert decimals <= places <= decimals + 2, (moved, decimals)
+    assert (before, after) == (f"{old:.{places}f}", f"{new:.{places}f}")
+    assert moved == number(_float(after) - _float(before), places, sign=True), (before, after, moved)
+    if places < decimals + 2:
+        assert moved == number(new - old, places, sign=True), (before, after, moved, new - old)
+
+
+def check_shift(match, content_weights, weights, bias, decimals: int) -> None:
+    """A "gained / lost the most weight" sentence: the named keys (tied at `decimals`), their printed
+    numbers and the cause."""
     j, verb = int(match[1]) - 1, match[2]
     before, after, moved = match[4], match[5], match[6]
-    decimals = len(moved.split(".")[1])
     changes = [a - b for a, b in zip(weights, content_weights, strict=True)]
     if verb == "gained":
         tied = naive_top(changes, decimals)
@@ -172,9 +183,8 @@ def check_shift(match, content_weights, weights, bias) -> None:
         tied = naive_top([-c for c in changes], decimals)
     assert j in tied and {int(t) - 1 for t in re.findall(r"\d+", match[3] or "")} == set(tied) - {j}, match[0]
     assert shown(abs(changes[j]), 3) > 0  # visible
-    assert (before, after) == (f"{content_weights[j]:.{decimals}f}", f"{weights[j]:.{decimals}f}")
+    check_printed_change(before, after, moved, content_weights[j], weights[j], decimals)
     assert before != after and (_float(after) > _float(before)) is (verb == "gained")  # the verdict shows
-    assert moved == number(changes[j], decimals, sign=True)
     T = naive_threshold(content_weights, bias)
     assert bool(bias[j] > T) is (match[8] == "above") is (verb == "gained")
     assert _float(match[7]) == pytest.approx(bias[j], abs=5e-5)
@@ -267,7 +277,7 @@ class TestTakeaway:
             assert all(claims), sentences
             assert len(derivation) == len(claims), (sentences, derivation)
             for match, line in zip(claims, derivation, strict=True):
-                check_shift(match, cw, w, b)
+                check_shift(match, cw, w, b, shift.facts.decimals)
                 check_derivation(line, match, cw, b)
             check_favourites(sentences[-1], cw, w)
             SENTENCES["walkthrough takeaway"] += len(sentences) + len(derivation)
@@ -352,16 +362,13 @@ def check_difference(caption: str, result) -> None:
         assert (derived[1], derived[2], derived[3]) == (match[3], match[4], match[1]), (line, match[0])
         assert (derived[4], derived[5]) == (match[8], match[9]), (line, match[0])
         name, count, i, j = match[1], int(match[2] or 1), int(match[3]) - 1, int(match[4]) - 1
-        decimals = len(match[5].split(".")[1])
+        decimals = facts.largest_changes(result.content_weights, result.weights, result.mask, shown=3)[2]
         sign = 1 if name == "gain" else -1
         tied = naive_top_cells(sign * change, decimals)
         assert (i, j) in tied[:3] and count == len(tied), (caption, tied)
-        assert match[5] == number(change[i, j], decimals, sign=True) and shown(abs(change[i, j]), 3) > 0
+        assert shown(abs(change[i, j]), 3) > 0
         before, after = match[6], match[7]
-        assert (before, after) == (
-            f"{result.content_weights[i, j]:.{decimals}f}",
-            f"{result.weights[i, j]:.{decimals}f}",
-        )
+        check_printed_change(before, after, match[5], result.content_weights[i, j], result.weights[i, j], decimals)
         assert before != after and (_float(after) > _float(before)) is (name == "gain")
         T = naive_threshold(result.content_weights[i].tolist(), result.bias[i].tolist())
         assert bool(result.bias[i, j] > T) is (match[9] == "above") is (name == "gain")
@@ -555,13 +562,14 @@ class TestEffects:
         favoured = effects.favoured_offsets(pattern)
         sentences = effects_text.effects_summary(inputs.queries, result, favoured, inputs.direction)
         before, after = attention_distance(result.content_weights).mean(), attention_distance(result.weights).mean()
-        assert sentences[0].startswith(
-            f"Average attention distance Σⱼ αᵢⱼ |j − i|: {number(before)} with content only, {number(after)} with"
-        )
-        if "less than 0.005" in sentences[0]:
-            assert abs(after - before) < 0.005
-        elif match := re.search(r"moved it by ([+−]\d\.\d\d)", sentences[0]):
-            assert match[1] == number(after - before, sign=True) and shown(abs(after - before), 2) > 0
+        printed = re.match(r"Average attention distance Σⱼ αᵢⱼ \|j − i\|: (\S+) with content only, (\S+)", sentences[0])
+        assert printed, sentences[0]
+        if match := re.search(r"moved it by ([+−]\d\.\d+)", sentences[0]):
+            check_printed_change(printed[1], printed[2], match[1], before, after, 2)
+            assert shown(abs(after - before), 2) > 0
+        else:
+            assert printed.groups() == (number(before), number(after))
+            assert "less than 0.005" not in sentences[0] or abs(after - before) < 0.005
         captions = effects_text.effects_captions(result, favoured, d=inputs.queries.shape[1])
         check_content(captions["content"], result)
         text = " ".join(sentences) + " ".join(captions.values())

@@ -166,6 +166,9 @@ class TestSkewingText:
         reshaped = padded.ravel().reshape(length + 1, length)  # nothing moves in memory
         for r in range(length):
             assert reshaped[r, r] == padded[r, 0]  # padded row r lands r cells further right
+            spilled = np.setdiff1d(padded[r], reshaped[r]).size  # issue 37: the text said "the last r"
+            assert spilled == r + 1
+        assert "(the last r + 1 of\n   them spill into the next row)" in text
 
 
 class TestReferenceCodeBuildsTheSharedTensor:
@@ -176,7 +179,9 @@ class TestReferenceCodeBuildsTheSharedTensor:
         assert "never build" not in text
         assert "`_relative_attention_inner`" in text and "tensor2tensor" in text.lower()
         assert "Wav2Vec2-BERT" in text and "`relative_key`" in text
-        assert "Neither builds the per-head (L, L, D) version" in text
+        # issue 37: tensor2tensor's first relative attention gathered a per-head tensor: the claim is for now
+        assert "In their current code neither builds the per-head (L, L, D) version" in text
+        assert "common_attention.py as it is now, not its first 2018 relative attention" in text
 
     def test_no_page_repeats_the_old_claim(self):
         texts = [read("pages/efficiency.py"), " ".join(str(spec) for spec in navigation.PAGES)]

@@ -21,6 +21,7 @@ __all__ = [
     "pairs_frame",
     "result_frames",
     "scheme_summary_frame",
+    "speed_ratio",
     "table_frame",
     "text_grid_frame",
     "value_ablation_frame",
@@ -99,11 +100,25 @@ def format_bytes(count: int, *, binary: bool = False) -> str:
 
 
 def _speed_up(naive_seconds: float | None, timing) -> str:
+    """``2.5× faster``, ``1.4× slower`` (never "0.7× faster") or ``about as fast`` (both print as 1.0×)."""
     if timing.seconds is None or naive_seconds is None:
         return "—"
     if "naive" in timing.method:
         return "baseline"
-    return f"{naive_seconds / timing.seconds:,.1f}× faster"
+    return speed_ratio(naive_seconds / timing.seconds)
+
+
+def speed_ratio(ratio: float) -> str:
+    """A method's speed against the baseline (baseline time / its time) in words.
+
+    >>> speed_ratio(2.46), speed_ratio(0.7), speed_ratio(1.04), speed_ratio(0.96)
+    ('2.5× faster', '1.4× slower', 'about as fast', 'about as fast')
+    """
+    faster = ratio >= 1
+    factor = ratio if faster else 1 / ratio
+    if f"{factor:.1f}" == "1.0":
+        return "about as fast"
+    return f"{factor:,.1f}× {'faster' if faster else 'slower'}"
 
 
 def timing_frame(timings) -> pd.DataFrame:

@@ -19,6 +19,7 @@ __all__ = [
     "SCALAR_TOGGLE_LABEL",
     "VISIBLE_CHANGE",
     "bias_kind",
+    "change_text",
     "diagonal_note",
     "difference_derivation",
     "explorer_captions",
@@ -170,8 +171,17 @@ def _weight(value: float, decimals: int = WEIGHT_DECIMALS) -> str:
     return numbers.number(value, decimals)
 
 
-def _change(value: float, decimals: int = WEIGHT_DECIMALS) -> str:
-    return numbers.number(value, decimals, sign=True)
+def change_text(before: float, after: float, decimals: int, *, first: str = "weights") -> str:
+    """``0.265 → 0.373 (+0.108)`` (or ``+0.108 (0.265 → 0.373)`` with `first` ``change``): the change is
+    the printed after minus the printed before, with the decimals that make it the true change
+    rounded too (:func:`relpos.text.facts.change_decimals`, at least `decimals`).
+
+    >>> change_text(0.3577, 0.2763, 3), change_text(0.265, 0.373, 3, first="change")
+    ('0.3577 → 0.2763 (−0.0814)', '+0.108 (0.265 → 0.373)')
+    """
+    places = facts.change_decimals(before, after, decimals)
+    weights, change = f"{_weight(before, places)} → {_weight(after, places)}", numbers.difference(before, after, places)
+    return f"{change} ({weights})" if first == "change" else f"{weights} ({change})"
 
 
 def _score(value: float, decimals: int = SCORE_DECIMALS) -> str:
@@ -203,6 +213,25 @@ def _row_constant_reason(result: AttentionResult) -> str:
     return f"Every key of a row gets the same bias ({_values_text(result.bias[:, 0])}, row by row).{reason}"
 
 
+def _zero_bias_caption(scalar: bool, inputs: tuple | None) -> str:
+    """Why every bias is 0, from the inputs when given: the table, the queries, or their products.
+
+    >>> _zero_bias_caption(False, ([[0.0], [0.0]], [[0.5], [-1.0], [0.2]]))
+    'The bias is 0 in every cell because every query is 0: qᵢ·aᴷ vanishes whatever the table, which is not zero.'
+    """
+    head = "The bias is 0 in every cell"
+    if scalar:
+        return f"{head}: every b is 0, so this table adds no position information."
+    if inputs is None:
+        return f"{head}, so position changes no score."
+    queries, table = inputs
+    if facts.zero(table):
+        return f"{head}: every entry of aᴷ is 0, so this table adds no position information."
+    if facts.zero(queries):
+        return f"{head} because every query is 0: qᵢ·aᴷ vanishes whatever the table, which is not zero."
+    return f"{head}: each query's product qᵢ·aᴷ with the rows it reads is 0, though neither aᴷ nor every query is."
+
+
 def _bias_caption(
     result: AttentionResult,
     kind: str,
@@ -217,8 +246,6 @@ def _bias_caption(
     as each needs).
     """
     bias = result.bias
-    if kind == "zero":
-        return "The bias is 0 in every cell: this table adds no position information."
     if kind == "row_constant":
         return _row_constant_reason(result) + " Only differences within a row count, so this moves no weight."
     if scalar:
@@ -368,7 +395,7 @@ def _still_caption(result: AttentionResult) -> str:
         where, widest = _rows_text(rows, n_rows), float(spreads[rows].max())
         span, reach = numbers.readable(widest), facts.reach(widest)
         # a bound below 0.0005 in E notation, so it never prints as 0.0005
-        most = numbers.readable(reach) if reach >= VISIBLE_CHANGE else numbers.scientific(reach, 3)
+        most = numbers.readable(reach) if reach >= VISIBLE_CHANGE else numbers.scientific_below(reach, VISIBLE_CHANGE)
         if cause == "saturated":
             text = (
                 f"Content saturates {where}: with content alone every weight there is already 0.000 or 1.000, and "
@@ -381,7 +408,7 @@ def _still_caption(result: AttentionResult) -> str:
                 f"content (at most tanh(spread/4) = {most})."
             )
         elif cause == "modest":
-            most = numbers.scientific(largest[rows].max(), 3)
+            most = numbers.scientific_below(largest[rows].max(), VISIBLE_CHANGE)
             text = (
                 f"In {where} the biases span up to {span}, but with these rows' content weights no change reaches "
                 f"0.0005 (at most {most})."
@@ -405,18 +432,18 @@ def _where(result: AttentionResult, i: int, j: int) -> str:
 def _shift_sentences(result: AttentionResult, name: str, cells, decimals: int, limit: int = SHOWN) -> list[str]:
     """``Largest gain: query 1 → key 1 (offset 0), +0.108 (0.265 → 0.373), because its bias 0.10 is above the
     row's log-mean-exp.`` for each tied cell (the arithmetic: :func:`difference_derivation`)."""
-    change = result.weights - result.content_weights
     sentences = []
     tie = f" (one of {len(cells)} tied)" if len(cells) > 1 else ""
     for i, j in cells[:limit].tolist():
         cause = weight_shift_cause(result.content_weights[i], result.bias[i], int(j))
         sentences.append(
-            f"Largest {name}{tie}: {_cell(i, j)} ({_where(result, i, j)}), {_change(change[i, j], decimals)} "
-            f"({_weight(result.content_weights[i, j], decimals)} → {_weight(result.weights[i, j], decimals)}), "
+            f"Largest {name}{tie}: {_cell(i, j)} ({_where(result, i, j)}), "
+            f"{change_text(result.content_weights[i, j], result.weights[i, j], decimals, first='change')}, "
             f"because {cause}."
         )
     if len(cells) > limit:
-        sentences.append(f"{len(cells) - limit} more cells tie for the largest {name}.")
+        more = len(cells) - limit
+        sentences.append(f"{more} more {'cell ties' if more == 1 else 'cells tie'} for the largest {name}.")
     return sentences
 
 
@@ -475,18 +502,20 @@ def _beyond_window(n_q: int, n_k: int, k: int) -> int:
     return int(after + before)
 
 
-def offsets_caption(result: AttentionResult, n: int) -> str:
-    """The offset map's caption: how many cells are clipped, and to which rows."""
-    k = result.k
+def offsets_caption(result: AttentionResult, n: int, *, scalar: bool = False) -> str:
+    """The offset map's caption: how many cells are clipped, and to which rows (of b in the
+    query-independent mode, whose table is one number per offset)."""
+    k, table = result.k, "b" if scalar else "aᴷ"
     beyond = _beyond_window(*result.scores.shape, k)
     if not beyond:
         return (
-            "What IS constant along a diagonal: the table row. Each colour is one row of aᴷ. "
+            f"What IS constant along a diagonal: the table row. Each colour is one row of {table}. "
             f"No pair is further apart than k = {k}, so nothing is clipped; lower k to see clipping."
         )
-    edges = f"aᴷ{numbers.offset_subscript(-k)} or aᴷ{numbers.offset_subscript(k)}" if k else "aᴷ₀, the only row"
+    sub = numbers.offset_subscript
+    edges = f"{table}{sub(-k)} or {table}{sub(k)}" if k else f"{table}₀, the only row"
     return (
-        "What IS constant along a diagonal: the table row. Each colour is one row of aᴷ; "
+        f"What IS constant along a diagonal: the table row. Each colour is one row of {table}; "
         f"the {beyond} cells beyond the dashed lines are further apart than k = {k} and reuse {edges}."
     )
 
@@ -540,7 +569,12 @@ def _content_caption(result: AttentionResult, limit: int = SHOWN, decimals: int 
 
 
 def explorer_captions(
-    result: AttentionResult, *, scalar: bool = False, d: int = 1, cell_decimals: tuple[int, int] | None = None
+    result: AttentionResult,
+    *,
+    scalar: bool = False,
+    d: int = 1,
+    cell_decimals: tuple[int, int] | None = None,
+    inputs: tuple | None = None,
 ) -> dict[str, str]:
     """One "what to notice" sentence or two for each Explorer heatmap, from the numbers.
 
@@ -551,7 +585,8 @@ def explorer_captions(
     printed); `d` is the width of the vectors, so a product is named with its 1/√d.
     `cell_decimals` (scores, weights): the content, bias and weight captions print their
     numbers, and judge their ties, with the decimals of the cells beside them (default: 2
-    for scores, 2 to 4 for a bias, 3 for weights).
+    for scores, 2 to 4 for a bias, 3 for weights). `inputs` (queries, table): a zero bias then
+    names its cause (a zero table, zero queries, or products that vanish).
 
     Examples
     --------
@@ -562,7 +597,7 @@ def explorer_captions(
     Red: weight the position term added; blue: weight it took away. Largest gain:
     query 1 → key 1 (offset 0), +0.108 (0.265 → 0.373), because its bias 0.10 is
     above the row's log-mean-exp. Largest loss: query 1 → key 4 (offset +3, clipped
-    to +2), −0.081 (0.358 → 0.276), because its bias −0.50 is below the row's
+    to +2), −0.0812 (0.3576 → 0.2764), because its bias −0.50 is below the row's
     log-mean-exp.
     """
     n_q, n_k = result.scores.shape
@@ -573,10 +608,12 @@ def explorer_captions(
     scores, weights = cell_decimals or (SCORE_DECIMALS, WEIGHT_DECIMALS)
     captions = {
         "content": _content_caption(result, decimals=scores),
-        "bias": _bias_caption(result, kind, scalar, spread, d, decimals=None if cell_decimals is None else scores),
+        "bias": _zero_bias_caption(scalar, inputs)
+        if kind == "zero"
+        else _bias_caption(result, kind, scalar, spread, d, decimals=None if cell_decimals is None else scores),
         "scores": _scores_caption(result, kind),
         "difference": difference_caption(result, kind),
-        "offsets": offsets_caption(result, max(n_q, n_k)),
+        "offsets": offsets_caption(result, max(n_q, n_k), scalar=scalar),
     }
     if result.k < max(n_q, n_k) - 1 and kind != "zero":
         captions["bias"] += f" Cells further apart than k = {result.k} repeat the edge entries."

@@ -13,6 +13,10 @@ chooses its wording from the answer:
 * **one row's story**: :func:`row_facts` bundles the tied favourites before and after, the
   tied largest gain and loss, and the cause when nothing moved visibly;
 * **a numeric verdict**: :func:`distance` is the distance a quiz verdict compares and prints;
+* **a tolerance no slip meets**: :func:`slip_tolerance` is the tolerance a typed number gets, so
+  that no known slip's value is ever marked right;
+* **printed arithmetic**: :func:`adds_up` says whether printed terms add up to their printed
+  total, :func:`decimals_adding_up` how many decimals make them (a reader re-adds what is shown);
 * **degenerate biases**: :func:`zero`, :func:`constant` and :func:`bias_kind` (all zero, one
   number per row, constant diagonals), equal up to float noise.
 
@@ -34,9 +38,12 @@ __all__ = [
     "VISIBLE_CHANGE",
     "WEIGHT_DECIMALS",
     "RowFacts",
+    "adds_up",
     "bias_kind",
     "bottom",
+    "change_decimals",
     "constant",
+    "decimals_adding_up",
     "decimals_showing",
     "distance",
     "largest_changes",
@@ -45,6 +52,7 @@ __all__ = [
     "reach",
     "row_facts",
     "row_tops",
+    "slip_tolerance",
     "spread",
     "still_causes",
     "top",
@@ -247,6 +255,33 @@ def visible(changes, decimals: int = WEIGHT_DECIMALS) -> np.ndarray:
     return array > _alike_edge(0.0, decimals, math.inf)
 
 
+def adds_up(terms, total: float, decimals: int) -> bool:
+    """Whether the terms, each printed at `decimals`, add up to the total printed at `decimals`.
+
+    A reader checks a printed sum (or a change ``after − before``, the terms ``after`` and
+    ``−before``) on the printed numbers, not on the values behind them.
+
+    >>> adds_up([0.224, 0.226, 0.134, 0.272, 0.144], 1.0, 2), adds_up([0.3577, -0.2763], 0.0814, 3)
+    (False, False)
+    >>> adds_up([0.3577, -0.2763], 0.0814, 4)
+    True
+    """
+    shown = sum(printed(term, decimals) for term in np.ravel(np.asarray(terms, dtype=float)))
+    return printed(shown, decimals) == printed(total, decimals)
+
+
+def decimals_adding_up(terms, total: float, minimum: int) -> int:
+    """The fewest decimals (at least `minimum`) at which the printed terms add up to the printed total.
+
+    >>> decimals_adding_up([0.224, 0.226, 0.134, 0.272, 0.144], 1.0, 2)
+    3
+    """
+    for decimals in range(minimum, MAX_DECIMALS + 1):
+        if adds_up(terms, total, decimals):
+            return decimals
+    return MAX_DECIMALS
+
+
 def decimals_showing(before, after, minimum: int) -> int:
     """The fewest decimals (at least `minimum`) at which every pair ``before → after`` that differs prints differently.
 
@@ -275,6 +310,28 @@ def decimals_showing(before, after, minimum: int) -> int:
     return MAX_DECIMALS
 
 
+#: A printed change gets at most this many decimals beyond its sentence's own to be the true change rounded.
+EXTRA_DECIMALS = 2
+
+
+def change_decimals(before: float, after: float, minimum: int) -> int:
+    """The decimals for one ``before → after (change)``: the fewest (at least `minimum`, at most
+    :data:`EXTRA_DECIMALS` more) at which the printed change is both the printed ``after − before``
+    and the true change rounded.
+
+    A sentence prints the change with :func:`relpos.text.numbers.difference`, from the printed
+    operands, so it adds up at any precision; past the extra decimals it may differ from the true
+    change rounded by one unit in the last place (one pair in ~64), rather than grow 8 digits.
+
+    >>> change_decimals(0.3577, 0.2763, 3), change_decimals(0.265, 0.373, 3)  # 0.358 → 0.276 is −0.082, not −0.081
+    (4, 3)
+    """
+    for decimals in range(minimum, minimum + EXTRA_DECIMALS):
+        if adds_up((after, -before), after - before, decimals):
+            return decimals
+    return minimum + EXTRA_DECIMALS
+
+
 def distance(given: float, expected: float) -> float:
     """How far a typed answer is from the expected one, as the verdict compares and prints it.
 
@@ -285,6 +342,42 @@ def distance(given: float, expected: float) -> float:
     (0.0109, 0.01)
     """
     return round(abs(float(given) - float(expected)), ANSWER_DECIMALS) + 0.0
+
+
+#: The tolerances a typed number can get, largest first (1, 5, 2 steps down to a millionth): a
+#: tolerance a learner can read off, not 0.0043.
+TOLERANCES = tuple(round(step * 10.0**-power, power + 1) for power in range(2, 7) for step in (1, 0.5, 0.2))
+
+
+def slip_tolerance(expected: float, slip_values, ceiling: float = 0.01) -> float:
+    """The tolerance for a typed answer `expected`: the largest of :data:`TOLERANCES` (at most
+    `ceiling`) within which no slip's value lies, nor any number that is also within it of a slip.
+
+    Parameters
+    ----------
+    expected : float
+    slip_values : iterable of float
+        What each known slip gives (leaving out a term, the wrong table row, the sign flipped).
+        One equal to `expected` (:func:`distance` 0) is no slip for these numbers.
+    ceiling : float
+        The tolerance when every slip is far away.
+
+    Returns
+    -------
+    tolerance : float
+        At most half the smallest gap between `expected` and a slip, so a slip's value is always
+        further than the tolerance (0 when a slip is closer than two millionths: exact answers only).
+
+    Examples
+    --------
+    >>> slip_tolerance(0.07, [0.06, 0.01, -0.07]), slip_tolerance(0.5, [0.1, -0.5]), slip_tolerance(0.5, [0.5])
+    (0.005, 0.01, 0.01)
+    >>> slip_tolerance(0.2902, [0.3, 0.2898])
+    0.0001
+    """
+    gaps = [gap for gap in (distance(value, expected) for value in slip_values) if gap > 0]
+    limit = min([*gaps, 2 * float(ceiling)]) / 2
+    return next((step for step in TOLERANCES if step <= min(limit, ceiling)), 0.0)
 
 
 def pinned(content_weights, mask=None) -> np.ndarray:
@@ -359,6 +452,22 @@ class RowFacts:
     def reach(self) -> float:
         """The most any weight could move with this spread (:func:`reach`)."""
         return reach(self.spread)
+
+    @property
+    def gain_verdict(self) -> str:
+        """Who gained the most, as a question's answer states it: ``one``, ``tie`` or ``none``.
+
+        Read from :attr:`gainers`, the one decision the takeaway names too, so a question's true
+        answer, its reveal, a student's feedback and the takeaway never disagree (ties judged at
+        :attr:`decimals`). ``none`` when no gain prints as non-zero: a row where nothing moves
+        (k = 0, a constant table, a saturated softmax) has no tie of gains, it has no gain.
+
+        >>> RowFacts((0,), (0,), (2,), (1,), 3, 1.0, "", 0.1).gain_verdict
+        'one'
+        >>> RowFacts((0,), (0,), (), (), 3, 0.0, "constant", 0.0).gain_verdict
+        'none'
+        """
+        return {0: "none", 1: "one"}.get(len(self.gainers), "tie")
 
 
 def _named_changes(before: np.ndarray, after: np.ndarray, mask: np.ndarray, shown=None) -> tuple[tuple, tuple, int]:

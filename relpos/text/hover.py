@@ -20,6 +20,7 @@ import numpy as np
 from relpos.core.attention import AttentionResult
 from relpos.core.offsets import relative_offsets
 from relpos.text import numbers
+from relpos.text.facts import printed
 
 __all__ = [
     "TEXT_CELLS",
@@ -160,8 +161,9 @@ def _cells(result: AttentionResult, *, offsets: bool = True, cells: bool = True)
     return fields
 
 
-def _where(f: _Fields) -> str:
-    row = f"a<sup>K</sup><sub>{f('clipped', '+d')}</sub>"
+def _where(f: _Fields, table: str = "a<sup>K</sup>") -> str:
+    """The cell's pair, its offset and the table entry it uses (``b`` for a query-independent bias)."""
+    row = f"{table}<sub>{f('clipped', '+d')}</sub>"
     return f"query i = {f('i')}, key j = {f('j')}: offset j − i = {f('offset', '+d')}, uses {row}"
 
 
@@ -218,7 +220,10 @@ def score_hover(queries, keys, table, result: AttentionResult, *, scalar: bool =
         f.add(f"a{c}", A[rows, c])
     for name in ("content", "bias", "scores"):
         f.add(name, getattr(result, name))
-    lines = [_where(f), f"{_dot(f, 'q', f('i'), 'k', f('j'), d)} = {f('content', '.2f')}"]
+    lines = [
+        _where(f, "b" if scalar else "a<sup>K</sup>"),
+        f"{_dot(f, 'q', f('i'), 'k', f('j'), d)} = {f('content', '.2f')}",
+    ]
     if scalar:
         lines.append(f"b<sub>{f('clipped', '+d')}</sub> = {f('bias', '.2f')} (the same for every query)")
     else:
@@ -251,13 +256,22 @@ def weight_hovers(result: AttentionResult, *, cells: bool = True) -> tuple[Hover
     f = _cells(result, offsets=False, cells=cells)
     f.add("content_weight", result.content_weights)
     f.add("weight", result.weights)
+    if cells:  # a recipe's browser computes the change itself
+        f.add("change", _shown_change(result.content_weights, result.weights, 4))
     hovers.append(
         f.hover(
             f"query i = {f('i')}, key j = {f('j')}<br>with positions {f('weight', '.4f')} − content only "
-            f"{f('content_weight', '.4f')} = {f.value(result.weights - result.content_weights, '.4f')}"
+            f"{f('content_weight', '.4f')} = {f('change', '.4f')}"
         )
     )
     return hovers[0], hovers[1], hovers[2]
+
+
+def _shown_change(before, after, decimals: int) -> np.ndarray:
+    """``after − before`` of the values as printed at `decimals`: a reader subtracts what the hover shows
+    (the Explorer's browser computes the same, relpos/ui/live_assets/attention.js)."""
+    shown = np.vectorize(lambda value: printed(value, decimals), otypes=[float])
+    return shown(after) - shown(before)
 
 
 def _softmax_hover(f: _Fields, logits: np.ndarray, symbol: str, letter: str) -> Hover:
@@ -372,7 +386,7 @@ def effects_hover(result: AttentionResult) -> tuple[Hover, Hover]:
     f = _cells(result, offsets=False)
     f.add("content_weight", result.content_weights)
     f.add("weight", result.weights)
-    f.add("change", result.weights - result.content_weights)
+    f.add("change", _shown_change(result.content_weights, result.weights, 4))
     weights = f.hover(
         f"query i = {f('i')}, key j = {f('j')}<br>content only {f('content_weight', '.4f')} → with positions "
         f"{f('weight', '.4f')} ({f('change', '+.4f')})"

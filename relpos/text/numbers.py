@@ -15,8 +15,11 @@ into an editable number field).
 
 from __future__ import annotations
 
+from relpos.text.facts import printed
+
 __all__ = [
     "MINUS",
+    "difference",
     "number",
     "offset",
     "offset_range",
@@ -24,7 +27,9 @@ __all__ = [
     "percent",
     "readable",
     "scientific",
+    "scientific_below",
     "subscript",
+    "sum_text",
     "tex_number",
     "tex_offset",
 ]
@@ -108,6 +113,20 @@ def scientific(value: float, digits: int = 2) -> str:
     return f"{number(float(mantissa), digits - 1)}e{number(int(exponent), 0)}"
 
 
+def scientific_below(value: float, bound: float, digits: int = 3) -> str:
+    """`value` (below `bound`) in E notation with the fewest digits (at least `digits`) that print it below
+    `bound`: a bound stated beside its threshold never reads as equal to it.
+
+    >>> scientific_below(4.99996e-4, 5e-4), scientific_below(4.9e-4, 5e-4)
+    ('4.99996e−4', '4.90e−4')
+    """
+    for shown in range(digits, 18):
+        text = scientific(value, shown)
+        if float(text.replace(MINUS, "-")) < bound:
+            return text
+    return scientific(value, 17)
+
+
 def readable(value: float, decimals: int = 4, *, trim: int | None = 2) -> str:
     """:func:`number`, or :func:`scientific` where fixed decimals would not be read: from a
     million up (a factor ``e^(bⱼ − T)`` can have 87 digits), or a non-zero value that would print as 0.
@@ -173,3 +192,36 @@ def percent(value: float) -> str:
     ('100%', '0%', '50%')
     """
     return f"{round(100 * float(value))}%"
+
+
+# ---------------------------------------------------------------- printed arithmetic
+# A reader re-adds what is shown: a change or a total is computed from the printed operands, so
+# an equation holds on its printed numbers (relpos.text.facts.decimals_adding_up picks decimals
+# at which that printed result is also the true one rounded).
+
+
+def difference(before: float, after: float, decimals: int, *, tex: bool = False) -> str:
+    """The signed change ``after − before`` as the printed numbers give it (``+0.108``, ``−0.082``).
+
+    >>> difference(0.3577, 0.2763, 3), difference(0.3577, 0.2763, 4), difference(0.5, 0.5, 2)
+    ('−0.082', '−0.0814', '0.00')
+    """
+    change = printed(after, decimals) - printed(before, decimals)
+    return (tex_number if tex else number)(change, decimals, sign=True)
+
+
+def sum_text(terms, decimals: int, *, tex: bool = False) -> str:
+    """``0.224 + 0.226 − 0.134 = 0.316``: each term printed, and their total added from the printed terms.
+
+    >>> sum_text([0.224, 0.226, 0.134, 0.272, 0.144], 3), sum_text([0.3, -0.05], 2, tex=True)
+    ('0.224 + 0.226 + 0.134 + 0.272 + 0.144 = 1.000', '0.30 - 0.05 = 0.25')
+    """
+    values = [float(term) for term in terms]
+    write = tex_number if tex else number
+    minus = "-" if tex else MINUS
+    parts = [write(values[0], decimals)]
+    for value in values[1:]:
+        text = write(value, decimals)
+        parts.append(f"{minus} {text[1:]}" if text.startswith(minus) else f"+ {text}")
+    total = sum(printed(value, decimals) for value in values)
+    return " ".join(parts) + f" = {write(total, decimals)}"

@@ -414,11 +414,19 @@ def show_url_problems(name: str) -> None:
     """Warn (once) about the parameters of the opening link that could not be used."""
     problems = st.session_state.pop(state_key(name, "problems"), ())
     if problems:
-        lines = "\n".join(f"- {escape_markdown(problem)}" for problem in problems)
-        st.warning(
-            f"Parts of this link could not be used; the page shows the defaults instead:\n\n{lines}",
-            icon=":material/warning:",
-        )
+        st.warning(url_problems_text(problems), icon=":material/warning:")
+
+
+def url_problems_text(problems) -> str:
+    """The warning about a link's unusable parts: each line says what the page used instead (a
+    default, or a value clamped into range such as k = 7 for k = 9 at n = 8), so the header claims
+    neither.
+
+    >>> url_problems_text(["Using 7"]).splitlines()
+    ['Parts of this link could not be used as given; each line says what the page used instead:', '', '- Using 7']
+    """
+    lines = "\n".join(f"- {escape_markdown(problem)}" for problem in problems)
+    return f"Parts of this link could not be used as given; each line says what the page used instead:\n\n{lines}"
 
 
 def set_page_state(name: str, state: dict, *, widget_prefix: str) -> None:

@@ -204,20 +204,22 @@ def test_a_softmax_stop_asks_which_key_gains_most(class_file):
     code = _code(teacher)
     _button(teacher, "Ask: which key gains most?").click().run()
     question = classroom.store().get_class(code).question
-    assert question.kind == "choice" and question.choices == ("key 1", "key 2", "key 3", "key 4", live.TIE)
+    assert question.kind == "choice"
+    assert question.choices == ("key 1", "key 2", "key 3", "key 4", live.TIE, live.NO_GAIN)
     gains = wt.row_shift(worked_example().attention(), 1).changes
     assert question.expected == f"key {int(np.argmax(gains)) + 1}"
 
 
-def test_with_k_0_no_key_gains_more_and_the_tie_is_the_answer(class_file):
+def test_with_k_0_no_key_gains_and_that_is_the_answer(class_file):
     """k = 0: one table row for every offset, so the position term shifts a row's scores
-    evenly and every key's weight change is 0: "key 1" (argmax's first) would be wrong."""
+    evenly and every key's weight change is 0: "key 1" (argmax's first) would be wrong, and
+    so would "a tie: equal gains" (nothing gains at all)."""
     teacher = _teacher({"i": "2", "j": "softmax", "k": "0", "a": "0.4"})
     code = _code(teacher)
     _button(teacher, "Ask: which key gains most?").click().run()
     question = classroom.store().get_class(code).question
-    assert question.expected == live.TIE
-    assert model.grade(question, live.TIE).correct and not model.grade(question, "key 1").correct
+    assert question.expected == live.NO_GAIN
+    assert model.grade(question, live.NO_GAIN).correct and not model.grade(question, live.TIE).correct
 
 
 def test_the_quiz_as_a_class(class_file):

@@ -240,7 +240,7 @@ class TestCaptions:
     def test_difference_explains_why_position_4_is_penalised(self):
         _, result = _example()
         caption = explain.explorer_captions(result)["difference"]
-        assert "Largest loss: query 1 → key 4 (offset +3, clipped to +2), −0.081 (0.358 → 0.276)" in caption
+        assert "Largest loss: query 1 → key 4 (offset +3, clipped to +2), −0.0812 (0.3576 → 0.2764)" in caption
         # the cause is the bias relative to the row's content-weighted log-mean-exp, not the bias alone
         assert "because its bias −0.50 is below the row's log-mean-exp" in caption
         assert (

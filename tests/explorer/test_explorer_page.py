@@ -65,7 +65,7 @@ class TestDefaultView:
 
     def test_captions_answer_why_position_4_is_penalised(self):
         page = texts(explorer())
-        assert "Largest loss: query 1 → key 4 (offset +3, clipped to +2), −0.081 (0.358 → 0.276)" in page
+        assert "Largest loss: query 1 → key 4 (offset +3, clipped to +2), −0.0812 (0.3576 → 0.2764)" in page
         assert "its bias −0.50 is below the row's content-weighted log-mean-exp" in page
 
     def test_hover_template_and_cell_numbers(self):

@@ -272,7 +272,8 @@ class TestTrainedPresets:
         favoured = effects.favoured_offsets(preset, profile)
         share = relpos.weight_on_offsets(result.weights, favoured).mean()
         page = texts(at)
-        assert f"Weight on offsets {', '.join(explain.offset_label(o) for o in favoured)}: " in page
+        named = ("offset " if len(favoured) == 1 else "offsets ") + ", ".join(explain.offset_label(o) for o in favoured)
+        assert f"Weight on {named}: " in page  # issue 37: "offsets −1" for one offset
         assert f"→ {share:.0%} on average" in page
 
     def test_previous_token_pulls_weight_to_minus_one(self):

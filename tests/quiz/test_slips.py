@@ -61,7 +61,7 @@ class TestScoreSlips:
         assert found["you left out the content term"] == pytest.approx(position)
         assert found["you read the table row of i − j"] == pytest.approx(content + wrong_row)
         assert "you forgot to divide by √d" not in found  # d = 1: the scaled score is the score
-        if abs(question.expected) > NUMBER_TOLERANCE:
+        if abs(question.expected) > question.tolerance:
             assert found["the sign is flipped"] == pytest.approx(-question.expected)
 
     def test_the_scale_slip_for_d_2(self):
@@ -178,10 +178,11 @@ class TestNaming:
                 continue
             typed = slip.value + offset / 10_000 if question.answer_kind == "number" else slip.value
             named = diagnose(question, typed)
+            tolerance = question.tolerance
             if question.answer_kind == "number":
-                right = abs(typed - question.expected) <= NUMBER_TOLERANCE + 1e-9
-                fits = abs(typed - slip.value) <= NUMBER_TOLERANCE - 1e-9
-                apart = abs(slip.value - question.expected) > NUMBER_TOLERANCE + 1e-9
+                right = abs(typed - question.expected) <= tolerance + 1e-9
+                fits = abs(typed - slip.value) <= tolerance - 1e-9
+                apart = abs(slip.value - question.expected) > tolerance + 1e-9
             else:
                 right, fits, apart = typed == question.expected, True, slip.value != question.expected
             if right:
@@ -190,8 +191,8 @@ class TestNaming:
                 assert slip.name in [found.name for found in named]
             for found in named:  # every slip named really gives the typed answer, and is no right answer
                 if question.answer_kind == "number":
-                    assert abs(found.value - typed) <= NUMBER_TOLERANCE + 1e-9
-                    assert abs(found.value - question.expected) > NUMBER_TOLERANCE - 1e-9
+                    assert abs(found.value - typed) <= tolerance + 1e-9
+                    assert abs(found.value - question.expected) > tolerance - 1e-9
                 else:
                     assert found.value == typed != question.expected
 

@@ -160,7 +160,7 @@ class TestTakeaway:
         sentences = wt_text.takeaway(wt.row_shift(RESULT, 0), row_of(STEPS, 0))
         assert sentences[0].startswith("Key 1 (offset 0) gained the most weight: 0.265 → 0.373 (+0.108), because ")
         assert sentences[1] == (
-            "Key 4 (offset +3, clipped to +2) lost the most weight: 0.358 → 0.276 (−0.081), because its position "
+            "Key 4 (offset +3, clipped to +2) lost the most weight: 0.3576 → 0.2764 (−0.0812), because its position "
             "term −0.50 is below the row's log-mean-exp."
         )
         assert "Content alone would attend most to key 4" in sentences[2] and "key 1 gets the most" in sentences[2]
@@ -171,16 +171,17 @@ class TestTakeaway:
         )
 
     def test_change_is_the_rounded_true_difference_as_in_the_explorer(self):
-        """The takeaway said −0.082 (rounded weights subtracted), the Explorer −0.081."""
+        """The takeaway said −0.082 (rounded weights subtracted), the Explorer −0.081; then both printed
+        0.358 → 0.276 (−0.081), which a reader subtracts to −0.082 (issue 37): 4 decimals make both agree."""
         captions = explain.explorer_captions(RESULT)["difference"]
         for row in range(4):
             shift = wt.row_shift(RESULT, row)
             for sentence in wt_text.takeaway(shift, row_of(STEPS, row))[:2]:
-                key, change = re.search(r"Key (\d).*\(([+−]\d\.\d{3})\)", sentence).groups()
+                key, change = re.search(r"Key (\d).*\(([+−]\d\.(\d+))\)", sentence).groups()[:2]
                 true = shift.weights[int(key) - 1] - shift.content_weights[int(key) - 1]
-                assert change == signed(true, 3, fixed=True)
-        assert "(0.358 → 0.276), because " in captions and "−0.081 (0.358 → 0.276)" in captions
-        assert "(−0.081)" in wt_text.takeaway(wt.row_shift(RESULT, 0), row_of(STEPS, 0))[1]
+                assert change == signed(true, len(change) - 3, fixed=True)
+        assert "(0.3576 → 0.2764), because " in captions and "−0.0812 (0.3576 → 0.2764)" in captions
+        assert "(−0.0812)" in wt_text.takeaway(wt.row_shift(RESULT, 0), row_of(STEPS, 0))[1]
 
     def test_constant_position_term_explains_the_unchanged_weights(self):
         scenario = relpos.Scenario(TEXTBOOK.queries, TEXTBOOK.keys, (0.7,))

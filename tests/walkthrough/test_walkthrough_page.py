@@ -135,7 +135,7 @@ class TestStepping:
         assert bars["data"][1]["text"] == ["0.373", "0.226", "0.124", "0.276"]
         takeaway = " ".join(m.value for m in at.markdown)
         assert "Key 1 (offset 0) gained the most weight: 0.265 → 0.373" in takeaway
-        assert "Key 4 (offset +3, clipped to +2) lost the most weight: 0.358 → 0.276" in takeaway
+        assert "Key 4 (offset +3, clipped to +2) lost the most weight: 0.3576 → 0.2764" in takeaway
         z = filled_scores(at)
         np.testing.assert_allclose(z[0], [1.0, 0.5, -0.1, 0.7])
         assert np.isnan(z[1:]).all()

@@ -186,7 +186,7 @@ def explorer_body() -> None:
     scalar = state["bias"] == "scalar"
     result = _attention(inputs, scalar)
     d = inputs.queries.shape[1]
-    captions = explain.explorer_captions(result, scalar=scalar, d=d)
+    captions = explain.explorer_captions(result, scalar=scalar, d=d, inputs=(inputs.queries, inputs.table))
     seq = st.session_state.get(SEQ, 0)
     # the figures' skeletons and hover recipes only: the browser fills the cells (live.release_spec)
     spec = live.release_spec(state, inputs, result, captions, seq=seq)

@@ -28,8 +28,10 @@ __all__ = [
     "PRESET_LABELS",
     "TABLE_PATTERNS",
     "EffectsInputs",
+    "clipping_leaks",
     "favoured_offsets",
     "is_trained",
+    "leak_free_k",
     "pattern_profile",
     "position_effects_inputs",
 ]
@@ -72,6 +74,43 @@ def favoured_offsets(pattern: str, profile=None) -> tuple[int, ...]:
     if pattern not in TABLE_PATTERNS:
         raise ValueError(f"pattern must be one of {sorted(PRESET_LABELS)}; got {pattern!r}")
     return TABLE_PATTERNS[pattern][1] or ()
+
+
+def clipping_leaks(favoured, n: int, k: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Which favoured table rows a non-favoured key reads through clipping, and those keys' offsets.
+
+    A key further than k reads the edge row ±k; that row carries a bonus when a favoured offset
+    clips to it, and the bonus leaks when one of those farther keys is not favoured itself.
+
+    Returns
+    -------
+    rows : tuple of int
+        The edge rows (±k) that carry a bonus and are read by a non-favoured offset.
+    offsets : tuple of int
+        The non-favoured offsets ``j − i`` (``|j − i| ≤ n − 1``) that read them.
+
+    Examples
+    --------
+    >>> clipping_leaks((-2, -1), 6, 1)  # −3..−5 read the bonus row −1
+    ((-1,), (-5, -4, -3))
+    >>> clipping_leaks((-2, -1), 3, 1)  # at n = 3 the only farther key, −2, is favoured itself
+    ((), ())
+    """
+    chosen = set(favoured)
+    offsets = np.arange(-(n - 1), n)
+    rows = clip_offsets(offsets, k)
+    bonus = {int(row) for o, row in zip(offsets, rows, strict=True) if int(o) in chosen}
+    leaked = [int(o) for o, row in zip(offsets, rows, strict=True) if int(row) in bonus and int(o) not in chosen]
+    return tuple(sorted({int(clip_offsets(np.array([o]), k)[0]) for o in leaked})), tuple(leaked)
+
+
+def leak_free_k(favoured, n: int, k: int) -> int:
+    """The smallest k above `k` at which no bonus leaks: at most n − 1, the slider's end, where nothing clips.
+
+    >>> leak_free_k((-2, -1), 6, 1), leak_free_k((-2, -1), 3, 0), leak_free_k((1, 2), 3, 0)
+    (3, 1, 1)
+    """
+    return next((better for better in range(k + 1, n) if not clipping_leaks(favoured, n, better)[1]), n - 1)
 
 
 def pattern_profile(pattern: str, k) -> np.ndarray:

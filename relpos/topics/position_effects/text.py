@@ -16,6 +16,7 @@ from relpos.text.explain import bias_kind, explorer_captions, number, offset_lab
 from relpos.text.facts import SCORE_DECIMALS
 from relpos.text.hover import format_cells
 from relpos.text.numbers import percent
+from relpos.topics.position_effects import model as effects_model
 
 __all__ = [
     "effects_captions",
@@ -47,12 +48,10 @@ def effects_captions(
     """
     captions = explorer_captions(result, d=d, cell_decimals=cell_decimals)
     if favoured:
-        names = ", ".join(offset_label(o) for o in favoured)
         before = weight_on_offsets(result.content_weights, favoured).mean()
         after = weight_on_offsets(result.weights, favoured).mean()
-        plural = "s" if len(favoured) > 1 else ""
         captions["weights"] = (
-            f"Softmax of the combined scores. Weight on offset{plural} {names}: {before:.0%} → {after:.0%} on "
+            f"Softmax of the combined scores. Weight on {_offsets_named(favoured)}: {before:.0%} → {after:.0%} on "
             "average (with content alone → with positions)."
         )
     return {name: captions[name] for name in ("content", "bias", "content_weights", "weights")}
@@ -105,21 +104,27 @@ def effects_summary(
     return sentences
 
 
+def _distance_effect(before: float, after: float, kind: str) -> tuple[str, int]:
+    """What the position term did to the average distance, and the decimals (at least 2) that print
+    ``before``, ``after`` and their change so that the printed change is printed after − before."""
+    shift = after - before
+    if kind in ("zero", "row_constant"):
+        return "the position term moved nothing: the weights are exactly the content weights", 2
+    if not facts.visible(shift, 2):  # prints as ±0.00
+        return "the position term moved it by less than 0.005", 2
+    places = facts.change_decimals(before, after, facts.decimals_showing([before], [after], 2))
+    direction = "(more local)" if shift < 0 else "(more spread out)"
+    return f"the position term moved it by {numbers.difference(before, after, places)} {direction}", places
+
+
 def _distance_sentences(result: AttentionResult, kind: str) -> list[str]:
     """Average attention distance and offset, before and after; "nothing moved" when nothing did."""
     before, after = attention_distance(result.content_weights).mean(), attention_distance(result.weights).mean()
     drift_before, drift_after = mean_offset(result.content_weights).mean(), mean_offset(result.weights).mean()
-    shift = after - before
-    if kind in ("zero", "row_constant"):
-        effect = "the position term moved nothing: the weights are exactly the content weights"
-    elif not facts.visible(shift, 2):  # prints as ±0.00
-        effect = "the position term moved it by less than 0.005"
-    else:
-        effect = f"the position term moved it by {numbers.number(shift, sign=True)} "
-        effect += "(more local)" if shift < 0 else "(more spread out)"
+    effect, places = _distance_effect(before, after, kind)
     return [
-        f"Average attention distance Σⱼ αᵢⱼ |j − i|: {numbers.number(before)} with content only, "
-        f"{numbers.number(after)} with positions — {effect}.",
+        f"Average attention distance Σⱼ αᵢⱼ |j − i|: {numbers.number(before, places)} with content only, "
+        f"{numbers.number(after, places)} with positions — {effect}.",
         f"Average offset Σⱼ αᵢⱼ (j − i): {numbers.number(drift_before, sign=True)} → "
         f"{numbers.number(drift_after, sign=True)} (negative means looking back).",
     ]
@@ -141,13 +146,21 @@ def _no_effect_sentence(result: AttentionResult, kind: str) -> str:
     )
 
 
+def _offsets_named(favoured) -> str:
+    """``offset −1`` or ``offsets −2, −1``: the noun agrees with the count.
+
+    >>> _offsets_named((-1,)), _offsets_named((-2, -1))
+    ('offset −1', 'offsets −2, −1')
+    """
+    return ("offset " if len(favoured) == 1 else "offsets ") + ", ".join(offset_label(o) for o in favoured)
+
+
 def _favoured_sentences(queries, result: AttentionResult, favoured, direction, trained: bool) -> list[str]:
     """Weight on the favoured offsets, who is pushed toward them, and what clipping adds."""
     n, k = result.scores.shape[0], result.k
-    names = ", ".join(offset_label(o) for o in favoured)
     share_before = weight_on_offsets(result.content_weights, favoured).mean()
     share_after = weight_on_offsets(result.weights, favoured).mean()
-    sentences = [f"Weight on offsets {names}: {share_before:.0%} → {share_after:.0%} on average."]
+    sentences = [f"Weight on {_offsets_named(favoured)}: {share_before:.0%} → {share_after:.0%} on average."]
     if direction is not None:
         aligned = int(np.count_nonzero(np.asarray(queries, dtype=float) @ np.asarray(direction, dtype=float) > 0))
         text = (
@@ -157,19 +170,27 @@ def _favoured_sentences(queries, result: AttentionResult, favoured, direction, t
         if aligned < n:
             text += f"; the other {n - aligned} are pushed away, because a Shaw bias qᵢ·aᴷ depends on the query"
         sentences.append(text + ".")
-    edge = [o for o in favoured if abs(o) >= k and abs(o) < n - 1 and o != 0]
-    if edge:
-        reach = max(abs(o) for o in favoured)
-        advice = (
-            "A new k trains a new head, which may favour other offsets."
-            if trained
-            else f"Raise k to {reach + 1} to keep it to the favoured offsets."
-        )
-        sentences.append(
-            f"Clipping: with k = {k}, every offset beyond ±{k} reuses the edge rows, so the bonus for "
-            f"{', '.join(offset_label(o) for o in edge)} also reaches every farther key on that side. {advice}"
-        )
+    if leak := _leak_sentence(favoured, n, k, trained):
+        sentences.append(leak)
     return sentences
+
+
+def _leak_sentence(favoured, n: int, k: int, trained: bool) -> str:
+    """Clipping advice, only when a non-favoured key really reads a bonus row (empty otherwise), with a
+    k the slider allows (at most n − 1)."""
+    rows, leaked = effects_model.clipping_leaks(favoured, n, k)
+    if not leaked:
+        return ""
+    if trained:
+        advice = "A new k trains a new head, which may favour other offsets."
+    else:
+        advice = f"Raise k to {effects_model.leak_free_k(favoured, n, k)} to keep it to the favoured offsets."
+    row_names = " and ".join(f"aᴷ{numbers.offset_subscript(row)}" for row in rows)
+    readers = offsets_text(np.array(leaked))
+    return (
+        f"Clipping: with k = {k}, every offset beyond ±{k} reuses the edge rows, so the bonus in {row_names} also "
+        f"reaches {readers}, which {'is' if len(leaked) == 1 else 'are'} not favoured. {advice}"
+    )
 
 
 def favourite_rows(queries, table, rows) -> list[frozenset[int]]:

@@ -30,6 +30,7 @@ from relpos.topics.quiz.model import (
     cells_text,
 )
 from relpos.topics.quiz.questions import explorer_example, make_quiz
+from relpos.topics.quiz.slips import question_slips
 
 __all__ = [
     "MAX_TRIES",
@@ -96,39 +97,6 @@ def offset_hints(expected: int, given: int, k: int, raw: int | None = None) -> l
     2
     """
     return [slip.sentence for slip in slips.matching(slips.offset_slips(expected, k, raw), given, expected)]
-
-
-#: What each kind's slips are computed from: its parameters, and whether it needs the scenario.
-_SLIP_NUMBERS = {
-    "score": (("i", "j"), True),
-    "table_row": (("i", "j"), False),
-    "weight_grows": (("i", "delta", "offset"), True),
-    "row_sum": (("i", "delta", "offset"), True),
-    "cells_change": (("k_from", "k_to"), False),
-}
-
-
-def question_slips(question: Question) -> tuple[slips.Slip | None, ...]:
-    """Every named slip of `question`, computed from its own numbers (see :mod:`relpos.topics.quiz.slips`);
-    none for a question without the numbers its kind's slips need."""
-    p, scenario, n, k = question.parameters, question.scenario, question.n, question.k
-    if question.kind not in _SLIP_NUMBERS:
-        return ()
-    names, needs_scenario = _SLIP_NUMBERS[question.kind]
-    if any(name not in p for name in names) or (needs_scenario and scenario is None):
-        return ()
-    if question.kind == "score":
-        return slips.score_slips(scenario.queries, scenario.keys, scenario.table, p["i"], p["j"], question.tolerance)
-    if question.kind == "table_row":
-        return slips.offset_slips(question.expected, k, raw=p["j"] - p["i"])
-    if question.kind == "cells_change":
-        return slips.cells_slips(n, p["k_from"], p["k_to"])
-    query = scenario.queries[p["i"] - 1]
-    if question.kind == "weight_grows":
-        return slips.weight_grows_slips(query, p["delta"], p["i"], n, k, p["offset"])
-    if p.get("variant") == "weights":
-        return slips.weight_sum_slips(query, p["delta"], p["i"], n, k, p["offset"])
-    return slips.score_sum_slips(query, p["delta"], p["i"], n, k, p["offset"], question.tolerance)
 
 
 def diagnose(question: Question, given) -> tuple[slips.Slip, ...]:

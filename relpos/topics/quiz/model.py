@@ -30,7 +30,7 @@ MAX_TRIES = 2
 
 #: What each kind of answer looks like, shown under the text box.
 ANSWER_FORMATS = {
-    "number": "a number, e.g. 0.25, -1.5 or .5 (within ±0.01 counts)",
+    "number": "a number, e.g. 0.25, -1.5 or .5 (within ±{tolerance} counts)",
     "offset": "the offset label, a whole number like -1, 0 or +2",
     "positions": "key positions numbered from 1, separated by commas, e.g. 2 or 1, 3",
     "cells": "(query, key) pairs numbered from 1, e.g. (1,4), (4,1), or none",
@@ -85,8 +85,12 @@ class Question:
 
     @property
     def answer_format(self) -> str:
-        """How to type the answer (shown next to the text box)."""
-        return ANSWER_FORMATS[self.answer_kind]
+        """How to type the answer (shown next to the text box), with this question's tolerance.
+
+        >>> Question("score", "", "", "number", 0.07, (), "", 4, 2, tolerance=0.005).answer_format
+        'a number, e.g. 0.25, -1.5 or .5 (within ±0.005 counts)'
+        """
+        return ANSWER_FORMATS[self.answer_kind].format(tolerance=numbers.readable(self.tolerance, 6, trim=0))
 
     @property
     def answer_text(self) -> str:

@@ -10,14 +10,16 @@ Markdown with ``$…$`` math, written by us; learner text is never mixed in.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import numpy as np
 
 from relpos.core.examples import Scenario
 from relpos.core.offsets import table_rows
 from relpos.text import numbers
-from relpos.text.facts import decimals_showing
+from relpos.text.facts import decimals_adding_up, decimals_showing
 from relpos.topics.quiz.model import NUMBER_TOLERANCE, Question
+from relpos.topics.quiz.slips import question_tolerance
 
 __all__ = ["explorer_example", "make_quiz"]
 
@@ -33,10 +35,19 @@ def _factor(value: float, places: int = 1) -> str:
     return f"({_tex(value, places)})"
 
 
-def _term(value: float, places: int = 2) -> str:
-    """A summand after the first: ``+ 0.72`` or ``- 0.40`` (LaTeX)."""
-    text = _tex(value, places)
-    return f"- {text[1:]}" if text.startswith("-") else f"+ {text}"
+#: More decimals than this beyond a sum's own are not printed: the terms are said to be rounded instead.
+_EXTRA_PLACES = 2
+
+
+def _sum_tex(terms, total: float, places: int = 2) -> str:
+    """``0.224 + 0.226 + … = 1.000`` (LaTeX): a sum that adds up on its printed terms (a learner re-adds
+    what the solution shows), with up to two more decimals than `places`; past that the terms at
+    `places` with their printed sum, and the unrounded total beside it."""
+    decimals = decimals_adding_up(terms, total, places)
+    if decimals <= places + _EXTRA_PLACES:
+        return numbers.sum_text(terms, decimals, tex=True)
+    rounded = numbers.sum_text(terms, places, tex=True)
+    return rounded + r"\ \ (\text{rounded terms; unrounded, they add up to }" + f" {_tex(total, places)})"
 
 
 def _set_tex(items) -> str:
@@ -109,7 +120,7 @@ def _score_question(rng: np.random.Generator) -> Question:
             rf"\operatorname{{clip}}({j1}-{i1},\;{k}) = \operatorname{{clip}}({offset},\;{k}) = {_signed(clipped)}"
             rf"\;\Rightarrow\; a^K_{{{_signed(clipped)}}} = {_tex(entry, 1)}",
             rf"e_{{{i1},{j1}}} = {_factor(q)}{_factor(key)} + {_factor(q)}{_factor(entry)}"
-            rf" = {_tex(result.content[i, j])} {_term(result.bias[i, j])} = {_tex(result.scores[i, j])}",
+            rf" = {_sum_tex((result.content[i, j], result.bias[i, j]), result.scores[i, j])}",
         ),
         explanation=(
             f"The content term multiplies the query by the key; the position term multiplies the same query "
@@ -226,7 +237,7 @@ def _weights_sum_variant(shared: dict, setup: str, after, i: int, n: int) -> Que
         solution=(
             rf"\sum_j \alpha_{{{i1},j}} = \sum_j"
             rf" \frac{{\exp(e_{{{i1},j}})}}{{\sum_{{j'}} \exp(e_{{{i1},j'}})}} = 1",
-            " + ".join(_tex(w) for w in after.weights[i]) + rf" = {_tex(after.weights[i].sum())}",
+            _sum_tex(after.weights[i], after.weights[i].sum()),
         ),
         explanation=(
             "Softmax divides every exponential by their total, so a row of weights always adds up to 1, "
@@ -367,7 +378,14 @@ def make_quiz(seed: int) -> tuple[Question, ...]:
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise ValueError(f"seed must be a non-negative integer; got {seed!r}")
     children = np.random.default_rng(int(seed)).spawn(len(_GENERATORS))
-    return tuple(generate(rng) for generate, rng in zip(_GENERATORS, children, strict=True))
+    return tuple(_slip_proof(generate(rng)) for generate, rng in zip(_GENERATORS, children, strict=True))
+
+
+def _slip_proof(question: Question) -> Question:
+    """A numeric question with the tolerance no named slip's value meets (others as drawn)."""
+    if question.answer_kind != "number":
+        return question
+    return replace(question, tolerance=question_tolerance(question))
 
 
 # ---------------------------------------------------------------- the example in the Explorer

@@ -21,7 +21,8 @@ import numpy as np
 
 from relpos.core.offsets import clip_offsets, relative_offsets
 from relpos.text import numbers
-from relpos.text.facts import distance
+from relpos.text.facts import distance, slip_tolerance
+from relpos.topics.quiz.model import Question
 
 __all__ = [
     "Slip",
@@ -29,6 +30,8 @@ __all__ = [
     "flips_sign",
     "matching",
     "offset_slips",
+    "question_slips",
+    "question_tolerance",
     "score_slips",
     "score_sum_slips",
     "sign_slip",
@@ -391,3 +394,50 @@ def cells_slips(n: int, k_from: int, k_to: int) -> tuple[Slip, ...]:
             _cells(n, lambda o: abs(o) <= k_to),
         ),
     )
+
+
+# ---------------------------------------------------------------- a question's slips and tolerance
+
+
+#: What each kind's slips are computed from: its parameters, and whether it needs the scenario.
+_SLIP_NUMBERS = {
+    "score": (("i", "j"), True),
+    "table_row": (("i", "j"), False),
+    "weight_grows": (("i", "delta", "offset"), True),
+    "row_sum": (("i", "delta", "offset"), True),
+    "cells_change": (("k_from", "k_to"), False),
+}
+
+
+def question_slips(question: Question) -> tuple[Slip | None, ...]:
+    """Every named slip of `question`, computed from its own numbers (see :mod:`relpos.topics.quiz.slips`);
+    none for a question without the numbers its kind's slips need."""
+    p, scenario, n, k = question.parameters, question.scenario, question.n, question.k
+    if question.kind not in _SLIP_NUMBERS:
+        return ()
+    names, needs_scenario = _SLIP_NUMBERS[question.kind]
+    if any(name not in p for name in names) or (needs_scenario and scenario is None):
+        return ()
+    if question.kind == "score":
+        return score_slips(scenario.queries, scenario.keys, scenario.table, p["i"], p["j"], question.tolerance)
+    if question.kind == "table_row":
+        return offset_slips(question.expected, k, raw=p["j"] - p["i"])
+    if question.kind == "cells_change":
+        return cells_slips(n, p["k_from"], p["k_to"])
+    query = scenario.queries[p["i"] - 1]
+    if question.kind == "weight_grows":
+        return weight_grows_slips(query, p["delta"], p["i"], n, k, p["offset"])
+    if p.get("variant") == "weights":
+        return weight_sum_slips(query, p["delta"], p["i"], n, k, p["offset"])
+    return score_sum_slips(query, p["delta"], p["i"], n, k, p["offset"], question.tolerance)
+
+
+def question_tolerance(question: Question) -> float:
+    """The tolerance a numeric question gets: no named slip's value is within it
+    (:func:`relpos.text.facts.slip_tolerance`, at most the question's own).
+
+    Quiz numbers are exact hundredths, so a slip is often 0.01 away (0.06, the content term
+    alone, against the score 0.07): the tolerance is then 0.005, not 0.01.
+    """
+    values = [slip.value for slip in question_slips(question) if slip is not None]
+    return slip_tolerance(float(question.expected), values, question.tolerance)

@@ -36,6 +36,8 @@ KEPT_POINTS = 5
 #: positions right at the training length: the tasks are deterministic, so a head that
 #: learned one scores near 100%, and a head without positions already guesses about 30%.
 LEARNED_POINTS = 50
+#: Decimals of the accuracy table (percent): the learned threshold is judged on what it shows.
+TABLE_DECIMALS = 1
 #: Biases closer than this are the same (float noise of shared table rows).
 TIE = 1e-12
 
@@ -96,15 +98,36 @@ def _change_sentences(names, first: np.ndarray, last: np.ndarray, start: str, en
     return sentences
 
 
+def _learned(accuracy: float) -> bool:
+    """Whether an accuracy reaches :data:`LEARNED_POINTS` as the accuracy table prints it (one decimal):
+    49.6% has not learned, though its whole percent is 50%.
+
+    >>> _learned(0.496), _learned(0.4996), _learned(0.501)
+    (False, True, True)
+    """
+    return facts.printed(100 * float(accuracy), TABLE_DECIMALS) >= LEARNED_POINTS
+
+
+def _below_threshold(accuracy: float) -> str:
+    """An accuracy that did not reach :data:`LEARNED_POINTS`: a whole percent when that prints below it
+    too, else the table's one decimal (``49.6%``, not ``50%`` beside "below 50%").
+
+    >>> _below_threshold(0.32), _below_threshold(0.496)
+    ('32%', '49.6%')
+    """
+    whole = percent(accuracy)
+    return whole if int(whole[:-1]) < LEARNED_POINTS else f"{numbers.number(100 * accuracy, TABLE_DECIMALS)}%"
+
+
 def _unlearned_sentence(names, first: np.ndarray, start: str, vocab: int | None) -> str:
-    """The schemes that never learned the task at the training length, with their accuracy there."""
-    parts = [f"{name} ({percent(a)})" for name, a in zip(names, first, strict=True)]
+    """The schemes that never learned the task at the training length, with their accuracy there
+    ("A and B did not learn", never "all did not", which reads as "not all did")."""
+    parts = [f"{name} ({_below_threshold(a)})" for name, a in zip(names, first, strict=True)]
     chance = f"; guessing scores {percent(1 / vocab)}" if vocab else ""
     subject = _names(parts)
-    verb = "did" if len(names) == 1 else "all did"
     pronoun = "its" if len(names) == 1 else "their"
     text = (
-        f"{subject} {verb} not learn the task at {start} (below {LEARNED_POINTS}%{chance}), so {pronoun} "
+        f"{subject} did not learn the task at {start} (below {LEARNED_POINTS}%{chance}), so {pronoun} "
         "accuracy on longer sequences says nothing about generalising."
     )
     return text[0].upper() + text[1:]
@@ -150,7 +173,7 @@ sequences says nothing about generalising.'
     trained = lengths[0]
     start = length_label(trained, trained)
     sentences = [_best_sentence(names, table[:, 0], f"the training length {start}")]
-    learned = np.array([_points(a) >= LEARNED_POINTS for a in table[:, 0]])  # (n_schemes,)
+    learned = np.array([_learned(a) for a in table[:, 0]])  # (n_schemes,)
     if not learned.all():
         unlearned = [name for name, ok in zip(names, learned, strict=True) if not ok]
         sentences.append(_unlearned_sentence(unlearned, table[~learned, 0], start, vocab))
@@ -259,7 +282,8 @@ each query adds one number to all of its keys, which never changes an attention 
     shown = numbers.number  # at the 2 decimals the ties are judged at
     return (
         f"{steps} the largest bias is at {offsets_text(offsets[leaders])} ({shown(top)}), "
-        f"{shown(top - second)} above the next largest ({shown(second)}, at {offsets_text(runners)})."
+        f"{numbers.difference(second, top, SCORE_DECIMALS).lstrip('+')} above the next largest ({shown(second)}, "
+        f"at {offsets_text(runners)})."
     )
 
 

@@ -337,7 +337,7 @@ def length_section(state: dict) -> None:
     frame = tables.accuracy_frame(table.schemes, table.lengths, table.accuracy)
     left, right = st.columns([2, 3])
     with left:
-        ui.labelled_table(frame, decimals=1, caption="Next-token accuracy, percent.", stretch=True)
+        ui.labelled_table(frame, decimals=text.TABLE_DECIMALS, caption="Next-token accuracy, percent.", stretch=True)
     with right:
         fig = figures.accuracy_figure(table.schemes, table.lengths, table.accuracy, vocab=VOCAB)
         ui.plotly(fig, key=W + "fig.accuracy")

@@ -23,8 +23,7 @@ from relpos.classroom import model as class_model
 from relpos.classroom.errors import ClassroomError
 from relpos.classroom.model import Class, Pace
 from relpos.state.keys import state_key, widget_key
-from relpos.text import facts
-from relpos.text.numbers import subscript
+from relpos.text.numbers import readable, subscript
 from relpos.topics.walkthrough import controls as walk
 from relpos.topics.walkthrough import model as wt
 from relpos.topics.walkthrough import schema as walkthrough_schema
@@ -200,6 +199,8 @@ def _start(link_state: dict) -> None:
 
 #: The choice for "two or more keys gain the same, at the decimals shown".
 TIE = "a tie: equal gains"
+#: The choice for "no weight gains visibly" (k = 0, a constant table, a saturated row): no tie, no gain.
+NO_GAIN = "no key gains visibly"
 
 
 def start_button(lesson: Lesson, live: Live) -> None:
@@ -221,21 +222,24 @@ def ask_options(lesson: Lesson) -> list[tuple[str, object]]:
     stop, n = lesson.stop, lesson.n
     i = stop.row + 1
     if lesson.at_softmax:
-        gains = wt.row_shift(lesson.result, stop.row).changes
-        keys = [f"key {j + 1}" for j in range(n)]
-        keys.append(TIE)  # a tie at the decimals the stop prints is a right answer too
-        tied = facts.top(gains, facts.WEIGHT_DECIMALS)
-        best = keys[tied[0]] if len(tied) == 1 else TIE
+        # the takeaway's own facts (row_facts' gainers) decide the answer, its reveal and the feedback
+        gained = wt.row_shift(lesson.result, stop.row).facts
+        keys = [f"key {j + 1}" for j in range(n)] + [TIE, NO_GAIN]
+        verdict = gained.gain_verdict
+        answer = keys[gained.gainers[0]] if verdict == "one" else TIE if verdict == "tie" else NO_GAIN
         prompt = f"Row {i}: which key gains the most attention weight from the position term?"
         step = f"r{i}softmax"
-        return [("Ask: which key gains most?", lambda: class_model.choice_question(prompt, keys, best, stop=step))]
+        return [("Ask: which key gains most?", lambda: class_model.choice_question(prompt, keys, answer, stop=step))]
     pair = lesson.steps[stop.row * n + stop.step]
     j = stop.step + 1
-    prompt = f"Predict e{subscript(i)}{subscript(j)} = content + position for query {i}, key {j}."
+    # no slip (a term left out, the row of i − j, the sign) may land within the tolerance
+    tolerance = wt.prediction_tolerance(lesson.scenario, pair)
+    rule = f"within ±{readable(tolerance, 6, trim=0)} counts" if tolerance else "give it exactly"
+    prompt = f"Predict e{subscript(i)}{subscript(j)} = content + position for query {i}, key {j} ({rule})."
     return [
         (
             f"Ask: predict e{subscript(i)}{subscript(j)}",
-            lambda: class_model.number_question(prompt, pair.score, stop=f"r{i}j{j}"),
+            lambda: class_model.number_question(prompt, pair.score, tolerance=tolerance, stop=f"r{i}j{j}"),
         )
     ]
 

@@ -22,7 +22,7 @@ from relpos.core.attention import AttentionResult
 from relpos.core.examples import Scenario
 from relpos.text import numbers
 from relpos.text.escape import escape_markdown
-from relpos.text.facts import RowFacts, row_facts
+from relpos.text.facts import RowFacts, row_facts, slip_tolerance
 
 __all__ = [
     "K_CHOICES",
@@ -37,10 +37,12 @@ __all__ = [
     "next_stop",
     "pair_steps",
     "parse_value",
+    "prediction_tolerance",
     "previous_stop",
     "reached_cells",
     "resize_table",
     "row_shift",
+    "slip_values",
     "stop_id",
     "stop_index",
     "used_offsets",
@@ -276,6 +278,32 @@ def pair_steps(scenario: Scenario, result: AttentionResult | None = None) -> tup
         for i in range(n)
         for j in range(n)
     )
+
+
+def slip_values(scenario: Scenario, step: PairStep) -> tuple[float, float, float, float]:
+    """What the common slips give for the score of `step` (as the quiz names them): the content
+    term alone, the position term alone, the table row of i − j instead of j − i, the sign flipped.
+
+    >>> from relpos.core.examples import worked_example
+    >>> example = worked_example()
+    >>> [round(v, 4) for v in slip_values(example, pair_steps(example)[3])]
+    [1.2, -0.5, 0.9, -0.7]
+    """
+    flipped = int(np.clip(-step.offset, -step.k, step.k))  # the offset i − j, clipped
+    wrong_row = step.content + step.query * float(scenario.table[flipped + step.k])  # d = 1: no 1/√d
+    return step.content, step.position, wrong_row, -step.score
+
+
+def prediction_tolerance(scenario: Scenario, step: PairStep) -> float:
+    """How close a predicted score of `step` must be to count: no slip's value is that close
+    (:func:`relpos.text.facts.slip_tolerance`, 0.01 at most, as in the quiz).
+
+    >>> from relpos.core.examples import worked_example
+    >>> example = worked_example()
+    >>> prediction_tolerance(example, pair_steps(example)[3])
+    0.01
+    """
+    return slip_tolerance(step.score, slip_values(scenario, step))
 
 
 # ---------------------------------------------------------------------------

@@ -7,9 +7,9 @@ print comes from those steps, formatted by :mod:`relpos.text.numbers`.
 
 from __future__ import annotations
 
-from relpos.text import explain, numbers
+from relpos.text import explain, facts, numbers
 from relpos.text.explain import weight_shift_cause, weight_shift_reason
-from relpos.text.facts import WEIGHT_DECIMALS
+from relpos.text.facts import VISIBLE_CHANGE, WEIGHT_DECIMALS, decimals_adding_up
 from relpos.topics.walkthrough.model import PairStep, RowShift
 
 __all__ = [
@@ -69,12 +69,8 @@ def takeaway(shift: RowShift, row_steps: tuple[PairStep, ...] | list[PairStep]) 
             tied = [j for j in keys if j != index]
             tie = f", tied with {explain.keys_text(tied)}" if tied else ""
             cause = weight_shift_cause(shift.content_weights, positions, index, term="position term")
-            sentences.append(
-                f"{_key_label(row_steps[index])} {verb} the most weight{tie}: "
-                f"{_weight(shift.content_weights[index], facts.decimals)} → "
-                f"{_weight(shift.weights[index], facts.decimals)} "
-                f"({signed(shift.changes[index], facts.decimals, fixed=True)}), because {cause}."
-            )
+            change = explain.change_text(shift.content_weights[index], shift.weights[index], facts.decimals)
+            sentences.append(f"{_key_label(row_steps[index])} {verb} the most weight{tie}: {change}, because {cause}.")
     sentences.append(_favourite_sentence(shift))
     return sentences
 
@@ -128,9 +124,10 @@ def _still_sentence(shift: RowShift, row_steps) -> str:
         return (
             f"No weight changed visibly: the position terms of this row span only {span}, and a spread that small "
             f"moves no weight by 0.0005 or more whatever the content (at most tanh(spread/4) = "
-            f"{numbers.scientific(facts.reach, 3)})."
+            f"{numbers.scientific_below(facts.reach, VISIBLE_CHANGE)})."
         )
-    largest = numbers.scientific(facts.largest_change, 3)  # below 0.0005: E notation keeps its digits
+    # below 0.0005: E notation, with the digits that show it below
+    largest = numbers.scientific_below(facts.largest_change, VISIBLE_CHANGE)
     if facts.still == "saturated":
         return (
             f"No weight changed visibly, though the position terms of this row span {span}: content saturates "
@@ -245,9 +242,7 @@ def pair_latex(step: PairStep, *, hide_score: bool = False) -> str:
     """
     i, j = step.i + 1, step.j + 1
     content, position, score = (
-        (ASKED_TEX,) * 3
-        if hide_score
-        else (short_number(step.content), short_number(step.position), short_number(step.score))
+        (ASKED_TEX,) * 3 if hide_score else (short_number(step.content), short_number(step.position), None)
     )
     entry = f"a^K_{{{_offset_tex(step.clipped)}}}"
     distance = abs(step.offset)
@@ -269,10 +264,32 @@ def pair_latex(step: PairStep, *, hide_score: bool = False) -> str:
         (
             rf"\text{{score}}\; e_{{{i},{j}}} &= \text{{content}} + \text{{position}} = {score}"
             if hide_score
-            else rf"\text{{score}}\; e_{{{i},{j}}} &= {content} + {_factor(step.position)} = {score}"
+            else rf"\text{{score}}\; e_{{{i},{j}}} &= {_score_sum(step)}"
         ),
     ]
     return r"\begin{aligned}" + r" \\ ".join(lines) + r"\end{aligned}"
+
+
+#: A pair's score line prints at most this many decimals; past them its total is added from the printed terms.
+_MOST_DECIMALS = 6
+
+
+def _score_sum(step: PairStep) -> str:
+    """``1.2 + (-0.5) = 0.7``: the two terms and the score at 4 decimals, or as many more (up to 6) as
+    make the printed terms add up to the printed score (values typed with 3 decimals have 6-decimal products).
+
+    >>> from relpos.core.examples import Scenario
+    >>> from relpos.topics.walkthrough.model import pair_steps
+    >>> _score_sum(pair_steps(Scenario((0.123,), (0.456,), (0.789,)))[0])
+    '0.0561 + 0.097 = 0.1531'
+    >>> _score_sum(pair_steps(Scenario((0.123,), (0.451,), (0.781,)))[0])  # 0.0555 + 0.0961 is not 0.1515
+    '0.055473 + 0.096063 = 0.151536'
+    """
+    places = min(decimals_adding_up((step.content, step.position), step.score, 4), _MOST_DECIMALS)
+    content, position = (numbers.tex_number(value, places, trim=1) for value in (step.content, step.position))
+    total = facts.printed(step.content, places) + facts.printed(step.position, places)  # what the reader adds
+    position = f"({position})" if position.startswith("-") else position
+    return f"{content} + {position} = {numbers.tex_number(total, places, trim=1)}"
 
 
 def pair_sentence(step: PairStep) -> str:

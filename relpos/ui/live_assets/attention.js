@@ -111,6 +111,8 @@ export function hoverData(fields, asText, { queries, keys, table, result, logits
     total: (i) => totals[i],
     content_weight: (i, j) => result.content_weights[i][j],
     weight: (i, j) => result.weights[i][j],
+    // relpos.text.hover.weight_hovers: the change as the hover's own 4-decimal weights give it
+    change: (i, j) => shown(result.weights[i][j], 4) - shown(result.content_weights[i][j], 4),
     z: (i, j) => z[i][j],
   };
   const getters = fields.map(([name, format]) => {
@@ -119,6 +121,11 @@ export function hoverData(fields, asText, { queries, keys, table, result, logits
     return asText ? (i, j) => formatField(get(i, j), format) : get;
   });
   return queries.map((_, i) => keys.map((_, j) => getters.map((get) => get(i, j)))); // (n_q, n_k, fields)
+}
+
+// relpos.text.facts.printed: a value as formatFixed prints it, read back.
+function shown(value, decimals) {
+  return Number(formatFixed(value, decimals).replace("−", "-"));
 }
 
 function vectorField(letter, c, queries, keys, table, k) {
