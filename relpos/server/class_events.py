@@ -37,7 +37,7 @@ from starlette.responses import PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from relpos.classroom import model
-from relpos.classroom.errors import ClassroomError
+from relpos.classroom.errors import ClassroomError, StoreUnavailableError
 from relpos.classroom.store import BaseStore
 from relpos.classroom.stores import open_store
 from relpos.server import asgi
@@ -85,6 +85,9 @@ class _Watcher:
         while True:
             try:
                 current = self.store.wait_for_change(self.code, self.version, WAIT_SECONDS, watch=self.watch)
+            except StoreUnavailableError:  # a blip says nothing of the class: never "gone" for it
+                threading.Event().wait(1.0)
+                continue
             except ClassroomError:  # deleted after its end or expiry: tell the streams and stop
                 current, self.gone = self.version, True
             except Exception:  # the store is unreachable for a moment: try again, not in a hot loop
@@ -169,6 +172,8 @@ async def class_events(request: Request) -> Response:
     try:
         code = model.normalise_code(request.path_params["code"])
         version = await asyncio.to_thread(store.version, code, watch)
+    except StoreUnavailableError as error:  # the page's EventSource asks again, ever more slowly
+        return PlainTextResponse(error.message, status_code=503, headers={"Retry-After": "2"})
     except ClassroomError as error:
         return PlainTextResponse(error.message, status_code=404)
 
