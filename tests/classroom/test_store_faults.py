@@ -21,9 +21,8 @@ from relpos.classroom.errors import (
     ends_identity,
 )
 from relpos.classroom.redis_store import RedisStore
-from relpos.server import class_events
 from relpos.ui import classroom
-from tests.classroom.conftest import redis_server_binary
+from tests.classroom.conftest import app_store_at, redis_server_binary
 from tests.support import redis_server
 from tests.support.apptest import ROOT, open_app
 from tests.support.browser import free_port
@@ -129,12 +128,8 @@ def test_without_the_append_only_file_a_redis_restart_forgets_every_class(make_r
 def redis_app(make_redis, monkeypatch):
     """The app's store on a persistent Redis this test stops and starts again."""
     server = make_redis(documented_redis_settings())
-    monkeypatch.setenv("RELPOS_CLASS_STORE", server.url)
-    monkeypatch.setattr(class_events, "_store", None)
-    yield server
-    if class_events._store is not None:
-        class_events._store.close()
-    class_events._store = None
+    with app_store_at(server.url, monkeypatch):
+        yield server
 
 
 def _texts(at) -> str:
@@ -195,15 +190,9 @@ def test_a_crafted_class_link_tells_the_browser_to_forget_nothing(crafted, tmp_p
     """``?class=ABC234=;`` made the receiver write ``relpos-class-ABC234=;=; max-age=0``: the
     browser read that as deleting the teacher's identity cookie of class ABC234. A malformed
     or unknown code in a link says nothing about anybody's class."""
-    monkeypatch.setenv("RELPOS_CLASS_STORE", f"sqlite://{tmp_path / 'classes.sqlite3'}")
-    monkeypatch.setattr(class_events, "_store", None)
-    try:
+    with app_store_at(f"sqlite://{tmp_path / 'classes.sqlite3'}", monkeypatch):
         at = open_app("worked_example", query={"class": crafted})
-        assert not at.exception, at.exception
-        with pytest.raises(InputError):
-            model.normalise_code(crafted)
-        assert not any(receiver["forget"] for receiver in _receivers(at)), "the browser was told to forget"
-    finally:
-        if class_events._store is not None:
-            class_events._store.close()
-        class_events._store = None
+    assert not at.exception, at.exception
+    with pytest.raises(InputError):
+        model.normalise_code(crafted)
+    assert not any(receiver["forget"] for receiver in _receivers(at)), "the browser was told to forget"
