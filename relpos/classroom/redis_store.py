@@ -31,7 +31,7 @@ from collections.abc import Callable
 import redis
 
 from relpos.classroom import records
-from relpos.classroom.errors import UnknownClassError
+from relpos.classroom.errors import StoreFaultError, UnknownClassError
 from relpos.classroom.model import Answer, Class, Question, Student
 from relpos.classroom.store import BaseStore, T, Watch, unavailable_as_error
 
@@ -43,7 +43,18 @@ TTL_MARGIN = 300
 MAX_CONNECTIONS = 50
 #: Seconds a call waits for a free connection before the store counts as unreachable.
 POOL_WAIT = 10
-_reachable = unavailable_as_error(redis.ConnectionError, redis.TimeoutError)
+
+
+def _refused(error: Exception) -> StoreFaultError:
+    """A Redis that answers but refuses (out of memory, a read-only replica, a failing disk)."""
+    return StoreFaultError(
+        f"The Redis class store refused the change ({str(error)[:120]}): check its memory limit "
+        "(maxmemory), its disk and that it is not a read-only replica, then try again."
+    )
+
+
+# Loading its data after a restart is a ConnectionError (BusyLoadingError): a moment's wait.
+_reachable = unavailable_as_error(redis.ConnectionError, redis.TimeoutError, faults=(redis.RedisError,), fault=_refused)
 
 
 class RedisStore(BaseStore):
@@ -83,6 +94,11 @@ class RedisStore(BaseStore):
             self._listener.join(timeout=5)
         self._redis.close()
         self._pool.disconnect()
+
+    @_reachable
+    def check(self) -> None:
+        """Write a health key: raises unless Redis answers and takes writes now."""
+        self._redis.set(f"{self._prefix}:health", str(self._clock()), ex=60)
 
     # ------------------------------------------------------------ plumbing
 

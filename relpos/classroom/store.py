@@ -45,6 +45,7 @@ from relpos.classroom.errors import (
     NotJoinedError,
     NotTeacherError,
     QuestionClosedError,
+    StoreFaultError,
     StoreUnavailableError,
     UnknownClassError,
 )
@@ -53,6 +54,7 @@ from relpos.classroom.results import Results, aggregate, results_csv
 
 __all__ = [
     "DEFAULT_DATA_DIR",
+    "UNREACHABLE",
     "BaseStore",
     "ClassStore",
     "Notifier",
@@ -141,6 +143,10 @@ class ClassStore(Protocol):
     def expire(self) -> int:
         """Delete the classes that are over; how many."""
 
+    def check(self) -> None:
+        """Raise :class:`~relpos.classroom.errors.StoreUnavailableError` (or its StoreFaultError)
+        unless the store can be read and written now (the server's health check asks)."""
+
     def close(self) -> None:
         """Release connections and threads."""
 
@@ -177,9 +183,18 @@ class Notifier:
             self._condition.wait_for(lambda: self.generation(code) != seen, timeout)
 
 
-def unavailable_as_error(*failures: type[Exception]):
+#: What a page says while the store cannot be reached (it says nothing about the class).
+UNREACHABLE = "The class server cannot be reached just now; try again in a moment."
+
+
+def unavailable_as_error(
+    *failures: type[Exception],
+    faults: tuple[type[Exception], ...] = (),
+    fault: Callable[[Exception], StoreFaultError] | None = None,
+):
     """Decorate a backend primitive so that `failures` (a lost connection, a locked file)
-    reach the page as :class:`~relpos.classroom.errors.StoreUnavailableError`."""
+    reach the page as :class:`~relpos.classroom.errors.StoreUnavailableError`, and `faults`
+    (a store that answers but refuses) as what ``fault(error)`` makes of them."""
 
     def decorate(function):
         @functools.wraps(function)
@@ -187,9 +202,9 @@ def unavailable_as_error(*failures: type[Exception]):
             try:
                 return function(*args, **kwargs)
             except failures as error:
-                raise StoreUnavailableError(
-                    "The class server cannot be reached just now; try again in a moment."
-                ) from error
+                raise StoreUnavailableError(UNREACHABLE) from error
+            except faults as error:
+                raise fault(error) from error
 
         return guarded
 
@@ -267,6 +282,10 @@ class BaseStore(ABC):
     @abstractmethod
     def _delete_gone(self, now: float) -> int:
         """Delete every class whose ``gone_at`` has passed."""
+
+    @abstractmethod
+    def check(self) -> None:
+        """Raise unless the store can be read and written now (see :meth:`ClassStore.check`)."""
 
     @abstractmethod
     def close(self) -> None:

@@ -42,10 +42,12 @@ from relpos.classroom.store import BaseStore
 from relpos.classroom.stores import open_store
 from relpos.server import asgi
 
-__all__ = ["HEARTBEAT", "PATH", "class_store", "events_path", "open_streams"]
+__all__ = ["HEALTH_PATH", "HEARTBEAT", "PATH", "class_store", "events_path", "health", "open_streams"]
 
 #: The route (below the app's base URL path).
 PATH = "/relpos/class/{code}/events"
+#: The health check of the server with its class store (below the app's base URL path).
+HEALTH_PATH = "/relpos/health"
 #: Seconds between keep-alive comments (well inside HAProxy's and browsers' idle timeouts).
 HEARTBEAT = 15.0
 #: How long a watcher blocks in one wait (it also notices a class that is gone this often).
@@ -202,5 +204,19 @@ async def class_events(request: Request) -> Response:
     return StreamingResponse(stream(), media_type="text/event-stream", headers=headers)
 
 
-asgi.register_routes(Route(PATH, class_events, methods=["GET"]))
+async def health(request: Request) -> Response:
+    """``ok`` while the class store can be read and written, else 503 and what is wrong.
+
+    Streamlit's ``/_stcore/health`` says the server runs; a server whose store is read-only,
+    full or unreachable runs too, yet cannot start or keep a class: the container's health
+    check asks both (Dockerfile), so an orchestrator sees such a replica as unhealthy.
+    """
+    try:
+        await asyncio.to_thread(class_store().check)
+    except ClassroomError as error:
+        return PlainTextResponse(error.message, status_code=503, headers={"Cache-Control": "no-store"})
+    return PlainTextResponse("ok", headers={"Cache-Control": "no-store"})
+
+
+asgi.register_routes(Route(PATH, class_events, methods=["GET"]), Route(HEALTH_PATH, health, methods=["GET"]))
 asgi.register_lifespan(_streams_end_at_shutdown)

@@ -16,6 +16,7 @@ import pytest
 from relpos.classroom import model
 from relpos.classroom.errors import (
     InputError,
+    StoreFaultError,
     StoreUnavailableError,
     UnknownClassError,
     ends_identity,
@@ -196,3 +197,157 @@ def test_a_crafted_class_link_tells_the_browser_to_forget_nothing(crafted, tmp_p
     with pytest.raises(InputError):
         model.normalise_code(crafted)
     assert not any(receiver["forget"] for receiver in _receivers(at)), "the browser was told to forget"
+
+
+# ---------------------------------------------------------------- a SQLite file that refuses
+
+
+def _request(path_params: dict | None = None, query: bytes = b""):
+    from starlette.requests import Request
+
+    return Request(
+        {"type": "http", "method": "GET", "headers": [], "query_string": query, "path_params": path_params or {}}
+    )
+
+
+def _served(route, request) -> tuple[int, str]:
+    """Status and body of one of the class routes (relpos.server.class_events), called directly."""
+    import asyncio
+
+    response = asyncio.run(route(request))
+    return response.status_code, bytes(response.body).decode()
+
+
+@pytest.fixture
+def sqlite_store(tmp_path, clock):
+    from relpos.classroom.sqlite_store import SqliteStore
+
+    store = SqliteStore(tmp_path / "data" / "classes.sqlite3", clock=clock)
+    yield store
+    store.close()
+
+
+def test_a_read_only_store_refuses_to_start_a_class_and_says_so(sqlite_store):
+    sqlite_store.check()
+    sqlite_store._connection().execute("PRAGMA query_only = 1")  # SQLite's own "attempt to write a readonly database"
+    with pytest.raises(StoreFaultError, match=f"The class store at {sqlite_store.path} is read-only") as refused:
+        sqlite_store.create_class()
+    assert "RELPOS_DATA_DIR" in refused.value.message and "sqlite3" not in type(refused.value).__module__
+    assert not ends_identity(refused.value)
+
+
+def test_a_full_disk_refuses_the_answer_and_never_acknowledges_it(sqlite_store):
+    record, credential = sqlite_store.create_class()
+    question = sqlite_store.ask(record.code, credential, model.number_question("Predict e₁₂", -0.25))
+    first = sqlite_store.join(record.code, "Ada")
+    assert sqlite_store.submit_answer(record.code, first.token, question.id, "-0.25").stored
+    db = sqlite_store._connection()
+    (pages,) = db.execute("PRAGMA page_count").fetchone()
+    db.execute(f"PRAGMA max_page_count = {pages}")  # the file cannot grow: SQLITE_FULL, as on a full disk
+    refused, acknowledged = None, {first.token}
+    for number in range(2, 400):
+        try:
+            student = sqlite_store.join(record.code, f"Student {number}")
+            if sqlite_store.submit_answer(record.code, student.token, question.id, "0.5").stored:
+                acknowledged.add(student.token)
+        except StoreFaultError as error:
+            refused = error
+            break
+    assert refused is not None, "the file never filled up"
+    assert "the disk is full" in refused.message and str(sqlite_store.path) in refused.message
+    sqlite_store._connection().execute(f"PRAGMA max_page_count = {pages}")  # opened again after the fault
+    stored = {answer.token for answer in sqlite_store._load_answers(record.code, question.id)}
+    assert acknowledged <= stored  # every acknowledged answer is there; the refused one was not acknowledged
+
+
+def test_a_file_that_is_not_a_database_is_named_and_the_health_check_fails(tmp_path, monkeypatch):
+    from relpos.server import class_events
+
+    path = tmp_path / "classes.sqlite3"
+    path.write_bytes(b"this is not a database, " * 100)
+    with app_store_at(f"sqlite://{path}", monkeypatch):
+        store = class_events.class_store()
+        with pytest.raises(StoreFaultError, match=f"{path} is not a database .*move that file away"):
+            store.get_class("ABCDEF")
+        status, body = _served(class_events.health, _request())
+        assert status == 503 and "is not a database" in body
+        status, body = _served(class_events.class_events, _request({"code": "ABCDEF"}, b"watch=state"))
+        assert status == 503 and "is not a database" in body  # not a 500
+        path.rename(tmp_path / "moved-away.sqlite3")
+        assert _served(class_events.health, _request()) == (200, "ok")
+        store.create_class()
+
+
+def test_a_store_file_deleted_mid_lesson_does_not_pass_silently(sqlite_store):
+    record, credential = sqlite_store.create_class()
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{sqlite_store.path}{suffix}").unlink(missing_ok=True)
+    with pytest.raises(StoreFaultError, match="was deleted or replaced while the server ran: restart the server"):
+        sqlite_store.set_stop(record.code, credential, index=2)
+    with pytest.raises(StoreFaultError):
+        sqlite_store.check()
+
+
+def test_the_page_refuses_to_start_a_class_it_cannot_store_and_shows_no_raw_error(tmp_path, monkeypatch):
+    from relpos.topics.walkthrough import live
+
+    path = tmp_path / "classes.sqlite3"
+    path.write_bytes(b"\x00garbage" * 512)
+    with app_store_at(f"sqlite://{path}", monkeypatch):
+        at = open_app("worked_example")
+        at.button(key=live.START).click().run()
+    assert not at.exception, at.exception
+    assert classroom.TEACHER not in at.session_state
+    shown = _texts(at)
+    assert "is not a database" in shown and "DatabaseError" not in shown
+
+
+def _mount_tmpfs(folder: Path, size: str) -> None:
+    import subprocess
+
+    folder.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(folder)], capture_output=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here (needs root): {done.stderr.decode().strip()}")
+
+
+def test_a_real_full_then_read_only_data_folder(tmp_path, clock):
+    """A 200 KiB tmpfs as the data folder: filled by joins, then remounted read-only."""
+    import subprocess
+
+    from relpos.classroom.sqlite_store import SqliteStore
+
+    folder = tmp_path / "data"
+    _mount_tmpfs(folder, "200k")
+    store = SqliteStore(folder / "classes.sqlite3", clock=clock)
+    try:
+        record, credential = store.create_class()
+        with pytest.raises(StoreFaultError) as full:
+            for number in range(100_000):
+                store.join(record.code, f"Student {number % 9999}")
+        assert "the disk is full" in full.value.message or "could not be read or written" in full.value.message
+        store.close()
+        subprocess.run(["mount", "-o", "remount,ro", str(folder)], check=True)
+        with pytest.raises(StoreFaultError, match=r"is read-only|cannot be opened") as refused:
+            store.set_stop(record.code, credential, index=1)
+        assert str(folder) in refused.value.message
+    finally:
+        store.close()
+        subprocess.run(["umount", "-l", str(folder)], check=False)
+
+
+def test_a_redis_out_of_memory_refuses_plainly_and_fails_the_health_check(make_redis):
+    import redis
+
+    server = make_redis(redis_server.NOT_PERSISTENT)
+    store = RedisStore(server.url)
+    try:
+        record, _ = store.create_class()
+        store.check()
+        redis.Redis.from_url(server.url).config_set("maxmemory", 1)  # every write: OOM (noeviction)
+        with pytest.raises(StoreFaultError, match="The Redis class store refused the change .*maxmemory"):
+            store.join(record.code, "Ada")
+        with pytest.raises(StoreFaultError):
+            store.check()
+    finally:
+        store.close()
