@@ -6,6 +6,7 @@ five minutes, so Redis forgets a class by itself:
 * ``P`` (hash): ``record`` (the class as JSON) and ``version``;
 * ``P:activity``, ``P:joined``: counters (joins and stored answers; the last student number);
 * ``P:students`` (hash token → student), ``P:questions`` (hash id → question);
+* ``P:names`` (hash nickname key → token: who has a nickname, so two "Ada" become "Ada", "Ada (2)");
 * ``P:answer:ID:TOKEN`` (one student's answer) and ``P:answered:ID`` (set of tokens);
 * ``relpos:classes`` (sorted set code → when it may be deleted), for :meth:`expire`.
 
@@ -30,7 +31,7 @@ from collections.abc import Callable
 
 import redis
 
-from relpos.classroom import records
+from relpos.classroom import model, records
 from relpos.classroom.errors import StoreFaultError, UnknownClassError
 from relpos.classroom.model import Answer, Class, Question, Student
 from relpos.classroom.store import BaseStore, T, Watch, unavailable_as_error
@@ -196,15 +197,21 @@ class RedisStore(BaseStore):
     # ------------------------------------------------------------ students
 
     @_reachable
-    def _add_student(self, code: str, make: Callable[[int], Student]) -> Student:
+    def _add_student(self, code: str, token: str, make: Callable[[int, Callable[[str], bool]], Student]) -> Student:
         record = self._load_class(code)
         if record is None:
             raise UnknownClassError(f"There is no class with the code {code}; check the code on the projector.")
-        student = make(self._redis.incr(self._key(code, "joined")))  # INCR: one number per student, no retry
+        names = self._key(code, "names")
+
+        def taken(name: str) -> bool:  # HSETNX claims a free name for this student atomically
+            return not self._redis.hsetnx(names, model.nickname_key(name), token)
+
+        student = make(self._redis.incr(self._key(code, "joined")), taken)  # INCR: one number per student, no retry
         students = self._key(code, "students")
         pipe = self._redis.pipeline()
         pipe.hset(students, student.token, records.dump(student))
-        pipe.expire(students, self._ttl(record))
+        for key in (students, names):
+            pipe.expire(key, self._ttl(record))
         pipe.incr(self._key(code, "activity"))
         pipe.publish(self._channel(code), "1")
         pipe.execute()

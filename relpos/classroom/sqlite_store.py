@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from relpos.classroom import records
+from relpos.classroom import model, records
 from relpos.classroom.errors import StoreFaultError, StoreUnavailableError, UnknownClassError
 from relpos.classroom.model import Answer, Class, Student
 from relpos.classroom.store import BaseStore, Notifier, T, Watch
@@ -284,12 +284,14 @@ class SqliteStore(BaseStore):
 
     # ------------------------------------------------------------ students
 
-    def _add_student(self, code: str, make: Callable[[int], Student]) -> Student:
+    def _add_student(self, code: str, token: str, make: Callable[[int, Callable[[str], bool]], Student]) -> Student:
         with self._write(code) as db:
-            number = db.execute("SELECT COALESCE(MAX(number), 0) + 1 FROM students WHERE code = ?", (code,)).fetchone()[
-                0
-            ]
-            student = make(number)
+            (number,) = db.execute(
+                "SELECT COALESCE(MAX(number), 0) + 1 FROM students WHERE code = ?", (code,)
+            ).fetchone()
+            rows = db.execute("SELECT record FROM students WHERE code = ?", (code,)).fetchall()
+            names = {model.nickname_key(n) for row in rows if (n := records.load_student(row[0]).nickname)}
+            student = make(number, lambda name: model.nickname_key(name) in names)
             db.execute(
                 "INSERT INTO students (code, token, number, record) VALUES (?, ?, ?, ?)",
                 (code, student.token, student.number, records.dump(student)),

@@ -248,8 +248,10 @@ class BaseStore(ABC):
         archive its question, and wake waiters; the new record."""
 
     @abstractmethod
-    def _add_student(self, code: str, make: Callable[[int], Student]) -> Student:
-        """Atomically take the next student number n and store ``make(n)``."""
+    def _add_student(self, code: str, token: str, make: Callable[[int, Callable[[str], bool]], Student]) -> Student:
+        """Atomically take the next student number n and store ``make(n, taken)`` for `token`;
+        ``taken(nickname)`` says whether another student of the class has that nickname
+        (:func:`~relpos.classroom.model.nickname_key`), and may claim it for `token` when not."""
 
     @abstractmethod
     def _load_student(self, code: str, token: str) -> Student | None: ...
@@ -398,14 +400,14 @@ class BaseStore(ABC):
         record = self.get_class(code)
         if token is not None and (known := self._find_student(record.code, token)) is not None:
             return known
-        name, now = model.validate_nickname(nickname), self._clock()
+        name, now, fresh = model.validate_nickname(nickname), self._clock(), model.new_token()
 
-        def make(number: int) -> Student:
+        def make(number: int, taken: Callable[[str], bool]) -> Student:
             if number > model.MAX_STUDENTS:
                 raise ClassFullError(f"Class {record.code} is full ({model.MAX_STUDENTS} students).")
-            return Student(model.new_token(), number, name, now)
+            return Student(fresh, number, model.distinct_nickname(name, taken), now)  # "Ada", "Ada (2)"
 
-        return self._add_student(record.code, make)
+        return self._add_student(record.code, fresh, make)
 
     def _find_student(self, code: str, token) -> Student | None:
         if not model.secret_shaped(token):

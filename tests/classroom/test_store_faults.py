@@ -345,7 +345,7 @@ def test_a_redis_out_of_memory_refuses_plainly_and_fails_the_health_check(make_r
         record, _ = store.create_class()
         store.check()
         redis.Redis.from_url(server.url).config_set("maxmemory", 1)  # every write: OOM (noeviction)
-        with pytest.raises(StoreFaultError, match="The Redis class store refused the change .*maxmemory"):
+        with pytest.raises(StoreFaultError, match=r"The Redis class store refused the change .*maxmemory"):
             store.join(record.code, "Ada")
         with pytest.raises(StoreFaultError):
             store.check()

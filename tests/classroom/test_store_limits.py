@@ -1,0 +1,78 @@
+"""Every limit holds in the store itself, on SQLite and on Redis: a client that skips the
+page's widgets (a script speaking the protocol, a hand-made request) meets the same rules."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from relpos.classroom import model
+from relpos.classroom.errors import InputError
+
+
+def test_a_2_mb_nickname_is_refused_and_nothing_is_stored(started):
+    store, code, _ = started
+    with pytest.raises(InputError, match="2,000,000 characters long; a nickname has at most 24"):
+        store.join(code, "A" * 2_000_000)
+    assert store.students_count(code) == 0
+
+
+def test_a_nickname_is_stored_nfkc_normalised(started):
+    store, code, _ = started
+    assert store.join(code, "Ａｄａ\u3000Ｌ.").nickname == "Ada L."  # full-width letters and space
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "\u3164",  # Hangul filler: a name nobody sees
+        "\u115f\u1160",
+        "Ada\u200b",  # zero-width space: "Ada" beside another "Ada"
+        "Ad\u034fa",  # combining grapheme joiner
+        "Ada\ufe0f",  # variation selector
+        "\u0301\u0301",  # marks on nothing
+        "a\u0301\u0302\u0303\u0304\u0305",  # a pile of marks
+    ],
+)
+def test_an_invisible_nickname_is_refused(started, name):
+    store, code, _ = started
+    with pytest.raises(InputError, match="nickname"):
+        store.join(code, name)
+    assert store.students_count(code) == 0
+
+
+@pytest.mark.parametrize("name", ["\u0410da", "Ad\u0430", "P\u0430ypal", "\u0391da"])  # Cyrillic А, а; Greek Α
+def test_a_word_mixing_alphabets_is_refused(started, name):
+    store, code, _ = started
+    with pytest.raises(InputError, match="mixes letters of two alphabets"):
+        store.join(code, name)
+
+
+@pytest.mark.parametrize("name", ["Nguyễn Thị", "Ada Иванова", "山田 たろう", "김민준", "José-María", "O'Neil"])
+def test_real_names_of_every_script_still_join(started, name):
+    store, code, _ = started
+    assert store.join(code, name).nickname == name
+
+
+def test_two_students_with_one_nickname_are_told_apart(started):
+    store, code, credential = started
+    names = [store.join(code, typed).nickname for typed in ("Ada", "Ada", "ADA", "Bo", None, "Ada")]
+    assert names == ["Ada", "Ada (2)", "ADA (3)", "Bo", None, "Ada (4)"]
+    labels = [student.label for student in store.students(code, credential)]
+    assert len(set(labels)) == len(labels)
+
+
+def test_students_joining_at_once_with_one_nickname_still_get_distinct_ones(started):
+    store, code, credential = started
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        joined = list(pool.map(lambda _: store.join(code, "Ada"), range(24)))
+    names = {student.nickname for student in joined}
+    assert len(names) == 24 and "Ada" in names and "Ada (24)" in names
+    assert {s.nickname for s in store.students(code, credential)} == names
+
+
+def test_the_page_limits_are_the_models():
+    assert model.validate_nickname("x" * model.MAX_NICKNAME) == "x" * model.MAX_NICKNAME
+    with pytest.raises(InputError):
+        model.validate_nickname("x" * (model.MAX_NICKNAME + 1))
