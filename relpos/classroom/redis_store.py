@@ -98,7 +98,8 @@ class RedisStore(BaseStore):
 
     @_reachable
     def check(self) -> None:
-        """Write a health key: raises unless Redis answers and takes writes now."""
+        """Write a health key (and purge, when due): raises unless Redis answers and takes writes now."""
+        self.purge_if_due()
         self._redis.set(f"{self._prefix}:health", str(self._clock()), ex=60)
 
     # ------------------------------------------------------------ plumbing

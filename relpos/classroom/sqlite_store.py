@@ -157,7 +157,8 @@ class SqliteStore(BaseStore):
             self._db = None
 
     def check(self) -> None:
-        """Write the health row: raises unless the file can be read and written now."""
+        """Write the health row (and purge, when due): raises unless the file can be read and written now."""
+        self.purge_if_due()
         with self._write() as db:
             db.execute("INSERT OR REPLACE INTO health (id, checked_at) VALUES (1, ?)", (self._clock(),))
 
@@ -187,6 +188,8 @@ class SqliteStore(BaseStore):
         try:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
+            # a purged class's nicknames and answers are overwritten in the file, not just unlinked
+            db.execute("PRAGMA secure_delete=ON")
             db.executescript(_SCHEMA)
         except BaseException:
             db.close()

@@ -29,6 +29,7 @@ projector shows). :meth:`ClassStore.wait_for_change` blocks until one moves.
 from __future__ import annotations
 
 import functools
+import math
 import os
 import threading
 import time
@@ -143,6 +144,9 @@ class ClassStore(Protocol):
     def expire(self) -> int:
         """Delete the classes that are over; how many."""
 
+    def purge_if_due(self) -> int:
+        """Delete the classes over for five minutes, if this last ran a minute ago or more; how many."""
+
     def check(self) -> None:
         """Raise :class:`~relpos.classroom.errors.StoreUnavailableError` (or its StoreFaultError)
         unless the store can be read and written now (the server's health check asks)."""
@@ -227,11 +231,18 @@ class BaseStore(ABC):
 
     #: Longest a waiter sleeps before reading the version again (changes made elsewhere).
     poll_seconds = 0.2
+    #: How often (s) at most :meth:`purge_if_due` deletes the classes that are over.
+    purge_seconds = 60.0
+    #: How long (s) a class that is over is kept before the purge deletes it: for that long a
+    #: student who opens it still reads that it ended or expired, not that it is unknown.
+    purge_grace = 300.0
 
     def __init__(self, *, clock: Callable[[], float] = time.time, rng=None, notifier: Notifier | None = None):
         self._clock = clock
         self._rng = rng
         self._notifier = notifier or Notifier()
+        self._purged_at = -math.inf  # by this store's clock: the last purge of classes that are over
+        self._purge_lock = threading.Lock()
 
     # ------------------------------------------------------------ backend primitives
 
@@ -324,6 +335,7 @@ class BaseStore(ABC):
     def _existing(self, code: str) -> Class:
         """The stored class, ended or not, while it is kept (see ``Class.gone_at``)."""
         code = model.normalise_code(code)
+        self.purge_if_due()
         record = self._load_class(code)
         if record is None:
             raise UnknownClassError(f"There is no class with the code {code}; check the code on the projector.")
@@ -358,6 +370,23 @@ class BaseStore(ABC):
 
     def expire(self) -> int:
         return self._delete_gone(self._clock())
+
+    def purge_if_due(self) -> int:
+        """Delete the classes over for :attr:`purge_grace` seconds, when the last purge of this
+        store is :attr:`purge_seconds` old; how many.
+
+        Called on the way into every read of a class and by the server's health check and
+        purge task (relpos.server.class_events), so a class's students, nicknames and answers
+        are deleted within six minutes of its end (or expiry) even when nobody starts a class.
+        """
+        now = self._clock()
+        if now - self._purged_at < self.purge_seconds or not self._purge_lock.acquire(blocking=False):
+            return 0  # not due, or another thread purges right now
+        try:
+            self._purged_at = now
+            return self._delete_gone(now - self.purge_grace)
+        finally:
+            self._purge_lock.release()
 
     # ------------------------------------------------------------ questions
 

@@ -50,6 +50,8 @@ PATH = "/relpos/class/{code}/events"
 HEALTH_PATH = "/relpos/health"
 #: Seconds between keep-alive comments (well inside HAProxy's and browsers' idle timeouts).
 HEARTBEAT = 15.0
+#: Seconds between two purges of the classes that are over (:func:`purge_on_schedule`).
+PURGE_EVERY = 60.0
 #: How long a watcher blocks in one wait (it also notices a class that is gone this often).
 WAIT_SECONDS = 10.0
 
@@ -218,5 +220,25 @@ async def health(request: Request) -> Response:
     return PlainTextResponse("ok", headers={"Cache-Control": "no-store"})
 
 
+async def purge_on_schedule(every: float = PURGE_EVERY) -> None:
+    """Delete the classes that are over (their students, nicknames and answers) every `every`
+    seconds while the server runs, whether or not anyone uses a class (the store also purges
+    on its own when it is used: :meth:`relpos.classroom.store.BaseStore.purge_if_due`)."""
+    while True:
+        with contextlib.suppress(ClassroomError):  # a store that cannot be reached: next time
+            await asyncio.to_thread(class_store().purge_if_due)
+        await asyncio.sleep(every)
+
+
+@contextlib.asynccontextmanager
+async def _purging(app) -> AsyncIterator[None]:
+    task = asyncio.create_task(purge_on_schedule())
+    try:
+        yield
+    finally:
+        task.cancel()
+
+
 asgi.register_routes(Route(PATH, class_events, methods=["GET"]), Route(HEALTH_PATH, health, methods=["GET"]))
 asgi.register_lifespan(_streams_end_at_shutdown)
+asgi.register_lifespan(_purging)

@@ -3,12 +3,16 @@ page's widgets (a script speaking the protocol, a hand-made request) meets the s
 
 from __future__ import annotations
 
+import contextlib
+import sqlite3
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from relpos.classroom import model
 from relpos.classroom.errors import InputError
+from relpos.classroom.redis_store import RedisStore
+from relpos.classroom.sqlite_store import _TABLES as TABLES
 
 
 def test_a_2_mb_nickname_is_refused_and_nothing_is_stored(started):
@@ -76,3 +80,63 @@ def test_the_page_limits_are_the_models():
     assert model.validate_nickname("x" * model.MAX_NICKNAME) == "x" * model.MAX_NICKNAME
     with pytest.raises(InputError):
         model.validate_nickname("x" * (model.MAX_NICKNAME + 1))
+
+
+# ---------------------------------------------------------------- data kept no longer than its time
+
+
+def _left_of(store, code: str) -> int:
+    """Rows (SQLite) or keys (Redis) the store still holds for class `code`."""
+    if isinstance(store, RedisStore):
+        return sum(1 for _ in store._redis.scan_iter(match=f"relpos:class:{code}*")) + (
+            store._redis.zscore("relpos:classes", code) is not None
+        )
+    with sqlite3.connect(store.path) as db:
+        return sum(
+            db.execute(f"SELECT COUNT(*) FROM {table} WHERE code = ?", (code,)).fetchone()[0] for table in TABLES
+        )
+
+
+def _lesson(store) -> tuple[str, str]:
+    record, credential = store.create_class()
+    student = store.join(record.code, "Ada")
+    question = store.ask(record.code, credential, model.number_question("Predict e₁₂", -0.25))
+    store.submit_answer(record.code, student.token, question.id, "-0.25")
+    return record.code, credential
+
+
+def test_a_class_that_is_over_is_purged_within_minutes_without_a_new_class(store, clock):
+    old, _ = _lesson(store)
+    clock.advance(model.CLASS_LIFETIME - 1800)
+    young, _ = _lesson(store)  # the last start of a class (which used to be the only purge)
+    assert _left_of(store, old) > 0
+    clock.advance(1800 + store.purge_grace + 1)  # the old class expired five minutes ago
+    store.get_class(young)  # any read of any class
+    assert _left_of(store, old) == 0
+    assert _left_of(store, young) > 0
+
+
+def test_an_ended_class_is_purged_an_hour_after_its_end_by_the_health_check_alone(store, clock):
+    code, credential = _lesson(store)
+    store.end(code, credential)
+    clock.advance(model.ENDED_KEEP + store.purge_grace + 1)
+    store.check()  # what the server's health check does: nobody opens a class
+    assert _left_of(store, code) == 0
+
+
+def test_the_server_purges_on_schedule_with_no_traffic_at_all(store, clock, monkeypatch):
+    import asyncio
+
+    from relpos.server import class_events
+
+    code, credential = _lesson(store)
+    store.end(code, credential)
+    clock.advance(model.ENDED_KEEP + store.purge_grace + 1)
+    monkeypatch.setattr(class_events, "_store", store)
+
+    async def run_a_while() -> None:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(class_events.purge_on_schedule(every=0.05), 0.3)
+
+    asyncio.run(run_a_while())
+    assert _left_of(store, code) == 0
