@@ -19,6 +19,7 @@ __all__ = [
     "NotJoinedError",
     "NotTeacherError",
     "QuestionClosedError",
+    "RateLimitedError",
     "StoreFaultError",
     "StoreUnavailableError",
     "UnknownClassError",
@@ -68,6 +69,20 @@ class ClassFullError(ClassroomError):
 
 class QuestionClosedError(ClassroomError):
     """An answer to a question that is not open (revealed, replaced, or never asked)."""
+
+
+class RateLimitedError(ClassroomError):
+    """Too many of one thing from one client, or in all (starting classes); wait and try again.
+
+    Attributes
+    ----------
+    retry_after : float
+        Seconds until a new try may succeed.
+    """
+
+    def __init__(self, message: str, retry_after: float = 0.0):
+        super().__init__(message)
+        self.retry_after = retry_after
 
 
 class StoreUnavailableError(ClassroomError):

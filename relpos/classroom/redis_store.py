@@ -152,6 +152,10 @@ class RedisStore(BaseStore):
         return self._transact([key], body)
 
     @_reachable
+    def _count_live(self, now: float) -> int:
+        return self._redis.zcount(self._index, f"({now}", "+inf")
+
+    @_reachable
     def _load_class(self, code: str) -> Class | None:
         text = self._redis.hget(self._key(code), "record")
         return None if text is None else records.load_class(text)
@@ -276,6 +280,22 @@ class RedisStore(BaseStore):
         return [records.load_answer(text) for text in texts if text is not None]
 
     # ------------------------------------------------------------ waking waiters
+
+    @_reachable
+    def versions(self, codes) -> dict[str, tuple[int, int] | None]:
+        """Both counters of every class in `codes`, in one round trip."""
+        codes, pipe = list(codes), self._redis.pipeline(transaction=False)
+        for code in codes:
+            pipe.hget(self._key(code), "version").get(self._key(code, "activity"))
+        answers = pipe.execute()
+        pairs = zip(answers[::2], answers[1::2], strict=True)
+        return {
+            code: None if state is None else (int(state), int(activity or 0))
+            for code, (state, activity) in zip(codes, pairs, strict=True)
+        }
+
+    def listen_for_changes(self) -> None:
+        self._start_listener()
 
     def wait_for_change(self, code: str, since: int, timeout: float, *, watch: Watch = "state") -> int:
         self._start_listener()

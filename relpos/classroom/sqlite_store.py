@@ -253,6 +253,9 @@ class SqliteStore(BaseStore):
             return False
         return True
 
+    def _count_live(self, now: float) -> int:
+        return self._one("SELECT COUNT(*) FROM classes WHERE gone_at > ?", now)
+
     def _load_class(self, code: str) -> Class | None:
         text = self._one("SELECT record FROM classes WHERE code = ?", code)
         return None if text is None else records.load_class(text)
@@ -276,6 +279,19 @@ class SqliteStore(BaseStore):
     def _counter(self, code: str, watch: Watch) -> int | None:
         column = "version" if watch == "state" else "activity"
         return self._one(f"SELECT {column} FROM classes WHERE code = ?", code)
+
+    def versions(self, codes) -> dict[str, tuple[int, int] | None]:
+        """Both counters of every class in `codes`, 500 codes a query (a watcher of 1,000
+        classes reads them all five times a second: ten queries, not 2,000)."""
+        codes, found = list(codes), {}
+        for start in range(0, len(codes), 500):
+            chunk = codes[start : start + 500]
+            sql = f"SELECT code, version, activity FROM classes WHERE code IN ({','.join('?' * len(chunk))})"
+            with self._lock, self._faults():
+                found.update(
+                    {code: (state, activity) for code, state, activity in self._connection().execute(sql, chunk)}
+                )
+        return {code: found.get(code) for code in codes}
 
     def _delete_gone(self, now: float) -> int:
         codes = self._all("SELECT code FROM classes WHERE gone_at <= ?", now)

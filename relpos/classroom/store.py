@@ -46,10 +46,12 @@ from relpos.classroom.errors import (
     NotJoinedError,
     NotTeacherError,
     QuestionClosedError,
+    RateLimitedError,
     StoreFaultError,
     StoreUnavailableError,
     UnknownClassError,
 )
+from relpos.classroom.limits import RateLimit
 from relpos.classroom.model import Ack, Answer, Class, Pace, Question, Student
 from relpos.classroom.results import Results, aggregate, results_csv
 
@@ -66,6 +68,11 @@ __all__ = [
 
 #: Where the SQLite store keeps its file unless RELPOS_DATA_DIR says otherwise.
 DEFAULT_DATA_DIR = ".relpos-data"
+#: Classes one client address may start per STARTS_WINDOW seconds (per server process).
+STARTS_PER_CLIENT, STARTS_WINDOW = 10, 600.0
+#: Classes one store keeps at once, at most (a school needs tens; a script could start
+#: thousands from many addresses).
+MAX_LIVE_CLASSES = 2000
 #: ``state``: what students follow; ``activity``: joins and answers.
 Watch = Literal["state", "activity"]
 T = TypeVar("T")
@@ -75,8 +82,11 @@ T = TypeVar("T")
 class ClassStore(Protocol):
     """What the pages need from a live-class store (see the module notes for who may do what)."""
 
-    def create_class(self, lesson: str = "walkthrough", pace: Pace | None = None) -> tuple[Class, str]:
-        """Start a class; returns it and the teacher credential (shown to the teacher only, once)."""
+    def create_class(
+        self, lesson: str = "walkthrough", pace: Pace | None = None, *, client: str | None = None
+    ) -> tuple[Class, str]:
+        """Start a class; returns it and the teacher credential (shown to the teacher only, once).
+        `client` (the address of whoever starts it) is rate-limited; None: not limited (a script of the server's)."""
 
     def get_class(self, code: str) -> Class:
         """The class as students see it (raises for unknown, ended and expired codes)."""
@@ -141,6 +151,16 @@ class ClassStore(Protocol):
     def wait_for_change(self, code: str, since: int, timeout: float, *, watch: Watch = "state") -> int:
         """Block until ``version(code, watch) != since`` or `timeout` seconds pass; the version then."""
 
+    def versions(self, codes) -> dict[str, tuple[int, int] | None]:
+        """Both counters (state, activity) of each of `codes` in one read; None for a class gone."""
+
+    @property
+    def notifier(self) -> Notifier:
+        """What wakes this process's waiters when a class changes (see :meth:`listen_for_changes`)."""
+
+    def listen_for_changes(self) -> None:
+        """Make sure changes made by other processes reach :attr:`notifier` (Redis' pub/sub)."""
+
     def expire(self) -> int:
         """Delete the classes that are over; how many."""
 
@@ -167,19 +187,32 @@ class Notifier:
         self._condition = threading.Condition()
         self._generations: dict[str, int] = {}
         self._everything = 0  # moved by notify_all (a reconnect may have missed changes)
+        self._total = 0  # moved by every notification (a watcher of many classes waits on it)
 
     def generation(self, code: str) -> tuple[int, int]:
         return self._generations.get(code, 0), self._everything
 
+    @property
+    def total(self) -> int:
+        """Notifications so far, of any class (see :meth:`wait_any`)."""
+        return self._total
+
     def notify(self, code: str) -> None:
         with self._condition:
             self._generations[code] = self._generations.get(code, 0) + 1
+            self._total += 1
             self._condition.notify_all()
 
     def notify_all(self) -> None:
         with self._condition:
             self._everything += 1
+            self._total += 1
             self._condition.notify_all()
+
+    def wait_any(self, seen_total: int, timeout: float) -> None:
+        """Return when any class was notified since :attr:`total` was `seen_total`, or after `timeout` s."""
+        with self._condition:
+            self._condition.wait_for(lambda: self._total != seen_total, timeout)
 
     def wait(self, code: str, seen: tuple[int, int], timeout: float) -> None:
         """Return when the generation of `code` differs from `seen`, or after `timeout` seconds."""
@@ -242,6 +275,7 @@ class BaseStore(ABC):
         self._rng = rng
         self._notifier = notifier or Notifier()
         self._purged_at = -math.inf  # by this store's clock: the last purge of classes that are over
+        self._starts = RateLimit(STARTS_PER_CLIENT, STARTS_WINDOW, clock=clock)
         self._purge_lock = threading.Lock()
 
     # ------------------------------------------------------------ backend primitives
@@ -252,6 +286,10 @@ class BaseStore(ABC):
 
     @abstractmethod
     def _load_class(self, code: str) -> Class | None: ...
+
+    @abstractmethod
+    def _count_live(self, now: float) -> int:
+        """How many classes are kept at `now` (not yet gone)."""
 
     @abstractmethod
     def _update_class(self, code: str, change: Callable[[Class], Class]) -> Class:
@@ -306,10 +344,13 @@ class BaseStore(ABC):
 
     # ------------------------------------------------------------ classes
 
-    def create_class(self, lesson: str = "walkthrough", pace: Pace | None = None) -> tuple[Class, str]:
+    def create_class(
+        self, lesson: str = "walkthrough", pace: Pace | None = None, *, client: str | None = None
+    ) -> tuple[Class, str]:
         lesson, pace = model.validate_lesson(lesson), model.validate_pace(pace or Pace())
         now = self._clock()
         self.expire()  # a code freed by an old class may be drawn again
+        self._may_start(client, now)
         credential = model.new_credential()
         for _ in range(20):
             code = model.make_code(self._rng)
@@ -317,6 +358,23 @@ class BaseStore(ABC):
             if self._insert_class(record):
                 return record, credential
         raise RuntimeError("no free class code after 20 draws")  # 31⁶ codes: only a broken rng gets here
+
+    def _may_start(self, client: str | None, now: float) -> None:
+        """Refuse a start past :data:`MAX_LIVE_CLASSES` in all, or past the client's rate
+        (anyone could otherwise start classes at a few a second, each one kept 12 hours)."""
+        if self._count_live(now) >= MAX_LIVE_CLASSES:
+            raise RateLimitedError(
+                f"This server runs {MAX_LIVE_CLASSES:,} classes already; "
+                "try again later, or end a class you no longer need.",
+                60.0,
+            )
+        wait = self._starts.wait(client) if client is not None else 0.0
+        if wait > 0:
+            raise RateLimitedError(
+                f"You have started {self._starts.count} classes in the last {self._starts.window / 60:g} minutes; "
+                f"wait {math.ceil(wait)} s before starting another.",
+                wait,
+            )
 
     def get_class(self, code: str) -> Class:
         record = self._existing(code)
@@ -539,6 +597,21 @@ class BaseStore(ABC):
             if current != since or remaining <= 0:
                 return current
             self._notifier.wait(code, seen, min(remaining, self.poll_seconds))
+
+    def versions(self, codes) -> dict[str, tuple[int, int] | None]:
+        """Both counters of each class (one read per class here; a backend reads them all at once)."""
+        found = {}
+        for code in codes:
+            state = self._counter(code, "state")
+            found[code] = None if state is None else (state, self._counter(code, "activity") or 0)
+        return found
+
+    @property
+    def notifier(self) -> Notifier:
+        return self._notifier
+
+    def listen_for_changes(self) -> None:  # noqa: B027 (most backends need nothing)
+        """Nothing to do here: a backend whose changes come from elsewhere starts its listener."""
 
     def _changed(self, code: str) -> None:
         """Wake this process's waiters on `code` (a backend calls it after every stored change)."""

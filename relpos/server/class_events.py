@@ -7,10 +7,18 @@ one (:meth:`relpos.classroom.store.ClassStore.version`); a comment line every
 (:mod:`relpos.ui.class_events`) reruns only when the number it was drawn with changes, so
 an idle class costs no script runs at all.
 
-One watcher thread per watched class and counter in this process blocks in
-``wait_for_change`` and wakes every open stream of that class on the event loop; a stream
-itself is an idle coroutine. So 200 students cost one thread, not 200 (Starlette's thread
-pool holds 40), and a change reaches every stream of a replica at once.
+One watcher thread per process (:class:`_Hub`) watches every class that has an open
+stream: it wakes when this process changes a class (the store's notifier), reads only that
+class's counters, and reads all watched classes' counters at once every ``poll_seconds``
+(0.2 s; changes made by other processes), one query or round trip for all of them. It then
+wakes the streams whose counter moved, on the event loop; a stream is an idle coroutine.
+So a stream costs a socket and a coroutine, never a thread: 2,000 streams over 1,000
+classes are one thread, where one thread per class made 1,000 threads polling 5 times a
+second each.
+
+Nobody can hold more than :data:`MAX_STREAMS_PER_CLIENT` streams (per client address) nor
+open more than :data:`MAX_STREAMS_PER_CLASS` on one class; past either the route answers
+429 and the page's EventSource asks again later, ever more slowly.
 
 Every page and every stream of one server process share :func:`class_store`, so a change a
 script thread stores wakes the watchers of this process immediately (the store's
@@ -26,9 +34,12 @@ so a restart does not wait for its supervisor's kill.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
+import functools
 import signal
 import threading
+import time
 from collections.abc import AsyncIterator
 
 import streamlit as st
@@ -50,6 +61,11 @@ PATH = "/relpos/class/{code}/events"
 HEALTH_PATH = "/relpos/health"
 #: Seconds between keep-alive comments (well inside HAProxy's and browsers' idle timeouts).
 HEARTBEAT = 15.0
+#: Streams one client address may hold open at once: every student of three full classes
+#: behind one school's address (NAT), each in two tabs; a script opening thousands meets it.
+MAX_STREAMS_PER_CLIENT = 6 * model.MAX_STUDENTS
+#: Streams one class may have open at once: each student in two tabs, and the teacher's.
+MAX_STREAMS_PER_CLASS = 2 * model.MAX_STUDENTS + 20
 #: Seconds between two purges of the classes that are over (:func:`purge_on_schedule`).
 PURGE_EVERY = 60.0
 #: How long a watcher blocks in one wait (it also notices a class that is gone this often).
@@ -75,73 +91,108 @@ def events_path(code: str, watch: str = "state") -> str:
     return f"{'/' + base if base else ''}/relpos/class/{code}/events?watch={watch}"
 
 
-class _Watcher:
-    """One thread waiting for changes of one class's counter, waking its streams."""
+class _Topic:
+    """One watched counter of one class: its last version and the streams waiting on it."""
 
-    def __init__(self, store: BaseStore, code: str, watch: str, version: int, loop: asyncio.AbstractEventLoop):
-        self.store, self.code, self.watch, self.loop = store, code, watch, loop
-        self.version = version
-        self.gone = False
+    def __init__(self, version: int, loop: asyncio.AbstractEventLoop):
+        self.version, self.loop, self.gone = version, loop, False
         self.events: set[asyncio.Event] = set()
-        self.thread = threading.Thread(target=self._run, name=f"relpos-class-{code}-{watch}", daemon=True)
-
-    def _run(self) -> None:
-        while True:
-            try:
-                current = self.store.wait_for_change(self.code, self.version, WAIT_SECONDS, watch=self.watch)
-            except StoreUnavailableError:  # a blip says nothing of the class: never "gone" for it
-                threading.Event().wait(1.0)
-                continue
-            except ClassroomError:  # deleted after its end or expiry: tell the streams and stop
-                current, self.gone = self.version, True
-            except Exception:  # the store is unreachable for a moment: try again, not in a hot loop
-                threading.Event().wait(1.0)
-                continue
-            with _watchers_lock:
-                if current != self.version or self.gone:
-                    self.version = current
-                    self.loop.call_soon_threadsafe(self.wake)
-                if self.gone or not self.events:
-                    _watchers.pop((self.code, self.watch), None)
-                    return
 
     def wake(self) -> None:
         for event in self.events:
             event.set()
 
 
-_watchers: dict[tuple[str, str], _Watcher] = {}
+class _Hub:
+    """The one thread of this process that watches every class with an open stream."""
+
+    def __init__(self, store: BaseStore):
+        self.store = store
+        self.topics: dict[tuple[str, str], _Topic] = {}
+        self.thread: threading.Thread | None = None
+        self._seen: dict[str, tuple[int, int]] = {}  # notifier generation of each code when last read
+
+    def subscribe(self, code: str, watch: str, version: int) -> tuple[_Topic, asyncio.Event]:
+        """Call holding _watchers_lock."""
+        event = asyncio.Event()
+        topic = self.topics.get((code, watch))
+        if topic is None:
+            topic = self.topics[code, watch] = _Topic(version, asyncio.get_running_loop())
+        topic.events.add(event)
+        if self.thread is None:
+            self.store.listen_for_changes()
+            self.thread = threading.Thread(target=self._run, name="relpos-class-watcher", daemon=True)
+            self.thread.start()
+        return topic, event
+
+    def _run(self) -> None:
+        polled_at = -float("inf")
+        while (codes := self._watched()) is not None:
+            notifier, total = self.store.notifier, self.store.notifier.total
+            if time.monotonic() - polled_at >= self.store.poll_seconds:  # others' changes: read them all
+                due, polled_at = codes, time.monotonic()
+            else:  # woken by this process: read only the classes it changed
+                due = {code for code in codes if notifier.generation(code) != self._seen.get(code)}
+            self._seen.update({code: notifier.generation(code) for code in due})
+            try:
+                self._publish(self.store.versions(sorted(due)) if due else {})
+            except StoreUnavailableError:  # a blip says nothing of the classes: never "gone" for it
+                _stopping.wait(1.0)
+                continue
+            notifier.wait_any(total, max(0.0, polled_at + self.store.poll_seconds - time.monotonic()))
+
+    def _watched(self) -> set[str] | None:
+        """The codes with open streams; None (and the thread ends) when there are none."""
+        with _watchers_lock:
+            for key in [key for key, topic in self.topics.items() if not topic.events or topic.gone]:
+                del self.topics[key]
+            if not self.topics:
+                self.thread, self._seen = None, {}
+                return None
+            return {code for code, _ in self.topics}
+
+    def _publish(self, versions: dict[str, tuple[int, int] | None]) -> None:
+        """Wake the streams of every topic whose counter moved (or whose class is gone)."""
+        with _watchers_lock:
+            for (code, watch), topic in self.topics.items():
+                if code not in versions:
+                    continue
+                counters = versions[code]
+                current = None if counters is None else counters[0 if watch == "state" else 1]
+                if counters is None or current != topic.version:
+                    topic.gone, topic.version = counters is None, topic.version if current is None else current
+                    topic.loop.call_soon_threadsafe(topic.wake)
+
+
+_hub: _Hub | None = None
 _watchers_lock = threading.Lock()
 
 
 def open_streams() -> int:
     """How many event streams this process holds open (for tests and the bench)."""
     with _watchers_lock:
-        return sum(len(watcher.events) for watcher in _watchers.values())
+        return 0 if _hub is None else sum(len(topic.events) for topic in _hub.topics.values())
 
 
-def _subscribe(store: BaseStore, code: str, watch: str, version: int) -> tuple[_Watcher, asyncio.Event]:
-    event = asyncio.Event()
+def _subscribe(store: BaseStore, code: str, watch: str, version: int) -> tuple[_Topic, asyncio.Event]:
+    global _hub
     with _watchers_lock:
-        watcher = _watchers.get((code, watch))
-        if watcher is None:
-            watcher = _watchers[code, watch] = _Watcher(store, code, watch, version, asyncio.get_running_loop())
-            watcher.thread.start()
-        watcher.events.add(event)
-    return watcher, event
+        if _hub is None or _hub.store is not store:  # a new store (tests): the old hub ends with its streams
+            _hub = _Hub(store)
+        return _hub.subscribe(code, watch, version)
 
 
-def _unsubscribe(watcher: _Watcher, event: asyncio.Event) -> None:
+def _unsubscribe(topic: _Topic, event: asyncio.Event) -> None:
     with _watchers_lock:
-        watcher.events.discard(event)
+        topic.events.discard(event)
 
 
 def _end_streams() -> None:
     """Wake every open stream of this process to end (see the module notes)."""
     _stopping.set()
     with _watchers_lock:
-        for watcher in _watchers.values():
-            watcher.loop.call_soon_threadsafe(watcher.wake)
+        for topic in _hub.topics.values() if _hub is not None else ():
+            topic.loop.call_soon_threadsafe(topic.wake)
 
 
 @contextlib.asynccontextmanager
@@ -181,6 +232,11 @@ async def class_events(request: Request) -> Response:
     except ClassroomError as error:
         return PlainTextResponse(error.message, status_code=404)
 
+    client = request.client.host if request.client else ""
+    refusal = _admissions.admit(client, code)
+    if refusal is not None:  # the page's EventSource asks again later, ever more slowly
+        return PlainTextResponse(refusal, status_code=429, headers={"Retry-After": "15"})
+
     async def stream() -> AsyncIterator[str]:
         watcher, event = _subscribe(store, code, watch, version)
         try:
@@ -203,7 +259,54 @@ async def class_events(request: Request) -> Response:
             _unsubscribe(watcher, event)
 
     headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
-    return StreamingResponse(stream(), media_type="text/event-stream", headers=headers)
+    release = functools.partial(_admissions.release, client, code)
+    return _AdmittedStream(stream(), release, media_type="text/event-stream", headers=headers)
+
+
+class _Admissions:
+    """How many streams each client address and each class holds open (:data:`MAX_STREAMS_PER_CLIENT`,
+    :data:`MAX_STREAMS_PER_CLASS`)."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self.clients: collections.Counter[str] = collections.Counter()
+        self.classes: collections.Counter[str] = collections.Counter()
+
+    def admit(self, client: str, code: str) -> str | None:
+        """Count one more stream, or say why not (nothing counted)."""
+        with self._lock:
+            if self.clients[client] >= MAX_STREAMS_PER_CLIENT:
+                return f"Too many open class streams from this address ({MAX_STREAMS_PER_CLIENT}); try again later."
+            if self.classes[code] >= MAX_STREAMS_PER_CLASS:
+                return f"Too many open streams on this class ({MAX_STREAMS_PER_CLASS}); try again later."
+            self.clients[client] += 1
+            self.classes[code] += 1
+            return None
+
+    def release(self, client: str, code: str) -> None:
+        with self._lock:
+            for counter, key in ((self.clients, client), (self.classes, code)):
+                counter[key] -= 1
+                if counter[key] <= 0:
+                    del counter[key]  # the counters hold only open streams, never every address seen
+
+
+_admissions = _Admissions()
+
+
+class _AdmittedStream(StreamingResponse):
+    """A streaming response that gives its admission back however its sending ends (the
+    client went away, the server stops, the send failed)."""
+
+    def __init__(self, content, release, **options):
+        super().__init__(content, **options)
+        self._release = release
+
+    async def __call__(self, scope, receive, send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self._release()
 
 
 async def health(request: Request) -> Response:

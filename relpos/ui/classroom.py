@@ -291,7 +291,7 @@ def public_base_url() -> str:
 def start_class(lesson: str, pace: model.Pace) -> None:
     """Start a class at `pace` (call from the Start button's callback)."""
     try:
-        record, credential = store().create_class(lesson, pace)
+        record, credential = store().create_class(lesson, pace, client=st.context.ip_address or "local")
     except ClassroomError as error:
         flash(error.message)
         return

@@ -1,0 +1,154 @@
+"""What event streams and class starts may cost the server (relpos.server.class_events).
+
+* a stream costs a socket and a coroutine, never a thread: hundreds of streams over
+  hundreds of classes leave the server's thread count where it was, and a change still
+  reaches its class's streams at once;
+* no client address holds more than MAX_STREAMS_PER_CLIENT streams, no class more than
+  MAX_STREAMS_PER_CLASS (429 past either, and a closed stream frees its place);
+* a client starts at most STARTS_PER_CLIENT classes per window, and a store keeps at most
+  MAX_LIVE_CLASSES.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import socket
+import time
+
+import pytest
+
+from relpos.classroom import store as store_module
+from relpos.classroom.errors import RateLimitedError
+from relpos.classroom.stores import open_store
+from relpos.server import class_events
+from tests.classroom.conftest import app_store_at
+from tests.support.browser import ARTIFACTS, ROOT, StreamlitServer
+
+
+def _threads(pid: int) -> int:
+    return len(os.listdir(f"/proc/{pid}/task"))
+
+
+def _open_stream(port: int, code: str) -> socket.socket:
+    """A raw HTTP stream of `code` (a socket is cheaper than a client thread per stream)."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+    sock.sendall(f"GET /relpos/class/{code}/events?watch=state HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+    return sock
+
+
+def _read_until(sock: socket.socket, marker: bytes, timeout: float = 30.0) -> bytes:
+    seen, deadline = b"", time.monotonic() + timeout
+    while marker not in seen:
+        sock.settimeout(max(0.1, deadline - time.monotonic()))
+        chunk = sock.recv(4096)
+        assert chunk, f"the stream closed before {marker!r}: {seen[-300:]!r}"
+        seen += chunk
+    return seen
+
+
+@pytest.mark.server
+def test_hundreds_of_streams_over_hundreds_of_classes_cost_no_thread_each(tmp_path):
+    """300 streams over 150 classes. One watcher thread per class made 150 more threads here
+    (2,031 threads for the probe's 2,000 streams); now the count stays within a few."""
+    log = ARTIFACTS / f"streamlit-class-streams-{os.getpid()}.log"
+    with StreamlitServer(ROOT / "app.py", log_path=log, env={"RELPOS_DATA_DIR": str(tmp_path)}) as server:
+        store = open_store(f"sqlite://{tmp_path / 'classes.sqlite3'}")
+        classes = [store.create_class() for _ in range(150)]
+        warm = _open_stream(server.port, classes[0][0].code)  # the watcher and the thread pool exist
+        _read_until(warm, b"data: 0")
+        before = _threads(server.process.pid)
+        streams = []
+        try:
+            for record, _ in classes:
+                for _ in range(2):
+                    streams.append(_open_stream(server.port, record.code))
+            for sock in streams:
+                _read_until(sock, b"data: 0")
+            during = _threads(server.process.pid)
+            record, credential = classes[-1]
+            store.set_stop(record.code, credential, index=3)
+            for sock in streams[-2:]:
+                _read_until(sock, b"data: 1", timeout=5)  # a change still reaches its streams
+        finally:
+            for sock in [warm, *streams]:
+                sock.close()
+            store.close()
+    print(f"threads: {before} with one stream, {during} with {len(streams) + 1}")
+    assert during - before <= 8, f"{during - before} more threads for {len(streams)} more streams"
+
+
+# ---------------------------------------------------------------- caps, in process
+
+
+def _request(code: str, client: str):
+    from starlette.requests import Request
+
+    scope = {
+        "type": "http",
+        "method": "GET",
+        "headers": [],
+        "query_string": b"watch=state",
+        "path_params": {"code": code},
+        "client": (client, 40000),
+    }
+    return Request(scope)
+
+
+async def _ended(response) -> None:
+    """Send `response` to a client that has gone away at once (its stream ends)."""
+
+    async def receive():
+        return {"type": "http.disconnect"}
+
+    async def send(message):
+        if message["type"] == "http.response.body":
+            raise OSError("the client went away")
+
+    from starlette.requests import ClientDisconnect
+
+    with contextlib.suppress(OSError, ClientDisconnect):
+        await response({"type": "http", "asgi": {"spec_version": "2.4"}}, receive, send)
+
+
+def test_streams_are_capped_per_client_and_per_class(tmp_path, monkeypatch):
+    monkeypatch.setattr(class_events, "MAX_STREAMS_PER_CLIENT", 3)
+    monkeypatch.setattr(class_events, "MAX_STREAMS_PER_CLASS", 4)
+    monkeypatch.setattr(class_events, "_admissions", class_events._Admissions())
+
+    async def scenario() -> None:
+        store = class_events.class_store()
+        one, _ = store.create_class()
+        two, _ = store.create_class()
+        mine = [await class_events.class_events(_request(one.code, "10.0.0.1")) for _ in range(3)]
+        assert [response.status_code for response in mine] == [200, 200, 200]
+        refused = await class_events.class_events(_request(two.code, "10.0.0.1"))
+        assert refused.status_code == 429 and "from this address" in bytes(refused.body).decode()
+        assert (await class_events.class_events(_request(one.code, "10.0.0.2"))).status_code == 200
+        full = await class_events.class_events(_request(one.code, "10.0.0.3"))
+        assert full.status_code == 429 and "on this class" in bytes(full.body).decode()
+        await _ended(mine[0])  # a stream that ends frees its place, for its client and its class
+        assert (await class_events.class_events(_request(one.code, "10.0.0.1"))).status_code == 200
+
+    with app_store_at(f"sqlite://{tmp_path / 'classes.sqlite3'}", monkeypatch):
+        asyncio.run(scenario())
+
+
+def test_a_client_starts_a_few_classes_then_waits(store, clock):
+    for _ in range(store_module.STARTS_PER_CLIENT):
+        store.create_class(client="10.0.0.1")
+    with pytest.raises(RateLimitedError, match="wait 600 s before starting another") as refused:
+        store.create_class(client="10.0.0.1")
+    assert refused.value.retry_after == pytest.approx(store_module.STARTS_WINDOW)
+    store.create_class(client="10.0.0.2")  # another client is not held up
+    clock.advance(store_module.STARTS_WINDOW + 1)
+    store.create_class(client="10.0.0.1")
+
+
+def test_a_store_keeps_at_most_so_many_live_classes(store, monkeypatch):
+    monkeypatch.setattr(store_module, "MAX_LIVE_CLASSES", 3)
+    for number in range(3):
+        store.create_class(client=f"10.0.0.{number}")
+    with pytest.raises(RateLimitedError, match="runs 3 classes already"):
+        store.create_class(client="10.0.0.9")
