@@ -152,3 +152,13 @@ def test_a_store_keeps_at_most_so_many_live_classes(store, monkeypatch):
         store.create_class(client=f"10.0.0.{number}")
     with pytest.raises(RateLimitedError, match="runs 3 classes already"):
         store.create_class(client="10.0.0.9")
+
+
+def test_the_watcher_reads_every_class_at_once(store):
+    """The one read the watcher makes per poll (SQLite: one query; Redis: one round trip)."""
+    one, credential = store.create_class()
+    two, _ = store.create_class()
+    store.set_stop(one.code, credential, index=2)
+    store.join(two.code, "Ada")
+    assert store.versions([one.code, two.code, "ZZZZZZ"]) == {one.code: (1, 0), two.code: (0, 1), "ZZZZZZ": None}
+    assert store.versions([]) == {}
