@@ -64,7 +64,7 @@ class NotJoinedError(ClassroomError, LookupError):
 
 
 class ClassFullError(ClassroomError):
-    """The class has as many students as it admits."""
+    """The class has as many students as it admits, or the teacher locked it."""
 
 
 class QuestionClosedError(ClassroomError):

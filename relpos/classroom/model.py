@@ -211,6 +211,8 @@ class Class:
         The question asked last (open, revealed or hidden).
     ended_at : float or None
         When the teacher ended it.
+    locked : bool
+        The teacher admits nobody new (those who joined come back with their token).
     version : int
         Counts changes of what students follow (pace, question, end).
     """
@@ -224,6 +226,7 @@ class Class:
     question: Question | None = None
     ended_at: float | None = None
     version: int = 0
+    locked: bool = False
 
     def check_live(self, now: float) -> None:
         """Raise :class:`ClassEndedError` or :class:`ClassExpiredError` unless the class admits students."""

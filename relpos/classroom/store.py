@@ -145,6 +145,9 @@ class ClassStore(Protocol):
     def end(self, code: str, credential: str) -> Class:
         """End the class: nobody can join or answer; the teacher reads results for an hour more."""
 
+    def set_locked(self, code: str, credential: str, locked: bool) -> Class:
+        """Admit nobody new (True) or open the class again (False); who joined stays."""
+
     def version(self, code: str, watch: Watch = "state") -> int:
         """A counter that grows with every change of `watch`."""
 
@@ -426,6 +429,11 @@ class BaseStore(ABC):
     def end(self, code: str, credential: str) -> Class:
         return self._teach(code, credential, lambda record: replace(record, ended_at=self._clock()))
 
+    def set_locked(self, code: str, credential: str, locked: bool) -> Class:
+        if not isinstance(locked, bool):
+            raise InputError("locked must be true or false.")
+        return self._teach(code, credential, lambda record: replace(record, locked=locked))
+
     def expire(self) -> int:
         return self._delete_gone(self._clock())
 
@@ -484,12 +492,17 @@ class BaseStore(ABC):
     # ------------------------------------------------------------ students
 
     def join(self, code: str, nickname: str | None = None, *, token: str | None = None) -> Student:
+        """A new seat, or with `token` the seat it holds: a token the class does not know
+        raises NotJoinedError, so a made-up one never takes a seat (one browser, one seat)."""
         record = self.get_class(code)
-        if token is not None and (known := self._find_student(record.code, token)) is not None:
-            return known
+        if token is not None:
+            return self._joined(record, token)
         name, now, fresh = model.validate_nickname(nickname), self._clock(), model.new_token()
 
         def make(number: int, taken: Callable[[str], bool]) -> Student:
+            stored = self._load_class(record.code) or record
+            if stored.locked:  # read again: the teacher may have locked it since
+                raise ClassFullError(f"Class {record.code} is locked: the teacher admits nobody new.")
             if number > model.MAX_STUDENTS:
                 raise ClassFullError(f"Class {record.code} is full ({model.MAX_STUDENTS} students).")
             return Student(fresh, number, model.distinct_nickname(name, taken), now)  # "Ada", "Ada (2)"

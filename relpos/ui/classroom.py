@@ -507,8 +507,14 @@ def _join(code_key: str | None, code: str | None, switch_to: str | None) -> None
     state = st.session_state
     try:
         code = model.normalise_code(state.get(code_key, "") if code_key else code)
-        student = store().join(code, state.get(JOIN_NICKNAME) or None)
+        seat = state.get(STUDENT) if (state.get(STUDENT) or {}).get("code") == code else None
+        if seat:  # one session, one seat: joining again keeps it
+            student = store().join(code, token=seat["token"])
+        else:
+            student = store().join(code, state.get(JOIN_NICKNAME) or None)
     except ClassroomError as error:
+        if isinstance(error, NotJoinedError):  # a seat the class no longer knows: the next Join takes a new one
+            state.pop(STUDENT, None)
         flash(error.message)
         return
     state.pop(TEACHER, None)

@@ -351,3 +351,17 @@ def test_a_redis_out_of_memory_refuses_plainly_and_fails_the_health_check(make_r
             store.check()
     finally:
         store.close()
+
+
+def test_a_made_up_student_identity_from_the_browser_takes_no_seat(tmp_path, monkeypatch):
+    """What a browser hands back as who it is (its cookie or local storage) is only a claim:
+    an unknown token used to join as a new student, with no click at all."""
+    with app_store_at(f"sqlite://{tmp_path / 'classes.sqlite3'}", monkeypatch):
+        record, _ = classroom.store().create_class()
+        at = open_app("worked_example", query={"class": record.code})
+        made_up = {"code": record.code, "kind": "student", "secret": "madeUpStudentToken1234"}
+        at.session_state[classroom.EVENTS] = {"identity": made_up}  # as the receiver hands it back
+        at.run()
+        assert not at.exception, at.exception
+        assert classroom.STUDENT not in at.session_state
+        assert classroom.store().students_count(record.code) == 0

@@ -10,7 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from relpos.classroom import model
-from relpos.classroom.errors import InputError
+from relpos.classroom.errors import ClassFullError, InputError, NotJoinedError, NotTeacherError
 from relpos.classroom.redis_store import RedisStore
 from relpos.classroom.sqlite_store import _TABLES as TABLES
 
@@ -140,3 +140,33 @@ def test_the_server_purges_on_schedule_with_no_traffic_at_all(store, clock, monk
 
     asyncio.run(run_a_while())
     assert _left_of(store, code) == 0
+
+
+# ---------------------------------------------------------------- one browser, one seat; a locked class
+
+
+def test_a_made_up_token_takes_no_seat(started):
+    store, code, _ = started
+    for made_up in ("madeUpStudentToken1234", model.new_token()):
+        with pytest.raises(NotJoinedError):
+            store.join(code, token=made_up)
+    assert store.students_count(code) == 0
+    ada = store.join(code, "Ada")
+    assert store.join(code, token=ada.token) == ada  # the same seat again, however often
+    assert store.join(code, "Ada again", token=ada.token) == ada
+    assert store.students_count(code) == 1
+
+
+def test_the_teacher_locks_the_class_and_nobody_new_joins(started):
+    store, code, credential = started
+    ada = store.join(code, "Ada")
+    with pytest.raises(NotTeacherError):
+        store.set_locked(code, "not-the-credential", True)
+    version = store.version(code)
+    assert store.set_locked(code, credential, True).locked
+    assert store.version(code) == version + 1
+    with pytest.raises(ClassFullError, match="locked"):
+        store.join(code, "Bo")
+    assert store.join(code, token=ada.token) == ada  # who joined comes back
+    store.set_locked(code, credential, False)
+    assert store.join(code, "Bo").nickname == "Bo"  # not "Bo (2)": the refused join claimed nothing
