@@ -44,14 +44,28 @@ class RateLimit:
 
     def wait(self, key: str) -> float:
         """0 and the event counted, or the seconds until `key` may try again (nothing counted)."""
-        now = self._clock()
         with self._lock:
-            self._forget_before(now - self.window)
-            times = self._times.setdefault(key, collections.deque())
-            if len(times) >= self.count:
-                return times[0] + self.window - now
-            times.append(now)
-            return 0.0
+            left = self._blocked(key)
+            if left == 0:
+                self._times.setdefault(key, collections.deque()).append(self._clock())
+            return left
+
+    def blocked(self, key: str) -> float:
+        """Seconds until `key` may try again (0: now), counting nothing: for limits that count
+        only failures (:meth:`note`), such as wrong class codes."""
+        with self._lock:
+            return self._blocked(key)
+
+    def note(self, key: str) -> None:
+        """Count one event of `key` (whether or not its window is full)."""
+        with self._lock:
+            self._times.setdefault(key, collections.deque()).append(self._clock())
+
+    def _blocked(self, key: str) -> float:
+        now = self._clock()
+        self._forget_before(now - self.window)
+        times = self._times.get(key, ())
+        return times[0] + self.window - now if len(times) >= self.count else 0.0
 
     def _forget_before(self, start: float) -> None:
         """Drop the times before `start`, and the keys left with none (memory stays bounded

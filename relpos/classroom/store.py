@@ -70,6 +70,9 @@ __all__ = [
 DEFAULT_DATA_DIR = ".relpos-data"
 #: Classes one client address may start per STARTS_WINDOW seconds (per server process).
 STARTS_PER_CLIENT, STARTS_WINDOW = 10, 600.0
+#: Wrong class codes one client address may look up per WRONG_CODES_WINDOW seconds before
+#: its lookups wait (a classroom behind one address mistypes a few; a guesser made 1,300 a second).
+WRONG_CODES_PER_CLIENT, WRONG_CODES_WINDOW = 60, 600.0
 #: Classes one store keeps at once, at most (a school needs tens; a script could start
 #: thousands from many addresses).
 MAX_LIVE_CLASSES = 2000
@@ -94,8 +97,10 @@ class ClassStore(Protocol):
     def check_teacher(self, code: str, credential: str) -> Class:
         """The class, if `credential` is its teacher's (a private teacher link resumes with this)."""
 
-    def join(self, code: str, nickname: str | None = None, *, token: str | None = None) -> Student:
-        """Join (or, with a known `token`, rejoin) a class."""
+    def join(
+        self, code: str, nickname: str | None = None, *, token: str | None = None, client: str | None = None
+    ) -> Student:
+        """Join (or, with a known `token`, rejoin) a class; `client` is throttled after wrong codes."""
 
     def student(self, code: str, token: str) -> Student:
         """The student holding `token` (raises NotJoinedError)."""
@@ -279,6 +284,7 @@ class BaseStore(ABC):
         self._notifier = notifier or Notifier()
         self._purged_at = -math.inf  # by this store's clock: the last purge of classes that are over
         self._starts = RateLimit(STARTS_PER_CLIENT, STARTS_WINDOW, clock=clock)
+        self._wrong_codes = RateLimit(WRONG_CODES_PER_CLIENT, WRONG_CODES_WINDOW, clock=clock)
         self._purge_lock = threading.Lock()
 
     # ------------------------------------------------------------ backend primitives
@@ -383,6 +389,32 @@ class BaseStore(ABC):
         record = self._existing(code)
         record.check_live(self._clock())
         return record
+
+    def look_up(self, code: str, client: str | None = None) -> Class:
+        """:meth:`get_class` for `client`, which waits (RateLimitedError) once it has looked up
+        WRONG_CODES_PER_CLIENT unknown codes in WRONG_CODES_WINDOW seconds, known codes too
+        (else a waiting guesser would still tell them apart); None: not throttled."""
+        self.check_guesses(client)
+        try:
+            return self.get_class(code)
+        except UnknownClassError:
+            self.wrong_code(client)
+            raise
+
+    def check_guesses(self, client: str | None) -> None:
+        """Raise RateLimitedError while `client` has looked up too many unknown codes."""
+        wait = self._wrong_codes.blocked(client) if client is not None else 0.0
+        if wait > 0:
+            raise RateLimitedError(
+                f"Too many wrong class codes from this address; wait {math.ceil(wait)} s, then check the code "
+                "on the projector.",
+                wait,
+            )
+
+    def wrong_code(self, client: str | None) -> None:
+        """Count an unknown code `client` looked up (see :meth:`look_up`)."""
+        if client is not None:
+            self._wrong_codes.note(client)
 
     def check_teacher(self, code: str, credential: str) -> Class:
         record = self._existing(code)
@@ -491,10 +523,13 @@ class BaseStore(ABC):
 
     # ------------------------------------------------------------ students
 
-    def join(self, code: str, nickname: str | None = None, *, token: str | None = None) -> Student:
+    def join(
+        self, code: str, nickname: str | None = None, *, token: str | None = None, client: str | None = None
+    ) -> Student:
         """A new seat, or with `token` the seat it holds: a token the class does not know
-        raises NotJoinedError, so a made-up one never takes a seat (one browser, one seat)."""
-        record = self.get_class(code)
+        raises NotJoinedError, so a made-up one never takes a seat (one browser, one seat).
+        `client` (an address) is throttled after too many wrong codes (:meth:`look_up`)."""
+        record = self.look_up(code, client)
         if token is not None:
             return self._joined(record, token)
         name, now, fresh = model.validate_nickname(nickname), self._clock(), model.new_token()

@@ -16,6 +16,11 @@ So a stream costs a socket and a coroutine, never a thread: 2,000 streams over 1
 classes are one thread, where one thread per class made 1,000 threads polling 5 times a
 second each.
 
+An unknown code gets the same answer as a class nobody has changed yet (``data: 0``, then
+only keep-alive comments), so the route does not tell which codes exist; and a client
+that has asked for too many unknown codes waits before any code is looked up again
+(:meth:`relpos.classroom.store.BaseStore.look_up`; 429), known codes included.
+
 Nobody can hold more than :data:`MAX_STREAMS_PER_CLIENT` streams (per client address) nor
 open more than :data:`MAX_STREAMS_PER_CLASS` on one class; past either the route answers
 429 and the page's EventSource asks again later, ever more slowly.
@@ -37,6 +42,7 @@ import asyncio
 import collections
 import contextlib
 import functools
+import math
 import signal
 import threading
 import time
@@ -48,7 +54,7 @@ from starlette.responses import PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from relpos.classroom import model
-from relpos.classroom.errors import ClassroomError, StoreUnavailableError
+from relpos.classroom.errors import ClassroomError, RateLimitedError, StoreUnavailableError, UnknownClassError
 from relpos.classroom.store import BaseStore
 from relpos.classroom.stores import open_store
 from relpos.server import asgi
@@ -223,44 +229,66 @@ async def class_events(request: Request) -> Response:
     watch = request.query_params.get("watch", "state")
     if watch not in ("state", "activity"):
         return PlainTextResponse("watch is state or activity", status_code=400)
-    store = class_store()
+    store, client = class_store(), request.client.host if request.client else ""
     try:
+        store.check_guesses(client)
         code = model.normalise_code(request.path_params["code"])
         version = await asyncio.to_thread(store.version, code, watch)
+    except RateLimitedError as error:
+        wait = str(math.ceil(error.retry_after))
+        return PlainTextResponse(error.message, status_code=429, headers={"Retry-After": wait})
     except StoreUnavailableError as error:  # the page's EventSource asks again, ever more slowly
         return PlainTextResponse(error.message, status_code=503, headers={"Retry-After": "2"})
-    except ClassroomError as error:
+    except UnknownClassError:  # counted, and answered as a class nobody has touched yet would be
+        store.wrong_code(client)
+        code, version = model.normalise_code(request.path_params["code"]), None
+    except ClassroomError as error:  # not even shaped like a code: that tells nothing of any class
         return PlainTextResponse(error.message, status_code=404)
 
-    client = request.client.host if request.client else ""
     refusal = _admissions.admit(client, code)
     if refusal is not None:  # the page's EventSource asks again later, ever more slowly
         return PlainTextResponse(refusal, status_code=429, headers={"Retry-After": "15"})
-
-    async def stream() -> AsyncIterator[str]:
-        watcher, event = _subscribe(store, code, watch, version)
-        try:
-            sent = watcher.version
-            yield f"retry: 1000\ndata: {sent}\n\n"  # reconnect after 1 s (a restart, another replica)
-            while not watcher.gone:
-                try:
-                    await asyncio.wait_for(event.wait(), HEARTBEAT)
-                except TimeoutError:
-                    yield ": still here\n\n"
-                    continue
-                event.clear()
-                if _stopping.is_set():
-                    return  # the server stops: the browser reconnects (retry above)
-                if watcher.version != sent:
-                    sent = watcher.version
-                    yield f"data: {sent}\n\n"
-            yield "event: gone\ndata: gone\n\n"
-        finally:
-            _unsubscribe(watcher, event)
-
     headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
     release = functools.partial(_admissions.release, client, code)
-    return _AdmittedStream(stream(), release, media_type="text/event-stream", headers=headers)
+    content = _stream(store, code, watch, version) if version is not None else _nothing_happens()
+    return _AdmittedStream(content, release, media_type="text/event-stream", headers=headers)
+
+
+async def _nothing_happens() -> AsyncIterator[str]:
+    """The stream of an unknown code: what a class at version 0 that nobody changes sends, so
+    a guesser cannot tell an unknown code from a live one by the answer. It looks at
+    :data:`_stopping` once a second (few such streams: wrong codes are throttled)."""
+    yield "retry: 1000\ndata: 0\n\n"
+    quiet = 0.0
+    while not _stopping.is_set():
+        await asyncio.sleep(1.0)
+        quiet += 1.0
+        if quiet >= HEARTBEAT:
+            quiet = 0.0
+            yield ": still here\n\n"
+
+
+async def _stream(store: BaseStore, code: str, watch: str, version: int) -> AsyncIterator[str]:
+    """The stream of a class: its version now, then every new one (see the module notes)."""
+    watcher, event = _subscribe(store, code, watch, version)
+    try:
+        sent = watcher.version
+        yield f"retry: 1000\ndata: {sent}\n\n"  # reconnect after 1 s (a restart, another replica)
+        while not watcher.gone:
+            try:
+                await asyncio.wait_for(event.wait(), HEARTBEAT)
+            except TimeoutError:
+                yield ": still here\n\n"
+                continue
+            event.clear()
+            if _stopping.is_set():
+                return  # the server stops: the browser reconnects (retry above)
+            if watcher.version != sent:
+                sent = watcher.version
+                yield f"data: {sent}\n\n"
+        yield "event: gone\ndata: gone\n\n"
+    finally:
+        _unsubscribe(watcher, event)
 
 
 class _Admissions:

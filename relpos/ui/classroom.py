@@ -511,7 +511,7 @@ def _join(code_key: str | None, code: str | None, switch_to: str | None) -> None
         if seat:  # one session, one seat: joining again keeps it
             student = store().join(code, token=seat["token"])
         else:
-            student = store().join(code, state.get(JOIN_NICKNAME) or None)
+            student = store().join(code, state.get(JOIN_NICKNAME) or None, client=st.context.ip_address or "local")
     except ClassroomError as error:
         if isinstance(error, NotJoinedError):  # a seat the class no longer knows: the next Join takes a new one
             state.pop(STUDENT, None)

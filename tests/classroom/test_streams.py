@@ -20,7 +20,7 @@ import time
 import pytest
 
 from relpos.classroom import store as store_module
-from relpos.classroom.errors import RateLimitedError
+from relpos.classroom.errors import RateLimitedError, UnknownClassError
 from relpos.classroom.stores import open_store
 from relpos.server import class_events
 from tests.classroom.conftest import app_store_at
@@ -162,3 +162,48 @@ def test_the_watcher_reads_every_class_at_once(store):
     store.join(two.code, "Ada")
     assert store.versions([one.code, two.code, "ZZZZZZ"]) == {one.code: (1, 0), two.code: (0, 1), "ZZZZZZ": None}
     assert store.versions([]) == {}
+
+
+# ---------------------------------------------------------------- guessing codes
+
+
+def test_wrong_codes_are_throttled_per_client_known_codes_too(store, clock):
+    live, _ = store.create_class()
+    for number in range(store_module.WRONG_CODES_PER_CLIENT):
+        with pytest.raises(UnknownClassError):
+            store.look_up(f"ZZZ{number:03d}".translate(str.maketrans("01", "XY")), "10.0.0.1")
+    for guess in (live.code, "ZZZZZZ"):  # refused alike: a waiting guesser learns nothing
+        with pytest.raises(RateLimitedError, match="Too many wrong class codes"):
+            store.look_up(guess, "10.0.0.1")
+    with pytest.raises(RateLimitedError):
+        store.join(live.code, "Ada", client="10.0.0.1")
+    assert store.look_up(live.code, "10.0.0.2") == live  # another address is not held up
+    clock.advance(store_module.WRONG_CODES_WINDOW + 1)
+    assert store.join(live.code, "Ada", client="10.0.0.1").nickname == "Ada"
+
+
+async def _first_chunk(response) -> str:
+    chunk = await anext(response.body_iterator)
+    await response.body_iterator.aclose()
+    return chunk
+
+
+def test_the_event_route_answers_an_unknown_code_as_a_live_one(tmp_path, monkeypatch):
+    monkeypatch.setattr(store_module, "WRONG_CODES_PER_CLIENT", 3)
+    monkeypatch.setattr(class_events, "_admissions", class_events._Admissions())
+
+    async def scenario() -> None:
+        live, _ = class_events.class_store().create_class()
+        answers = []
+        for code in (live.code, "ZZZZZZ"):
+            response = await class_events.class_events(_request(code, "10.0.0.1"))
+            answers.append((response.status_code, response.media_type, await _first_chunk(response)))
+        assert answers[0] == answers[1] == (200, "text/event-stream", "retry: 1000\ndata: 0\n\n")
+        for code in ("ZZZZZY", "ZZZZZX"):  # three wrong codes: the client waits
+            await _first_chunk(await class_events.class_events(_request(code, "10.0.0.1")))
+        for code in (live.code, "ZZZZZW"):
+            refused = await class_events.class_events(_request(code, "10.0.0.1"))
+            assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 0
+
+    with app_store_at(f"sqlite://{tmp_path / 'classes.sqlite3'}", monkeypatch):
+        asyncio.run(scenario())

@@ -88,8 +88,8 @@ def follow() -> Live:
     try:
         if who.teacher:  # an ended class stays the teacher's for its results
             record = classroom.store().check_teacher(who.code, who.secret)
-        else:
-            record = classroom.store().get_class(who.code)
+        else:  # a code from a link: wrong ones are throttled per client (guessing codes)
+            record = classroom.store().look_up(who.code, st.context.ip_address or "local")
     except StoreUnavailableError as error:  # says nothing about the class: keep who this is
         return Live(who, None, _reconnecting(who, error))
     except ClassroomError as error:
