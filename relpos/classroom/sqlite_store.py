@@ -149,8 +149,15 @@ class SqliteStore(BaseStore):
         self._lock = threading.RLock()
         self._db: sqlite3.Connection | None = None
         self._inode: int | None = None  # of the file this store opened (a deleted file is noticed)
+        self._closed = False
 
     def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            self._drop_connection()
+
+    def _drop_connection(self) -> None:
+        """Close the connection; the next call opens the file again (unless the store is closed)."""
         with self._lock:
             if self._db is not None:
                 self._db.close()
@@ -166,6 +173,8 @@ class SqliteStore(BaseStore):
 
     def _connection(self) -> sqlite3.Connection:
         """The open connection (opened now if need be), once the file is known to be the one opened."""
+        if self._closed:  # a thread still holding a closed store (a test's, a stopped server's)
+            raise StoreUnavailableError("This class store is closed.")
         if self._db is None:
             self._db = self._open_file()
         elif self._inode is not None and self._file_inode() != self._inode:
@@ -208,7 +217,7 @@ class SqliteStore(BaseStore):
         except (sqlite3.Error, OSError) as error:
             refusal = fault(self.path, error)
             if isinstance(refusal, StoreFaultError):
-                self.close()
+                self._drop_connection()
             raise refusal from error
 
     @contextmanager

@@ -42,6 +42,7 @@ import asyncio
 import collections
 import contextlib
 import functools
+import logging
 import math
 import signal
 import threading
@@ -77,6 +78,7 @@ PURGE_EVERY = 60.0
 #: How long a watcher blocks in one wait (it also notices a class that is gone this often).
 WAIT_SECONDS = 10.0
 
+_log = logging.getLogger(__name__)
 _store: BaseStore | None = None
 _store_lock = threading.Lock()
 _stopping = threading.Event()  # the server is shutting down: streams end
@@ -143,6 +145,10 @@ class _Hub:
             try:
                 self._publish(self.store.versions(sorted(due)) if due else {})
             except StoreUnavailableError:  # a blip says nothing of the classes: never "gone" for it
+                _stopping.wait(1.0)
+                continue
+            except Exception:  # never let this thread die: every stream of the process hangs on it
+                _log.exception("the class watcher failed; it tries again in a second")
                 _stopping.wait(1.0)
                 continue
             notifier.wait_any(total, max(0.0, polled_at + self.store.poll_seconds - time.monotonic()))

@@ -328,6 +328,7 @@ def test_a_real_full_then_read_only_data_folder(tmp_path, clock):
         assert "the disk is full" in full.value.message or "could not be read or written" in full.value.message
         store.close()
         subprocess.run(["mount", "-o", "remount,ro", str(folder)], check=True)
+        store = SqliteStore(folder / "classes.sqlite3", clock=clock)  # the server started again
         with pytest.raises(StoreFaultError, match=r"is read-only|cannot be opened") as refused:
             store.set_stop(record.code, credential, index=1)
         assert str(folder) in refused.value.message
