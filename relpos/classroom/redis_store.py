@@ -224,6 +224,24 @@ class RedisStore(BaseStore):
         return student
 
     @_reachable
+    def _delete_student(self, code: str, student: Student) -> None:
+        answered = [self._key(code, "answered", question.id) for question in self._load_questions(code)]
+        pipe = self._redis.pipeline()
+        pipe.hdel(self._key(code, "students"), student.token)
+        if (
+            student.nickname is not None
+            and self._redis.hget(self._key(code, "names"), model.nickname_key(student.nickname)) == student.token
+        ):
+            pipe.hdel(self._key(code, "names"), model.nickname_key(student.nickname))
+        for key in answered:
+            pipe.srem(key, student.token)
+            pipe.delete(self._key(code, "answer", key.rsplit(":", 1)[1], student.token))
+        pipe.incr(self._key(code, "activity"))
+        pipe.publish(self._channel(code), "1")
+        pipe.execute()
+        self._changed(code)
+
+    @_reachable
     def _load_student(self, code: str, token: str) -> Student | None:
         text = self._redis.hget(self._key(code, "students"), token)
         return None if text is None else records.load_student(text)

@@ -327,6 +327,12 @@ class SqliteStore(BaseStore):
             db.execute("UPDATE classes SET activity = activity + 1 WHERE code = ?", (code,))
         return student
 
+    def _delete_student(self, code: str, student: Student) -> None:
+        with self._write(code) as db:
+            for table in ("answers", "students"):
+                db.execute(f"DELETE FROM {table} WHERE code = ? AND token = ?", (code, student.token))
+            db.execute("UPDATE classes SET activity = activity + 1 WHERE code = ?", (code,))
+
     def _load_student(self, code: str, token: str) -> Student | None:
         text = self._one("SELECT record FROM students WHERE code = ? AND token = ?", code, token)
         return None if text is None else records.load_student(text)

@@ -153,6 +153,9 @@ class ClassStore(Protocol):
     def set_locked(self, code: str, credential: str, locked: bool) -> Class:
         """Admit nobody new (True) or open the class again (False); who joined stays."""
 
+    def remove_student(self, code: str, credential: str, number: int) -> Student:
+        """Take student `number`'s seat back, with their answers; their token joins no more."""
+
     def version(self, code: str, watch: Watch = "state") -> int:
         """A counter that grows with every change of `watch`."""
 
@@ -313,6 +316,10 @@ class BaseStore(ABC):
 
     @abstractmethod
     def _load_student(self, code: str, token: str) -> Student | None: ...
+
+    @abstractmethod
+    def _delete_student(self, code: str, student: Student) -> None:
+        """Delete `student`, their answers and their nickname's claim; wake waiters."""
 
     @abstractmethod
     def _load_students(self, code: str) -> list[Student]: ...
@@ -543,6 +550,14 @@ class BaseStore(ABC):
             return Student(fresh, number, model.distinct_nickname(name, taken), now)  # "Ada", "Ada (2)"
 
         return self._add_student(record.code, fresh, make)
+
+    def remove_student(self, code: str, credential: str, number: int) -> Student:
+        record = self.check_teacher(code, credential)
+        for student in self._load_students(record.code):
+            if student.number == number:
+                self._delete_student(record.code, student)
+                return student
+        raise InputError(f"Class {record.code} has no student {number}.")
 
     def _find_student(self, code: str, token) -> Student | None:
         if not model.secret_shaped(token):

@@ -170,3 +170,25 @@ def test_the_teacher_locks_the_class_and_nobody_new_joins(started):
     assert store.join(code, token=ada.token) == ada  # who joined comes back
     store.set_locked(code, credential, False)
     assert store.join(code, "Bo").nickname == "Bo"  # not "Bo (2)": the refused join claimed nothing
+
+
+def test_the_teacher_takes_a_seat_back_with_its_answers(started):
+    store, code, credential = started
+    question = store.ask(code, credential, model.number_question("Predict e₁₂", -0.25))
+    ada, bo = store.join(code, "Ada"), store.join(code, "Bo")
+    for student in (ada, bo):
+        store.submit_answer(code, student.token, question.id, "-0.25")
+    activity = store.version(code, "activity")
+    with pytest.raises(NotTeacherError):
+        store.remove_student(code, "not-the-credential", ada.number)
+    assert store.remove_student(code, credential, ada.number) == ada
+    assert store.version(code, "activity") > activity  # the projector's count moves
+    assert [s.nickname for s in store.students(code, credential)] == ["Bo"]
+    assert store.answered_count(code) == 1
+    with pytest.raises(NotJoinedError):
+        store.join(code, token=ada.token)
+    with pytest.raises(NotJoinedError):
+        store.submit_answer(code, ada.token, question.id, "0.5")
+    assert store.join(code, "Ada").nickname == "Ada"  # the name is free again
+    with pytest.raises(InputError, match="no student 99"):
+        store.remove_student(code, credential, 99)
