@@ -60,7 +60,7 @@ from relpos.classroom.store import BaseStore
 from relpos.classroom.stores import open_store
 from relpos.server import asgi
 
-__all__ = ["HEALTH_PATH", "HEARTBEAT", "PATH", "class_store", "events_path", "health", "open_streams"]
+__all__ = ["HEALTH_PATH", "HEARTBEAT", "PATH", "class_store", "events_path", "health", "open_streams", "session_client"]
 
 #: The route (below the app's base URL path).
 PATH = "/relpos/class/{code}/events"
@@ -91,6 +91,14 @@ def class_store() -> BaseStore:
         if _store is None:
             _store = open_store()
         return _store
+
+
+def session_client() -> str:
+    """This session's client address, as the class store's per-client limits count it; the
+    same key as the event route's (``request.client.host``). ``local`` when Streamlit gives
+    none (a browser on this machine, or a test)."""
+    address = st.context.ip_address
+    return address if isinstance(address, str) and address else "local"
 
 
 def events_path(code: str, watch: str = "state") -> str:

@@ -37,7 +37,7 @@ from relpos.classroom.results import Results
 from relpos.classroom.store import BaseStore
 from relpos.plots.classroom import answer_bars
 from relpos.server import fragment, internals
-from relpos.server.class_events import class_store
+from relpos.server.class_events import class_store, session_client
 from relpos.state.keys import state_key, widget_key
 from relpos.text import numbers
 from relpos.text.escape import escape_markdown
@@ -291,7 +291,7 @@ def public_base_url() -> str:
 def start_class(lesson: str, pace: model.Pace) -> None:
     """Start a class at `pace` (call from the Start button's callback)."""
     try:
-        record, credential = store().create_class(lesson, pace, client=st.context.ip_address or "local")
+        record, credential = store().create_class(lesson, pace, client=session_client())
     except ClassroomError as error:
         flash(error.message)
         return
@@ -511,7 +511,7 @@ def _join(code_key: str | None, code: str | None, switch_to: str | None) -> None
         if seat:  # one session, one seat: joining again keeps it
             student = store().join(code, token=seat["token"])
         else:
-            student = store().join(code, state.get(JOIN_NICKNAME) or None, client=st.context.ip_address or "local")
+            student = store().join(code, state.get(JOIN_NICKNAME) or None, client=session_client())
     except ClassroomError as error:
         if isinstance(error, NotJoinedError):  # a seat the class no longer knows: the next Join takes a new one
             state.pop(STUDENT, None)

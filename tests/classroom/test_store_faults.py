@@ -366,3 +366,19 @@ def test_a_made_up_student_identity_from_the_browser_takes_no_seat(tmp_path, mon
         assert not at.exception, at.exception
         assert classroom.STUDENT not in at.session_state
         assert classroom.store().students_count(record.code) == 0
+
+
+def test_a_guessing_address_waits_on_a_class_link_but_its_joined_students_follow_on(tmp_path, monkeypatch):
+    """A classmate guessing codes from the school's one address throttles code look-ups from
+    it; a student already in a class holds a seat, not a guess, and keeps following."""
+    with app_store_at(f"sqlite://{tmp_path / 'classes.sqlite3'}", monkeypatch):
+        teacher = _teacher()
+        code = teacher.session_state[classroom.TEACHER]["code"]
+        student = _student(code)
+        for _ in range(60):
+            classroom.store().wrong_code("local")  # AppTest's sessions have no address: relpos counts them as "local"
+        student.run()
+        assert "you follow your teacher" in _texts(student)
+        invited = open_app("worked_example", query={"class": code})
+        assert "Too many wrong class codes" in _texts(invited)
+        assert classroom.store().students_count(code) == 1

@@ -22,6 +22,7 @@ import streamlit as st
 from relpos.classroom import model as class_model
 from relpos.classroom.errors import ClassroomError, StoreUnavailableError, ends_identity
 from relpos.classroom.model import Class, Pace
+from relpos.server.class_events import session_client
 from relpos.state.keys import state_key, widget_key
 from relpos.text import facts
 from relpos.text.numbers import subscript
@@ -88,8 +89,10 @@ def follow() -> Live:
     try:
         if who.teacher:  # an ended class stays the teacher's for its results
             record = classroom.store().check_teacher(who.code, who.secret)
+        elif who.student:  # the session's seat: not a guess, never throttled
+            record = classroom.store().get_class(who.code)
         else:  # a code from a link: wrong ones are throttled per client (guessing codes)
-            record = classroom.store().look_up(who.code, st.context.ip_address or "local")
+            record = classroom.store().look_up(who.code, session_client())
     except StoreUnavailableError as error:  # says nothing about the class: keep who this is
         return Live(who, None, _reconnecting(who, error))
     except ClassroomError as error:
