@@ -16,6 +16,7 @@ import contextlib
 import os
 import socket
 import time
+import urllib.request
 
 import pytest
 
@@ -54,6 +55,8 @@ def test_hundreds_of_streams_over_hundreds_of_classes_cost_no_thread_each(tmp_pa
     (2,031 threads for the probe's 2,000 streams); now the count stays within a few."""
     log = ARTIFACTS / f"streamlit-class-streams-{os.getpid()}.log"
     with StreamlitServer(ROOT / "app.py", log_path=log, env={"RELPOS_DATA_DIR": str(tmp_path)}) as server:
+        with urllib.request.urlopen(server.base_url + "/relpos/health", timeout=30) as health:
+            assert health.read() == b"ok"  # the route the Dockerfile's health check asks, served
         store = open_store(f"sqlite://{tmp_path / 'classes.sqlite3'}")
         classes = [store.create_class() for _ in range(150)]
         warm = _open_stream(server.port, classes[0][0].code)  # the watcher and the thread pool exist
