@@ -27,6 +27,7 @@ from tests.classroom.conftest import app_store_at, redis_server_binary
 from tests.support import redis_server
 from tests.support.apptest import ROOT, open_app
 from tests.support.browser import free_port
+from tests.support.streamlit_client import run_in_own_loop
 
 
 def documented_redis_settings() -> tuple[str, ...]:
@@ -212,9 +213,8 @@ def _request(path_params: dict | None = None, query: bytes = b""):
 
 def _served(route, request) -> tuple[int, str]:
     """Status and body of one of the class routes (relpos.server.class_events), called directly."""
-    import asyncio
 
-    response = asyncio.run(route(request))
+    response = run_in_own_loop(route(request))
     return response.status_code, bytes(response.body).decode()
 
 

@@ -13,6 +13,7 @@ from relpos.classroom import model
 from relpos.classroom.errors import ClassFullError, InputError, NotJoinedError, NotTeacherError
 from relpos.classroom.redis_store import RedisStore
 from relpos.classroom.sqlite_store import _TABLES as TABLES
+from tests.support.streamlit_client import run_in_own_loop
 
 
 def test_a_2_mb_nickname_is_refused_and_nothing_is_stored(started):
@@ -138,7 +139,7 @@ def test_the_server_purges_on_schedule_with_no_traffic_at_all(store, clock, monk
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(class_events.purge_on_schedule(every=0.05), 0.3)
 
-    asyncio.run(run_a_while())
+    run_in_own_loop(run_a_while())
     assert _left_of(store, code) == 0
 
 

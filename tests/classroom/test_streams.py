@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import os
 import socket
@@ -26,6 +25,7 @@ from relpos.classroom.stores import open_store
 from relpos.server import class_events
 from tests.classroom.conftest import app_store_at
 from tests.support.browser import ARTIFACTS, ROOT, StreamlitServer
+from tests.support.streamlit_client import run_in_own_loop
 
 
 def _threads(pid: int) -> int:
@@ -135,7 +135,7 @@ def test_streams_are_capped_per_client_and_per_class(tmp_path, monkeypatch):
         assert (await class_events.class_events(_request(one.code, "10.0.0.1"))).status_code == 200
 
     with app_store_at(f"sqlite://{tmp_path / 'classes.sqlite3'}", monkeypatch):
-        asyncio.run(scenario())
+        run_in_own_loop(scenario())
 
 
 def test_a_client_starts_a_few_classes_then_waits(store, clock):
@@ -209,4 +209,4 @@ def test_the_event_route_answers_an_unknown_code_as_a_live_one(tmp_path, monkeyp
             assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 0
 
     with app_store_at(f"sqlite://{tmp_path / 'classes.sqlite3'}", monkeypatch):
-        asyncio.run(scenario())
+        run_in_own_loop(scenario())
