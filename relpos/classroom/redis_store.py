@@ -194,10 +194,25 @@ class RedisStore(BaseStore):
     def _delete_gone(self, now: float) -> int:
         codes = self._redis.zrangebyscore(self._index, "-inf", now)
         for code in codes:
-            keys = [self._key(code), *self._redis.scan_iter(match=self._key(code, "*"), count=500)]
-            self._redis.delete(*keys)
+            self._redis.delete(*self._keys_of(code))
             self._redis.zrem(self._index, code)
         return len(codes)
+
+    def _keys_of(self, code: str) -> list[str]:
+        """Every key of class `code`, named from its questions and who answered them (a SCAN
+        for ``P:*`` would walk every key of Redis once per class purged)."""
+        fixed = [
+            self._key(code),
+            *(self._key(code, part) for part in ("activity", "joined", "students", "questions", "names")),
+        ]
+        ids = self._redis.hkeys(self._key(code, "questions"))
+        answered = [self._key(code, "answered", question) for question in ids]
+        answers = [
+            self._key(code, "answer", question, token)
+            for question, key in zip(ids, answered, strict=True)
+            for token in self._redis.smembers(key)
+        ]
+        return [*fixed, *answered, *answers]
 
     # ------------------------------------------------------------ students
 
