@@ -175,13 +175,16 @@ class _Hub:
         """Wake the streams of every topic whose counter moved (or whose class is gone)."""
         with _watchers_lock:
             for (code, watch), topic in self.topics.items():
-                if code not in versions:
+                if code not in versions:  # not read this time
                     continue
                 counters = versions[code]
-                current = None if counters is None else counters[0 if watch == "state" else 1]
-                if counters is None or current != topic.version:
-                    topic.gone, topic.version = counters is None, topic.version if current is None else current
-                    topic.loop.call_soon_threadsafe(topic.wake)
+                if counters is None:  # deleted after its end or expiry: the streams say "gone" and end
+                    topic.gone = True
+                elif counters[0 if watch == "state" else 1] != topic.version:
+                    topic.version = counters[0 if watch == "state" else 1]
+                else:
+                    continue
+                topic.loop.call_soon_threadsafe(topic.wake)
 
 
 _hub: _Hub | None = None

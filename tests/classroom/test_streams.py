@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import socket
@@ -20,7 +21,7 @@ import urllib.request
 import pytest
 
 from relpos.classroom import store as store_module
-from relpos.classroom.errors import RateLimitedError, UnknownClassError
+from relpos.classroom.errors import RateLimitedError, StoreUnavailableError, UnknownClassError
 from relpos.classroom.stores import open_store
 from relpos.server import class_events
 from tests.classroom.conftest import app_store_at
@@ -207,6 +208,42 @@ def test_the_event_route_answers_an_unknown_code_as_a_live_one(tmp_path, monkeyp
         for code in (live.code, "ZZZZZW"):
             refused = await class_events.class_events(_request(code, "10.0.0.1"))
             assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 0
+
+    with app_store_at(f"sqlite://{tmp_path / 'classes.sqlite3'}", monkeypatch):
+        run_in_own_loop(scenario())
+
+
+# ---------------------------------------------------------------- the watcher
+
+
+async def _next_data(response, timeout: float = 5.0) -> str:
+    """The next event of a stream that is not a keep-alive comment."""
+    while (chunk := await asyncio.wait_for(anext(response.body_iterator), timeout)).startswith(":"):
+        pass
+    return chunk
+
+
+def test_a_blip_never_ends_a_stream_and_a_purged_class_does(tmp_path, monkeypatch):
+    monkeypatch.setattr(class_events, "_admissions", class_events._Admissions())
+
+    async def scenario() -> None:
+        store = class_events.class_store()
+        record, credential = store.create_class()
+        response = await class_events.class_events(_request(record.code, "10.0.0.1"))
+        assert await _next_data(response) == "retry: 1000\ndata: 0\n\n"
+        real = store.versions
+
+        def down(codes):
+            raise StoreUnavailableError("The class server cannot be reached just now.")
+
+        monkeypatch.setattr(store, "versions", down)
+        await asyncio.sleep(1.5)  # the watcher meets the blip, more than once
+        monkeypatch.setattr(store, "versions", real)
+        store.set_stop(record.code, credential, index=2)
+        assert await _next_data(response) == "data: 1\n\n"  # not "gone": the blip said nothing of the class
+        store._delete_gone(float("inf"))  # the purge
+        assert await _next_data(response) == "event: gone\ndata: gone\n\n"
+        await response.body_iterator.aclose()
 
     with app_store_at(f"sqlite://{tmp_path / 'classes.sqlite3'}", monkeypatch):
         run_in_own_loop(scenario())
