@@ -11,7 +11,8 @@ Who may do what:
 
 * the **teacher** (anyone holding the credential :meth:`ClassStore.create_class` returned)
   moves the stop, paces or releases the class, asks, reveals, hides and resets questions,
-  reads every result and ends the class; a wrong credential raises
+  locks the class or takes a student's seat back, reads every result and ends the class;
+  a wrong credential raises
   :class:`~relpos.classroom.errors.NotTeacherError`;
 * a **student** (anyone holding a token :meth:`ClassStore.join` returned) answers the open
   question; the latest answer counts (see :func:`relpos.classroom.model.decide`);
@@ -20,6 +21,12 @@ Who may do what:
 
 Unknown, ended and expired codes raise :class:`~relpos.classroom.errors.UnknownClassError`,
 :class:`~relpos.classroom.errors.ClassEndedError` and :class:`~relpos.classroom.errors.ClassExpiredError`.
+
+Limits, all kept here whatever a page lets through: every input's (model.validate_*), one
+seat per token (a token the class does not know joins nobody), classes started per client
+and in all, unknown codes looked up per client (:meth:`BaseStore.look_up`). Classes that
+are over are purged on schedule (:meth:`BaseStore.purge_if_due`). A store that cannot be
+used raises :class:`~relpos.classroom.errors.StoreUnavailableError`, never a raw error.
 
 Change counters: ``version(code)`` counts changes of what students follow (stop, pace,
 question, end); ``version(code, "activity")`` counts joins and stored answers (what the
