@@ -34,8 +34,9 @@ RUN python -m relpos.server.weight
 USER relpos
 EXPOSE 8501
 
-# Healthy once the server answers /_stcore/health ("ok"); the slim image has no curl.
+# Healthy once the server answers /_stcore/health ("ok") and its class store can be written
+# (/relpos/health: 503 while it is read-only, full or unreachable); the slim image has no curl.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
-    CMD ["python", "-c", "import sys, urllib.request; sys.exit(urllib.request.urlopen('http://127.0.0.1:8501/_stcore/health', timeout=4).read().strip() != b'ok')"]
+    CMD ["python", "-c", "import sys, urllib.request; sys.exit(any(urllib.request.urlopen('http://127.0.0.1:8501' + path, timeout=4).read().strip() != b'ok' for path in ('/_stcore/health', '/relpos/health')))"]
 
 CMD ["python", "-m", "streamlit", "run", "app.py"]

@@ -258,3 +258,21 @@ def test_requests_faster_than_runs_finish_stop_costing_runs(probe_server):
     started = texts.count("run started")
     assert started <= 12, f"{started} of 40 requests started a run although none could finish"
     assert started >= 2
+
+
+def test_1100_runs_cut_short_keep_the_pause_at_its_maximum(monkeypatch):
+    """The probe's case: after 1,026 cut-short runs ``2 ** n`` no longer fit a float and every
+    later run raised OverflowError (a traceback per message). Each run here starts as Streamlit
+    starts one and is cut short before ``run_finished``."""
+    state, pauses = {}, []
+    monkeypatch.setattr(backpressure, "served_session", lambda fragment=False: ("server", "session"))
+    monkeypatch.setattr(backpressure.st, "session_state", state)
+    monkeypatch.setattr(backpressure, "_sleep", pauses.append)
+    monkeypatch.setattr(backpressure, "_wait_while_behind", lambda server, session_id: None)
+    for _ in range(1100):
+        backpressure.wait_for_client()
+    assert pauses[-1] == backpressure.PAUSE_MAX
+    assert max(pauses) == backpressure.PAUSE_MAX
+    assert state[backpressure._UNFINISHED] <= backpressure.MOST_UNFINISHED
+    backpressure.run_finished()
+    assert state[backpressure._UNFINISHED] == 0

@@ -57,6 +57,7 @@ class TestDockerfile:
     def test_healthcheck_asks_streamlit_health_endpoint(self):
         (check,) = instructions("HEALTHCHECK")
         assert "/_stcore/health" in check
+        assert "/relpos/health" in check  # unhealthy while the class store cannot be written
         assert "curl" not in check, "the slim image has no curl"
 
     def test_serves_app_py_on_the_configured_port(self):

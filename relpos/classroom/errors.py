@@ -19,8 +19,11 @@ __all__ = [
     "NotJoinedError",
     "NotTeacherError",
     "QuestionClosedError",
+    "RateLimitedError",
+    "StoreFaultError",
     "StoreUnavailableError",
     "UnknownClassError",
+    "ends_identity",
 ]
 
 
@@ -61,12 +64,52 @@ class NotJoinedError(ClassroomError, LookupError):
 
 
 class ClassFullError(ClassroomError):
-    """The class has as many students as it admits."""
+    """The class has as many students as it admits, or the teacher locked it."""
 
 
 class QuestionClosedError(ClassroomError):
     """An answer to a question that is not open (revealed, replaced, or never asked)."""
 
 
+class RateLimitedError(ClassroomError):
+    """Too many of one thing from one client, or in all (starting classes); wait and try again.
+
+    Attributes
+    ----------
+    retry_after : float
+        Seconds until a new try may succeed.
+    """
+
+    def __init__(self, message: str, retry_after: float = 0.0):
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
 class StoreUnavailableError(ClassroomError):
-    """The store cannot be reached (Redis down, the SQLite file locked too long); try again."""
+    """The store cannot be used just now (Redis down, the SQLite file locked too long).
+
+    Says nothing about the class: it may be there as before once the store answers again,
+    so a page keeps who it is and tries again (never :func:`ends_identity`).
+    """
+
+
+class StoreFaultError(StoreUnavailableError):
+    """The store's file or disk refuses (read-only, full, not a database): whoever runs the
+    server must act; the message says what is wrong and where."""
+
+
+#: Refusals that say a class, or this browser's part in it, is over for good.
+_GONE = (UnknownClassError, ClassOverError, NotTeacherError, NotJoinedError)
+
+
+def ends_identity(error: ClassroomError) -> bool:
+    """Whether `error` means the browser may forget who it is in the class.
+
+    Only a store that answered can say so: a class it does not know, one that is over, a
+    credential or token it refuses. A store that cannot be reached, or bad input such as a
+    malformed code in a crafted link, says nothing about the class.
+
+    >>> ends_identity(UnknownClassError("x")), ends_identity(StoreUnavailableError("x")), ends_identity(InputError("x"))
+    (True, False, False)
+    """
+    return isinstance(error, _GONE)

@@ -6,6 +6,7 @@ five minutes, so Redis forgets a class by itself:
 * ``P`` (hash): ``record`` (the class as JSON) and ``version``;
 * ``P:activity``, ``P:joined``: counters (joins and stored answers; the last student number);
 * ``P:students`` (hash token → student), ``P:questions`` (hash id → question);
+* ``P:names`` (hash nickname key → token: who has a nickname, so two "Ada" become "Ada", "Ada (2)");
 * ``P:answer:ID:TOKEN`` (one student's answer) and ``P:answered:ID`` (set of tokens);
 * ``relpos:classes`` (sorted set code → when it may be deleted), for :meth:`expire`.
 
@@ -30,8 +31,8 @@ from collections.abc import Callable
 
 import redis
 
-from relpos.classroom import records
-from relpos.classroom.errors import UnknownClassError
+from relpos.classroom import model, records
+from relpos.classroom.errors import StoreFaultError, UnknownClassError
 from relpos.classroom.model import Answer, Class, Question, Student
 from relpos.classroom.store import BaseStore, T, Watch, unavailable_as_error
 
@@ -43,7 +44,18 @@ TTL_MARGIN = 300
 MAX_CONNECTIONS = 50
 #: Seconds a call waits for a free connection before the store counts as unreachable.
 POOL_WAIT = 10
-_reachable = unavailable_as_error(redis.ConnectionError, redis.TimeoutError)
+
+
+def _refused(error: Exception) -> StoreFaultError:
+    """A Redis that answers but refuses (out of memory, a read-only replica, a failing disk)."""
+    return StoreFaultError(
+        f"The Redis class store refused the change ({str(error)[:120]}): check its memory limit "
+        "(maxmemory), its disk and that it is not a read-only replica, then try again."
+    )
+
+
+# Loading its data after a restart is a ConnectionError (BusyLoadingError): a moment's wait.
+_reachable = unavailable_as_error(redis.ConnectionError, redis.TimeoutError, faults=(redis.RedisError,), fault=_refused)
 
 
 class RedisStore(BaseStore):
@@ -83,6 +95,12 @@ class RedisStore(BaseStore):
             self._listener.join(timeout=5)
         self._redis.close()
         self._pool.disconnect()
+
+    @_reachable
+    def check(self) -> None:
+        """Write a health key (and purge, when due): raises unless Redis answers and takes writes now."""
+        self.purge_if_due()
+        self._redis.set(f"{self._prefix}:health", str(self._clock()), ex=60)
 
     # ------------------------------------------------------------ plumbing
 
@@ -134,6 +152,10 @@ class RedisStore(BaseStore):
         return self._transact([key], body)
 
     @_reachable
+    def _count_live(self, now: float) -> int:
+        return self._redis.zcount(self._index, f"({now}", "+inf")
+
+    @_reachable
     def _load_class(self, code: str) -> Class | None:
         text = self._redis.hget(self._key(code), "record")
         return None if text is None else records.load_class(text)
@@ -172,28 +194,67 @@ class RedisStore(BaseStore):
     def _delete_gone(self, now: float) -> int:
         codes = self._redis.zrangebyscore(self._index, "-inf", now)
         for code in codes:
-            keys = [self._key(code), *self._redis.scan_iter(match=self._key(code, "*"), count=500)]
-            self._redis.delete(*keys)
+            self._redis.delete(*self._keys_of(code))
             self._redis.zrem(self._index, code)
         return len(codes)
+
+    def _keys_of(self, code: str) -> list[str]:
+        """Every key of class `code`, named from its questions and who answered them (a SCAN
+        for ``P:*`` would walk every key of Redis once per class purged)."""
+        fixed = [
+            self._key(code),
+            *(self._key(code, part) for part in ("activity", "joined", "students", "questions", "names")),
+        ]
+        ids = self._redis.hkeys(self._key(code, "questions"))
+        answered = [self._key(code, "answered", question) for question in ids]
+        answers = [
+            self._key(code, "answer", question, token)
+            for question, key in zip(ids, answered, strict=True)
+            for token in self._redis.smembers(key)
+        ]
+        return [*fixed, *answered, *answers]
 
     # ------------------------------------------------------------ students
 
     @_reachable
-    def _add_student(self, code: str, make: Callable[[int], Student]) -> Student:
+    def _add_student(self, code: str, token: str, make: Callable[[int, Callable[[str], bool]], Student]) -> Student:
         record = self._load_class(code)
         if record is None:
             raise UnknownClassError(f"There is no class with the code {code}; check the code on the projector.")
-        student = make(self._redis.incr(self._key(code, "joined")))  # INCR: one number per student, no retry
+        names = self._key(code, "names")
+
+        def taken(name: str) -> bool:  # HSETNX claims a free name for this student atomically
+            return not self._redis.hsetnx(names, model.nickname_key(name), token)
+
+        student = make(self._redis.incr(self._key(code, "joined")), taken)  # INCR: one number per student, no retry
         students = self._key(code, "students")
         pipe = self._redis.pipeline()
         pipe.hset(students, student.token, records.dump(student))
-        pipe.expire(students, self._ttl(record))
+        for key in (students, names):
+            pipe.expire(key, self._ttl(record))
         pipe.incr(self._key(code, "activity"))
         pipe.publish(self._channel(code), "1")
         pipe.execute()
         self._changed(code)
         return student
+
+    @_reachable
+    def _delete_student(self, code: str, student: Student) -> None:
+        answered = [self._key(code, "answered", question.id) for question in self._load_questions(code)]
+        pipe = self._redis.pipeline()
+        pipe.hdel(self._key(code, "students"), student.token)
+        if (
+            student.nickname is not None
+            and self._redis.hget(self._key(code, "names"), model.nickname_key(student.nickname)) == student.token
+        ):
+            pipe.hdel(self._key(code, "names"), model.nickname_key(student.nickname))
+        for key in answered:
+            pipe.srem(key, student.token)
+            pipe.delete(self._key(code, "answer", key.rsplit(":", 1)[1], student.token))
+        pipe.incr(self._key(code, "activity"))
+        pipe.publish(self._channel(code), "1")
+        pipe.execute()
+        self._changed(code)
 
     @_reachable
     def _load_student(self, code: str, token: str) -> Student | None:
@@ -252,6 +313,22 @@ class RedisStore(BaseStore):
         return [records.load_answer(text) for text in texts if text is not None]
 
     # ------------------------------------------------------------ waking waiters
+
+    @_reachable
+    def versions(self, codes) -> dict[str, tuple[int, int] | None]:
+        """Both counters of every class in `codes`, in one round trip."""
+        codes, pipe = list(codes), self._redis.pipeline(transaction=False)
+        for code in codes:
+            pipe.hget(self._key(code), "version").get(self._key(code, "activity"))
+        answers = pipe.execute()
+        pairs = zip(answers[::2], answers[1::2], strict=True)
+        return {
+            code: None if state is None else (int(state), int(activity or 0))
+            for code, (state, activity) in zip(codes, pairs, strict=True)
+        }
+
+    def listen_for_changes(self) -> None:
+        self._start_listener()
 
     def wait_for_change(self, code: str, since: int, timeout: float, *, watch: Watch = "state") -> int:
         self._start_listener()

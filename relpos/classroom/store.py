@@ -11,7 +11,8 @@ Who may do what:
 
 * the **teacher** (anyone holding the credential :meth:`ClassStore.create_class` returned)
   moves the stop, paces or releases the class, asks, reveals, hides and resets questions,
-  reads every result and ends the class; a wrong credential raises
+  locks the class or takes a student's seat back, reads every result and ends the class;
+  a wrong credential raises
   :class:`~relpos.classroom.errors.NotTeacherError`;
 * a **student** (anyone holding a token :meth:`ClassStore.join` returned) answers the open
   question; the latest answer counts (see :func:`relpos.classroom.model.decide`);
@@ -21,6 +22,12 @@ Who may do what:
 Unknown, ended and expired codes raise :class:`~relpos.classroom.errors.UnknownClassError`,
 :class:`~relpos.classroom.errors.ClassEndedError` and :class:`~relpos.classroom.errors.ClassExpiredError`.
 
+Limits, all kept here whatever a page lets through: every input's (model.validate_*), one
+seat per token (a token the class does not know joins nobody), classes started per client
+and in all, unknown codes looked up per client (:meth:`BaseStore.look_up`). Classes that
+are over are purged on schedule (:meth:`BaseStore.purge_if_due`). A store that cannot be
+used raises :class:`~relpos.classroom.errors.StoreUnavailableError`, never a raw error.
+
 Change counters: ``version(code)`` counts changes of what students follow (stop, pace,
 question, end); ``version(code, "activity")`` counts joins and stored answers (what the
 projector shows). :meth:`ClassStore.wait_for_change` blocks until one moves.
@@ -29,6 +36,7 @@ projector shows). :meth:`ClassStore.wait_for_change` blocks until one moves.
 from __future__ import annotations
 
 import functools
+import math
 import os
 import threading
 import time
@@ -45,14 +53,18 @@ from relpos.classroom.errors import (
     NotJoinedError,
     NotTeacherError,
     QuestionClosedError,
+    RateLimitedError,
+    StoreFaultError,
     StoreUnavailableError,
     UnknownClassError,
 )
+from relpos.classroom.limits import RateLimit
 from relpos.classroom.model import Ack, Answer, Class, Pace, Question, Student
 from relpos.classroom.results import Results, aggregate, results_csv
 
 __all__ = [
     "DEFAULT_DATA_DIR",
+    "UNREACHABLE",
     "BaseStore",
     "ClassStore",
     "Notifier",
@@ -63,6 +75,14 @@ __all__ = [
 
 #: Where the SQLite store keeps its file unless RELPOS_DATA_DIR says otherwise.
 DEFAULT_DATA_DIR = ".relpos-data"
+#: Classes one client address may start per STARTS_WINDOW seconds (per server process).
+STARTS_PER_CLIENT, STARTS_WINDOW = 10, 600.0
+#: Wrong class codes one client address may look up per WRONG_CODES_WINDOW seconds before
+#: its lookups wait (a classroom behind one address mistypes a few; a guesser made 1,300 a second).
+WRONG_CODES_PER_CLIENT, WRONG_CODES_WINDOW = 60, 600.0
+#: Classes one store keeps at once, at most (a school needs tens; a script could start
+#: thousands from many addresses).
+MAX_LIVE_CLASSES = 2000
 #: ``state``: what students follow; ``activity``: joins and answers.
 Watch = Literal["state", "activity"]
 T = TypeVar("T")
@@ -72,8 +92,11 @@ T = TypeVar("T")
 class ClassStore(Protocol):
     """What the pages need from a live-class store (see the module notes for who may do what)."""
 
-    def create_class(self, lesson: str = "walkthrough", pace: Pace | None = None) -> tuple[Class, str]:
-        """Start a class; returns it and the teacher credential (shown to the teacher only, once)."""
+    def create_class(
+        self, lesson: str = "walkthrough", pace: Pace | None = None, *, client: str | None = None
+    ) -> tuple[Class, str]:
+        """Start a class; returns it and the teacher credential (shown to the teacher only, once).
+        `client` (the address of whoever starts it) is rate-limited; None: not limited (a script of the server's)."""
 
     def get_class(self, code: str) -> Class:
         """The class as students see it (raises for unknown, ended and expired codes)."""
@@ -81,8 +104,10 @@ class ClassStore(Protocol):
     def check_teacher(self, code: str, credential: str) -> Class:
         """The class, if `credential` is its teacher's (a private teacher link resumes with this)."""
 
-    def join(self, code: str, nickname: str | None = None, *, token: str | None = None) -> Student:
-        """Join (or, with a known `token`, rejoin) a class."""
+    def join(
+        self, code: str, nickname: str | None = None, *, token: str | None = None, client: str | None = None
+    ) -> Student:
+        """Join (or, with a known `token`, rejoin) a class; `client` is throttled after wrong codes."""
 
     def student(self, code: str, token: str) -> Student:
         """The student holding `token` (raises NotJoinedError)."""
@@ -132,14 +157,37 @@ class ClassStore(Protocol):
     def end(self, code: str, credential: str) -> Class:
         """End the class: nobody can join or answer; the teacher reads results for an hour more."""
 
+    def set_locked(self, code: str, credential: str, locked: bool) -> Class:
+        """Admit nobody new (True) or open the class again (False); who joined stays."""
+
+    def remove_student(self, code: str, credential: str, number: int) -> Student:
+        """Take student `number`'s seat back, with their answers; their token joins no more."""
+
     def version(self, code: str, watch: Watch = "state") -> int:
         """A counter that grows with every change of `watch`."""
 
     def wait_for_change(self, code: str, since: int, timeout: float, *, watch: Watch = "state") -> int:
         """Block until ``version(code, watch) != since`` or `timeout` seconds pass; the version then."""
 
+    def versions(self, codes) -> dict[str, tuple[int, int] | None]:
+        """Both counters (state, activity) of each of `codes` in one read; None for a class gone."""
+
+    @property
+    def notifier(self) -> Notifier:
+        """What wakes this process's waiters when a class changes (see :meth:`listen_for_changes`)."""
+
+    def listen_for_changes(self) -> None:
+        """Make sure changes made by other processes reach :attr:`notifier` (Redis' pub/sub)."""
+
     def expire(self) -> int:
         """Delete the classes that are over; how many."""
+
+    def purge_if_due(self) -> int:
+        """Delete the classes over for five minutes, if this last ran a minute ago or more; how many."""
+
+    def check(self) -> None:
+        """Raise :class:`~relpos.classroom.errors.StoreUnavailableError` (or its StoreFaultError)
+        unless the store can be read and written now (the server's health check asks)."""
 
     def close(self) -> None:
         """Release connections and threads."""
@@ -157,19 +205,32 @@ class Notifier:
         self._condition = threading.Condition()
         self._generations: dict[str, int] = {}
         self._everything = 0  # moved by notify_all (a reconnect may have missed changes)
+        self._total = 0  # moved by every notification (a watcher of many classes waits on it)
 
     def generation(self, code: str) -> tuple[int, int]:
         return self._generations.get(code, 0), self._everything
 
+    @property
+    def total(self) -> int:
+        """Notifications so far, of any class (see :meth:`wait_any`)."""
+        return self._total
+
     def notify(self, code: str) -> None:
         with self._condition:
             self._generations[code] = self._generations.get(code, 0) + 1
+            self._total += 1
             self._condition.notify_all()
 
     def notify_all(self) -> None:
         with self._condition:
             self._everything += 1
+            self._total += 1
             self._condition.notify_all()
+
+    def wait_any(self, seen_total: int, timeout: float) -> None:
+        """Return when any class was notified since :attr:`total` was `seen_total`, or after `timeout` s."""
+        with self._condition:
+            self._condition.wait_for(lambda: self._total != seen_total, timeout)
 
     def wait(self, code: str, seen: tuple[int, int], timeout: float) -> None:
         """Return when the generation of `code` differs from `seen`, or after `timeout` seconds."""
@@ -177,9 +238,18 @@ class Notifier:
             self._condition.wait_for(lambda: self.generation(code) != seen, timeout)
 
 
-def unavailable_as_error(*failures: type[Exception]):
+#: What a page says while the store cannot be reached (it says nothing about the class).
+UNREACHABLE = "The class server cannot be reached just now; try again in a moment."
+
+
+def unavailable_as_error(
+    *failures: type[Exception],
+    faults: tuple[type[Exception], ...] = (),
+    fault: Callable[[Exception], StoreFaultError] | None = None,
+):
     """Decorate a backend primitive so that `failures` (a lost connection, a locked file)
-    reach the page as :class:`~relpos.classroom.errors.StoreUnavailableError`."""
+    reach the page as :class:`~relpos.classroom.errors.StoreUnavailableError`, and `faults`
+    (a store that answers but refuses) as what ``fault(error)`` makes of them."""
 
     def decorate(function):
         @functools.wraps(function)
@@ -187,9 +257,9 @@ def unavailable_as_error(*failures: type[Exception]):
             try:
                 return function(*args, **kwargs)
             except failures as error:
-                raise StoreUnavailableError(
-                    "The class server cannot be reached just now; try again in a moment."
-                ) from error
+                raise StoreUnavailableError(UNREACHABLE) from error
+            except faults as error:
+                raise fault(error) from error
 
         return guarded
 
@@ -212,11 +282,20 @@ class BaseStore(ABC):
 
     #: Longest a waiter sleeps before reading the version again (changes made elsewhere).
     poll_seconds = 0.2
+    #: How often (s) at most :meth:`purge_if_due` deletes the classes that are over.
+    purge_seconds = 60.0
+    #: How long (s) a class that is over is kept before the purge deletes it: for that long a
+    #: student who opens it still reads that it ended or expired, not that it is unknown.
+    purge_grace = 300.0
 
     def __init__(self, *, clock: Callable[[], float] = time.time, rng=None, notifier: Notifier | None = None):
         self._clock = clock
         self._rng = rng
         self._notifier = notifier or Notifier()
+        self._purged_at = -math.inf  # by this store's clock: the last purge of classes that are over
+        self._starts = RateLimit(STARTS_PER_CLIENT, STARTS_WINDOW, clock=clock)
+        self._wrong_codes = RateLimit(WRONG_CODES_PER_CLIENT, WRONG_CODES_WINDOW, clock=clock)
+        self._purge_lock = threading.Lock()
 
     # ------------------------------------------------------------ backend primitives
 
@@ -228,16 +307,26 @@ class BaseStore(ABC):
     def _load_class(self, code: str) -> Class | None: ...
 
     @abstractmethod
+    def _count_live(self, now: float) -> int:
+        """How many classes are kept at `now` (not yet gone)."""
+
+    @abstractmethod
     def _update_class(self, code: str, change: Callable[[Class], Class]) -> Class:
         """Atomically replace the class record by ``change(record)`` (when it differs),
         archive its question, and wake waiters; the new record."""
 
     @abstractmethod
-    def _add_student(self, code: str, make: Callable[[int], Student]) -> Student:
-        """Atomically take the next student number n and store ``make(n)``."""
+    def _add_student(self, code: str, token: str, make: Callable[[int, Callable[[str], bool]], Student]) -> Student:
+        """Atomically take the next student number n and store ``make(n, taken)`` for `token`;
+        ``taken(nickname)`` says whether another student of the class has that nickname
+        (:func:`~relpos.classroom.model.nickname_key`), and may claim it for `token` when not."""
 
     @abstractmethod
     def _load_student(self, code: str, token: str) -> Student | None: ...
+
+    @abstractmethod
+    def _delete_student(self, code: str, student: Student) -> None:
+        """Delete `student`, their answers and their nickname's claim; wake waiters."""
 
     @abstractmethod
     def _load_students(self, code: str) -> list[Student]: ...
@@ -269,15 +358,22 @@ class BaseStore(ABC):
         """Delete every class whose ``gone_at`` has passed."""
 
     @abstractmethod
+    def check(self) -> None:
+        """Raise unless the store can be read and written now (see :meth:`ClassStore.check`)."""
+
+    @abstractmethod
     def close(self) -> None:
         """Release connections and threads."""
 
     # ------------------------------------------------------------ classes
 
-    def create_class(self, lesson: str = "walkthrough", pace: Pace | None = None) -> tuple[Class, str]:
+    def create_class(
+        self, lesson: str = "walkthrough", pace: Pace | None = None, *, client: str | None = None
+    ) -> tuple[Class, str]:
         lesson, pace = model.validate_lesson(lesson), model.validate_pace(pace or Pace())
         now = self._clock()
         self.expire()  # a code freed by an old class may be drawn again
+        self._may_start(client, now)
         credential = model.new_credential()
         for _ in range(20):
             code = model.make_code(self._rng)
@@ -286,10 +382,53 @@ class BaseStore(ABC):
                 return record, credential
         raise RuntimeError("no free class code after 20 draws")  # 31⁶ codes: only a broken rng gets here
 
+    def _may_start(self, client: str | None, now: float) -> None:
+        """Refuse a start past :data:`MAX_LIVE_CLASSES` in all, or past the client's rate
+        (anyone could otherwise start classes at a few a second, each one kept 12 hours)."""
+        if self._count_live(now) >= MAX_LIVE_CLASSES:
+            raise RateLimitedError(
+                f"This server runs {MAX_LIVE_CLASSES:,} classes already; "
+                "try again later, or end a class you no longer need.",
+                60.0,
+            )
+        wait = self._starts.wait(client) if client is not None else 0.0
+        if wait > 0:
+            raise RateLimitedError(
+                f"You have started {self._starts.count} classes in the last {self._starts.window / 60:g} minutes; "
+                f"wait {math.ceil(wait)} s before starting another.",
+                wait,
+            )
+
     def get_class(self, code: str) -> Class:
         record = self._existing(code)
         record.check_live(self._clock())
         return record
+
+    def look_up(self, code: str, client: str | None = None) -> Class:
+        """:meth:`get_class` for `client`, which waits (RateLimitedError) once it has looked up
+        WRONG_CODES_PER_CLIENT unknown codes in WRONG_CODES_WINDOW seconds, known codes too
+        (else a waiting guesser would still tell them apart); None: not throttled."""
+        self.check_guesses(client)
+        try:
+            return self.get_class(code)
+        except UnknownClassError:
+            self.wrong_code(client)
+            raise
+
+    def check_guesses(self, client: str | None) -> None:
+        """Raise RateLimitedError while `client` has looked up too many unknown codes."""
+        wait = self._wrong_codes.blocked(client) if client is not None else 0.0
+        if wait > 0:
+            raise RateLimitedError(
+                f"Too many wrong class codes from this address; wait {math.ceil(wait)} s, then check the code "
+                "on the projector.",
+                wait,
+            )
+
+    def wrong_code(self, client: str | None) -> None:
+        """Count an unknown code `client` looked up (see :meth:`look_up`)."""
+        if client is not None:
+            self._wrong_codes.note(client)
 
     def check_teacher(self, code: str, credential: str) -> Class:
         record = self._existing(code)
@@ -303,6 +442,7 @@ class BaseStore(ABC):
     def _existing(self, code: str) -> Class:
         """The stored class, ended or not, while it is kept (see ``Class.gone_at``)."""
         code = model.normalise_code(code)
+        self.purge_if_due()
         record = self._load_class(code)
         if record is None:
             raise UnknownClassError(f"There is no class with the code {code}; check the code on the projector.")
@@ -335,8 +475,30 @@ class BaseStore(ABC):
     def end(self, code: str, credential: str) -> Class:
         return self._teach(code, credential, lambda record: replace(record, ended_at=self._clock()))
 
+    def set_locked(self, code: str, credential: str, locked: bool) -> Class:
+        if not isinstance(locked, bool):
+            raise InputError("locked must be true or false.")
+        return self._teach(code, credential, lambda record: replace(record, locked=locked))
+
     def expire(self) -> int:
         return self._delete_gone(self._clock())
+
+    def purge_if_due(self) -> int:
+        """Delete the classes over for :attr:`purge_grace` seconds, when the last purge of this
+        store is :attr:`purge_seconds` old; how many.
+
+        Called on the way into every read of a class and by the server's health check and
+        purge task (relpos.server.class_events), so a class's students, nicknames and answers
+        are deleted within six minutes of its end (or expiry) even when nobody starts a class.
+        """
+        now = self._clock()
+        if now - self._purged_at < self.purge_seconds or not self._purge_lock.acquire(blocking=False):
+            return 0  # not due, or another thread purges right now
+        try:
+            self._purged_at = now
+            return self._delete_gone(now - self.purge_grace)
+        finally:
+            self._purge_lock.release()
 
     # ------------------------------------------------------------ questions
 
@@ -375,18 +537,34 @@ class BaseStore(ABC):
 
     # ------------------------------------------------------------ students
 
-    def join(self, code: str, nickname: str | None = None, *, token: str | None = None) -> Student:
-        record = self.get_class(code)
-        if token is not None and (known := self._find_student(record.code, token)) is not None:
-            return known
-        name, now = model.validate_nickname(nickname), self._clock()
+    def join(
+        self, code: str, nickname: str | None = None, *, token: str | None = None, client: str | None = None
+    ) -> Student:
+        """A new seat, or with `token` the seat it holds: a token the class does not know
+        raises NotJoinedError, so a made-up one never takes a seat (one browser, one seat).
+        `client` (an address) is throttled after too many wrong codes (:meth:`look_up`)."""
+        record = self.look_up(code, client)
+        if token is not None:
+            return self._joined(record, token)
+        name, now, fresh = model.validate_nickname(nickname), self._clock(), model.new_token()
 
-        def make(number: int) -> Student:
+        def make(number: int, taken: Callable[[str], bool]) -> Student:
+            stored = self._load_class(record.code) or record
+            if stored.locked:  # read again: the teacher may have locked it since
+                raise ClassFullError(f"Class {record.code} is locked: the teacher admits nobody new.")
             if number > model.MAX_STUDENTS:
                 raise ClassFullError(f"Class {record.code} is full ({model.MAX_STUDENTS} students).")
-            return Student(model.new_token(), number, name, now)
+            return Student(fresh, number, model.distinct_nickname(name, taken), now)  # "Ada", "Ada (2)"
 
-        return self._add_student(record.code, make)
+        return self._add_student(record.code, fresh, make)
+
+    def remove_student(self, code: str, credential: str, number: int) -> Student:
+        record = self.check_teacher(code, credential)
+        for student in self._load_students(record.code):
+            if student.number == number:
+                self._delete_student(record.code, student)
+                return student
+        raise InputError(f"Class {record.code} has no student {number}.")
 
     def _find_student(self, code: str, token) -> Student | None:
         if not model.secret_shaped(token):
@@ -489,6 +667,21 @@ class BaseStore(ABC):
             if current != since or remaining <= 0:
                 return current
             self._notifier.wait(code, seen, min(remaining, self.poll_seconds))
+
+    def versions(self, codes) -> dict[str, tuple[int, int] | None]:
+        """Both counters of each class (one read per class here; a backend reads them all at once)."""
+        found = {}
+        for code in codes:
+            state = self._counter(code, "state")
+            found[code] = None if state is None else (state, self._counter(code, "activity") or 0)
+        return found
+
+    @property
+    def notifier(self) -> Notifier:
+        return self._notifier
+
+    def listen_for_changes(self) -> None:  # noqa: B027 (most backends need nothing)
+        """Nothing to do here: a backend whose changes come from elsewhere starts its listener."""
 
     def _changed(self, code: str) -> None:
         """Wake this process's waiters on `code` (a backend calls it after every stored change)."""

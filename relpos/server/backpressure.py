@@ -81,6 +81,10 @@ PATIENCE = 1
 #: First pause (s) of a session whose runs keep being cut short; it doubles up to PAUSE_MAX.
 PAUSE = 0.1
 PAUSE_MAX = 1.6
+#: The count of runs cut short in a row stops growing here: the pause reached PAUSE_MAX long
+#: before (at PATIENCE + 5), and an unbounded count overflowed ``2 ** n`` as a float after
+#: 1,026 runs (from then on every run raised, and logged a traceback per message).
+MOST_UNFINISHED = 64
 #: Longest single sleep (s): between two, Streamlit may end the run for a newer request.
 SLICE = 0.25
 #: Session-state key: runs of this session started since one last finished.
@@ -183,7 +187,7 @@ def wait_for_client(*, fragment: bool = False) -> None:
     if served is None:
         return
     unfinished = st.session_state.get(_UNFINISHED, 0)
-    st.session_state[_UNFINISHED] = unfinished + 1
+    st.session_state[_UNFINISHED] = min(unfinished + 1, MOST_UNFINISHED)
     _sleep(unfinished_pause(unfinished))
     _wait_while_behind(*served)
 
@@ -205,12 +209,13 @@ def unfinished_pause(unfinished: int) -> float:
     every request without ever finishing one: the pause doubles with every run cut short,
     up to PAUSE_MAX, so such a client soon only costs a sleeping thread.
 
-    >>> [unfinished_pause(n) for n in range(7)]
-    [0.0, 0.0, 0.1, 0.2, 0.4, 0.8, 1.6]
+    >>> [unfinished_pause(n) for n in range(7)], unfinished_pause(10**6)
+    ([0.0, 0.0, 0.1, 0.2, 0.4, 0.8, 1.6], 1.6)
     """
     if unfinished <= PATIENCE:
         return 0.0
-    return min(PAUSE_MAX, PAUSE * 2 ** (unfinished - PATIENCE - 1))
+    doublings = min(unfinished, MOST_UNFINISHED) - PATIENCE - 1  # a count from before the cap stays finite
+    return min(PAUSE_MAX, PAUSE * 2**doublings)
 
 
 def _sleep(seconds: float) -> None:

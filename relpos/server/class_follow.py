@@ -35,7 +35,7 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from relpos.classroom import model
-from relpos.classroom.errors import ClassroomError, InputError, NotJoinedError
+from relpos.classroom.errors import ClassroomError, InputError, NotJoinedError, StoreUnavailableError
 from relpos.classroom.model import Class, Question
 from relpos.classroom.results import Results
 from relpos.plots.classroom import answer_bars
@@ -190,6 +190,10 @@ def _view_response(body: bytes, packed: bytes, request: Request) -> Response:
 
 
 def _gone(error: ClassroomError) -> JSONResponse:
+    """A class that is over or unknown (404); a store that cannot answer just now (503: the
+    page keeps following and asks again)."""
+    if isinstance(error, StoreUnavailableError):
+        return JSONResponse({"message": error.message}, status_code=503, headers={"Retry-After": "2"})
     return JSONResponse({"gone": True, "message": error.message}, status_code=404)
 
 
@@ -251,6 +255,8 @@ async def answer_route(request: Request) -> Response:
         reply = await asyncio.to_thread(_submit, code, _token(request, code), question_id, text)
     except NotJoinedError as error:
         return JSONResponse({"message": error.message, "joined": False}, status_code=403)
+    except StoreUnavailableError as error:  # not stored, so not acknowledged: the page sends it again
+        return JSONResponse({"message": error.message}, status_code=503, headers={"Retry-After": "2"})
     except ClassroomError as error:
         return JSONResponse({"message": error.message}, status_code=409)
     return JSONResponse(reply)

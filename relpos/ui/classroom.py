@@ -36,7 +36,7 @@ from relpos.classroom.qr import qr_svg
 from relpos.classroom.results import Results
 from relpos.classroom.store import BaseStore
 from relpos.server import fragment, internals
-from relpos.server.class_events import class_store
+from relpos.server.class_events import class_store, session_client
 from relpos.server.class_follow import results_figure
 from relpos.state.keys import state_key, widget_key
 from relpos.tables import frames
@@ -305,7 +305,7 @@ def public_base_url() -> str:
 def start_class(lesson: str, pace: model.Pace) -> None:
     """Start a class at `pace` (call from the Start button's callback)."""
     try:
-        record, credential = store().create_class(lesson, pace)
+        record, credential = store().create_class(lesson, pace, client=session_client())
     except ClassroomError as error:
         flash(error.message)
         return
@@ -596,8 +596,14 @@ def _join(code_key: str | None, code: str | None, switch_to: str | None) -> None
     state = st.session_state
     try:
         code = model.normalise_code(state.get(code_key, "") if code_key else code)
-        student = store().join(code, state.get(JOIN_NICKNAME) or None)
+        seat = state.get(STUDENT) if (state.get(STUDENT) or {}).get("code") == code else None
+        if seat:  # one session, one seat: joining again keeps it
+            student = store().join(code, token=seat["token"])
+        else:
+            student = store().join(code, state.get(JOIN_NICKNAME) or None, client=session_client())
     except ClassroomError as error:
+        if isinstance(error, NotJoinedError):  # a seat the class no longer knows: the next Join takes a new one
+            state.pop(STUDENT, None)
         flash(error.message)
         return
     state.pop(TEACHER, None)

@@ -10,6 +10,9 @@ the skip into a failure.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+
 import pytest
 
 from relpos.classroom.redis_store import RedisStore
@@ -105,3 +108,19 @@ def started(store):
     """A class just started: ``(store, code, credential)``."""
     record, credential = store.create_class()
     return store, record.code, credential
+
+
+@contextlib.contextmanager
+def app_store_at(url: str, monkeypatch) -> Iterator[None]:
+    """The app's pages and event streams use the store at `url` while the block runs (the
+    process's shared store, relpos.server.class_events.class_store, reset before and after)."""
+    from relpos.server import class_events
+
+    monkeypatch.setenv("RELPOS_CLASS_STORE", url)
+    monkeypatch.setattr(class_events, "_store", None)
+    try:
+        yield
+    finally:
+        if class_events._store is not None:
+            class_events._store.close()
+        class_events._store = None

@@ -4,7 +4,7 @@
   link and by the typed code, follow Next, submit predictions and see the reveal; the
   teacher downloads the CSV. Screenshots go to test-artifacts/.
 * server: the event stream sends the version at once and every change after; an unknown
-  code is refused; an idle class with open streams costs the server almost no CPU; a
+  code is answered as a class nobody changed yet; an idle class with open streams costs the server almost no CPU; a
   server stopped (SIGTERM) under open streams ends them and exits at once.
 """
 
@@ -161,7 +161,7 @@ def test_a_student_whose_stream_is_refused_opens_a_new_one_and_follows(chromium,
 
 
 @pytest.mark.server
-def test_the_event_stream_pushes_each_change_and_refuses_unknown_codes(class_server):
+def test_the_event_stream_pushes_each_change_and_answers_unknown_codes_alike(class_server):
     store = _store(class_server)
     record, credential = store.create_class()
     url = class_server.base_url + f"/relpos/class/{record.code}/events?watch=state"
@@ -189,8 +189,14 @@ def test_the_event_stream_pushes_each_change_and_refuses_unknown_codes(class_ser
         arrival = next(at for at, line in lines if line == f"data: {index}")
         assert arrival - changed < 1.0  # another process's write: the watcher's poll (0.2 s) and the stream
     reader.join(5)
-    with pytest.raises(urllib.error.HTTPError) as refused:
-        urllib.request.urlopen(class_server.base_url + "/relpos/class/ZZZZZZ/events", timeout=10)
+    fresh, _ = store.create_class()
+    answers = []
+    for code in (fresh.code, "ZZZZZZ"):  # an unknown code is answered as a class nobody changed yet
+        with urllib.request.urlopen(class_server.base_url + f"/relpos/class/{code}/events", timeout=10) as stream:
+            answers.append((stream.status, stream.headers["Content-Type"], stream.readline(), stream.readline()))
+    assert answers[0] == answers[1], answers
+    with pytest.raises(urllib.error.HTTPError) as refused:  # not even shaped like a code
+        urllib.request.urlopen(class_server.base_url + "/relpos/class/Z0Z/events", timeout=10)
     assert refused.value.code == 404
 
 

@@ -18,11 +18,12 @@ from relpos.classroom import model
 from relpos.classroom.errors import ClassroomError
 from relpos.classroom.sqlite_store import SqliteStore
 from relpos.core.examples import worked_example
-from relpos.server import class_events, class_follow
+from relpos.server import class_follow
 from relpos.state.keys import widget_key
 from relpos.topics.walkthrough import controls as walk
 from relpos.topics.walkthrough import model as wt
 from relpos.ui import classroom
+from tests.classroom.conftest import app_store_at
 from tests.support.apptest import open_app
 
 
@@ -30,12 +31,8 @@ from tests.support.apptest import open_app
 def class_file(tmp_path, monkeypatch):
     """The app's store for this test: a fresh SQLite file (the process's shared store reset)."""
     path = tmp_path / "classes.sqlite3"
-    monkeypatch.setenv("RELPOS_CLASS_STORE", f"sqlite://{path}")
-    monkeypatch.setattr(class_events, "_store", None)
-    yield path
-    if class_events._store is not None:
-        class_events._store.close()
-    class_events._store = None
+    with app_store_at(f"sqlite://{path}", monkeypatch):
+        yield path
 
 
 def _texts(at) -> str:

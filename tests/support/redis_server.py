@@ -1,7 +1,7 @@
 """A throwaway ``redis-server`` on loopback, for the live-class store tests and benches.
 
 Debian's ``redis-server`` on a free loopback port (RELPOS_PORTS when set), without
-persistence, in a folder of the caller's; stopped when the ``with`` block ends. Without the
+persistence unless asked, in a folder of the caller's; stopped when the ``with`` block ends. Without the
 binary, :func:`redis_server_binary` raises :class:`RedisMissingError`: a pytest fixture turns it
 into a skip (a failure under RELPOS_REQUIRE_REDIS=1), a bench into a message.
 """
@@ -44,13 +44,23 @@ def _ping(port: int) -> bool:
         return False
 
 
+#: The suite's setting: nothing kept on disk (a test's Redis starts empty).
+NOT_PERSISTENT = ("--save", "", "--appendonly", "no")
+
+
 @contextlib.contextmanager
-def redis_server(folder: Path, *, binary: str | None = None) -> Iterator[tuple[str, subprocess.Popen]]:
-    """``(redis://127.0.0.1:PORT/0, process)`` of a redis-server kept in `folder`, while the block runs."""
+def redis_server(
+    folder: Path, *, binary: str | None = None, port: int | None = None, settings: tuple[str, ...] = NOT_PERSISTENT
+) -> Iterator[tuple[str, subprocess.Popen]]:
+    """``(redis://127.0.0.1:PORT/0, process)`` of a redis-server kept in `folder`, while the block runs.
+
+    `port` (a free one by default) and `folder` again start it where a stopped one was;
+    `settings` are its command-line options (docs/hosting.md's persistent ones, say).
+    """
     folder.mkdir(parents=True, exist_ok=True)
-    port, log = free_port(), folder / "redis.log"
-    command = [binary or redis_server_binary(), "--port", str(port), "--bind", "127.0.0.1", "--save", ""]
-    command += ["--appendonly", "no", "--dir", str(folder), "--logfile", str(log)]
+    port, log = port or free_port(), folder / "redis.log"
+    command = [binary or redis_server_binary(), "--port", str(port), "--bind", "127.0.0.1", *settings]
+    command += ["--dir", str(folder), "--logfile", str(log)]
     server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + 15

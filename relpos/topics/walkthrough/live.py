@@ -20,8 +20,9 @@ from urllib.parse import parse_qsl, urlencode
 import streamlit as st
 
 from relpos.classroom import model as class_model
-from relpos.classroom.errors import ClassroomError
+from relpos.classroom.errors import ClassroomError, StoreUnavailableError, ends_identity
 from relpos.classroom.model import Class, Pace
+from relpos.server.class_events import session_client
 from relpos.state.keys import state_key, widget_key
 from relpos.text.numbers import readable, subscript
 from relpos.topics.walkthrough import controls as walk
@@ -29,6 +30,7 @@ from relpos.topics.walkthrough import model as wt
 from relpos.topics.walkthrough import schema as walkthrough_schema
 from relpos.topics.walkthrough.controls import PAGE, Lesson
 from relpos.topics.walkthrough.schema import WALKTHROUGH
+from relpos.ui import class_events as events
 from relpos.ui import class_follow, classroom
 from relpos.ui import common as ui
 
@@ -78,6 +80,11 @@ class Live:
         record = self.record
         return self.locked and record.ended_at is None and record.lesson == "walkthrough" and bool(record.pace.state)
 
+    @property
+    def reconnecting(self) -> bool:
+        """The store could not be used: who this session is stands, and the page tries again."""
+        return isinstance(self.error, StoreUnavailableError)
+
 
 def pace_of(link_state: dict) -> Pace:
     """The class pace of a walkthrough view (its stop and numbers; presenter mode stays per screen).
@@ -107,10 +114,14 @@ def follow() -> Live:
     try:
         if who.teacher:  # an ended class stays the teacher's for its results
             record = classroom.store().check_teacher(who.code, who.secret)
-        else:
+        elif who.student:  # the session's seat: not a guess, never throttled
             record = classroom.store().get_class(who.code)
+        else:  # a code from a link: wrong ones are throttled per client (guessing codes)
+            record = classroom.store().look_up(who.code, session_client())
+    except StoreUnavailableError as error:  # says nothing about the class: keep who this is
+        return Live(who, None, _reconnecting(who, error))
     except ClassroomError as error:
-        if who.teacher or who.student:
+        if (who.teacher or who.student) and ends_identity(error):
             classroom.forget()
         return Live(who, None, error)
     live = Live(who, record)
@@ -172,6 +183,12 @@ def follow_page(live: Live) -> None:
     classroom.keep_identity(who)
     st.divider()
     ui.markdown("walkthrough_background")
+
+
+def _reconnecting(who: classroom.Role, error: StoreUnavailableError) -> StoreUnavailableError:
+    """`error` said to someone in class `who.code`: their place is kept and the page tries again."""
+    kept = "your place in the class is kept" if who.kind in ("teacher", "student") else "nothing is lost"
+    return type(error)(f"Reconnecting to class {who.code}: {error.message} This page tries again by itself; {kept}.")
 
 
 def push(lesson: Lesson, live: Live) -> Class | None:
@@ -292,7 +309,17 @@ def listen(live: Live, record: Class | None) -> None:
     if live.who is None:
         return
     if record is None:
-        if live.who.kind in ("teacher", "student") or live.error is not None:
+        if live.reconnecting:
+            _listen_until_back(live.who)
+        elif live.error is not None and ends_identity(live.error):  # never for a malformed (crafted) code
             classroom.listen(live.who, -1, over=True)
         return
     classroom.listen(live.who, record.version, over=record.ended_at is not None)
+
+
+def _listen_until_back(who: classroom.Role) -> None:
+    """While the store cannot be used: keep the browser's copy of who this is, and watch the
+    class's stream (the teacher's tab too): its first version, once the store answers again,
+    reruns the page (until then the stream is refused and reopened ever more slowly)."""
+    remember = {"code": who.code, "kind": who.kind, "secret": who.secret} if who.kind != "invited" else None
+    events.class_events(who.code, -1, key=classroom.EVENTS, remember=remember, ask=who.kind == "invited")

@@ -141,15 +141,19 @@ class Follower {
     const started = performance.now();
     try {
       const answer = await fetch(`${this.data.view}?v=${version}`, { cache: "no-store" });
-      const view = await answer.json();
-      this.asked = Math.max(this.asked, version);
-      if (!answer.ok || view.gone) {
-        this.handOver(-1);
+      if (answer.status === 404) {
+        this.handOver(-1); // the class is over or gone: the page says which
         return;
       }
+      if (!answer.ok) throw new Error(`view: HTTP ${answer.status}`); // the store is away: ask again
+      const view = await answer.json();
+      this.asked = Math.max(this.asked, version);
       await this.draw(view, started);
+      if (navigator.onLine !== false && this.source && this.source.readyState === EventSource.OPEN) this.say();
     } catch (error) {
       this.say(navigator.onLine === false ? "offline" : "reconnecting");
+      clearTimeout(this.again);
+      this.again = setTimeout(() => this.load(this.latest), RETRY_ANSWER_MS);
     } finally {
       this.loading = false;
     }
@@ -166,6 +170,7 @@ class Follower {
     this.ended = true;
     clearTimeout(this.reopen);
     clearTimeout(this.retry);
+    clearTimeout(this.again);
     if (this.source) this.source.close();
     window.removeEventListener("online", this.onOnline);
     window.removeEventListener("offline", this.onOffline);
@@ -402,13 +407,15 @@ class Follower {
         headers: { "Content-Type": "application/json", "X-Relpos-Token": this.data.token },
         body: JSON.stringify(pending),
       });
+      if (answer.status >= 500) throw new Error(`answer: HTTP ${answer.status}`); // not stored: send again
       const reply = await answer.json();
       if (this.pending === pending) this.pending = null;
       this.tell(reply.message, answer.ok ? "ok" : "warn");
       if (reply.joined === false) this.handOver(-1); // the class forgot this student: the page says why
     } catch (error) {
-      // no network: keep it, say so, and send it once the browser is back online
-      this.tell(`You are offline: your answer ${pending.answer} will be sent when you are back online.`, "warn");
+      // no network, or the class's server away: keep it, say so, and send it again
+      const where = navigator.onLine === false ? "You are offline" : "Your class's server does not answer just now";
+      this.tell(`${where}: your answer ${pending.answer} will be sent as soon as it can be.`, "warn");
       this.retry = setTimeout(() => this.sendPending(), RETRY_ANSWER_MS);
     }
   }
