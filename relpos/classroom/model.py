@@ -687,6 +687,34 @@ def _quiz(question: Question) -> QuizQuestion:
     return _quiz_for(seed)[index]
 
 
+_STOP_ID = re.compile(r"r(\d+)(?:j(\d+)|(softmax))")
+
+
+def stop_label(stop: str) -> str:
+    """A stop's name as the lesson shows it: ``r1j4`` is ``pair (1, 4)``, ``r2softmax`` is
+    ``row 2, softmax``; any other stop as it is.
+
+    >>> stop_label("r1j4"), stop_label("r2softmax"), stop_label("quiz-3")
+    ('pair (1, 4)', 'row 2, softmax', 'quiz-3')
+    """
+    match = _STOP_ID.fullmatch(stop or "")
+    if match is None:
+        return stop
+    return f"row {match[1]}, softmax" if match[3] else f"pair ({match[1]}, {match[2]})"
+
+
+def question_text(question: Question) -> str:
+    """A question's whole text: its prompt, and for a quiz question the quiz's own text (plain,
+    its LaTeX dollar signs dropped), which its prompt only names.
+
+    >>> question_text(quiz_question(42, 0)).startswith("Question 1: Compute a score. With the numbers above")
+    True
+    """
+    if question.kind != "quiz":
+        return question.prompt
+    return f"{question.prompt}. " + _quiz(question).prompt.replace("$", "")
+
+
 def validate_question(question: Question) -> Question:
     """`question` made again by its constructor, so a hand-built one meets the same limits."""
     if not isinstance(question, Question) or question.kind not in ("number", "choice", "quiz"):

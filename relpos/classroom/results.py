@@ -16,8 +16,9 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from relpos.classroom.model import Answer, Question, Student, anonymous_label
+from relpos.classroom.model import Answer, Question, Student, anonymous_label, question_text, stop_label
 from relpos.text import numbers
 
 __all__ = ["Bin", "Count", "Results", "aggregate", "histogram", "results_csv", "tally"]
@@ -220,28 +221,64 @@ CSV_COLUMNS = (
     "answered",
     "students",
     "correct_share",
+    "student_answered",
+    "student_correct",
+    "time_zone",
 )
 
 
-def results_csv(results: Iterable[Results]) -> str:
+def results_csv(results: Iterable[Results], zone: str | None = None) -> str:
     """Every answer of every question, one row each (a question nobody answered gets one row).
 
-    Each row repeats its question's ``answered``, ``students`` and ``correct_share``, so a
-    spreadsheet filter on one question shows its summary. Cells a spreadsheet would run as a
-    formula are prefixed with ``'``.
+    Ready for a spreadsheet: numbers as plain decimals (``0.48``, never the float noise
+    ``0.4800000000000001``), times in the teacher's time zone `zone` (an IANA name such as
+    ``Europe/Berlin``; UTC when unknown) as ``2026-12-05 09:41:07``, a quiz question's whole
+    text, stops named as on screen (``pair (1, 4)``). Each row repeats its question's
+    ``answered``, ``students`` and ``correct_share`` and its student's ``student_answered``
+    and ``student_correct`` over every question, so a spreadsheet filter on one question or
+    one student shows its summary. Cells a spreadsheet would run as a formula are prefixed
+    with ``'``. (The page's download adds a UTF-8 byte order mark for Excel.)
+
+    >>> from relpos.classroom.model import number_question
+    >>> question = number_question("Predict e₁₂", 0.1 + 0.38, stop="r1j2")
+    >>> (row,) = csv.DictReader(io.StringIO(results_csv([aggregate(question, [], [])])))
+    >>> row["stop"], row["correct_answer"], row["time_zone"]
+    ('pair (1, 2)', '0.48', 'UTC')
     """
+    results = list(results)
+    tz = _zone(zone)
+    totals: Counter = Counter()
+    right: Counter = Counter()
+    for result in results:
+        for answer, label in zip(result.answers, result.labels, strict=True):
+            totals[label] += 1
+            right[label] += bool(answer.correct)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     for result in results:
-        writer.writerows([_cell(value) for value in row] for row in _rows(result))
+        for row in _rows(result, tz):
+            label = row[6]
+            student = (totals[label], right[label]) if label else ("", "")
+            writer.writerow([_cell(value) for value in (*row, *student, tz.key if hasattr(tz, "key") else "UTC")])
     return out.getvalue()
 
 
-def _rows(result: Results) -> list[tuple]:
+def _zone(name: str | None):
+    """The time zone called `name`, or UTC (unknown, missing or malformed)."""
+    if not name:
+        return UTC
+    try:
+        return ZoneInfo(str(name))
+    except (ZoneInfoNotFoundError, ValueError):
+        return UTC
+
+
+def _rows(result: Results, tz=UTC) -> list[tuple]:
     question = result.question
     share = "" if result.correct_share is None else f"{result.correct_share:.3f}"
-    head = (question.id, _time(question.asked_at), question.stop, question.kind, question.prompt, _truth(question))
+    when = _time(question.asked_at, tz)
+    head = (question.id, when, stop_label(question.stop), question.kind, question_text(question), _truth(question))
     tail = (result.answered, result.students, share)
     if not result.answers:
         return [(*head, "", "", "", "", "", *tail)]
@@ -252,25 +289,30 @@ def _rows(result: Results) -> list[tuple]:
             _plain(answer),
             "yes" if answer.correct else "no",
             answer.changes,
-            _time(answer.submitted_at),
+            _time(answer.submitted_at, tz),
             *tail,
         )
         for answer, label in zip(result.answers, result.labels, strict=True)
     ]
 
 
+def _decimal(value: float) -> str:
+    """A number as a spreadsheet reads it: ``0.48`` (ten significant digits, no float noise)."""
+    return f"{value:.10g}"
+
+
 def _truth(question: Question) -> str:
     truth = question.truth
-    return repr(truth) if isinstance(truth, float) else str(truth)
+    return _decimal(truth) if isinstance(truth, float) else str(truth)
 
 
 def _plain(answer: Answer) -> str:
     # a spreadsheet reads -0.25 as a number, the page's −0.25 (true minus) as text
-    return repr(answer.value) if answer.value is not None else answer.text
+    return _decimal(answer.value) if answer.value is not None else answer.text
 
 
-def _time(seconds: float) -> str:
-    return datetime.fromtimestamp(seconds, UTC).isoformat(timespec="seconds")
+def _time(seconds: float, tz=UTC) -> str:
+    return datetime.fromtimestamp(seconds, tz).strftime("%Y-%m-%d %H:%M:%S")
 
 
 def _cell(value) -> str:

@@ -151,8 +151,8 @@ class ClassStore(Protocol):
     def all_results(self, code: str, credential: str) -> tuple[Results, ...]:
         """Every question's results, in the order asked (teacher only)."""
 
-    def export_csv(self, code: str, credential: str) -> str:
-        """:func:`relpos.classroom.results.results_csv` of every question (teacher only)."""
+    def export_csv(self, code: str, credential: str, zone: str | None = None) -> str:
+        """:func:`relpos.classroom.results.results_csv` of every question, times in `zone` (teacher only)."""
 
     def end(self, code: str, credential: str) -> Class:
         """End the class: nobody can join or answer; the teacher reads results for an hour more."""
@@ -643,8 +643,8 @@ class BaseStore(ABC):
         questions = sorted(self._load_questions(record.code), key=lambda question: question.id)
         return tuple(self._results(record.code, question) for question in questions)
 
-    def export_csv(self, code: str, credential: str) -> str:
-        return results_csv(self.all_results(code, credential))
+    def export_csv(self, code: str, credential: str, zone: str | None = None) -> str:
+        return results_csv(self.all_results(code, credential), zone)
 
     # ------------------------------------------------------------ change counters
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import threading
 import time
 
@@ -355,3 +356,25 @@ def test_a_whole_large_class_joining_at_once_gets_in(started):
     assert not refused, f"{len(refused)} refused: {refused[0]}"
     assert sorted(joined) == list(range(1, 251))
     assert len(store.students(code, credential)) == 250
+
+
+def test_the_csv_opens_cleanly_in_a_spreadsheet(started):
+    """Plain decimals (no float noise), the teacher's local times, a quiz question's whole
+    text, stops named as on screen, and each student's totals on their rows (issue 34)."""
+    store, code, credential = started
+    ada, ben = store.join(code, "Ada"), store.join(code, "-Ben")
+    first = store.ask(code, credential, number_question("Predict e₁₂", 0.1 + 0.38, stop="r1j2"))
+    store.submit_answer(code, ada.token, first.id, "0.48")
+    store.submit_answer(code, ben.token, first.id, "0.4")
+    quiz = store.ask(code, credential, quiz_question(42, 0))
+    store.submit_answer(code, ada.token, quiz.id, str(quiz.truth))
+    text = store.export_csv(code, credential, "Asia/Kolkata")
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert "0.4800000000000001" not in text and {row["correct_answer"] for row in rows[:2]} == {"0.48"}
+    assert rows[0]["stop"] == "pair (1, 2)" and rows[0]["time_zone"] == "Asia/Kolkata"
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", rows[0]["asked_at"])
+    utc = next(iter(csv.DictReader(io.StringIO(store.export_csv(code, credential)))))["asked_at"]
+    assert rows[0]["asked_at"] != utc  # Kolkata is 5:30 ahead of UTC
+    assert "With the numbers above" in rows[-1]["prompt"] and "$" not in rows[-1]["prompt"]
+    by_student = {row["student"]: (row["student_answered"], row["student_correct"]) for row in rows}
+    assert by_student == {"Ada": ("2", "2"), "'-Ben": ("1", "0")}
