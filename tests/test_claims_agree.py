@@ -166,6 +166,23 @@ def difference_hover_holds(result) -> int:
     return customdata.shape[0] * customdata.shape[1]
 
 
+#: A score hover's sum: ``0.20 + (−0.10) = 0.10``, with words or without.
+HOVER_SUM = re.compile(r"(?:content )?(−?\d+\.\d+) \+ (?:position )?\((−?\d+\.\d+)\) = (?:score )?(−?\d+\.\d+)")
+
+
+def score_hovers_hold(hover) -> int:
+    """Every cell's ``content + (position) = score`` holds as printed; how many cells."""
+    if not hover.as_text:  # a panel too large for text: Plotly formats its numbers
+        return 0
+    sums = [cell for cell in hover.customdata.reshape(-1, hover.customdata.shape[-1])[:, -1].tolist()]
+    for text in sums:
+        match = HOVER_SUM.fullmatch(text)
+        assert match, text
+        left, right, total = (_decimal(group) for group in match.groups())
+        assert left + right == total, text
+    return len(sums)
+
+
 def explorer_text(Q, K, A) -> str:
     return " ".join(explain.explorer_captions(relpos.relative_attention(Q, K, A_K=A)).values())
 
@@ -239,6 +256,20 @@ class TestPrintedArithmetic:
     @given(st.one_of(hard_settings(), caption_settings()))
     def test_explorer_difference_hovers(self, setting):
         difference_hover_holds(relpos.relative_attention(*setting[:2], A_K=setting[2]))
+
+    def test_a_score_hover_that_needed_three_decimals(self):
+        """0.125 + 0.125 printed "0.12 + (0.12) = 0.25" (issue 37, low: score hovers)."""
+        result = relpos.relative_attention([[0.5]], [[0.25]], A_K=[[0.25]])
+        assert score_hover([[0.5]], [[0.25]], [[0.25]], result).customdata[0, 0, -1] == "0.125 + (0.125) = 0.250"
+        assert score_hovers_hold(effects_hover(result)[0]) == 1
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.one_of(hard_settings(), caption_settings()))
+    def test_explorer_and_effects_score_hovers(self, setting):
+        queries, keys, table = setting[:3]
+        result = relpos.relative_attention(queries, keys, A_K=table)
+        score_hovers_hold(score_hover(queries, keys, table, result))
+        score_hovers_hold(effects_hover(result)[0])
 
     def test_every_quiz_sum_of_2000_seeds(self):
         for seed in range(2000):

@@ -20,7 +20,7 @@ import numpy as np
 from relpos.core.attention import AttentionResult
 from relpos.core.offsets import relative_offsets
 from relpos.text import numbers
-from relpos.text.facts import printed
+from relpos.text.facts import decimals_adding_up, printed
 
 __all__ = [
     "TEXT_CELLS",
@@ -94,6 +94,22 @@ class _Fields:
         reference = f"customdata[{self.index[key]}]"
         return f"%{{{reference}:{fmt}}}" if fmt and not self.as_text else f"%{{{reference}}}"
 
+    def sum(self, left: str, right: str, total: str, words: tuple[str, str, str] = ("", "", "")) -> str:
+        """``left + (right) = total`` as a reader checks it: at the fewest decimals (at least 2)
+        at which the printed terms add up to the printed total, cell by cell
+        (:func:`sum_text`); `words` go before each number. Panels too large for text keep 2
+        decimals (Plotly formats their numbers)."""
+        a, b, c = words
+        if not self.as_text:
+            return f"{a}{self(left, '.2f')} + {b}({self(right, '.2f')}) = {c}{self(total, '.2f')}"
+        key = (f"{left}+{right}={total}", "sum" if words == ("", "", "") else "sum:" + "|".join(words))
+        if key not in self.index:
+            self.index[key] = len(self.index)
+            if self.cells:
+                terms = (self.values[name] for name in (left, right, total))
+                self.arrays.append(np.vectorize(lambda x, y, z: sum_text(x, y, z, words), otypes=[object])(*terms))
+        return f"%{{customdata[{self.index[key]}]}}"
+
     def value(self, values, fmt: str) -> str:
         """The panel's own value (its z), `values` of shape (n_q, n_k), formatted with `fmt`."""
         if not self.as_text:
@@ -104,6 +120,20 @@ class _Fields:
     def hover(self, template: str) -> Hover:
         customdata = np.stack(self.arrays, axis=-1) if self.cells else None
         return Hover(customdata, template + "<extra></extra>", tuple(self.index), self.as_text)
+
+
+def sum_text(left: float, right: float, total: float, words: tuple[str, str, str] = ("", "", "")) -> str:
+    """``left + (right) = total`` printed so that it adds up as printed: 2 decimals, or as
+    many more as it takes (the Explorer's browser writes the same, attention.js ``sumText``).
+
+    >>> sum_text(0.125, 0.125, 0.25), sum_text(0.2, -0.1, 0.1)
+    ('0.125 + (0.125) = 0.250', '0.20 + (−0.10) = 0.10')
+    """
+    places = decimals_adding_up((left, right), total, 2)
+    a, b, c = words
+    shown = (numbers.number(float(value), places) for value in (left, right, total))
+    x, y, z = shown
+    return f"{a}{x} + {b}({y}) = {c}{z}"
 
 
 def format_cells(values, fmt: str) -> np.ndarray:
@@ -206,9 +236,9 @@ def score_hover(queries, keys, table, result: AttentionResult, *, scalar: bool =
     >>> result = example.attention()
     >>> hover = score_hover(example.queries, example.keys, example.table, result)
     >>> hover.customdata[1, 2].tolist()  # plotly.js shows, for query 2 and key 3: score 0.20 + (−0.10) = 0.10
-    ['+1', '+1', '0.50', '0.40', '0.20', '−0.20', '−0.10', '0.10']
+    ['+1', '+1', '0.50', '0.40', '0.20', '−0.20', '−0.10', '0.20 + (−0.10) = 0.10']
     >>> hover.template.split("<br>")[-1]
-    'score %{customdata[4]} + (%{customdata[6]}) = %{customdata[7]}<extra></extra>'
+    'score %{customdata[7]}<extra></extra>'
     """
     Q, K, A = (_columns(x) for x in (queries, keys, table))
     d = Q.shape[1]
@@ -229,7 +259,7 @@ def score_hover(queries, keys, table, result: AttentionResult, *, scalar: bool =
     else:
         product = _dot(f, "q", f("i"), "a", f("clipped", "+d"), d).replace("a<sub>", "a<sup>K</sup><sub>", 1)
         lines.append(f"{product} = {f('bias', '.2f')}")
-    lines.append(f"score {f('content', '.2f')} + ({f('bias', '.2f')}) = {f('scores', '.2f')}")
+    lines.append(f"score {f.sum('content', 'bias', 'scores')}")
     return f.hover("<br>".join(lines))
 
 
@@ -375,14 +405,12 @@ def effects_hover(result: AttentionResult) -> tuple[Hover, Hover]:
     >>> result = relpos.worked_example().attention()
     >>> scores, weights = effects_hover(result)
     >>> scores.customdata[0, 3].tolist()  # content 1.20 + position (−0.50) = score 0.70
-    ['+2', '+3', '1.20', '−0.50', '0.70']
+    ['+2', '+3', 'content 1.20 + position (−0.50) = score 0.70']
     """
     f = _cells(result)
     for name in ("content", "bias", "scores"):
         f.add(name, getattr(result, name))
-    scores = f.hover(
-        f"{_where(f)}<br>content {f('content', '.2f')} + position ({f('bias', '.2f')}) = score {f('scores', '.2f')}"
-    )
+    scores = f.hover(f"{_where(f)}<br>{f.sum('content', 'bias', 'scores', ('content ', 'position ', 'score '))}")
     f = _cells(result, offsets=False)
     f.add("content_weight", result.content_weights)
     f.add("weight", result.weights)

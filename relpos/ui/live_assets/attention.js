@@ -116,11 +116,24 @@ export function hoverData(fields, asText, { queries, keys, table, result, logits
     z: (i, j) => z[i][j],
   };
   const getters = fields.map(([name, format]) => {
+    if (format === "sum") {
+      // relpos.text.hover._Fields.sum: "left + (right) = total", adding up as printed
+      const [left, right, total] = name.split(/[+=]/).map((part) => cell[part]);
+      return (i, j) => sumText(left(i, j), right(i, j), total(i, j));
+    }
     const vector = /^([qka])(\d+)$/.exec(name); // q_i, k_j or the table row a^K_clip(j-i), feature c
     const get = vector ? vectorField(vector[1], Number(vector[2]), queries, keys, table, k) : cell[name];
     return asText ? (i, j) => formatField(get(i, j), format) : get;
   });
   return queries.map((_, i) => keys.map((_, j) => getters.map((get) => get(i, j)))); // (n_q, n_k, fields)
+}
+
+// relpos.text.hover.sum_text: the fewest decimals (at least 2) at which the printed terms
+// add up to the printed total (relpos.text.facts.decimals_adding_up), then the sum.
+export function sumText(left, right, total) {
+  let places = 2;
+  while (places < 17 && shown(shown(left, places) + shown(right, places), places) !== shown(total, places)) places += 1;
+  return `${formatFixed(left, places)} + (${formatFixed(right, places)}) = ${formatFixed(total, places)}`;
 }
 
 // relpos.text.facts.printed: a value as formatFixed prints it, read back.
