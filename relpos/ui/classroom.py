@@ -357,7 +357,7 @@ def projector(who: Role, page: str, *, compact: bool = False) -> None:
 @st.dialog("Join the class", width="large")
 def join_screen(code: str, link: str, short: str) -> None:
     """The join view for a room: the code and the QR code as large as the screen allows."""
-    big = _CODE_STYLE.replace("max(76px, 11vh)", "min(18vh, 7vw)")
+    big = _CODE_STYLE.replace("max(76px, 11vh)", "min(20vh, 9.5vw)")
     words, square = st.columns([3, 2], vertical_alignment="center")
     with words:
         st.markdown(_code_html(code, big), unsafe_allow_html=True)
