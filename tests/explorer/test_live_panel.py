@@ -739,3 +739,31 @@ def test_the_cells_redraw_paints_what_plotly_restyle_paints(app_tab, query):
     app_tab.page.evaluate(RESTYLED_JS)
     assert app_tab.page.evaluate(PICTURES_JS) == drawn
     assert_clean(app_tab)
+
+
+HOVER_ABOVE_MARK_JS = """(title) => {
+  const panel = [...document.querySelectorAll('.relpos-live .rl-panel')]
+    .find((node) => (node.querySelector('.gtitle') || {}).textContent?.startsWith(title));
+  const mark = panel.querySelector('.rl-mark');
+  const hover = panel.querySelector('.hoverlayer').closest('svg');
+  const text = panel.querySelector('.hoverlayer .hovertext');
+  const [m, t] = [mark.getBoundingClientRect(), text.getBoundingClientRect()];
+  return {
+    overlap: !(t.right < m.left || t.left > m.right || t.bottom < m.top || t.top > m.bottom),
+    mark: Number(getComputedStyle(mark).zIndex), hover: Number(getComputedStyle(hover).zIndex) || 0,
+    shown: !mark.hidden, label: text.textContent,
+  };
+}"""
+
+
+def test_a_hover_label_stays_above_the_cells_outline(app_tab):
+    """Cell (1, 4) of the bias panel: its label opens to the left, across the cell's outline,
+    which hid "… uses aᴷ₊₂", the fact the Explorer's second question asks for (issue 34)."""
+    open_explorer(app_tab)
+    app_tab.page.wait_for_function(LIVE_PLOTS)
+    label = app_tab.hover_cell("position bias", 0, 3, 4)
+    assert "offset j − i = +3, uses" in label
+    seen = app_tab.page.evaluate(HOVER_ABOVE_MARK_JS, "position bias")
+    assert seen["shown"] and seen["overlap"], seen  # the case: the label crosses the outline
+    assert seen["hover"] > seen["mark"], f"the outline is drawn over the hover label: {seen}"
+    assert_clean(app_tab)
