@@ -221,3 +221,19 @@ def test_presenter_mode_folds_the_sidebar_in_every_tab_and_copies_the_link(chrom
         assert not tab.errors, tab.errors
     finally:
         tab.close()
+
+
+def test_the_clicker_steps_the_lesson_while_a_field_has_the_focus(projector):
+    """A teacher who typed a number (a quiz seed, an edited q) and reaches for the clicker:
+    Streamlit's shortcuts skip key presses in fields, so Page Down did nothing (issue 34)."""
+    tab = projector
+    tab.open("worked_example", {"i": 1, "j": 1, "presenter": 1})
+    tab.page.get_by_text("Edit the numbers").click()
+    field = tab.page.get_by_label("q₁", exact=True)
+    field.wait_for()
+    field.focus()
+    assert tab.page.evaluate("() => document.activeElement?.tagName") == "INPUT"
+    _clicker(tab, "PageDown", "Query i = 1, key j = 2")
+    field.focus()
+    _clicker(tab, "PageUp", "Query i = 1, key j = 1")
+    assert not tab.errors, tab.errors

@@ -24,6 +24,7 @@
 //    not on Apple's phones and tablets, whose decimal pad cannot type a minus sign.
 // 8. Presenter mode's "Copy link" button (data-relpos-copy-link) copies the address bar,
 //    which always holds the lesson link of what is on screen, in the browser (no rerun).
+// 9. A clicker's Page Up / Page Down steps the lesson while a field has the focus.
 (() => {
   if (window.__relposClassroom) return;
   window.__relposClassroom = true;
@@ -248,6 +249,21 @@
     if (event.key === 'Enter' && field instanceof HTMLInputElement && field.type === 'text'
         && field.closest('[data-testid=stTextInput]') && !field.closest('[data-testid=stForm]')) {
       setTimeout(() => field.blur(), 0);
+    }
+    // 9. A presentation clicker's Page Up / Page Down steps the lesson even while a field has
+    //    the focus (Streamlit's shortcuts skip key presses in fields: the teacher who typed a
+    //    quiz seed found the clicker dead): the field lets go and the clicker's button is pressed.
+    if ((event.key === 'PageDown' || event.key === 'PageUp') && field instanceof HTMLInputElement
+        && field.closest('[data-testid=stNumberInput], [data-testid=stTextInput]')) {
+      const wanted = event.key === 'PageDown' ? 'Page Down' : 'Page Up';
+      const button = [...document.querySelectorAll('.st-key-clicker button')]
+        .find((candidate) => candidate.textContent.startsWith(wanted));
+      if (button && !button.disabled) {
+        event.preventDefault();
+        event.stopPropagation();
+        field.blur();
+        button.click();
+      }
     }
   }, true);
   refresh();
