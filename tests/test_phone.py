@@ -440,3 +440,22 @@ def test_the_explorer_on_a_phone_has_n_and_k_under_the_offset_map(phone):
     query = phone.page.url.split("?", 1)[1]
     assert re.search(r"(^|&)k=1(&|$)", query) and re.search(r"(^|&)d=2(&|$)", query), query
     assert not phone.errors, phone.errors
+
+
+_TITLE_GAPS_JS = """
+() => [...document.querySelectorAll('[data-testid=stPlotlyChart]')].slice(0, 4).map((chart) => {
+  const title = chart.querySelector('.gtitle'), cells = chart.querySelector('.nsewdrag');
+  return title && cells ? cells.getBoundingClientRect().top - title.getBoundingClientRect().bottom : null;
+})
+"""
+
+
+def test_position_effects_panels_sit_under_their_titles_on_a_phone(phone):
+    """Stacked on a phone, each square panel had about 110 px of empty height between its
+    title and its cells (issue 34): a phone's panels are as tall as their square needs."""
+    phone.open("position_effects")
+    phone.wait_plots(4)
+    phone.wait_drawn()
+    gaps = phone.page.evaluate(_TITLE_GAPS_JS)
+    assert gaps and all(gap is not None and gap < 40 for gap in gaps), f"title → cells, px: {gaps}"
+    assert not phone.errors, phone.errors

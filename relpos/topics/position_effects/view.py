@@ -134,9 +134,15 @@ def setup_sidebar(state: dict) -> None:
         ui.scenario_upload(PAGE, EFFECTS, key=W + "upload", on_loaded=_on_upload, lazy_key=state_key("effects", "load"))
 
 
+#: A panel's height two a row, and stacked on a phone (a 390 px screen's square and its axes).
+PANEL_HEIGHT, PHONE_PANEL_HEIGHT = 560, 450
+
+
 def _panels(state: dict, inputs, result, favoured) -> None:
     """The four heatmaps, two a row, each with its caption at the cells' own decimals."""
-    figures = panels.effects_panels(result, height=560)  # two panels a row: room for 64 tokens
+    # two panels a row: room for 64 tokens; a phone stacks them, each a square as wide as
+    # the screen, and the spare height of 560 px stood empty between a title and its cells
+    figures = panels.effects_panels(result, height=PHONE_PANEL_HEIGHT if ui.phone_screen() else PANEL_HEIGHT)
     captions = effects_text.effects_captions(
         result, favoured, d=inputs.queries.shape[1], cell_decimals=panels.effects_decimals(state["n"])
     )
