@@ -24,6 +24,7 @@ from relpos.tables.frames import speed_ratio
 from relpos.text import explain
 from relpos.text.facts import distance
 from relpos.text.hover import effects_hover, score_hover, weight_hovers
+from relpos.topics.explorer.spec import offset_map_panel
 from relpos.topics.position_effects import model as effects
 from relpos.topics.position_effects import text as effects_text
 from relpos.topics.position_effects.schema import EFFECTS
@@ -480,6 +481,10 @@ class TestLowItems:
         assert "uses b<sub>" in template and "a<sup>K</sup>" not in template
         caption = explain.explorer_captions(result, scalar=True)["offsets"]
         assert "one row of b" in caption and "aᴷ" not in caption
+        for size in (4, 16):  # the offset map's own hover: our strings, then Plotly's numbers
+            offsets = offset_map_panel(size, size, 2, 400, scalar=True).data[0].hovertemplate
+            assert "table row b<sub>" in offsets and "a<sup>K</sup>" not in offsets, offsets
+        assert "table row a<sup>K</sup>" in offset_map_panel(4, 4, 2, 400).data[0].hovertemplate
 
     def test_zero_queries_are_the_cause(self):
         """/explorer?n=16&k=15&preset=random with every query 0: "this table adds no position information"."""

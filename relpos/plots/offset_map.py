@@ -201,6 +201,7 @@ def offset_map_figure(
     panel_layout: style.PanelLayout = style.PANEL,
     cell_labels: bool = True,
     validate: bool = True,
+    table: str = "a<sup>K</sup>",
 ) -> go.Figure:
     """Which table row (offset) each pair uses; clipped cells (|j − i| > k) are marked.
 
@@ -209,6 +210,7 @@ def offset_map_figure(
     dashed lines separate the window from the clipped region; ``panel_height`` lays
     the figure out like the other panels, as `panel_layout` says (see
     :class:`relpos.plots.style.HeatmapStyle`; the × markers then have no legend entry).
+    `table` names the table in the hover (``b`` for a query-independent bias).
     Without ``cell_labels`` no offset is printed in the cells (a projector's cells too small
     for its 20 px text). Above :data:`LARGE_CELLS` cells the labels,
     per-cell hover text and × markers are left out (the colours and the outline still show
@@ -224,6 +226,8 @@ def offset_map_figure(
     """
     panel = bool(panel_height)
     trace = _map_trace(n_q, n_k, k, panel_height, text_size, panel_layout)
+    if "hovertemplate" in trace:  # the query-independent mode's table is b, one number per offset
+        trace["hovertemplate"] = trace["hovertemplate"].replace("table row a<sup>K</sup>", f"table row {table}")
     data = [trace if cell_labels else _unlabelled(trace)]
     title = title or f"offset map: table row used (k = {k})"
     layout = matrix_layout(n_q, n_k, title, height, panel_height, panel_layout)

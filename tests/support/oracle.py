@@ -76,7 +76,7 @@ def explorer_panels(
         args = {**args, "matrix": args["matrix"].astype(dtype)}
         figures[name] = figure_from_spec(heatmap_spec(**args), args["look"].validate)
     if offsets:
-        figures["offsets"] = live.offset_map_panel(n_q, n_k, result.k, height, layout)
+        figures["offsets"] = live.offset_map_panel(n_q, n_k, result.k, height, layout, scalar=scalar)
     return figures
 
 

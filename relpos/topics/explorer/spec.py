@@ -288,8 +288,11 @@ def explorer_hovers(
     }
 
 
-def offset_map_panel(n_q: int, n_k: int, k: int, height: int, layout: style.PanelLayout = style.PANEL) -> go.Figure:
-    """The Explorer's offset-map panel (it depends only on the sizes, so pages may cache it)."""
+def offset_map_panel(
+    n_q: int, n_k: int, k: int, height: int, layout: style.PanelLayout = style.PANEL, *, scalar: bool = False
+) -> go.Figure:
+    """The Explorer's offset-map panel (it depends only on the sizes and the bias mode, so
+    pages may cache it); `scalar`: its hover names the query-independent table b."""
     return offset_map_figure(
         n_q,
         n_k,
@@ -301,6 +304,7 @@ def offset_map_panel(n_q: int, n_k: int, k: int, height: int, layout: style.Pane
         panel_layout=layout,
         cell_labels=panels.cell_numbers(max(n_q, n_k), layout),
         validate=False,
+        table="b" if scalar else "a<sup>K</sup>",
     )
 
 
@@ -321,7 +325,7 @@ def release_spec(
     hovers = explorer_hovers(inputs.queries, inputs.keys, inputs.table, result, scalar=scalar)
     built = explorer_skeletons(result, d, scalar=scalar, height=height, hovers=hovers, layout=layout)
     skeletons = {name: outline_free(_json_ready(spec), n, k) for name, (spec, _) in built.items()}
-    skeletons["offsets"], offsets_decimals = json.loads(_offsets_skeleton(n, k, height, layout))
+    skeletons["offsets"], offsets_decimals = json.loads(_offsets_skeleton(n, k, height, layout, scalar))
     decimals = {name: built[name][1] if name in built else offsets_decimals for name in PANEL_ORDER}
     recipes = hover_recipes(state, inputs, result, hovers) if hovers else {}
     return assemble(state, inputs, {name: skeletons[name] for name in PANEL_ORDER}, decimals, captions, recipes, seq)
@@ -333,10 +337,10 @@ def _json_ready(spec: dict) -> dict:
 
 
 @lru_cache(maxsize=64)
-def _offsets_skeleton(n: int, k: int, height: int, layout: style.PanelLayout) -> str:
+def _offsets_skeleton(n: int, k: int, height: int, layout: style.PanelLayout, scalar: bool = False) -> str:
     """The offset map's skeleton and cell decimals depend only on the sizes and the layout
     (JSON text: every caller parses its own copy, which it may change)."""
-    figure = offset_map_panel(n, n, k, height, layout)
+    figure = offset_map_panel(n, n, k, height, layout, scalar=scalar)
     return json.dumps([outline_free(_json_ready(skeleton(figure.to_plotly_json())), n, k), figure_decimals(figure)])
 
 
