@@ -748,12 +748,22 @@ def grade_prediction(text, expected: float, tolerance: float = NUMBER_TOLERANCE)
     shown = _number_text(value)
     gap = distance(value, expected)
     if gap <= tolerance:
-        return Grade(shown, value, True, f"Right: {shown} is within {tolerance:g} of {_number_text(expected)}.")
+        within = f"within {_tolerance_text(tolerance)} of" if tolerance > 0 else "exactly"
+        return Grade(shown, value, True, f"Right: {shown} is {within} {_number_text(expected)}.")
     if flips_sign(value, expected, tolerance):
         message = f"Not quite: the sign is flipped (you typed {shown}; the value is {_number_text(expected)})."
         return Grade(shown, value, False, message)
     message = f"Not quite: you typed {shown}, {_number_text(gap)} from the value {_number_text(expected)}."
     return Grade(shown, value, False, message)
+
+
+def _tolerance_text(tolerance: float) -> str:
+    """A tolerance as a reader writes it: ``0.01``, ``0.00005`` (never ``5e-05``).
+
+    >>> _tolerance_text(0.01), _tolerance_text(5e-05)
+    ('0.01', '0.00005')
+    """
+    return f"{tolerance:.12f}".rstrip("0").rstrip(".")
 
 
 def grade(question: Question, text) -> Grade:
