@@ -35,7 +35,7 @@ from relpos.classroom.model import Class, Question
 from relpos.classroom.qr import qr_svg
 from relpos.classroom.results import Results
 from relpos.classroom.store import BaseStore
-from relpos.server import fragment, internals
+from relpos.server import fragment, identity, internals
 from relpos.server.class_events import class_store, session_client
 from relpos.server.class_follow import results_figure
 from relpos.state.keys import state_key, widget_key
@@ -134,31 +134,32 @@ class Role:
 
 
 def _identity_from_url() -> None:
-    """A private teacher link: read ``teacher=`` once, then take it out of the address bar."""
+    """An old-style private link (``?teacher=<credential>``): refused, and taken out of the
+    address bar. A private link now opens :func:`relpos.server.identity.teach_page`, which
+    keeps the credential out of every URL, history entry and Referer."""
     params = st.query_params
     if TEACHER_PARAM not in params:
         return
-    credential, code = params.get(TEACHER_PARAM, ""), params.get(CLASS_PARAM, "")
     del params[TEACHER_PARAM]
-    try:
-        record = store().check_teacher(code, credential)
-    except ClassroomError as error:
-        flash(error.message)
-        return
-    st.session_state[TEACHER] = {"code": record.code, "credential": credential}
-    st.session_state.pop(STUDENT, None)
-    flash(f"You teach class {record.code} again in this tab.")
+    flash(
+        "That kind of teacher link is no longer accepted (it put your credential in the address bar). "
+        "In the teaching tab, save a new private teacher link from the class console."
+    )
 
 
 def _kept_identity(code: str) -> dict | None:
-    """What the browser kept for `code`: its cookie (sent with this session's first request,
-    so known in the first run), else its local storage (handed back by the events component)."""
-    kind, _, secret = str(st.context.cookies.get(events.identity_cookie(code), "")).partition(".")
-    if kind in ("teacher", "student") and secret:
-        return {"code": code, "kind": kind, "secret": secret}
-    result = st.session_state.get(EVENTS)
-    given = result.get("identity") if hasattr(result, "get") else None
-    return given if isinstance(given, dict) and given.get("code") == code else None
+    """What the browser kept for `code`, sealed by the server: its HttpOnly cookie (sent with
+    this session's first request, so known in the first run), else its local storage (handed
+    back by the events component). Anything not sealed by this server for `code` is ignored."""
+    found = identity.kept(st.context.cookies, code)
+    if found is None:
+        result = st.session_state.get(EVENTS)
+        given = result.get("identity") if hasattr(result, "get") else None
+        if isinstance(given, dict) and given.get("code") == code:
+            found = identity.unseal(given.get("sealed"), code)
+    if found is None or found[0] not in ("teacher", "student"):
+        return None
+    return {"code": code, "kind": found[0], "secret": found[1]}
 
 
 def _identity_from_browser(code: str) -> None:
@@ -492,7 +493,6 @@ def console(who: Role, record: Class, page: str) -> None:
     answered = set(results.labels) if results else set()
     # the private link opens in the mode this screen is in (presenter mode is a screen's own)
     presenter = st.query_params.get("presenter") in ("1", "true")
-    base = f"{public_base_url()}/{page}" + ("?presenter=1" if presenter else "")
     if students:
         names = [f"{escape_markdown(student.label)}{' ✓' if student.label in answered else ''}" for student in students]
         st.markdown("**Students** (✓ answered the current question): " + ", ".join(names))
@@ -508,14 +508,18 @@ def console(who: Role, record: Class, page: str) -> None:
         )
         st.download_button(
             "Save my private teacher link",
-            lambda: model.teacher_link(base, who.code, who.secret) + "\n",
+            # made at the click: a fresh link, good for RESUME_SECONDS
+            lambda: identity.teach_link(public_base_url(), who.code, who.secret, presenter=presenter) + "\n",
             file_name=f"relpos_teacher_{who.code}.txt",
             mime="text/plain",
             key=LINK,
             on_click=_link_saved,
             args=(who.code,),
             icon=":material/key:",
-            help="Opens this class as its teacher from another tab or device. Keep it private: never project it.",
+            help=(
+                "Opens this class as its teacher from another tab or device, within "
+                f"{identity.RESUME_SECONDS // 60} minutes. Keep it private: never project it."
+            ),
         )
         if st.button("End the class", key=END, icon=":material/stop_circle:"):
             confirm_end(who)
@@ -529,8 +533,8 @@ def results_download(who: Role) -> bytes:
 
 def _link_saved(code: str) -> None:
     st.toast(
-        f"Saved relpos_teacher_{code}.txt. Open its link in another tab or device to teach this class "
-        "from there; keep it private.",
+        f"Saved relpos_teacher_{code}.txt. Open its link within {identity.RESUME_SECONDS // 60} minutes "
+        "in another tab or device to teach this class from there; keep it private.",
         icon=":material/key:",
     )
 
