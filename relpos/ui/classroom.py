@@ -21,6 +21,7 @@ is shown escaped (:func:`show_error`); nicknames are validated by the store and 
 from __future__ import annotations
 
 import base64
+import html
 import os
 import socket
 from collections.abc import Callable, Sequence
@@ -35,7 +36,7 @@ from relpos.classroom.model import Class, Question
 from relpos.classroom.qr import qr_svg
 from relpos.classroom.results import Results
 from relpos.classroom.store import BaseStore
-from relpos.server import fragment, identity, internals
+from relpos.server import class_results, fragment, identity, internals
 from relpos.server.class_events import class_store, session_client
 from relpos.server.class_follow import results_figure
 from relpos.state.keys import state_key, widget_key
@@ -84,7 +85,7 @@ START, SUBMIT = widget_key(PAGE, "start"), widget_key(PAGE, "submit")
 ANSWER, TYPED = widget_key(PAGE, "answer", "number"), widget_key(PAGE, "typed")
 JOIN_CODE, JOIN_NICKNAME, JOIN = (widget_key(PAGE, name) for name in ("join_code", "join_nickname", "join"))
 EVENTS, ACTIVITY, COUNT = (widget_key(PAGE, name) for name in ("events", "activity", "count"))
-PACED, END, CSV, LINK = (widget_key(PAGE, name) for name in ("paced", "end", "csv", "teacher_link"))
+PACED, END, LINK = (widget_key(PAGE, name) for name in ("paced", "end", "teacher_link"))
 REVEAL, HIDE, AGAIN = (widget_key(PAGE, name) for name in ("reveal", "hide", "again"))
 #: The URL parameter a join link carries (and that keeps a class across a server restart).
 CLASS_PARAM, TEACHER_PARAM = "class", "teacher"
@@ -497,15 +498,7 @@ def console(who: Role, record: Class, page: str) -> None:
         names = [f"{escape_markdown(student.label)}{' ✓' if student.label in answered else ''}" for student in students]
         st.markdown("**Students** (✓ answered the current question): " + ", ".join(names))
     with st.container(horizontal=True, gap="small"):
-        st.download_button(
-            "Download results (CSV)",
-            lambda: results_download(who),  # made at the click: every answer so far
-            file_name=f"relpos_class_{who.code}.csv",
-            mime="text/csv",
-            key=CSV,
-            on_click="ignore",
-            icon=":material/download:",
-        )
+        results_link(who)
         st.download_button(
             "Save my private teacher link",
             # made at the click: a fresh link, good for RESUME_SECONDS
@@ -525,10 +518,23 @@ def console(who: Role, record: Class, page: str) -> None:
             confirm_end(who)
 
 
-def results_download(who: Role) -> bytes:
-    """The class's results for a spreadsheet: times in the teacher's time zone (the browser's),
-    UTF-8 with a byte order mark (Excel reads e₁₄ right only with it)."""
-    return ("\ufeff" + store().export_csv(who.code, who.secret, st.context.timezone)).encode("utf-8")
+#: The results link, drawn like Streamlit's secondary buttons (the theme's colours).
+_RESULTS_STYLE = (
+    "display: inline-flex; align-items: center; min-height: 2.5rem; padding: 0.25rem 0.75rem; "
+    "border: 1px solid var(--st-border-color, rgba(49, 51, 63, 0.2)); border-radius: 0.5rem; "
+    "color: var(--st-text-color, inherit); background: var(--st-background-color, transparent); "
+    "text-decoration: none; font: inherit;"
+)
+
+
+def results_link(who: Role) -> None:
+    """The class's results for a spreadsheet, from :mod:`relpos.server.class_results`: made
+    at the click (every answer so far), in the teacher's time zone (the browser's), and
+    served only to this browser's teacher cookie (not at a ``/media/`` address anyone may fetch)."""
+    href = html.escape(class_results.results_path(who.code, st.context.timezone), quote=True)
+    name = class_results.file_name(who.code)  # the code alphabet only: nothing typed by anyone
+    link = f'<a href="{href}" download="{name}" style="{_RESULTS_STYLE}">Download results (CSV)</a>'
+    st.html(link, width="content")
 
 
 def _link_saved(code: str) -> None:
@@ -559,18 +565,7 @@ def ended_notice(who: Role) -> None:
     """An ended class on the teacher's screen: the results, and the way out."""
     st.info(f"Class {who.code} has ended. Its results stay downloadable for an hour.")
     with st.container(horizontal=True, gap="small"):
-        try:
-            st.download_button(
-                "Download results (CSV)",
-                lambda: results_download(who),
-                file_name=f"relpos_class_{who.code}.csv",
-                mime="text/csv",
-                key=CSV,
-                on_click="ignore",
-                icon=":material/download:",
-            )
-        except ClassroomError as error:
-            show_error(error)
+        results_link(who)
         st.button("Leave the class", key=widget_key(PAGE, "leave"), on_click=forget)
 
 

@@ -16,7 +16,7 @@ import time
 import pytest
 
 from relpos.classroom.model import Pace
-from relpos.server import class_follow, identity
+from relpos.server import class_follow, class_results, identity
 from relpos.ui import classroom
 from tests.classroom.conftest import app_store_at
 from tests.support.routes import call
@@ -137,3 +137,32 @@ def test_a_resume_token_opens_its_class_once_redeemed_and_expires(class_store):
     forged = identity.resume_token(record.code, "0Z_qCuUC3kUg2Z1SxXe1N-UcAsb3QD39")
     assert _redeem(record.code, forged).status == 403  # sealed right, but not this class's credential
     assert _redeem(record.code, identity.resume_token(record.code, credential), headers={}).status == 403
+
+
+# ---------------------------------------------------------------- point 13: the results CSV
+
+
+def _results(code: str, cookie: str = "", query: str = "tz=Asia%2FKolkata"):
+    headers = {"Cookie": cookie} if cookie else {}
+    path = f"/relpos/class/{code}/results.csv"
+    return call(
+        class_results.results_route, path, method="GET", headers=headers, query=query, path_params={"code": code}
+    )
+
+
+def test_the_results_csv_goes_to_the_teachers_browser_only(class_store):
+    record, credential = class_store.create_class()
+    student = class_store.join(record.code, "Ada")
+    code = record.code
+    assert _results(code).status == 403  # no session, no cookie: the address alone opens nothing
+    student_cookie = f"relpos-class-{code}={identity.seal('student', code, student.token)}"
+    assert _results(code, student_cookie).status == 403
+    clear = f"relpos-class-{code}=teacher.{credential}"  # the old readable cookie: not sealed by the server
+    assert _results(code, clear).status == 403
+    answer = _results(code, f"relpos-class-{code}={identity.seal('teacher', code, credential)}")
+    assert answer.status == 200, answer.body
+    assert answer.header("content-type").startswith("text/csv")
+    assert answer.header("cache-control") == "no-store"
+    assert answer.header("content-disposition") == f'attachment; filename="relpos_class_{code}.csv"'
+    text = answer.body.decode("utf-8")
+    assert text.startswith("\ufeff") and "time_zone" in text.splitlines()[0]

@@ -320,6 +320,24 @@ def test_a_flooding_student_changes_one_answer_at_most_once_a_second(class_file)
     assert any("Too fast" in reply or "changed this answer" in reply for reply in replies)
 
 
+def _results_links(at) -> str:
+    """The results link(s) the page draws (HTML: relpos.ui.classroom.results_link)."""
+    return " ".join(element.proto.body for element in at.get("html") if "Download results (CSV)" in element.proto.body)
+
+
+def test_the_results_csv_is_not_a_media_file_anyone_may_fetch(class_file):
+    """Issue 38, point 13: Streamlit's download_button put the CSV at a /media/ address that
+    needs no session; the console links to the teacher-only route instead."""
+    teacher = _teacher()
+    code = _code(teacher)
+    teacher.context["timezone"] = "Europe/Paris"  # the teacher's browser's zone: the CSV's times
+    teacher.run()
+    assert not [b for b in teacher.get("download_button") if "results" in b.label.lower()]
+    link = _results_links(teacher)
+    assert f'href="/relpos/class/{code}/results.csv?tz=Europe%2FParis"' in link
+    assert f'download="relpos_class_{code}.csv"' in link
+
+
 def test_ending_the_class_tells_students_and_keeps_the_teachers_results(class_file):
     teacher = _teacher()
     code = _code(teacher)
@@ -328,7 +346,7 @@ def test_ending_the_class_tells_students_and_keeps_the_teachers_results(class_fi
     assert classroom.store().get_class(code).ended_at is None  # asked first: "End the class?"
     teacher.button(key=widget_key(classroom.PAGE, "end_confirmed")).click().run()
     assert "has ended" in _texts(teacher)
-    assert any(b.label == "Download results (CSV)" for b in teacher.get("download_button"))
+    assert f"/relpos/class/{code}/results.csv" in _results_links(teacher)
     student.run()
     assert "has ended" in _texts(student)
     assert classroom.STUDENT not in student.session_state
