@@ -476,7 +476,8 @@ def _end(who: Role) -> None:
 
 
 def console(who: Role, record: Class, page: str) -> None:
-    """The teacher's console: pace, who answered, the CSV, the private link, end the class."""
+    """The teacher's console: pace, who answered, the CSV, the private link, end the class.
+    (`page` is kept for the callers: the private link opens the live class's own page.)"""
     st.session_state[PACED] = record.pace.paced
     st.toggle(
         "Students follow my stop",
