@@ -196,7 +196,7 @@ def _set_cookie(request: Request, code: str, value: str, max_age: int) -> list[s
     base = _base()
     secure = request.url.scheme == "https" or request.headers.get("x-forwarded-proto", "").startswith("https")
     flags = f"; Max-Age={max_age}; HttpOnly; SameSite=Strict" + ("; Secure" if secure else "")
-    headers = [f"{cookie_name(code)}={value}; Path={base or '/'}/".replace("//", "/") + flags]
+    headers = [f"{cookie_name(code)}={value}; Path={base}/{flags}"]  # base: "" or "/relpos"
     if base:
         headers.append(f"{cookie_name(code)}=; Path=/; Max-Age=0; SameSite=Strict")
     return headers
