@@ -99,15 +99,27 @@ def _file_key(path: Path) -> bytes:
     when the directory cannot hold it (identities then end with the process)."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(descriptor, "w") as file:
-            file.write(secrets.token_hex(32))
-    except FileExistsError:
-        pass
+        if not path.exists():
+            _publish(path, secrets.token_hex(32))
+        return path.read_bytes().strip()
     except OSError as error:
         _log.warning("No identity key at %s (%s): browsers' class identities end with this process.", path, error)
         return secrets.token_bytes(32)
-    return path.read_bytes().strip()
+
+
+def _publish(path: Path, key: str) -> None:
+    """Write `key` to `path` whole or not at all: written aside, then linked (two servers
+    starting at once both read the first one's key, never a half-written file)."""
+    aside = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
+    descriptor = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(descriptor, "w") as file:
+            file.write(key)
+        os.link(aside, path)
+    except FileExistsError:
+        pass  # another process made it first: its key is the one
+    finally:
+        aside.unlink(missing_ok=True)
 
 
 def _subkey(purpose: str, key: bytes | None = None) -> bytes:

@@ -2,8 +2,9 @@
 
 Who this browser session is lives in session state (:data:`TEACHER`, :data:`STUDENT`) and,
 so that a server restart or another replica does not take it away, in the browser's own
-storage and a cookie through :func:`relpos.ui.class_events.class_events` (never in the
-URL: the teacher's address bar is on the projector). The teacher credential is never drawn: the
+storage and an HttpOnly cookie through :func:`relpos.ui.class_events.class_events`, sealed
+by the server (:mod:`relpos.server.identity`; never in the URL: the teacher's address bar
+is on the projector). The teacher credential is never drawn: the
 private teacher link is offered as a download only.
 
 * the teacher: :func:`start_class`, :func:`projector` (code, join link, QR code, how many

@@ -166,3 +166,16 @@ def test_the_results_csv_goes_to_the_teachers_browser_only(class_store):
     assert answer.header("content-disposition") == f'attachment; filename="relpos_class_{code}.csv"'
     text = answer.body.decode("utf-8")
     assert text.startswith("\ufeff") and "time_zone" in text.splitlines()[0]
+
+
+def test_without_a_cookie_secret_a_restarted_server_opens_what_it_sealed(tmp_path, monkeypatch):
+    """The key is kept in the data directory (readable by its user only): a restart, which
+    reads it again, still opens every browser's identity."""
+    monkeypatch.setenv("RELPOS_DATA_DIR", str(tmp_path))
+    monkeypatch.setattr(identity.internals, "option_if_set", lambda name: None)
+    monkeypatch.setattr(identity, "_key", None)
+    sealed = identity.seal("teacher", "ABC234", "0Z_qCuUC3kUg2Z1SxXe1N-UcAsb3QD39")
+    assert (tmp_path / "identity.key").stat().st_mode & 0o777 == 0o600
+    monkeypatch.setattr(identity, "_key", None)  # the process restarted: its key read again
+    assert identity.unseal(sealed, "ABC234") == ("teacher", "0Z_qCuUC3kUg2Z1SxXe1N-UcAsb3QD39")
+    assert [path.name for path in tmp_path.iterdir()] == ["identity.key"]  # nothing half-written left
