@@ -72,6 +72,7 @@ from failover import COOKIE, affinity_cookie, haproxy_binary, replica_of, start_
 
 from relpos.classroom.model import number_question  # noqa: E402
 from relpos.classroom.stores import open_store  # noqa: E402
+from relpos.server import identity  # noqa: E402
 from tests.support.browser import (  # noqa: E402
     ARTIFACTS,
     CONNECTED_JS,
@@ -196,7 +197,8 @@ class Deployment:
             data = self.folder / "data"
             self.store_url = f"sqlite://{data / 'classes.sqlite3'}"
             env = {"RELPOS_DATA_DIR": str(data), "RELPOS_CLASS_STORE": ""}
-        env["STREAMLIT_SERVER_COOKIE_SECRET"] = secrets.token_hex(32)  # one for every replica and restart
+        # one for every replica and restart; also the key that seals the browser's class identity
+        self.cookie_secret = env["STREAMLIT_SERVER_COOKIE_SECRET"] = secrets.token_hex(32)
         names = ("app",) if self.replicas == 1 else ("app1", "app2")
         options = deployed_server_options()
         for name in names:
@@ -295,17 +297,18 @@ WATCH_JOIN_PROMPT_JS = f"""() => {{
 JOIN_PROMPT_SHOWN_JS = "() => window.__relposJoinPrompt === true"
 
 
-def start_class(tab: AppTab) -> tuple[str, str]:
+def start_class(tab: AppTab, key: bytes) -> tuple[str, str]:
     """The teacher's tab starts a class on the walkthrough: its code and the credential its
-    browser keeps (the bench asks questions with it, as the teacher's Ask button does)."""
+    browser keeps, sealed by the server (opened with the servers' `key`; the bench asks
+    questions with it, as the teacher's Ask button does)."""
     tab.open("worked_example", timeout=120)
     tab.page.get_by_role("button", name="Start a class").click(no_wait_after=True)
     tab.page.get_by_text("Join code:").wait_for(timeout=60_000)
     code = tab.page.locator("[aria-label^='Join code']").first.inner_text().strip()
-    kept = "(code) => JSON.parse(localStorage.getItem('relpos.class.' + code) || '{}').secret || null"
+    kept = "(code) => JSON.parse(localStorage.getItem('relpos.class.' + code) || '{}').sealed || null"
     tab.page.wait_for_function(kept, arg=code, timeout=60_000)  # stored once the page has drawn
     tab.wait_idle(timeout=60)
-    return code, tab.page.evaluate(kept, code)
+    return code, identity.unseal(tab.page.evaluate(kept, code), code, key=key)[1]
 
 
 def press_next(
@@ -623,7 +626,7 @@ def lesson(chromium, args: argparse.Namespace) -> Report:
         tab = AppTab.new(chromium, deployment.url, viewport=(1280, 720))
         room = None
         try:
-            code, credential = start_class(tab)
+            code, credential = start_class(tab, deployment.cookie_secret.encode())
             say(
                 f"class {code}: {args.students} students; {deployment.describe()}; teacher's tab on "
                 f"{replica_of(tab) if args.replicas > 1 else 'the server'}; {os.cpu_count()} CPUs, "

@@ -73,7 +73,6 @@ __all__ = [
     "number_question",
     "quiz_question",
     "secret_shaped",
-    "teacher_link",
     "validate_lesson",
     "validate_nickname",
     "validate_pace",
@@ -443,11 +442,6 @@ def join_link(base_url: str, code: str) -> str:
     'https://relpos.example/walkthrough?n=3&class=ABC234'
     """
     return _with_query(base_url, {"class": code})
-
-
-def teacher_link(base_url: str, code: str, credential: str) -> str:
-    """The teacher's private link (resumes control from another tab or device); never project it."""
-    return _with_query(base_url, {"class": code, "teacher": credential})
 
 
 def _with_query(base_url: str, extra: dict[str, str]) -> str:

@@ -17,7 +17,8 @@ waited up to 16 s). Instead their page draws once, and its follow view
   after the reveal its verdict.
 
 The student is named by their token, sent in the ``X-Relpos-Token`` header (the page hands
-it to its follow view; it is never in a URL) or the class's identity cookie. The view
+it to its follow view; it is never in a URL) or the class's sealed identity cookie
+(:mod:`relpos.server.identity`). The view
 holds no token and, while a question is open, not its answer: anyone with the code may
 read it.
 """
@@ -40,7 +41,7 @@ from relpos.classroom.model import Class, Question
 from relpos.classroom.results import Results
 from relpos.plots.classroom import answer_bars
 from relpos.plots.plain import plain_figure
-from relpos.server import asgi
+from relpos.server import asgi, identity
 from relpos.server.class_events import class_store
 from relpos.text import numbers
 from relpos.text.rich import runs
@@ -226,11 +227,8 @@ async def class_view_route(request: Request) -> Response:
 
 
 def _token(request: Request, code: str) -> str:
-    token = request.headers.get(TOKEN_HEADER, "")
-    if not token:
-        kind, _, secret = request.cookies.get(f"relpos-class-{code}", "").partition(".")
-        token = secret if kind == "student" else ""
-    return token
+    """The student's token: the follow view's header, else the sealed identity cookie."""
+    return request.headers.get(TOKEN_HEADER, "") or identity.student_token(request, code)
 
 
 def _submit(code: str, token: str, question_id: int, text: str) -> dict:

@@ -11,7 +11,7 @@ runs (no polling rerun, no timer). Its JavaScript lives in ``relpos/ui/class_ass
 
 from __future__ import annotations
 
-from relpos.classroom.model import CLASS_LIFETIME
+from relpos.server import identity
 from relpos.server.class_events import events_path
 from relpos.ui import live
 
@@ -19,8 +19,6 @@ __all__ = ["NAME", "class_events", "identity_cookie"]
 
 #: Streamlit's name for the component: ``<project>.<component>`` from pyproject.toml.
 NAME = "relpos.class_events"
-#: How long the browser keeps who it is in a class: the class's lifetime (seconds).
-KEEP_SECONDS = int(CLASS_LIFETIME)
 
 
 def _ignore() -> None:
@@ -28,14 +26,22 @@ def _ignore() -> None:
 
 
 def identity_cookie(code: str) -> str:
-    """The cookie in which the browser keeps who it is in class `code` (``kind.secret``).
+    """The cookie in which the browser keeps who it is in class `code`: sealed, and set by
+    the server only, HttpOnly (:mod:`relpos.server.identity`).
 
     Beside the browser's local storage: a cookie reaches the server with a new session's
     WebSocket, so a session on a restarted server or another replica knows from its very
     first run who this browser is (local storage is handed back only by a second run,
     after a first one drew this browser a stranger's page: a join prompt on the projector).
     """
-    return f"relpos-class-{code}"
+    return identity.cookie_name(code)
+
+
+def _sealed(remember: dict | None) -> dict | None:
+    """What the browser may hold of an identity: its code and the sealed rest (no credential)."""
+    if not remember:
+        return None
+    return {"code": remember["code"], "sealed": identity.seal(remember["kind"], remember["code"], remember["secret"])}
 
 
 def class_events(
@@ -65,8 +71,9 @@ def class_events(
     min_interval_ms : int
         Changes closer together than this are handed on as one.
     remember : dict, optional
-        Who this session is (``code``, ``kind``, ``secret``): kept in the browser's local
-        storage and in :func:`identity_cookie` for this code, never shown.
+        Who this session is (``code``, ``kind``, ``secret``): sealed
+        (:func:`relpos.server.identity.seal`), then kept in the browser's local storage and,
+        by the server, in :func:`identity_cookie` for this code; never shown, never in clear.
     ask : bool
         This session does not know who it is: hand back what the browser kept for this
         code (as the ``identity`` state, which reruns the script).
@@ -79,10 +86,9 @@ def class_events(
         "code": code,
         "version": int(version),
         "minInterval": int(min_interval_ms),
-        "remember": remember,
+        "remember": _sealed(remember),
         "ask": bool(ask),
         "forget": bool(forget),
-        "cookie": identity_cookie(code),
-        "keepSeconds": KEEP_SECONDS,
+        "identityUrl": identity.identity_path(code),
     }
     mount(key=key, data=data, default={"version": int(version)}, on_version_change=_ignore, on_identity_change=_ignore)

@@ -2,8 +2,9 @@
 
 Who this browser session is lives in session state (:data:`TEACHER`, :data:`STUDENT`) and,
 so that a server restart or another replica does not take it away, in the browser's own
-storage and a cookie through :func:`relpos.ui.class_events.class_events` (never in the
-URL: the teacher's address bar is on the projector). The teacher credential is never drawn: the
+storage and an HttpOnly cookie through :func:`relpos.ui.class_events.class_events`, sealed
+by the server (:mod:`relpos.server.identity`; never in the URL: the teacher's address bar
+is on the projector). The teacher credential is never drawn: the
 private teacher link is offered as a download only.
 
 * the teacher: :func:`start_class`, :func:`projector` (code, join link, QR code, how many
@@ -21,6 +22,7 @@ is shown escaped (:func:`show_error`); nicknames are validated by the store and 
 from __future__ import annotations
 
 import base64
+import html
 import os
 import socket
 from collections.abc import Callable, Sequence
@@ -35,7 +37,7 @@ from relpos.classroom.model import Class, Question
 from relpos.classroom.qr import qr_svg
 from relpos.classroom.results import Results
 from relpos.classroom.store import BaseStore
-from relpos.server import fragment, internals
+from relpos.server import class_results, fragment, identity, internals
 from relpos.server.class_events import class_store, session_client
 from relpos.server.class_follow import results_figure
 from relpos.state.keys import state_key, widget_key
@@ -84,7 +86,7 @@ START, SUBMIT = widget_key(PAGE, "start"), widget_key(PAGE, "submit")
 ANSWER, TYPED = widget_key(PAGE, "answer", "number"), widget_key(PAGE, "typed")
 JOIN_CODE, JOIN_NICKNAME, JOIN = (widget_key(PAGE, name) for name in ("join_code", "join_nickname", "join"))
 EVENTS, ACTIVITY, COUNT = (widget_key(PAGE, name) for name in ("events", "activity", "count"))
-PACED, END, CSV, LINK = (widget_key(PAGE, name) for name in ("paced", "end", "csv", "teacher_link"))
+PACED, END, LINK = (widget_key(PAGE, name) for name in ("paced", "end", "teacher_link"))
 REVEAL, HIDE, AGAIN = (widget_key(PAGE, name) for name in ("reveal", "hide", "again"))
 #: The URL parameter a join link carries (and that keeps a class across a server restart).
 CLASS_PARAM, TEACHER_PARAM = "class", "teacher"
@@ -134,31 +136,32 @@ class Role:
 
 
 def _identity_from_url() -> None:
-    """A private teacher link: read ``teacher=`` once, then take it out of the address bar."""
+    """An old-style private link (``?teacher=<credential>``): refused, and taken out of the
+    address bar. A private link now opens :func:`relpos.server.identity.teach_page`, which
+    keeps the credential out of every URL, history entry and Referer."""
     params = st.query_params
     if TEACHER_PARAM not in params:
         return
-    credential, code = params.get(TEACHER_PARAM, ""), params.get(CLASS_PARAM, "")
     del params[TEACHER_PARAM]
-    try:
-        record = store().check_teacher(code, credential)
-    except ClassroomError as error:
-        flash(error.message)
-        return
-    st.session_state[TEACHER] = {"code": record.code, "credential": credential}
-    st.session_state.pop(STUDENT, None)
-    flash(f"You teach class {record.code} again in this tab.")
+    flash(
+        "That kind of teacher link is no longer accepted (it put your credential in the address bar). "
+        "In the teaching tab, save a new private teacher link from the class console."
+    )
 
 
 def _kept_identity(code: str) -> dict | None:
-    """What the browser kept for `code`: its cookie (sent with this session's first request,
-    so known in the first run), else its local storage (handed back by the events component)."""
-    kind, _, secret = str(st.context.cookies.get(events.identity_cookie(code), "")).partition(".")
-    if kind in ("teacher", "student") and secret:
-        return {"code": code, "kind": kind, "secret": secret}
-    result = st.session_state.get(EVENTS)
-    given = result.get("identity") if hasattr(result, "get") else None
-    return given if isinstance(given, dict) and given.get("code") == code else None
+    """What the browser kept for `code`, sealed by the server: its HttpOnly cookie (sent with
+    this session's first request, so known in the first run), else its local storage (handed
+    back by the events component). Anything not sealed by this server for `code` is ignored."""
+    found = identity.kept(st.context.cookies, code)
+    if found is None:
+        result = st.session_state.get(EVENTS)
+        given = result.get("identity") if hasattr(result, "get") else None
+        if isinstance(given, dict) and given.get("code") == code:
+            found = identity.unseal(given.get("sealed"), code)
+    if found is None or found[0] not in ("teacher", "student"):
+        return None
+    return {"code": code, "kind": found[0], "secret": found[1]}
 
 
 def _identity_from_browser(code: str) -> None:
@@ -474,7 +477,8 @@ def _end(who: Role) -> None:
 
 
 def console(who: Role, record: Class, page: str) -> None:
-    """The teacher's console: pace, who answered, the CSV, the private link, end the class."""
+    """The teacher's console: pace, who answered, the CSV, the private link, end the class.
+    (`page` is kept for the callers: the private link opens the live class's own page.)"""
     st.session_state[PACED] = record.pace.paced
     st.toggle(
         "Students follow my stop",
@@ -492,45 +496,53 @@ def console(who: Role, record: Class, page: str) -> None:
     answered = set(results.labels) if results else set()
     # the private link opens in the mode this screen is in (presenter mode is a screen's own)
     presenter = st.query_params.get("presenter") in ("1", "true")
-    base = f"{public_base_url()}/{page}" + ("?presenter=1" if presenter else "")
     if students:
         names = [f"{escape_markdown(student.label)}{' ✓' if student.label in answered else ''}" for student in students]
         st.markdown("**Students** (✓ answered the current question): " + ", ".join(names))
     with st.container(horizontal=True, gap="small"):
-        st.download_button(
-            "Download results (CSV)",
-            lambda: results_download(who),  # made at the click: every answer so far
-            file_name=f"relpos_class_{who.code}.csv",
-            mime="text/csv",
-            key=CSV,
-            on_click="ignore",
-            icon=":material/download:",
-        )
+        results_link(who)
         st.download_button(
             "Save my private teacher link",
-            lambda: model.teacher_link(base, who.code, who.secret) + "\n",
+            # made at the click: a fresh link, good for RESUME_SECONDS
+            lambda: identity.teach_link(public_base_url(), who.code, who.secret, presenter=presenter) + "\n",
             file_name=f"relpos_teacher_{who.code}.txt",
             mime="text/plain",
             key=LINK,
             on_click=_link_saved,
             args=(who.code,),
             icon=":material/key:",
-            help="Opens this class as its teacher from another tab or device. Keep it private: never project it.",
+            help=(
+                "Opens this class as its teacher from another tab or device, within "
+                f"{identity.RESUME_SECONDS // 60} minutes. Keep it private: never project it."
+            ),
         )
         if st.button("End the class", key=END, icon=":material/stop_circle:"):
             confirm_end(who)
 
 
-def results_download(who: Role) -> bytes:
-    """The class's results for a spreadsheet: times in the teacher's time zone (the browser's),
-    UTF-8 with a byte order mark (Excel reads e₁₄ right only with it)."""
-    return ("\ufeff" + store().export_csv(who.code, who.secret, st.context.timezone)).encode("utf-8")
+#: The results link, drawn like Streamlit's secondary buttons (the theme's colours).
+_RESULTS_STYLE = (
+    "display: inline-flex; align-items: center; min-height: 2.5rem; padding: 0.25rem 0.75rem; "
+    "border: 1px solid var(--st-border-color, rgba(49, 51, 63, 0.2)); border-radius: 0.5rem; "
+    "color: var(--st-text-color, inherit); background: var(--st-background-color, transparent); "
+    "text-decoration: none; font: inherit;"
+)
+
+
+def results_link(who: Role) -> None:
+    """The class's results for a spreadsheet, from :mod:`relpos.server.class_results`: made
+    at the click (every answer so far), in the teacher's time zone (the browser's), and
+    served only to this browser's teacher cookie (not at a ``/media/`` address anyone may fetch)."""
+    href = html.escape(class_results.results_path(who.code, st.context.timezone), quote=True)
+    name = class_results.file_name(who.code)  # the code alphabet only: nothing typed by anyone
+    link = f'<a href="{href}" download="{name}" style="{_RESULTS_STYLE}">Download results (CSV)</a>'
+    st.html(link, width="content")
 
 
 def _link_saved(code: str) -> None:
     st.toast(
-        f"Saved relpos_teacher_{code}.txt. Open its link in another tab or device to teach this class "
-        "from there; keep it private.",
+        f"Saved relpos_teacher_{code}.txt. Open its link within {identity.RESUME_SECONDS // 60} minutes "
+        "in another tab or device to teach this class from there; keep it private.",
         icon=":material/key:",
     )
 
@@ -555,18 +567,7 @@ def ended_notice(who: Role) -> None:
     """An ended class on the teacher's screen: the results, and the way out."""
     st.info(f"Class {who.code} has ended. Its results stay downloadable for an hour.")
     with st.container(horizontal=True, gap="small"):
-        try:
-            st.download_button(
-                "Download results (CSV)",
-                lambda: results_download(who),
-                file_name=f"relpos_class_{who.code}.csv",
-                mime="text/csv",
-                key=CSV,
-                on_click="ignore",
-                icon=":material/download:",
-            )
-        except ClassroomError as error:
-            show_error(error)
+        results_link(who)
         st.button("Leave the class", key=widget_key(PAGE, "leave"), on_click=forget)
 
 

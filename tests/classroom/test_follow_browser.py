@@ -12,12 +12,14 @@ test-artifacts/.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
 from relpos.classroom.model import number_question
 from relpos.classroom.stores import open_store
 from relpos.core.examples import worked_example
+from relpos.server import identity
 from relpos.topics.walkthrough import model as wt
 from relpos.topics.walkthrough import schema as walkthrough_schema
 from relpos.topics.walkthrough.live import pace_of
@@ -92,7 +94,7 @@ def test_a_phone_follows_five_nexts_answers_and_sees_the_reveal(chromium, server
         phone.get_by_text("Right:").wait_for()
         phone.get_by_text("1 answer · true value").wait_for()
         phone.screenshot(path=ARTIFACTS / "follow-phone-reveal.png")
-        assert store.my_answer(code, phone_token(phone, code), asked.id).correct
+        assert store.my_answer(code, phone_token(phone, code, server.data_dir), asked.id).correct
         runs = sum(map(_is_rerun, frames[following:]))
         assert runs == 0, f"the phone asked for {runs} page runs while it followed, answered and saw the reveal"
     finally:
@@ -109,9 +111,10 @@ SCORE_MATRIX_JS = """() => {
 }"""
 
 
-def phone_token(page, code: str) -> str:
+def phone_token(page, code: str, data_dir: Path) -> str:
+    """The student's token the phone keeps (sealed, so opened with its server's key)."""
     kept = page.evaluate("(code) => JSON.parse(localStorage.getItem('relpos.class.' + code) || '{}')", code)
-    return kept["secret"]
+    return identity.unseal(kept["sealed"], code, key=(data_dir / "identity.key").read_bytes().strip())[1]
 
 
 def _is_rerun(frame) -> bool:

@@ -115,7 +115,7 @@ def test_a_class_of_three_follows_answers_and_sees_the_reveal(chromium, class_se
 
         teacher.get_by_text("Class console").click()
         with teacher.expect_download() as download:
-            teacher.get_by_role("button", name="Download results (CSV)").click()
+            teacher.get_by_role("link", name="Download results (CSV)").click()
         rows = Path(download.value.path()).read_text(encoding="utf-8")
         assert "Ada" in rows and "Grace" in rows and "anonymous 2" in rows
         assert rows.count("\n") >= 4  # a header and three answers

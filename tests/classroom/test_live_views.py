@@ -18,13 +18,14 @@ from relpos.classroom import model
 from relpos.classroom.errors import ClassroomError
 from relpos.classroom.sqlite_store import SqliteStore
 from relpos.core.examples import worked_example
-from relpos.server import class_follow
+from relpos.server import class_follow, identity
 from relpos.state.keys import widget_key
 from relpos.topics.walkthrough import controls as walk
 from relpos.topics.walkthrough import model as wt
 from relpos.ui import classroom
 from tests.classroom.conftest import app_store_at
 from tests.support.apptest import open_app
+from tests.support.routes import call
 
 
 @pytest.fixture
@@ -269,14 +270,37 @@ def test_an_expired_code_says_so(class_file):
     assert not [b for b in at.button if b.label == "Join the class"]
 
 
-def test_a_forged_teacher_link_controls_nothing_and_the_real_one_resumes(class_file):
+def _resumed(monkeypatch, code: str, credential: str, *, presenter: bool = False):
+    """A tab opened by the private link: its page trades the link's token for the identity
+    cookie (relpos.server.identity), then loads the lesson at the address it is given, with
+    that cookie (AppTest cannot send cookies: the page's cookie jar is patched in)."""
+    query = "presenter=1" if presenter else ""
+    link = identity.teach_link("http://x", code, credential, presenter=presenter)
+    token = link.partition("#")[2]
+    answer = call(
+        identity.redeem_route,
+        f"/relpos/class/{code}/teach",
+        body=token.encode(),
+        headers={"X-Relpos-Identity": "1"},
+        query=query,
+        path_params={"code": code},
+    )
+    assert answer.status == 200, answer.body
+    jar = dict(cookie.split(";", 1)[0].split("=", 1) for cookie in answer.set_cookies)
+    original = identity.kept
+    monkeypatch.setattr(identity, "kept", lambda cookies, wanted: original({**dict(cookies), **jar}, wanted))
+    target = json.loads(answer.body)["next"]
+    return open_app("worked_example", query=dict(pair.split("=", 1) for pair in target.split("?", 1)[1].split("&")))
+
+
+def test_an_old_style_teacher_link_is_refused_and_the_private_link_resumes(class_file, monkeypatch):
     record, credential = classroom.store().create_class()
-    forged = open_app("worked_example", query={"class": record.code, "teacher": "0Z_qCuUC3kUg2Z1SxXe1N-UcAsb3QD39"})
-    assert "not valid for class" in _texts(forged)
-    assert classroom.TEACHER not in forged.session_state and "teacher" not in forged.query_params
-    real = open_app("worked_example", query={"class": record.code, "teacher": credential})
+    old = open_app("worked_example", query={"class": record.code, "teacher": credential})
+    assert classroom.TEACHER not in old.session_state  # the credential in a URL opens nothing now
+    assert "teacher" not in old.query_params  # and is taken out of the address bar
+    assert "no longer accepted" in _texts(old)
+    real = _resumed(monkeypatch, record.code, credential)
     assert real.session_state[classroom.TEACHER]["code"] == record.code
-    assert "teacher" not in real.query_params  # read once, then out of the address bar
     real.button(key=walk.NEXT).click().run()
     assert classroom.store().get_class(record.code).pace.index == 1
 
@@ -296,6 +320,24 @@ def test_a_flooding_student_changes_one_answer_at_most_once_a_second(class_file)
     assert any("Too fast" in reply or "changed this answer" in reply for reply in replies)
 
 
+def _results_links(at) -> str:
+    """The results link(s) the page draws (HTML: relpos.ui.classroom.results_link)."""
+    return " ".join(element.proto.body for element in at.get("html") if "Download results (CSV)" in element.proto.body)
+
+
+def test_the_results_csv_is_not_a_media_file_anyone_may_fetch(class_file):
+    """Issue 38, point 13: Streamlit's download_button put the CSV at a /media/ address that
+    needs no session; the console links to the teacher-only route instead."""
+    teacher = _teacher()
+    code = _code(teacher)
+    teacher.context["timezone"] = "Europe/Paris"  # the teacher's browser's zone: the CSV's times
+    teacher.run()
+    assert not [b for b in teacher.get("download_button") if "results" in b.label.lower()]
+    link = _results_links(teacher)
+    assert f'href="/relpos/class/{code}/results.csv?tz=Europe%2FParis"' in link
+    assert f'download="relpos_class_{code}.csv"' in link
+
+
 def test_ending_the_class_tells_students_and_keeps_the_teachers_results(class_file):
     teacher = _teacher()
     code = _code(teacher)
@@ -304,22 +346,20 @@ def test_ending_the_class_tells_students_and_keeps_the_teachers_results(class_fi
     assert classroom.store().get_class(code).ended_at is None  # asked first: "End the class?"
     teacher.button(key=widget_key(classroom.PAGE, "end_confirmed")).click().run()
     assert "has ended" in _texts(teacher)
-    assert any(b.label == "Download results (CSV)" for b in teacher.get("download_button"))
+    assert f"/relpos/class/{code}/results.csv" in _results_links(teacher)
     student.run()
     assert "has ended" in _texts(student)
     assert classroom.STUDENT not in student.session_state
 
 
-def test_the_private_teacher_link_resumes_at_the_class_stop_and_mode_and_the_old_tab_yields(class_file):
+def test_the_private_teacher_link_resumes_at_the_class_stop_and_mode_and_the_old_tab_yields(class_file, monkeypatch):
     teacher = _teacher({"presenter": "1"})
     code = _code(teacher)
     credential = teacher.session_state[classroom.TEACHER]["credential"]
     for _ in range(4):
         teacher.button(key=walk.NEXT).click().run()
     assert classroom.store().get_class(code).pace.index == 4
-    link = model.teacher_link("http://x/worked_example?presenter=1", code, credential)
-    query = dict(pair.split("=", 1) for pair in link.split("?", 1)[1].split("&"))
-    resumed = open_app("worked_example", query=query)
+    resumed = _resumed(monkeypatch, code, credential, presenter=True)
     assert not resumed.exception, resumed.exception
     assert classroom.store().get_class(code).pace.index == 4  # not back to stop 1
     assert "**Stop 5 of 20**" in _texts(resumed)

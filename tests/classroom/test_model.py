@@ -82,8 +82,6 @@ def test_links_carry_the_code_and_keep_the_page_query():
     assert model.join_link("http://h:8501/walkthrough?n=4&class=OLD", "ABC234") == (
         "http://h:8501/walkthrough?n=4&class=ABC234"
     )
-    secret = model.new_credential()
-    assert model.teacher_link("http://h/", "ABC234", secret) == f"http://h/?class=ABC234&teacher={secret}"
 
 
 # ---------------------------------------------------------------- validation

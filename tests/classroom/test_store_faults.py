@@ -142,7 +142,7 @@ def _texts(at) -> str:
 def _receivers(at) -> list[dict]:
     """The data of every class-events receiver on the page."""
     datas = [json.loads(element.proto.json) for element in at.get("bidi_component") if element.proto.json]
-    return [data for data in datas if "cookie" in data and "forget" in data]
+    return [data for data in datas if "identityUrl" in data and "forget" in data]
 
 
 def _teacher():

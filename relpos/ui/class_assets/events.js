@@ -7,9 +7,10 @@
 // The stream outlives a rerun (Streamlit unmounts and mounts the element again): it is
 // closed only when no mount claims it for a few seconds.
 //
-// It also keeps who this browser is in the class (teacher credential or student token), per
-// class code, in the browser's local storage and in a cookie (data.cookie): a new session
-// (a server restart, another replica, a second tab) that knows only the code from its URL
+// It also keeps who this browser is in the class, per class code, sealed by the server
+// (relpos.server.identity: no credential in clear), in the browser's local storage and in
+// an HttpOnly cookie the server sets when asked (POST data.identityUrl): a new session (a
+// server restart, another replica, a second tab) that knows only the code from its URL
 // reads the cookie in its first run, or else gets the local copy back
 // (setStateValue("identity", …)), so the teacher keeps control and a student their
 // answers. Never in the URL, never drawn. Static code, no user text.
@@ -73,25 +74,35 @@ function offer(stream, version) {
   if (stream.setStateValue) stream.setStateValue("version", version);
 }
 
-function keepCookie(data, value, seconds) {
-  if (!data.cookie) return;
-  const secure = location.protocol === "https:" ? "; Secure" : "";
-  document.cookie = `${data.cookie}=${value}; path=/; max-age=${seconds}; SameSite=Strict${secure}`;
+// The server keeps the identity cookie (HttpOnly: no script reads it, this one included):
+// asked once per page load and sealed value, again after a failed ask (the server away).
+const keptCookies = new Map();
+
+function keepCookie(data, sealed) {
+  if (!data.identityUrl || keptCookies.get(data.code) === sealed) return;
+  keptCookies.set(data.code, sealed);
+  const retry = () => keptCookies.get(data.code) === sealed && keptCookies.delete(data.code);
+  fetch(data.identityUrl, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { "Content-Type": "application/json", "X-Relpos-Identity": "1" },
+    body: JSON.stringify(sealed ? { sealed } : { forget: true }),
+  }).then((answer) => answer.ok || retry(), retry);
 }
 
 function remember(data, setStateValue) {
   const name = "relpos.class." + data.code;
-  if (data.remember) keepCookie(data, data.remember.kind + "." + data.remember.secret, data.keepSeconds);
-  else if (data.forget) keepCookie(data, "", 0);
+  if (data.remember) keepCookie(data, data.remember.sealed);
+  else if (data.forget) keepCookie(data, "");
   try {
     if (data.remember) {
-      localStorage.setItem(name, JSON.stringify(data.remember));
+      localStorage.setItem(name, JSON.stringify(data.remember)); // sealed: no credential in clear
     } else if (data.forget) {
       localStorage.removeItem(name);
     } else if (data.ask && !asked.has(name)) {
       asked.add(name); // once per page load: a refused identity is not offered again
       const stored = JSON.parse(localStorage.getItem(name) || "null");
-      if (stored && stored.code === data.code) setStateValue("identity", stored);
+      if (stored && stored.code === data.code && stored.sealed) setStateValue("identity", stored);
     }
   } catch (error) {
     // storage blocked (a private window's policy): the session still works until it ends
