@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass
+
+from tests.support.streamlit_client import run_in_own_loop
 
 
 @dataclass
@@ -59,7 +60,7 @@ def call(
         response = await route(Request(scope, receive))
         await response(scope, receive, send)
 
-    asyncio.run(run())
+    run_in_own_loop(run())  # after a browser test this thread's loop is Playwright's
     start = next(message for message in sent if message["type"] == "http.response.start")
     raw = b"".join(message.get("body", b"") for message in sent if message["type"] == "http.response.body")
     return Answer(start["status"], [(k.decode(), v.decode()) for k, v in start["headers"]], raw)
