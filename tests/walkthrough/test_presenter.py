@@ -112,12 +112,18 @@ def test_after_next_the_new_stop_is_in_view(projector):
     assert where["barBottom"] <= where["top"] <= HEIGHT * 0.6, f"heading at {where} after Next"
 
 
-def test_numbers_are_edited_from_the_main_area_and_the_clicker_works_after_enter(projector):
-    tab = projector
+def _first_query_field(tab: AppTab):
+    """Presenter mode at the first pair, its number editor opened: the q₁ field."""
     tab.open("worked_example", {"i": 1, "j": 1, "presenter": 1})
     tab.page.get_by_text("Edit the numbers").click()
     field = tab.page.get_by_label("q₁", exact=True)
     field.wait_for()
+    return field
+
+
+def test_numbers_are_edited_from_the_main_area_and_the_clicker_works_after_enter(projector):
+    tab = projector
+    field = _first_query_field(tab)
     field.scroll_into_view_if_needed()
     clipped = field.evaluate("(input) => input.scrollWidth > input.clientWidth + 1")
     assert not clipped, "a field is too narrow for its number"
@@ -227,10 +233,7 @@ def test_the_clicker_steps_the_lesson_while_a_field_has_the_focus(projector):
     """A teacher who typed a number (a quiz seed, an edited q) and reaches for the clicker:
     Streamlit's shortcuts skip key presses in fields, so Page Down did nothing (issue 34)."""
     tab = projector
-    tab.open("worked_example", {"i": 1, "j": 1, "presenter": 1})
-    tab.page.get_by_text("Edit the numbers").click()
-    field = tab.page.get_by_label("q₁", exact=True)
-    field.wait_for()
+    field = _first_query_field(tab)
     field.focus()
     assert tab.page.evaluate("() => document.activeElement?.tagName") == "INPUT"
     _clicker(tab, "PageDown", "Query i = 1, key j = 2")

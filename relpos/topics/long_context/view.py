@@ -138,6 +138,7 @@ def extension_controls() -> None:
 
 
 def extension_section(look: dict) -> None:
+    """Section 2: the methods' formulas, their controls, and what the chosen one does."""
     st.header("2 · Context extension as experiments")
     ui.markdown("long_context_extension")
     st.latex(
@@ -153,16 +154,27 @@ def extension_section(look: dict) -> None:
     chosen = model.setting(_state())
     freq = model.frequencies(chosen)
     bands = model.bands(freq)
+    ui.bullets(_extension_sentences(chosen, freq, bands))
+    _chart(figures.frequency_figure(freq, bands, chosen.original_length, **look), "frequencies")
+    with st.expander("Every pair's numbers as a table"):
+        ui.labelled_table(tables.frequency_frame(freq, bands, chosen.original_length), decimals=6, stretch=True)
+    _methods_chart(chosen, look)
+    _patterns_chart(chosen, freq, look)
+
+
+def _extension_sentences(chosen, freq, bands) -> list[str]:
+    """What the chosen method does to the pairs, its temperature, and which angles are new."""
     sentences = [text.band_sentence(freq, bands), text.temperature_sentence(freq)]
     if chosen.method in ("dynamic", "ntk"):
         sentences.append(
             text.dynamic_sentence(chosen, model.frequencies(chosen, "dynamic"), model.frequencies(chosen, "ntk"))
         )
     sentences.append(text.unseen_sentence(freq, chosen.original_length))
-    ui.bullets(sentences)
-    _chart(figures.frequency_figure(freq, bands, chosen.original_length, **look), "frequencies")
-    with st.expander("Every pair's numbers as a table"):
-        ui.labelled_table(tables.frequency_frame(freq, bands, chosen.original_length), decimals=6, stretch=True)
+    return sentences
+
+
+def _methods_chart(chosen, look: dict) -> None:
+    """Every method's score against distance, side by side in one figure."""
     distances = model.distance_grid(chosen.top)
     curves = {m: (distances, model.score_curve(model.frequencies(chosen, m), distances)) for m in model.METHODS}
     _chart(figures.decay_figure(curves, chosen.original_length, chosen.top, **look), "methods")
@@ -172,13 +184,14 @@ def extension_section(look: dict) -> None:
         "dynamic NTK at the chosen ℓ. Distances are every integer up to 64, then about 700 spread evenly on the "
         "log axis."
     )
+
+
+def _patterns_chart(chosen, freq, look: dict) -> None:
+    """The attention pattern without scaling at L₀ and s·L₀, and with the chosen method at s·L₀."""
+    unscaled = model.frequencies(chosen, "none")
     patterns = {
-        f"no scaling, L₀ = {text.count(chosen.original_length)}": model.score_pattern(
-            model.frequencies(chosen, "none"), chosen.original_length
-        ),
-        f"no scaling, s·L₀ = {text.count(chosen.top)}": model.score_pattern(
-            model.frequencies(chosen, "none"), chosen.top
-        ),
+        f"no scaling, L₀ = {text.count(chosen.original_length)}": model.score_pattern(unscaled, chosen.original_length),
+        f"no scaling, s·L₀ = {text.count(chosen.top)}": model.score_pattern(unscaled, chosen.top),
         f"{text.SHORT[chosen.method]}, s·L₀ = {text.count(chosen.top)}": model.score_pattern(freq, chosen.top),
     }
     _chart(figures.pattern_figure(patterns, **look), "patterns")
@@ -186,6 +199,10 @@ def extension_section(look: dict) -> None:
         f"Every panel samples {model.PATTERN_SIZE} evenly spread positions (from 1) of its context; the scores "
         "depend on j − i only, so each diagonal is one distance."
     )
+
+
+def presets_section() -> None:
+    """Section 3: the published settings, each with its source."""
     st.header("3 · Published settings")
     ui.markdown("long_context_presets")
     ui.bullets([f"**{escape_markdown(p.label)}**: {escape_markdown(p.source)}" for p in model.PRESETS.values()])
@@ -268,6 +285,7 @@ def render() -> None:
     FIELDS.show_problems()
     rotations_section(look)
     extension_section(look)
+    presets_section()
     training_section(look)
     pi_section(look)
     with st.expander("Lesson link", icon=":material/ios_share:"):
