@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from relpos.ui.common import without_source_notes
+from relpos.text.prose import without_source_notes
 from tests.support.apptest import open_app, texts
 
 ROOT = Path(__file__).resolve().parents[1]

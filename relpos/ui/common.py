@@ -11,7 +11,6 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from urllib.parse import quote, urlencode, urlsplit
 
 import numpy as np
@@ -26,38 +25,16 @@ from relpos.state.keys import css_class, state_key, widget_key
 from relpos.tables import frames as tables
 from relpos.text import numbers as num
 from relpos.text.escape import escape_markdown
-
-CONTENT_DIR = Path(__file__).resolve().parents[2] / "content"
+from relpos.text.prose import read_content
 
 # Importing Streamlit made its template Plotly's default; the app's figures start from the
 # lean copy of it instead (relpos.plots.template).
 use_lean_default()
 
-#: A source note in content/*.md (docs/sources.md): an HTML comment, on lines of its own
-#: or at the end of a line. Streamlit would print raw HTML as text, so the page never gets it.
-_NOTE_LINES = re.compile(r"^[ \t]*<!--.*?-->[ \t]*(?:\n|\Z)", re.DOTALL | re.MULTILINE)
-_NOTE_INLINE = re.compile(r"[ \t]*<!--.*?-->", re.DOTALL)
-
-
-def without_source_notes(text: str) -> str:
-    r"""`text` with its ``<!-- ... -->`` notes removed (a note on its own lines with them).
-
-    >>> without_source_notes("A claim.\n<!-- source: a paper -->\n\nNext.\n")
-    'A claim.\n\nNext.\n'
-    >>> without_source_notes("A claim. <!-- source: a paper -->\nMore.")
-    'A claim.\nMore.'
-    """
-    return _NOTE_INLINE.sub("", _NOTE_LINES.sub("", text))
-
-
-@st.cache_data(show_spinner=False)
-def _read_content(name: str) -> str:
-    return without_source_notes((CONTENT_DIR / f"{name}.md").read_text(encoding="utf-8"))
-
 
 def markdown(name: str) -> None:
     """Show ``content/<name>.md`` (our own prose; never user text)."""
-    st.markdown(_read_content(name))
+    st.markdown(read_content(name))
 
 
 def bullets(sentences) -> None:
@@ -68,7 +45,7 @@ def bullets(sentences) -> None:
 
 def caption(name: str) -> None:
     """Show ``content/<name>.md`` in small print (help next to controls)."""
-    st.caption(_read_content(name))
+    st.caption(read_content(name))
 
 
 def _number_cells(decimals: int):
@@ -183,7 +160,7 @@ def chart_row(figures, *, key_prefix: str) -> None:
 
 def callout(name: str) -> None:
     """Show ``content/<name>.md`` in an info box (a convention the reader must not miss)."""
-    st.info(_read_content(name))
+    st.info(read_content(name))
 
 
 #: Always on pages that use :func:`presenter_style`: a formula wider than its column

@@ -24,12 +24,11 @@ A block is a dict with a type ``t``:
 
 from __future__ import annotations
 
-from functools import cache
-from pathlib import Path
 from urllib.parse import parse_qsl
 
 from relpos.plots.plain import plain_figure
 from relpos.text import numbers as num
+from relpos.text.prose import read_content
 from relpos.text.rich import runs
 from relpos.topics.walkthrough import figures as walkthrough_figures
 from relpos.topics.walkthrough import model as wt
@@ -38,9 +37,6 @@ from relpos.topics.walkthrough import text as wt_text
 from relpos.topics.walkthrough.schema import WALKTHROUGH
 
 __all__ = ["follow_view", "view_of_state"]
-
-#: The prose of the derivation's expander, as the page shows it.
-_SHIFT_NOTE = Path(__file__).resolve().parents[3] / "content" / "softmax_shift.md"
 
 
 def view_of_state(state: str) -> walkthrough_schema.WalkthroughView:
@@ -53,11 +49,6 @@ def _figure(fig, name: str) -> dict:
     walkthrough_figures.colour_bar_below(fig)
     fig.update_layout(dragmode=False)
     return {"t": "fig", "fig": plain_figure(fig), "name": name}
-
-
-@cache
-def _shift_note() -> str:
-    return " ".join(_SHIFT_NOTE.read_text(encoding="utf-8").split())
 
 
 def _p(text: str, *, small: bool = False) -> dict:
@@ -81,7 +72,7 @@ def _softmax_blocks(shift: wt.RowShift, row_steps, asked: str | None) -> list[di
     if asked == "gains":
         return [*blocks, _p(wt_text.GAINS_ASKED)]
     derivation = [
-        _p(_shift_note()),
+        _p(" ".join(read_content("softmax_shift").split())),
         {"t": "ul", "items": [runs(s) for s in wt_text.takeaway_derivation(shift, row_steps)]},
     ]
     return [
