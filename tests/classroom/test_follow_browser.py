@@ -84,7 +84,7 @@ def test_a_phone_follows_five_nexts_answers_and_sees_the_reveal(chromium, server
         matrix = phone.evaluate(SCORE_MATRIX_JS)
         assert matrix["text"][1][3] == "" and matrix["hover"][1][3] == "not computed yet", matrix
         assert phone.locator(f"{FOLLOW} .rf-pairs").count() == 0
-        assert phone.get_by_text("appears once your teacher reveals").is_visible()
+        assert phone.get_by_text("appears when the answers are revealed").is_visible()
         assert phone.locator(f"{FOLLOW} .katex-html").first.inner_text().count("?") == 3
         phone.screenshot(path=ARTIFACTS / "follow-phone-question.png")
         field.fill(f"{truth:.2f}")

@@ -394,7 +394,7 @@ def test_an_open_prediction_hides_its_answer_on_the_projector_until_the_reveal(c
     text, hover = _score_cells(teacher)
     assert text[0][3] == "" and hover[0][3] == "not computed yet"
     assert not teacher.table  # the table of all pairs holds every score
-    assert "appears once your teacher reveals" in _texts(teacher)
+    assert "appears when the answers are revealed" in _texts(teacher)
     teacher.button(key=classroom.REVEAL).click().run()
     assert "= 0.7" in " ".join(element.value for element in teacher.latex)
     assert _score_cells(teacher)[0][0][3] == "0.70"

@@ -360,7 +360,9 @@ def stop_weight_bars(shift, row_steps, *, presenter: bool = False, combined: boo
     """A softmax stop's bars: each key's content-only weight beside its combined weight
     (only the content-only bars while a question asks which key gains most)."""
     labels = [f"key {s.j + 1}<br>offset {num.offset(s.offset)}" for s in row_steps]
-    title = f"Weights of query {shift.row + 1}" + ("" if presenter else ": content only vs combined")
+    # while the class predicts which key gains most, only the content-only bars are drawn
+    shown = "content only vs combined" if combined else "content only (combined after the reveal)"
+    title = f"Weights of query {shift.row + 1}" + ("" if presenter else f": {shown}")
     fig = weight_bars_figure(
         shift.content_weights,
         shift.weights,

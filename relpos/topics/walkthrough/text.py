@@ -218,9 +218,9 @@ _offset_tex = numbers.tex_offset
 #: Under the score matrix.
 SCORES_CAPTION = "Rows are queries i, columns keys j; grey cells are not computed yet. Colour: blue < 0 < red."
 #: What the stage says while the class predicts which key gains most (the takeaway answers it).
-GAINS_ASKED = "The takeaway and the combined weights appear once your teacher reveals the answers."
+GAINS_ASKED = "The takeaway and the combined weights appear when the answers are revealed."
 #: What stands for the step table while a question is open (it holds every score and weight).
-TABLE_ASKED = "The table of every pair's numbers appears once your teacher reveals the answers."
+TABLE_ASKED = "The table of every pair's numbers appears when the answers are revealed."
 #: A value a question asks for, while it is open.
 ASKED_TEX = r"\;?"
 
