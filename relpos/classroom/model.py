@@ -213,7 +213,10 @@ class Class:
     locked : bool
         The teacher admits nobody new (those who joined come back with their token).
     version : int
-        Counts changes of what students follow (pace, question, end).
+        Counts changes of what students follow (pace, question, end, a removed student).
+    removed : tuple of str
+        The seats the teacher took back, by :func:`relpos.classroom.presence.seat_tag` (the
+        last :data:`MAX_STUDENTS`): a removed student's page learns it from the class's view.
     """
 
     code: str
@@ -226,6 +229,7 @@ class Class:
     ended_at: float | None = None
     version: int = 0
     locked: bool = False
+    removed: tuple[str, ...] = ()
 
     def check_live(self, now: float) -> None:
         """Raise :class:`ClassEndedError` or :class:`ClassExpiredError` unless the class admits students."""

@@ -40,8 +40,8 @@ def load_question(text: str) -> Question:
 def load_class(text: str) -> Class:
     fields = json.loads(text)
     question = fields.pop("question")
-    pace = Pace(**fields.pop("pace"))
-    return Class(**fields, pace=pace, question=None if question is None else _question(question))
+    pace, removed = Pace(**fields.pop("pace")), tuple(fields.pop("removed", ()))
+    return Class(**fields, pace=pace, removed=removed, question=None if question is None else _question(question))
 
 
 def _question(fields: dict) -> Question:

@@ -31,7 +31,7 @@ from collections.abc import Callable
 
 import redis
 
-from relpos.classroom import model, records
+from relpos.classroom import model, presence, records
 from relpos.classroom.errors import StoreFaultError, UnknownClassError
 from relpos.classroom.model import Answer, Class, Question, Student
 from relpos.classroom.store import BaseStore, T, Watch, unavailable_as_error
@@ -56,6 +56,20 @@ def _refused(error: Exception) -> StoreFaultError:
 
 # Loading its data after a restart is a ConnectionError (BusyLoadingError): a moment's wait.
 _reachable = unavailable_as_error(redis.ConnectionError, redis.TimeoutError, faults=(redis.RedisError,), fault=_refused)
+
+
+def _lease(token: str, holder: str) -> str:
+    """A lease's member in the class's ``here`` sorted set (a token has no ``:``)."""
+    return f"{token}:{holder}"
+
+
+def _token_of(member: str) -> str:
+    return member.partition(":")[0]
+
+
+def _leases(members) -> dict[presence.Lease, float]:
+    """``ZRANGE … WITHSCORES`` of a ``here`` set as (token, holder) → when written."""
+    return {tuple(member.split(":", 1)): seen for member, seen in members}
 
 
 class RedisStore(BaseStore):
@@ -203,7 +217,7 @@ class RedisStore(BaseStore):
         for ``P:*`` would walk every key of Redis once per class purged)."""
         fixed = [
             self._key(code),
-            *(self._key(code, part) for part in ("activity", "joined", "students", "questions", "names")),
+            *(self._key(code, part) for part in ("activity", "joined", "students", "questions", "names", "here")),
         ]
         ids = self._redis.hkeys(self._key(code, "questions"))
         answered = [self._key(code, "answered", question) for question in ids]
@@ -227,10 +241,11 @@ class RedisStore(BaseStore):
             return not self._redis.hsetnx(names, model.nickname_key(name), token)
 
         student = make(self._redis.incr(self._key(code, "joined")), taken)  # INCR: one number per student, no retry
-        students = self._key(code, "students")
+        students, here = self._key(code, "students"), self._key(code, "here")
         pipe = self._redis.pipeline()
         pipe.hset(students, student.token, records.dump(student))
-        for key in (students, names):
+        pipe.zadd(here, {_lease(student.token, presence.JOINED): self._join_lease(student)})
+        for key in (students, names, here):
             pipe.expire(key, self._ttl(record))
         pipe.incr(self._key(code, "activity"))
         pipe.publish(self._channel(code), "1")
@@ -241,8 +256,12 @@ class RedisStore(BaseStore):
     @_reachable
     def _delete_student(self, code: str, student: Student) -> None:
         answered = [self._key(code, "answered", question.id) for question in self._load_questions(code)]
+        here = self._key(code, "here")
+        leases = [member for member in self._redis.zrange(here, 0, -1) if _token_of(member) == student.token]
         pipe = self._redis.pipeline()
         pipe.hdel(self._key(code, "students"), student.token)
+        if leases:
+            pipe.zrem(here, *leases)
         if (
             student.nickname is not None
             and self._redis.hget(self._key(code, "names"), model.nickname_key(student.nickname)) == student.token
@@ -272,6 +291,41 @@ class RedisStore(BaseStore):
     @_reachable
     def _load_questions(self, code: str) -> list[Question]:
         return [records.load_question(text) for text in self._redis.hvals(self._key(code, "questions"))]
+
+    # ------------------------------------------------------------ who is here
+
+    @_reachable
+    def _seated(self, code: str, tokens: list[str]) -> set[str]:
+        found = self._redis.hmget(self._key(code, "students"), tokens)
+        return {token for token, record in zip(tokens, found, strict=True) if record is not None}
+
+    @_reachable
+    def _load_presence(self, code: str) -> dict[presence.Lease, float]:
+        return _leases(self._redis.zrange(self._key(code, "here"), 0, -1, withscores=True))
+
+    @_reachable
+    def _update_presence(self, code: str, holder: str, here: list[str], gone: list[str], now: float) -> None:
+        key, fresh = self._key(code, "here"), now - presence.LEASE
+
+        def body(pipe) -> bool:
+            record = self._record(pipe, code)
+            before = _leases(pipe.zrange(key, 0, -1, withscores=True))
+            after = presence.renewed(before, holder, here, gone, now)
+            pipe.multi()
+            pipe.zremrangebyscore(key, "-inf", fresh)
+            if gone:
+                pipe.zrem(key, *(_lease(token, holder) for token in gone))
+            if here:
+                pipe.zadd(key, {_lease(token, holder): now for token in here})
+            pipe.expire(key, self._ttl(record))
+            moved = presence.present(before, fresh) != presence.present(after, fresh)
+            if moved:  # a renewal alone wakes nobody
+                pipe.incr(self._key(code, "activity"))
+                pipe.publish(self._channel(code), "1")
+            return moved
+
+        if self._transact([key], body):
+            self._changed(code)
 
     # ------------------------------------------------------------ answers
 

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from relpos.classroom import model, records
+from relpos.classroom import model, presence, records
 from relpos.classroom.errors import StoreFaultError, StoreUnavailableError, UnknownClassError
 from relpos.classroom.model import Answer, Class, Student
 from relpos.classroom.store import BaseStore, Notifier, T, Watch
@@ -44,11 +44,14 @@ CREATE TABLE IF NOT EXISTS questions (
 CREATE TABLE IF NOT EXISTS answers (
     code TEXT NOT NULL, question_id INTEGER NOT NULL, token TEXT NOT NULL, record TEXT NOT NULL,
     PRIMARY KEY (code, question_id, token));
+CREATE TABLE IF NOT EXISTS presence (
+    code TEXT NOT NULL, token TEXT NOT NULL, holder TEXT NOT NULL, seen_at REAL NOT NULL,
+    PRIMARY KEY (code, token, holder));
 CREATE TABLE IF NOT EXISTS health (id INTEGER PRIMARY KEY, checked_at REAL NOT NULL);
 """
 #: SQLite's answers that mean "another process holds the file for a moment": try again.
 _BUSY = {"SQLITE_BUSY", "SQLITE_LOCKED"}
-_TABLES = ("answers", "questions", "students", "classes")
+_TABLES = ("answers", "questions", "presence", "students", "classes")
 _NOTIFIERS: dict[str, Notifier] = {}
 _NOTIFIERS_LOCK = threading.Lock()
 
@@ -324,12 +327,16 @@ class SqliteStore(BaseStore):
                 "INSERT INTO students (code, token, number, record) VALUES (?, ?, ?, ?)",
                 (code, student.token, student.number, records.dump(student)),
             )
+            db.execute(
+                "INSERT OR REPLACE INTO presence VALUES (?, ?, ?, ?)",
+                (code, student.token, presence.JOINED, self._join_lease(student)),
+            )
             db.execute("UPDATE classes SET activity = activity + 1 WHERE code = ?", (code,))
         return student
 
     def _delete_student(self, code: str, student: Student) -> None:
         with self._write(code) as db:
-            for table in ("answers", "students"):
+            for table in ("answers", "presence", "students"):
                 db.execute(f"DELETE FROM {table} WHERE code = ? AND token = ?", (code, student.token))
             db.execute("UPDATE classes SET activity = activity + 1 WHERE code = ?", (code,))
 
@@ -345,6 +352,32 @@ class SqliteStore(BaseStore):
 
     def _load_questions(self, code: str):
         return [records.load_question(text) for text in self._all("SELECT record FROM questions WHERE code = ?", code)]
+
+    # ------------------------------------------------------------ who is here
+
+    def _seated(self, code: str, tokens: list[str]) -> set[str]:
+        return set(tokens) & set(self._all("SELECT token FROM students WHERE code = ?", code))
+
+    def _load_presence(self, code: str) -> dict[presence.Lease, float]:
+        with self._lock, self._faults():
+            rows = self._connection().execute("SELECT token, holder, seen_at FROM presence WHERE code = ?", (code,))
+            return {(token, holder): seen for token, holder, seen in rows}
+
+    def _update_presence(self, code: str, holder: str, here: list[str], gone: list[str], now: float) -> None:
+        with self._write() as db:
+            rows = db.execute("SELECT token, holder, seen_at FROM presence WHERE code = ?", (code,))
+            before = {(token, owner): seen for token, owner, seen in rows}
+            kept = [(code, token, holder) for token in here]
+            db.execute("DELETE FROM presence WHERE code = ? AND seen_at <= ?", (code, now - presence.LEASE))
+            dropped = [(code, token, holder) for token in gone]
+            db.executemany("DELETE FROM presence WHERE code = ? AND token = ? AND holder = ?", dropped)
+            db.executemany("INSERT OR REPLACE INTO presence VALUES (?, ?, ?, ?)", [(*lease, now) for lease in kept])
+            after = presence.renewed(before, holder, here, gone, now)
+            moved = presence.present(before, now - presence.LEASE) != presence.present(after, now - presence.LEASE)
+            if moved:
+                db.execute("UPDATE classes SET activity = activity + 1 WHERE code = ?", (code,))
+        if moved:  # a renewal alone wakes nobody
+            self._changed(code)
 
     # ------------------------------------------------------------ answers
 

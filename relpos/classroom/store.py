@@ -17,7 +17,10 @@ Who may do what:
 * a **student** (anyone holding a token :meth:`ClassStore.join` returned) answers the open
   question; the latest answer counts (see :func:`relpos.classroom.model.decide`);
 * **anyone** with the code reads the class (pace, question), the number of students and of
-  answers, and the results of a revealed question.
+  answers, and the results of a revealed question;
+* the **server** that holds a student's event stream keeps a lease on their seat
+  (:meth:`ClassStore.note_presence`), so the teacher's roster says who is here now
+  (:meth:`ClassStore.attendance`; :mod:`relpos.classroom.presence`).
 
 Unknown, ended and expired codes raise :class:`~relpos.classroom.errors.UnknownClassError`,
 :class:`~relpos.classroom.errors.ClassEndedError` and :class:`~relpos.classroom.errors.ClassExpiredError`.
@@ -60,6 +63,7 @@ from relpos.classroom.errors import (
 )
 from relpos.classroom.limits import RateLimit
 from relpos.classroom.model import Ack, Answer, Class, Pace, Question, Student
+from relpos.classroom.presence import JOIN_GRACE, JOINED, LEASE, Attendance, Lease, present, seat_tag, valid_holder
 from relpos.classroom.results import Results, aggregate, results_csv
 
 __all__ = [
@@ -83,7 +87,9 @@ WRONG_CODES_PER_CLIENT, WRONG_CODES_WINDOW = 60, 600.0
 #: Classes one store keeps at once, at most (a school needs tens; a script could start
 #: thousands from many addresses).
 MAX_LIVE_CLASSES = 2000
-#: ``state``: what students follow; ``activity``: joins and answers.
+#: Leases one call of :meth:`BaseStore.note_presence` may name (each student in two tabs).
+MAX_LEASES = 2 * model.MAX_STUDENTS
+#: ``state``: what students follow; ``activity``: joins, answers and who is here.
 Watch = Literal["state", "activity"]
 T = TypeVar("T")
 
@@ -161,7 +167,15 @@ class ClassStore(Protocol):
         """Admit nobody new (True) or open the class again (False); who joined stays."""
 
     def remove_student(self, code: str, credential: str, number: int) -> Student:
-        """Take student `number`'s seat back, with their answers; their token joins no more."""
+        """Take student `number`'s seat back, with their answers; their token joins no more,
+        and their page learns it from the class's view (``Class.removed``)."""
+
+    def note_presence(self, code: str, holder: str, here=(), gone=()) -> frozenset[str]:
+        """Server process `holder` renews its leases on the seats of the tokens `here` and
+        drops those of `gone`; the tokens of `here` that hold no seat (to stop renewing)."""
+
+    def attendance(self, code: str, credential: str) -> Attendance:
+        """Who joined, who is here now, who answered the current question (teacher only)."""
 
     def version(self, code: str, watch: Watch = "state") -> int:
         """A counter that grows with every change of `watch`."""
@@ -336,6 +350,19 @@ class BaseStore(ABC):
 
     @abstractmethod
     def _load_questions(self, code: str) -> list[Question]: ...
+
+    @abstractmethod
+    def _seated(self, code: str, tokens: list[str]) -> set[str]:
+        """Which of `tokens` hold a seat in the class."""
+
+    @abstractmethod
+    def _load_presence(self, code: str) -> dict[Lease, float]:
+        """Every lease of the class: (token, holder) → when written."""
+
+    @abstractmethod
+    def _update_presence(self, code: str, holder: str, here: list[str], gone: list[str], now: float) -> None:
+        """Atomically apply :func:`relpos.classroom.presence.renewed`; when who is here
+        changes (:func:`~relpos.classroom.presence.present`), move the activity counter and wake waiters."""
 
     @abstractmethod
     def _update_answer(
@@ -563,8 +590,14 @@ class BaseStore(ABC):
         for student in self._load_students(record.code):
             if student.number == number:
                 self._delete_student(record.code, student)
+                self._update_class(record.code, _marked_removed(seat_tag(student.token)))
                 return student
         raise InputError(f"Class {record.code} has no student {number}.")
+
+    @staticmethod
+    def _join_lease(student: Student) -> float:
+        """When a join's lease counts as written: it lapses JOIN_GRACE seconds after the join."""
+        return student.joined_at - LEASE + JOIN_GRACE
 
     def _find_student(self, code: str, token) -> Student | None:
         if not model.secret_shaped(token):
@@ -576,6 +609,11 @@ class BaseStore(ABC):
 
     def _joined(self, record: Class, token) -> Student:
         known = self._find_student(record.code, token)
+        if known is None and model.secret_shaped(token) and seat_tag(token) in record.removed:
+            raise NotJoinedError(
+                f"Your teacher removed you from class {record.code}. Join again with the code on the projector "
+                "if your teacher asks you to."
+            )
         if known is None:
             raise NotJoinedError(f"You are not in class {record.code} (yet); join with the code on the projector.")
         return known
@@ -586,6 +624,32 @@ class BaseStore(ABC):
 
     def students_count(self, code: str) -> int:
         return self._count_students(self._existing(code).code)
+
+    # ------------------------------------------------------------ who is here
+
+    def note_presence(self, code: str, holder: str, here=(), gone=()) -> frozenset[str]:
+        """A server process's leases (see :mod:`relpos.classroom.presence`): renew those of
+        `here`, drop those of `gone`. A token that holds no seat gets no lease; they are
+        handed back, so the process stops renewing them. One write for all of them."""
+        if not valid_holder(holder) or holder == JOINED:
+            raise InputError("A lease's holder is 1 to 64 URL-safe characters.")
+        here, gone = _tokens(here), _tokens(gone)
+        record = self._existing(code)
+        seated = self._seated(record.code, here) if here else set()
+        if seated or gone:
+            self._update_presence(record.code, holder, sorted(seated), gone, self._clock())
+        return frozenset(here) - seated
+
+    def attendance(self, code: str, credential: str) -> Attendance:
+        record = self.check_teacher(code, credential)
+        students = tuple(sorted(self._load_students(record.code), key=lambda student: student.number))
+        tokens = present(self._load_presence(record.code), self._clock() - LEASE)
+        answers = self._load_answers(record.code, record.question.id) if record.question else []
+        return Attendance(
+            students,
+            frozenset(student.number for student in students if student.token in tokens),
+            frozenset(answer.student for answer in answers),
+        )
 
     # ------------------------------------------------------------ answers
 
@@ -686,6 +750,24 @@ class BaseStore(ABC):
     def _changed(self, code: str) -> None:
         """Wake this process's waiters on `code` (a backend calls it after every stored change)."""
         self._notifier.notify(code)
+
+
+def _tokens(tokens) -> list[str]:
+    """`tokens` as a list, checked: at most MAX_LEASES, each shaped like a token."""
+    tokens = list(tokens)
+    if len(tokens) > MAX_LEASES or not all(model.secret_shaped(token) for token in tokens):
+        raise InputError(f"Name at most {MAX_LEASES} seats, each by its token.")
+    return tokens
+
+
+def _marked_removed(tag: str) -> Callable[[Class], Class]:
+    """The class record's change when the teacher removes seat `tag` (students' views learn it)."""
+
+    def mark(record: Class) -> Class:
+        removed = (*record.removed, tag)[-model.MAX_STUDENTS :]
+        return replace(record, removed=removed, version=record.version + 1)
+
+    return mark
 
 
 def default_sqlite_path() -> Path:
