@@ -83,14 +83,16 @@ def renewed(
     leases: Mapping[Lease, float], holder: str, here: Iterable[str], gone: Iterable[str], now: float
 ) -> dict[Lease, float]:
     """`leases` after `holder` renews the leases of `here` and drops those of `gone` at `now`,
-    lapsed leases left out.
+    lapsed leases left out; a seat's first lease from a stream ends its join's (:data:`JOINED`).
 
     >>> renewed({("a", "p"): 1.0, ("b", "p"): 90.0, ("c", "q"): 95.0}, "p", ["d"], ["b"], now=100.0)
     {('c', 'q'): 95.0, ('d', 'p'): 100.0}
+    >>> renewed({("a", JOINED): 99.0}, "p", ["a"], [], now=100.0)
+    {('a', 'p'): 100.0}
     """
     kept = {lease: seen for lease, seen in leases.items() if seen > now - LEASE}
-    for token in gone:
-        kept.pop((token, holder), None)
+    for token, owner in [*((token, holder) for token in gone), *((token, JOINED) for token in here)]:
+        kept.pop((token, owner), None)
     kept.update({(token, holder): now for token in here})
     return kept
 

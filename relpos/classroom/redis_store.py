@@ -313,8 +313,9 @@ class RedisStore(BaseStore):
             after = presence.renewed(before, holder, here, gone, now)
             pipe.multi()
             pipe.zremrangebyscore(key, "-inf", fresh)
-            if gone:
-                pipe.zrem(key, *(_lease(token, holder) for token in gone))
+            dropped = [_lease(token, holder) for token in gone] + [_lease(token, presence.JOINED) for token in here]
+            if dropped:
+                pipe.zrem(key, *dropped)
             if here:
                 pipe.zadd(key, {_lease(token, holder): now for token in here})
             pipe.expire(key, self._ttl(record))

@@ -369,7 +369,7 @@ class SqliteStore(BaseStore):
             before = {(token, owner): seen for token, owner, seen in rows}
             kept = [(code, token, holder) for token in here]
             db.execute("DELETE FROM presence WHERE code = ? AND seen_at <= ?", (code, now - presence.LEASE))
-            dropped = [(code, token, holder) for token in gone]
+            dropped = [(code, token, holder) for token in gone] + [(code, token, presence.JOINED) for token in here]
             db.executemany("DELETE FROM presence WHERE code = ? AND token = ? AND holder = ?", dropped)
             db.executemany("INSERT OR REPLACE INTO presence VALUES (?, ?, ?, ?)", [(*lease, now) for lease in kept])
             after = presence.renewed(before, holder, here, gone, now)

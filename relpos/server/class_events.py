@@ -16,6 +16,11 @@ So a stream costs a socket and a coroutine, never a thread: 2,000 streams over 1
 classes are one thread, where one thread per class made 1,000 threads polling 5 times a
 second each.
 
+A student's page names their seat on its stream (``&seat=``, a sealed ticket:
+:func:`relpos.server.identity.seat_ticket`): while the stream is open the seat counts as
+here (:mod:`relpos.server.class_presence`), and a closed tab is subtracted a few seconds
+after its stream ends.
+
 An unknown code gets the same answer as a class nobody has changed yet (``data: 0``, then
 only keep-alive comments), so the route does not tell which codes exist; and a client
 that has asked for too many unknown codes waits before any code is looked up again
@@ -47,7 +52,7 @@ import math
 import signal
 import threading
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 import streamlit as st
 from starlette.requests import Request
@@ -58,7 +63,7 @@ from relpos.classroom import model
 from relpos.classroom.errors import ClassroomError, RateLimitedError, StoreUnavailableError, UnknownClassError
 from relpos.classroom.store import BaseStore
 from relpos.classroom.stores import open_store
-from relpos.server import asgi
+from relpos.server import asgi, class_presence, identity
 
 __all__ = ["HEALTH_PATH", "HEARTBEAT", "PATH", "class_store", "events_path", "health", "open_streams", "session_client"]
 
@@ -101,10 +106,12 @@ def session_client() -> str:
     return address if isinstance(address, str) and address else "local"
 
 
-def events_path(code: str, watch: str = "state") -> str:
-    """The stream's path for `code`, below the app's base URL path."""
+def events_path(code: str, watch: str = "state", *, seat: str | None = None) -> str:
+    """The stream's path for `code`, below the app's base URL path; `seat`: the token of the
+    student whose page holds it (named by a sealed ticket, so they count as here meanwhile)."""
     base = (st.get_option("server.baseUrlPath") or "").strip("/")
-    return f"{'/' + base if base else ''}/relpos/class/{code}/events?watch={watch}"
+    ticket = f"&seat={identity.seat_ticket(code, seat)}" if seat else ""
+    return f"{'/' + base if base else ''}/relpos/class/{code}/events?watch={watch}{ticket}"
 
 
 class _Topic:
@@ -267,8 +274,27 @@ async def class_events(request: Request) -> Response:
         return PlainTextResponse(refusal, status_code=429, headers={"Retry-After": "15"})
     headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
     release = functools.partial(_admissions.release, client, code)
-    content = _stream(store, code, watch, version) if version is not None else _nothing_happens()
-    return _AdmittedStream(content, release, media_type="text/event-stream", headers=headers)
+    if version is None:
+        return _AdmittedStream(_nothing_happens(), release, media_type="text/event-stream", headers=headers)
+    release = _attended(store, code, request.query_params.get("seat"), release)
+    return _AdmittedStream(
+        _stream(store, code, watch, version), release, media_type="text/event-stream", headers=headers
+    )
+
+
+def _attended(store: BaseStore, code: str, ticket: str | None, release: Callable[[], None]) -> Callable[[], None]:
+    """`release`, and for a stream that names a student's seat, the seat's presence too: it
+    counts as here from now until the stream ends (a forged ticket names no seat)."""
+    token = identity.seat_token(ticket, code) if ticket else None
+    if token is None:
+        return release
+    leave = class_presence.arrive(store, code, token)
+
+    def both() -> None:
+        release()
+        leave()
+
+    return both
 
 
 async def _nothing_happens() -> AsyncIterator[str]:

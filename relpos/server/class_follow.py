@@ -147,6 +147,7 @@ def class_view(record: Class, results: Results | None) -> dict:
         "ended": record.ended_at is not None,
         "question": None if question is None or question.status == "hidden" else _question_view(question),
         "results": None,
+        "removed": list(record.removed),  # seat tags: a removed student's page hands over and says so
     }
     if record.lesson == "walkthrough" and record.pace.state:
         asked = (question.kind, question.stop) if question is not None and question.is_open else None

@@ -44,8 +44,7 @@ from starlette.routing import Route
 from relpos.classroom import model
 from relpos.classroom.errors import ClassroomError, StoreUnavailableError
 from relpos.classroom.store import default_sqlite_path
-from relpos.server import asgi, internals
-from relpos.server.class_events import class_store
+from relpos.server import asgi, class_events, internals
 
 __all__ = [
     "IDENTITY_PATH",
@@ -57,6 +56,8 @@ __all__ = [
     "kept",
     "resume_token",
     "seal",
+    "seat_ticket",
+    "seat_token",
     "student_token",
     "teach_link",
     "unseal",
@@ -73,7 +74,9 @@ RESUME_SECONDS = 15 * 60
 #: A header only this app's own scripts send: a cross-site form cannot, and a cross-site
 #: script would need a CORS preflight this app never grants (no cookie set or dropped by others).
 CSRF_HEADER = "x-relpos-identity"
-_KINDS = ("teacher", "student", "resume")
+_KINDS = ("teacher", "student", "resume", "seat")
+#: What a browser may keep as its identity (a resume token or a seat ticket opens no class).
+_IDENTITIES = ("teacher", "student")
 _MAX_SEALED = 512
 
 _log = logging.getLogger(__name__)
@@ -223,7 +226,21 @@ def _with_cookies(response: Response, headers: list[str]) -> Response:
 def kept(cookies, code: str) -> tuple[str, str] | None:
     """``(kind, secret)`` from the identity cookie among `cookies` (a mapping), if it opens for `code`."""
     found = unseal(cookies.get(cookie_name(code)), code)
-    return found if found and found[0] != "resume" else None
+    return found if found and found[0] in _IDENTITIES else None
+
+
+def seat_ticket(code: str, token: str) -> str:
+    """What a student's event stream names their seat by (``?seat=``, so the server counts
+    them here while it is open; :mod:`relpos.server.class_presence`): the token sealed as a
+    ``seat``, which opens no class (:func:`kept` and the identity cookie refuse it), so a
+    stream's address in a log holds nothing that answers for the student."""
+    return seal("seat", code, token)
+
+
+def seat_token(ticket, code: str) -> str | None:
+    """The student's token a :func:`seat_ticket` names, or None (forged, or for another class)."""
+    found = unseal(ticket, code)
+    return found[1] if found and found[0] == "seat" else None
 
 
 def student_token(request: Request, code: str) -> str:
@@ -255,7 +272,7 @@ async def identity_route(request: Request) -> Response:
         return _with_cookies(Response(status_code=204), _set_cookie(request, code, "", 0))
     sealed = sent.get("sealed") if isinstance(sent, dict) else None
     found = unseal(sealed, code)
-    if found is None or found[0] == "resume":  # only what this server sealed as an identity
+    if found is None or found[0] not in _IDENTITIES:  # only what this server sealed as an identity
         return JSONResponse({"message": "Not kept."}, status_code=403)
     return _with_cookies(Response(status_code=204), _set_cookie(request, code, sealed, KEEP_SECONDS))
 
@@ -313,7 +330,7 @@ async def redeem_route(request: Request) -> Response:
         )
         return JSONResponse({"message": message}, status_code=403, headers=_PAGE_HEADERS)
     try:
-        await asyncio.to_thread(class_store().check_teacher, code, found[1])
+        await asyncio.to_thread(class_events.class_store().check_teacher, code, found[1])
     except StoreUnavailableError as error:
         return JSONResponse({"message": error.message}, status_code=503, headers=_PAGE_HEADERS)
     except ClassroomError as error:

@@ -54,6 +54,7 @@ def class_events(
     remember: dict | None = None,
     ask: bool = False,
     forget: bool = False,
+    seat: str | None = None,
 ) -> None:
     """Rerun this script (or the enclosing fragment) when `code`'s `watch` counter leaves `version`.
 
@@ -79,10 +80,13 @@ def class_events(
         code (as the ``identity`` state, which reruns the script).
     forget : bool
         Drop what the browser kept for this code (the class is over, or the session left).
+    seat : str, optional
+        A student's token: the stream names their seat (sealed), so they count as here
+        while this page is open (:mod:`relpos.server.class_presence`).
     """
     mount = live.project_component(NAME, js="events.js", isolate_styles=False)
     data = {
-        "url": events_path(code, watch) if watch else None,
+        "url": events_path(code, watch, seat=seat) if watch else None,
         "code": code,
         "version": int(version),
         "minInterval": int(min_interval_ms),

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from relpos.classroom.presence import seat_tag
 from relpos.server import class_follow
 from relpos.server.class_events import events_path
 from relpos.ui import live
@@ -34,14 +35,16 @@ def _path(template: str, code: str) -> str:
 def follow_view(code: str, version: int, token: str, *, key: str) -> None:
     """Draw class `code`'s stops in this browser from `version` on (see the module notes).
 
-    `token` is the student's secret: sent with their answers in a header, never in a URL.
+    `token` is the student's secret: sent with their answers in a header, never in a URL
+    (the stream names the seat by a sealed ticket; the view lists removed seats by their tag).
     """
     mount = live.project_component(NAME, js="follow.js", css="follow.css", isolate_styles=False)
     data = {
         "code": code,
         "version": int(version),
         "token": token,
-        "events": events_path(code, "state"),
+        "events": events_path(code, "state", seat=token),
+        "seat": seat_tag(token),
         "view": _path(class_follow.VIEW_PATH, code),
         "answer": _path(class_follow.ANSWER_PATH, code),
         "mine": _path(class_follow.MINE_PATH, code),

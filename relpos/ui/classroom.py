@@ -8,8 +8,9 @@ is on the projector). The teacher credential is never drawn: the
 private teacher link is offered as a download only.
 
 * the teacher: :func:`start_class`, :func:`projector` (code, join link, QR code, how many
-  joined), :func:`question_panel` (ask, "a of N answered", reveal, hide, ask again, the
-  results) and :func:`console` (pace, who answered, CSV, private link, end);
+  are here), :func:`question_panel` (ask, "a of N here answered", reveal, hide, ask again,
+  the results) and :func:`console` (pace, the live roster with Remove, lock, CSV, private
+  link, end);
 * a student: :func:`join_form` (the Overview's "Join a class"), :func:`join_prompt` (a join
   link opened), :func:`answer_box` and the feedback after the reveal;
 * the join link's address: :func:`public_base_url` (a configured public address, else the
@@ -34,6 +35,7 @@ import streamlit as st
 from relpos.classroom import model
 from relpos.classroom.errors import ClassroomError, NotJoinedError
 from relpos.classroom.model import Class, Question
+from relpos.classroom.presence import Attendance, seat_tag
 from relpos.classroom.qr import qr_svg
 from relpos.classroom.results import Results
 from relpos.classroom.store import BaseStore
@@ -46,6 +48,7 @@ from relpos.text.answers import MAX_SEED
 from relpos.text.escape import escape_markdown
 from relpos.topics.quiz.checking import make_quiz
 from relpos.ui import class_events as events
+from relpos.ui import class_roster
 from relpos.ui import common as ui
 
 __all__ = [
@@ -78,6 +81,7 @@ PAGE = "classroom"
 TEACHER, STUDENT = state_key(PAGE, "teacher"), state_key(PAGE, "student")
 _FLASH = state_key(PAGE, "flash")
 _REMEMBERED = state_key(PAGE, "remembered")  # codes whose identity the browser was asked for
+_REMOVED = state_key(PAGE, "removed")  # the code of the class whose teacher took this session's seat back
 #: Widgets. The answer field's key holds "answer": phones get the decimal keypad for it.
 START, SUBMIT = widget_key(PAGE, "start"), widget_key(PAGE, "submit")
 #: The answer field: a number (its key is in relpos.state.keys.NUMBER_FIELDS, so a phone
@@ -88,6 +92,7 @@ JOIN_CODE, JOIN_NICKNAME, JOIN = (widget_key(PAGE, name) for name in ("join_code
 EVENTS, ACTIVITY, COUNT = (widget_key(PAGE, name) for name in ("events", "activity", "count"))
 PACED, END, LINK = (widget_key(PAGE, name) for name in ("paced", "end", "teacher_link"))
 REVEAL, HIDE, AGAIN = (widget_key(PAGE, name) for name in ("reveal", "hide", "again"))
+ROSTER, ROSTER_LIST, LOCK = (widget_key(PAGE, name) for name in ("roster", "roster_list", "lock"))
 #: The URL parameter a join link carries (and that keeps a class across a server restart).
 CLASS_PARAM, TEACHER_PARAM = "class", "teacher"
 _LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1", "0.0.0.0", ""}
@@ -215,8 +220,21 @@ def forget() -> None:
 
 
 def ask_identity(code: str) -> None:
-    """Ask the browser who it was in class `code` (a join link reopened after joining), with no stream."""
-    events.class_events(code, 0, key=EVENTS, watch=None, ask=True)
+    """Ask the browser who it was in class `code` (a join link reopened after joining), with no
+    stream; after the teacher took this session's seat back, make it forget that seat instead."""
+    removed = st.session_state.get(_REMOVED) == code
+    events.class_events(code, 0, key=EVENTS, watch=None, ask=not removed, forget=removed)
+
+
+def removed_from(who: Role, record: Class) -> bool:
+    """Whether the teacher took this student's seat back (``record.removed``): then the
+    session leaves it, keeps the class's link (the join box shows) and says why."""
+    if not who.student or seat_tag(who.secret) not in record.removed:
+        return False
+    st.session_state.pop(STUDENT, None)
+    st.session_state[_REMOVED] = who.code
+    flash(f"Your teacher removed you from class {who.code}. Join again below if your teacher asks you to.")
+    return True
 
 
 def keep_identity(who: Role) -> None:
@@ -232,8 +250,9 @@ def listen(who: Role, version: int, *, over: bool = False) -> None:
     if who.kind in ("teacher", "student") and not over:
         remember = {"code": who.code, "kind": who.kind, "secret": who.secret}
     watch = None if who.teacher else "state"  # the teacher's tab makes the changes: no rerun of its own
+    seat = who.secret if who.student and not over else None  # a student's open page: here
     events.class_events(
-        who.code, version, key=EVENTS, watch=watch, remember=remember, ask=who.kind == "invited", forget=over
+        who.code, version, key=EVENTS, watch=watch, remember=remember, ask=who.kind == "invited", forget=over, seat=seat
     )
 
 
@@ -374,8 +393,7 @@ def join_screen(code: str, link: str, short: str) -> None:
 def _projector_fragment(who: Role, link: str, short: str, compact: bool) -> None:
     try:
         activity = store().version(who.code, "activity")  # first: a change after it reruns again
-        record, count = store().get_class(who.code), store().students_count(who.code)
-        answered = store().answered_count(who.code) if record.question and record.question.is_open else None
+        record, attendance = store().get_class(who.code), store().attendance(who.code, who.secret)
     except ClassroomError as error:
         show_error(error)
         return
@@ -385,14 +403,20 @@ def _projector_fragment(who: Role, link: str, short: str, compact: bool) -> None
         st.markdown("**Join code:**")
         st.markdown(_code_html(who.code), unsafe_allow_html=True)
         st.markdown(f"Open **{escape_markdown(short)}**")
-        joined = f"**{count} student{'' if count == 1 else 's'}** joined"
-        if answered is not None:
-            joined += f" · **{answered} of {count} answered**"
-        st.markdown(joined)
+        st.markdown(_joined_line(record, attendance))
     with qr_column:
         st.image(_svg_image(qr_svg(link)), width=160 if compact else 220, caption="Scan to join")
         if st.button("Join screen", key=widget_key(PAGE, "join_screen"), icon=":material/fullscreen:"):
             join_screen(who.code, link, short)
+
+
+def _joined_line(record: Class, attendance: Attendance) -> str:
+    """How many are here (and left), "a of N here answered" while a question is open, and
+    whether the class is locked."""
+    line = f"**{attendance.headcount()}**"
+    if record.question and record.question.is_open:
+        line += f" · **{attendance.progress()}**"
+    return line + (" · :material/lock: locked: nobody new can join" if record.locked else "")
 
 
 def question_panel(who: Role, record: Class, ask: Sequence[tuple[str, Callable[[], Question]]], *, presenter: bool):
@@ -426,15 +450,16 @@ def question_panel(who: Role, record: Class, ask: Sequence[tuple[str, Callable[[
 
 @fragment
 def _answered_count(who: Role) -> None:
-    """ "a of N answered" for the open question, rerun when someone joins or answers."""
+    """ "a of N here answered" for the open question (N: the students here now), rerun when
+    someone joins, answers or leaves."""
     try:
         activity = store().version(who.code, "activity")
-        answered, count = store().answered_count(who.code), store().students_count(who.code)
+        attendance = store().attendance(who.code, who.secret)
     except ClassroomError as error:
         show_error(error)
         return
     events.class_events(who.code, activity, key=COUNT, watch="activity", min_interval_ms=250)
-    st.markdown(f"**{answered} of {count} answered**")
+    st.markdown(f"**{attendance.progress()}**")
 
 
 def _ask(who: Role, make: Callable[[], Question]) -> None:
@@ -487,18 +512,9 @@ def console(who: Role, record: Class, page: str) -> None:
         args=(who,),
         help="Off: every student moves on their own. On again: everyone comes back to your stop.",
     )
-    try:
-        students = store().students(who.code, who.secret)
-        results = store().results(who.code, credential=who.secret) if record.question else None
-    except ClassroomError as error:
-        show_error(error)
-        return
-    answered = set(results.labels) if results else set()
+    roster(who, record)
     # the private link opens in the mode this screen is in (presenter mode is a screen's own)
     presenter = st.query_params.get("presenter") in ("1", "true")
-    if students:
-        names = [f"{escape_markdown(student.label)}{' ✓' if student.label in answered else ''}" for student in students]
-        st.markdown("**Students** (✓ answered the current question): " + ", ".join(names))
     with st.container(horizontal=True, gap="small"):
         results_link(who)
         st.download_button(
@@ -518,6 +534,51 @@ def console(who: Role, record: Class, page: str) -> None:
         )
         if st.button("End the class", key=END, icon=":material/stop_circle:"):
             confirm_end(who)
+
+
+def roster(who: Role, record: Class) -> None:
+    """Lock or unlock the class, then who is here, live (:func:`_roster`)."""
+    if record.locked:
+        st.button("Unlock", key=LOCK, icon=":material/lock_open:", on_click=_set_locked, args=(who, False))
+        st.caption(":material/lock: Locked: nobody new can join; students who joined can come back.")
+    else:
+        help = "Nobody new can join; students who joined can still come back (a reload, a new tab)."
+        st.button("Lock the class", key=LOCK, icon=":material/lock:", on_click=_set_locked, args=(who, True), help=help)
+    _roster(who)
+
+
+@fragment
+def _roster(who: Role) -> None:
+    """Who joined, who is here, who answered, each with Remove; rerun when someone joins,
+    answers or leaves (the class's activity stream), and scrolled in a box of fixed height."""
+    try:
+        activity = store().version(who.code, "activity")
+        attendance = store().attendance(who.code, who.secret)
+    except ClassroomError as error:
+        show_error(error)
+        return
+    events.class_events(who.code, activity, key=ROSTER, watch="activity", min_interval_ms=250)
+    st.markdown(f"**Students**: {attendance.headcount()} (✓ answered the current question)")
+    class_roster.roster_list(attendance, key=ROSTER_LIST, on_remove=_remove, args=(who,))
+
+
+def _remove(who: Role) -> None:
+    number = class_roster.removal(ROSTER_LIST)
+    if number is None:
+        return
+    try:
+        student = store().remove_student(who.code, who.secret, number)
+    except ClassroomError as error:
+        flash(error.message)
+        return
+    st.toast(f"Removed {student.label} from the class.", icon=":material/person_remove:")
+
+
+def _set_locked(who: Role, locked: bool) -> None:
+    try:
+        store().set_locked(who.code, who.secret, locked)
+    except ClassroomError as error:
+        flash(error.message)
 
 
 #: The results link, drawn like Streamlit's secondary buttons (the theme's colours).
@@ -614,6 +675,7 @@ def _join(code_key: str | None, code: str | None, switch_to: str | None) -> None
         flash(error.message)
         return
     state.pop(TEACHER, None)
+    state.pop(_REMOVED, None)
     state[STUDENT] = {"code": code, "token": student.token}
     state[state_key(PAGE, "switch")] = (switch_to, code) if switch_to else None
     flash(f"You joined class {code} as {student.label}.")
@@ -643,6 +705,10 @@ def join_prompt(code: str) -> None:
         return
     with st.container(border=True):
         st.markdown(f"**Class {record.code}** is running. Join to follow your teacher and answer questions.")
+        if record.locked:
+            st.warning(
+                f"Class {record.code} is locked: your teacher admits nobody new just now.", icon=":material/lock:"
+            )
         with st.container(horizontal=True, vertical_alignment="bottom", gap="small"):
             st.text_input("Nickname (optional)", key=JOIN_NICKNAME, max_chars=model.MAX_NICKNAME)
             st.button("Join the class", key=JOIN, type="primary", on_click=_join, args=(None, record.code, None))

@@ -16,6 +16,7 @@ import pytest
 
 from relpos.classroom import model
 from relpos.classroom.errors import ClassroomError
+from relpos.classroom.presence import seat_tag
 from relpos.classroom.sqlite_store import SqliteStore
 from relpos.core.examples import worked_example
 from relpos.server import class_follow, identity
@@ -90,6 +91,13 @@ def _view(code: str) -> dict:
 
 def _token(at) -> str:
     return at.session_state[classroom.STUDENT]["token"]
+
+
+def _here(code: str, *students, holder: str = "tabs", gone=()) -> None:
+    """The students' tabs are open (or, `gone`, closed): what their pages' streams tell the store."""
+    classroom.store().note_presence(
+        code, holder, here=[_token(at) for at in students], gone=[_token(at) for at in gone]
+    )
 
 
 def _submit(code: str, at, text: str) -> dict:
@@ -185,8 +193,9 @@ def test_predict_then_reveal_counts_answers_and_gives_the_quizs_feedback(class_f
                                 "input": "number"}  # fmt: skip
     for student, typed in zip(students, ("1.0", "−1", "0.4"), strict=True):
         assert "is in" in _submit(code, student, typed)["message"]
+    _here(code, *students)
     teacher.run()
-    assert "3 of 3 answered" in _texts(teacher)
+    assert "3 of 3 here answered" in _texts(teacher)
     teacher.button(key=classroom.REVEAL).click().run()
     assert teacher.get("plotly_chart")
     assert _view(code)["results"]["caption"].startswith("1 of 3 right")
@@ -433,3 +442,80 @@ def test_a_released_student_answers_in_the_pages_form(class_file):
     assert "is in" in _texts(student)
     question = classroom.store().get_class(code).question
     assert classroom.store().my_answer(code, _token(student), question.id).text == "1"
+
+
+# ---------------------------------------------------------------- who is here, removing and locking
+
+
+def test_the_count_is_of_the_students_here_and_a_closed_tab_leaves_it(class_file):
+    teacher = _teacher()
+    code = _code(teacher)
+    ada, bo, cy = (_student(code, name) for name in ("Ada", "Bo", "Cy"))
+    _here(code, ada, bo, cy)
+    _button(teacher, "Ask: predict e₁₁").click().run()
+    _submit(code, ada, "1.0")
+    _here(code, gone=[ada])  # Ada closed her tab after answering
+    teacher.run()
+    text = _texts(teacher)
+    assert "**0 of 2 here answered · 1 left (1 of them answered)**" in text, text
+    assert "2 students here · 1 left" in text
+    assert classroom.store().results(code, credential=_credential(teacher)).answered == 1  # her answer counts
+
+
+def test_two_students_called_mia_are_told_apart_in_the_roster(class_file):
+    teacher = _teacher()
+    code = _code(teacher)
+    mias = [_student(code, "Mia"), _student(code, "Mia")]
+    _here(code, *mias)
+    teacher.run()
+    labels = [row["label"] for row in _roster(teacher)]
+    assert labels == ["Mia", "Mia (2)"]
+    assert classroom.store().student(code, _token(mias[1])).label == "Mia (2)"
+
+
+def test_a_removed_student_is_told_and_gets_the_join_box(class_file):
+    teacher = _teacher()
+    code = _code(teacher)
+    ada, _ = _student(code, "Ada"), _student(code, "Bo")
+    token = _token(ada)
+    classroom.store().remove_student(code, _credential(teacher), 1)
+    assert seat_tag(token) in _view(code)["removed"]  # the follow view hands the page back
+    ada.run()
+    text = _texts(ada)
+    assert "Your teacher removed you from class" in text, text
+    assert _button(ada, "Join the class") is not None and _follow_data(ada) is None
+    assert classroom.STUDENT not in ada.session_state
+    teacher.run()
+    assert [row["label"] for row in _roster(teacher)] == ["Bo"]
+
+
+def test_a_locked_class_refuses_new_students_and_keeps_those_who_joined(class_file):
+    teacher = _teacher()
+    code = _code(teacher)
+    ada = _student(code, "Ada")
+    _button(teacher, "Lock the class").click().run()
+    assert classroom.store().get_class(code).locked
+    assert "locked: nobody new can join" in _texts(teacher)
+    late = open_app("worked_example", query={"class": code})
+    assert "is locked" in _texts(late)
+    late.text_input(key=classroom.JOIN_NICKNAME).input("Bo")
+    late.button(key=classroom.JOIN).click().run()
+    assert "is locked" in _texts(late) and classroom.STUDENT not in late.session_state
+    ada.run()
+    assert _follow_data(ada) is not None  # who joined stays
+    _button(teacher, "Unlock").click().run()
+    late.button(key=classroom.JOIN).click().run()
+    assert classroom.STUDENT in late.session_state
+
+
+def _credential(teacher) -> str:
+    return teacher.session_state[classroom.TEACHER]["credential"]
+
+
+def _roster(teacher) -> list[dict]:
+    """The rows the teacher's roster component was given."""
+    for element in teacher.get("bidi_component"):
+        proto = element.proto
+        if proto.component_name == "relpos.class_roster":
+            return json.loads(proto.json or proto.mixed.json)["rows"]
+    raise AssertionError("no roster on the teacher's page")

@@ -9,6 +9,8 @@ import pytest
 from relpos.classroom import model, presence
 from relpos.classroom.errors import InputError, NotJoinedError, NotTeacherError
 from relpos.classroom.presence import JOIN_GRACE, LEASE
+from relpos.server import class_presence
+from tests.classroom.conftest import FakeClock
 from tests.classroom.test_store_limits import _left_of
 
 REPLICA_A, REPLICA_B = "replicaA", "replicaB"
@@ -107,7 +109,7 @@ def test_removing_a_student_drops_their_leases_and_tells_their_page(started, clo
 
 
 def test_presence_limits_hold_in_the_store(started):
-    store, code, credential = started
+    store, code, _ = started
     mia = store.join(code, "Mia")
     for holder in ("", "a:b", "x" * 65, presence.JOINED, None):
         with pytest.raises(InputError):
@@ -128,3 +130,70 @@ def test_a_purged_class_leaves_no_lease(store, clock):
     clock.advance(model.ENDED_KEEP + store.purge_grace + store.purge_seconds + 1)
     store.purge_if_due()
     assert _left_of(store, record.code) == 0
+
+
+def test_a_tab_closed_right_after_joining_leaves_at_once(started):
+    """The join's own lease ends with the seat's first lease from a stream."""
+    store, code, credential = started
+    mia = store.join(code, "Mia")
+    store.note_presence(code, REPLICA_A, here=[mia.token])
+    store.note_presence(code, REPLICA_A, gone=[mia.token])
+    assert _here(store, code, credential) == []
+
+
+# ---------------------------------------------------------------- a server process's leases
+
+
+class _Counted:
+    """A store whose note_presence calls are counted (how many writes the streams cost)."""
+
+    def __init__(self, store):
+        self.store, self.calls = store, []
+
+    def note_presence(self, code, holder, here=(), gone=()):
+        self.calls.append((sorted(here), sorted(gone)))
+        return self.store.note_presence(code, holder, here, gone)
+
+
+def test_a_process_writes_its_seats_in_one_call_renews_them_and_drops_a_closed_tab(started, clock):
+    store, code, credential = started
+    students = [store.join(code, f"S{number}") for number in range(30)]
+    clock.advance(JOIN_GRACE + 1)
+    counted, ticks = _Counted(store), FakeClock(0.0)
+    held = class_presence.Presence(counted, holder=REPLICA_A, clock=ticks, background=False)
+    leaves = [held.arrive(code, student.token) for student in students]
+    held.flush()
+    assert len(counted.calls) == 1 and len(counted.calls[0][0]) == 30  # 30 arrivals, one write
+    assert len(_here(store, code, credential)) == 30
+    for _ in range(9):  # a tick a second: nothing is due before RENEW seconds
+        ticks.advance(class_presence.TICK)
+        clock.advance(class_presence.TICK)
+        held.flush()
+    assert len(counted.calls) == 1
+    ticks.advance(presence.RENEW)
+    clock.advance(presence.RENEW)
+    held.flush()
+    assert len(counted.calls) == 2  # every lease renewed at once
+    leaves[0]()  # a reload: the stream closes and a new one opens within the grace
+    held.arrive(code, students[0].token)
+    leaves[1]()  # a closed tab
+    ticks.advance(class_presence.GRACE)
+    held.flush()
+    assert counted.calls[-1] == ([], [students[1].token])  # one write: the closed tab only
+    assert len(_here(store, code, credential)) == 29 and "S1" not in _here(store, code, credential)
+
+
+def test_a_process_stops_renewing_a_removed_seat(started, clock):
+    store, code, credential = started
+    mia, bo = store.join(code, "Mia"), store.join(code, "Bo")
+    counted, ticks = _Counted(store), FakeClock(0.0)
+    held = class_presence.Presence(counted, holder=REPLICA_A, clock=ticks, background=False)
+    for student in (mia, bo):
+        held.arrive(code, student.token)
+    held.flush()
+    store.remove_student(code, credential, mia.number)
+    ticks.advance(presence.RENEW)
+    held.flush()
+    ticks.advance(presence.RENEW)
+    held.flush()
+    assert counted.calls[-1] == ([bo.token], [])  # Mia's stream is still open, but her seat is gone

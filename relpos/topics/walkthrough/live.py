@@ -124,6 +124,8 @@ def follow() -> Live:
         if (who.teacher or who.student) and ends_identity(error):
             classroom.forget()
         return Live(who, None, error)
+    if classroom.removed_from(who, record):  # the teacher took the seat back: the join box, and why
+        return Live(classroom.Role("invited", who.code), record)
     live = Live(who, record)
     followed = st.session_state.pop(_FOLLOWED, False)  # handed back by the follow view: start at its stop
     if record.pace.state and (live.locked or followed) and not live.following:
@@ -322,4 +324,5 @@ def _listen_until_back(who: classroom.Role) -> None:
     class's stream (the teacher's tab too): its first version, once the store answers again,
     reruns the page (until then the stream is refused and reopened ever more slowly)."""
     remember = {"code": who.code, "kind": who.kind, "secret": who.secret} if who.kind != "invited" else None
-    events.class_events(who.code, -1, key=classroom.EVENTS, remember=remember, ask=who.kind == "invited")
+    seat = who.secret if who.student else None
+    events.class_events(who.code, -1, key=classroom.EVENTS, remember=remember, ask=who.kind == "invited", seat=seat)

@@ -5,7 +5,9 @@
 // a quiet class costs no runs. Versions that arrive faster than minInterval ms apart are
 // coalesced into one (a projector counting 60 answers reruns a few times, not 60).
 // The stream outlives a rerun (Streamlit unmounts and mounts the element again): it is
-// closed only when no mount claims it for a few seconds.
+// closed only when no mount claims it for a few seconds. Elements that watch the same
+// address share one EventSource (the teacher's join panel, count and roster: one
+// connection, not three of the six a browser opens to one host).
 //
 // It also keeps who this browser is in the class, per class code, sealed by the server
 // (relpos.server.identity: no credential in clear), in the browser's local storage and in
@@ -22,33 +24,61 @@ const PENDING_MS = 5000; // a rerun not drawn by then is taken as lost
 // behind it restarts): then a new one is opened, 1 s later, then 2, 4 … up to 15 s apart.
 const REOPEN_MS = [1000, 2000, 4000, 8000, 15000];
 
-function open(stream) {
+const sources = new Map(); // address → the one EventSource its elements share
+
+function subscribe(stream) {
   if (!stream.url) return; // identity only (the teacher's tab makes the changes itself)
-  const source = new EventSource(stream.url);
-  stream.source = source;
+  let shared = sources.get(stream.url);
+  if (!shared) {
+    shared = { url: stream.url, streams: new Set(), refused: 0, latest: null };
+    sources.set(stream.url, shared);
+    open(shared);
+  }
+  shared.streams.add(stream);
+  stream.shared = shared;
+  if (shared.latest !== null) stream.latest = shared.latest; // offered once the mount has drawn
+}
+
+function open(shared) {
+  const source = new EventSource(shared.url);
+  shared.source = source;
   source.onmessage = (event) => {
-    stream.refused = 0;
+    shared.refused = 0;
     const version = Number(event.data);
-    if (Number.isFinite(version)) offer(stream, version);
+    if (!Number.isFinite(version)) return;
+    shared.latest = version;
+    for (const stream of shared.streams) offer(stream, version);
   };
   source.addEventListener("gone", () => {
-    end(stream); // the class is over: nothing more will come
-    offer(stream, -1);
+    close(shared); // the class is over: nothing more will come
+    for (const stream of shared.streams) {
+      stream.ended = true;
+      offer(stream, -1);
+    }
   });
   source.onerror = () => {
-    if (source.readyState !== EventSource.CLOSED || stream.source !== source || stream.ended) return;
-    const wait = REOPEN_MS[Math.min(stream.refused || 0, REOPEN_MS.length - 1)];
-    stream.refused = (stream.refused || 0) + 1;
-    stream.reopen = setTimeout(() => {
-      if (!stream.ended && stream.source === source) open(stream);
+    if (source.readyState !== EventSource.CLOSED || shared.source !== source || shared.closed) return;
+    const wait = REOPEN_MS[Math.min(shared.refused, REOPEN_MS.length - 1)];
+    shared.refused += 1;
+    shared.reopen = setTimeout(() => {
+      if (!shared.closed && shared.source === source) open(shared);
     }, wait);
   };
 }
 
+function close(shared) {
+  shared.closed = true;
+  clearTimeout(shared.reopen);
+  if (shared.source) shared.source.close();
+  if (sources.get(shared.url) === shared) sources.delete(shared.url);
+}
+
 function end(stream) {
   stream.ended = true;
-  clearTimeout(stream.reopen);
-  if (stream.source) stream.source.close();
+  const shared = stream.shared;
+  if (!shared) return;
+  shared.streams.delete(stream);
+  if (!shared.streams.size) close(shared); // the last element watching this address
 }
 
 function offer(stream, version) {
@@ -122,7 +152,7 @@ export default function (component) {
   if (!stream) {
     stream = { url: data.url, sent: null, sentAt: 0, latest: null, timer: null };
     streams.set(id, stream);
-    open(stream);
+    subscribe(stream);
   }
   clearTimeout(stream.closing);
   stream.drawn = data.version;

@@ -9,7 +9,8 @@
 // plotly.js its st.plotly_chart uses, the table of every pair), the open question with its
 // answer field, and after the reveal the student's verdict and the class's results.
 // Answers go by POST; a student offline is told so, and the answer is sent once they are
-// back. When the class stops being paced, ends, or is gone, the page is handed back to
+// back. When the class stops being paced, ends, is gone, or the teacher removes this student
+// (the view lists removed seats by their tag), the page is handed back to
 // Streamlit (a rerun draws the ordinary page).
 //
 // Text is data: everything is drawn with textContent or KaTeX, never innerHTML.
@@ -187,7 +188,8 @@ class Follower {
   }
 
   async draw(view, started) {
-    if (view.ended || !view.paced || view.lesson !== "walkthrough" || !view.stop) {
+    const removed = (view.removed || []).includes(this.data.seat); // the teacher took this seat back
+    if (removed || view.ended || !view.paced || view.lesson !== "walkthrough" || !view.stop) {
       this.handOver(view.version);
       return;
     }
