@@ -32,7 +32,8 @@ Measured, each with a summary line (PASS or FAIL against its target):
   teacher's own run included (≤ 0.5 s: 2.5 ms a student of 200);
 * answers: N answers, spread over 3 s with a thread per student, all acknowledged within
   5 s; answer → the projector's activity stream p95 ≤ 1 s; the stored count equals the
-  acknowledged answers (0 lost); the teacher's page shows "N of N answered";
+  acknowledged answers (0 lost); the teacher's page shows "N of N here answered" (each
+  student's stream holds their seat, relpos.server.class_presence);
 * idle: the app servers' CPU while N students' pages stay open and nothing happens
   (≤ 5 % of a core, all replicas together; HAProxy's and Redis' own printed beside);
 * ``--kill-teacher-replica`` (two replicas): a new question; a third of the class answers,
@@ -460,7 +461,7 @@ def answers(report: Report, deployment: Deployment, tab: AppTab, store, code: st
     )
     say(f"answer → projector stream: {spread(to_projector)} ({len(to_projector)} of {acks} seen)")
     shown = time.monotonic()
-    count = f"{len(tokens)} of {len(tokens)} answered"
+    count = f"{len(tokens)} of {len(tokens)} here answered"
     try:
         tab.page.get_by_text(count).wait_for(timeout=30_000)
         on_page = f"{time.monotonic() - shown:.2f} s after the last answer"
@@ -545,7 +546,7 @@ def lose_server(report: Report, deployment: Deployment, tab: AppTab, store, code
     acks += sum(meanwhile)
     say(f"teacher's tab: {back}")
     acks += answered(submit(store, code, after, question.id, 1.0))
-    count = f"{len(tokens)} of {len(tokens)} answered"
+    count = f"{len(tokens)} of {len(tokens)} here answered"
     seen = _shows(tab, count)
     dropped = [s for s, before in zip(streams, drops_before, strict=True) if len(s.drops) > before]
     resumed = [s.resumed[-1] for s in dropped if len(s.resumed) == len(s.drops)]

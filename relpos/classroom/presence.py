@@ -137,18 +137,20 @@ class Attendance:
         line = f"{here} student{'' if here == 1 else 's'} here"
         return line + (f" · {len(self.away)} left" if self.away else "")
 
-    def progress(self) -> str:
-        """How many of those here answered the current question; how many left, and how many
-        of them answered (their answers still count).
+    def progress(self, *, away: bool = True) -> str:
+        """How many of those here answered the current question; with `away`, how many left,
+        and how many of them answered (their answers still count).
 
         >>> Attendance(_students(4), frozenset({1, 2, 3}), frozenset({1, 4})).progress()
         '1 of 3 here answered · 1 left (1 of them answered)'
         >>> Attendance(_students(3), frozenset({1, 2}), frozenset({2})).progress()
         '1 of 2 here answered · 1 left'
+        >>> Attendance(_students(3), frozenset({1, 2}), frozenset({2})).progress(away=False)
+        '1 of 2 here answered'
         """
         answered_here = len(self.here & self.answered)
         line = f"{answered_here} of {len(self.present)} here answered"
-        if not self.away:
+        if not (away and self.away):
             return line
         line += f" · {len(self.away)} left"
         answered_away = sum(student.number in self.answered for student in self.away)

@@ -415,7 +415,7 @@ def _joined_line(record: Class, attendance: Attendance) -> str:
     whether the class is locked."""
     line = f"**{attendance.headcount()}**"
     if record.question and record.question.is_open:
-        line += f" · **{attendance.progress()}**"
+        line += f" · **{attendance.progress(away=False)}**"  # who left and answered: beside Reveal
     return line + (" · :material/lock: locked: nobody new can join" if record.locked else "")
 
 
@@ -452,14 +452,22 @@ def question_panel(who: Role, record: Class, ask: Sequence[tuple[str, Callable[[
 def _answered_count(who: Role) -> None:
     """ "a of N here answered" for the open question (N: the students here now), rerun when
     someone joins, answers or leaves."""
+    attendance = _live_attendance(who, COUNT)
+    if attendance is not None:
+        st.markdown(f"**{attendance.progress()}**")
+
+
+def _live_attendance(who: Role, key: str) -> Attendance | None:
+    """Who is here, for a fragment that the class's activity stream (listened to under
+    `key`) reruns when someone joins, answers or leaves; None (said) when the store refuses."""
     try:
-        activity = store().version(who.code, "activity")
+        activity = store().version(who.code, "activity")  # first: a change after it reruns again
         attendance = store().attendance(who.code, who.secret)
     except ClassroomError as error:
         show_error(error)
-        return
-    events.class_events(who.code, activity, key=COUNT, watch="activity", min_interval_ms=250)
-    st.markdown(f"**{attendance.progress()}**")
+        return None
+    events.class_events(who.code, activity, key=key, watch="activity", min_interval_ms=250)
+    return attendance
 
 
 def _ask(who: Role, make: Callable[[], Question]) -> None:
@@ -551,13 +559,9 @@ def roster(who: Role, record: Class) -> None:
 def _roster(who: Role) -> None:
     """Who joined, who is here, who answered, each with Remove; rerun when someone joins,
     answers or leaves (the class's activity stream), and scrolled in a box of fixed height."""
-    try:
-        activity = store().version(who.code, "activity")
-        attendance = store().attendance(who.code, who.secret)
-    except ClassroomError as error:
-        show_error(error)
+    attendance = _live_attendance(who, ROSTER)
+    if attendance is None:
         return
-    events.class_events(who.code, activity, key=ROSTER, watch="activity", min_interval_ms=250)
     st.markdown(f"**Students**: {attendance.headcount()} (✓ answered the current question)")
     class_roster.roster_list(attendance, key=ROSTER_LIST, on_remove=_remove, args=(who,))
 

@@ -90,7 +90,7 @@ def test_a_class_of_three_follows_answers_and_sees_the_reveal(chromium, class_se
         students = (phone, laptop, typed)
         for page in students:
             _wait_text(page, "you follow your teacher", 60)
-        _wait_text(teacher, "3 students")
+        _wait_text(teacher, "3 students here")
 
         teacher.get_by_role("button", name=re.compile("^Next")).first.click(no_wait_after=True)
         for page in students:
@@ -106,7 +106,7 @@ def test_a_class_of_three_follows_answers_and_sees_the_reveal(chromium, class_se
             field.fill(answer)
             page.get_by_role("button", name="Submit").click(no_wait_after=True)
             _wait_text(page, "is in")
-        _wait_text(teacher, "3 of 3 answered")
+        _wait_text(teacher, "3 of 3 here answered")
         teacher.get_by_role("button", name="Reveal").click(no_wait_after=True)
         _wait_text(phone, "Right")
         _wait_text(laptop, "Not quite")

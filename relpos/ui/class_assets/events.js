@@ -101,7 +101,28 @@ function offer(stream, version) {
   stream.sent = version;
   stream.sentAt = Date.now();
   stream.pending = true;
+  handOver(stream, version);
+}
+
+// Streamlit sends the widget changes of one moment as one batch, for one fragment only:
+// two elements (two fragments) handing a version over at once would rerun just one. So
+// versions are handed over one at a time, HANDOVER_MS apart (after Streamlit's flush).
+const HANDOVER_MS = 30;
+const waiting = [];
+let handing = false;
+
+function handOver(stream, version) {
+  waiting.push([stream, version]);
+  if (!handing) pump();
+}
+
+function pump() {
+  const next = waiting.shift();
+  handing = Boolean(next);
+  if (!next) return;
+  const [stream, version] = next;
   if (stream.setStateValue) stream.setStateValue("version", version);
+  setTimeout(pump, HANDOVER_MS);
 }
 
 // The server keeps the identity cookie (HttpOnly: no script reads it, this one included):
