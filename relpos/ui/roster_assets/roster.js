@@ -2,9 +2,9 @@
 //
 // Draws who joined (relpos.ui.class_roster): each student's name, ✓ once they answered the
 // current question, "left" (greyed, listed after those here) once their tab closed, and a
-// Remove button. Remove asks first, on the row itself ("Remove Mia (2)?" Yes / Keep); Yes
-// hands the student's number to Streamlit as the "remove" trigger, whose callback takes
-// the seat back. The list scrolls inside a box of fixed height (roster.css), so 60
+// Remove button. Remove asks first, on the row itself ("Remove Mia (2)? Their answers go
+// too." Yes, remove / Keep); Yes hands the student's number to Streamlit as the "remove"
+// trigger, whose callback takes the seat back. The list scrolls inside a box of fixed height (roster.css), so 60
 // students do not make the console long. A confirmation in progress survives a redraw (a
 // student joining meanwhile). Names are data: drawn with textContent, never as HTML.
 const confirming = new Map(); // component key → the number of the student whose removal is being confirmed
@@ -30,7 +30,7 @@ function row(student, id, redraw, setTriggerValue) {
   if (confirming.get(id) === student.n) {
     item.classList.add("rr-asking");
     item.append(
-      element("span", "rr-question", `Remove ${student.label}?`),
+      element("span", "rr-question", `Remove ${student.label}? Their answers go too.`),
       button("Yes, remove", "rr-yes", `Yes, remove ${student.label}`, () => {
         confirming.delete(id);
         setTriggerValue("remove", student.n);
