@@ -22,6 +22,7 @@ import streamlit as st
 from relpos.classroom import model as class_model
 from relpos.classroom.errors import ClassroomError, StoreUnavailableError, ends_identity
 from relpos.classroom.model import Class, Pace
+from relpos.server import turns
 from relpos.server.class_events import session_client
 from relpos.state.keys import state_key, widget_key
 from relpos.text.numbers import readable, subscript
@@ -125,6 +126,7 @@ def follow() -> Live:
             classroom.forget()
         return Live(who, None, error)
     live = Live(who, record)
+    turns.go_first(bool(who.teacher and record.ended_at is None))  # a join flood must not hold up the Next
     followed = st.session_state.pop(_FOLLOWED, False)  # handed back by the follow view: start at its stop
     if record.pace.state and (live.locked or followed) and not live.following:
         view = _view_of(record.pace)
