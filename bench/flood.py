@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import re
 import statistics
 import sys
 import tempfile
@@ -74,7 +75,11 @@ def press_next(tab, store, code: str, watcher: Follower) -> tuple[float, float]:
     shown = watcher.shown.get(stop)
     if stored == float("inf"):  # what the teacher's page shows instead
         alerts = tab.page.locator("[role=alert], [data-testid=stAlert]").all_inner_texts()
-        say(f"  a Next did not reach the store within {NEXT_WAIT:g} s; the teacher's page says: {alerts[:3]}")
+        where = tab.page.get_by_text(re.compile(r"Stop \d+ of \d+")).first.inner_text()
+        say(
+            f"  a Next did not reach the store within {NEXT_WAIT:g} s (the class is at stop "
+            f"{store.get_class(code).pace.index + 1}); the teacher's page shows {where!r} and says: {alerts[:3]}"
+        )
     return stored, (shown - clicked) if shown is not None else float("inf")
 
 
@@ -179,7 +184,7 @@ def run(chromium, args: argparse.Namespace) -> bool:
         tab = AppTab.new(chromium, deployment.url, viewport=(1280, 720))
         rooms: list[Classroom] = []
         try:
-            code, credential = start_class(tab)
+            code, credential = start_class(tab, deployment.cookie_secret.encode())
             followers = Classroom(server, "worked_example", code)
             rooms.append(followers)
             followers.join_all(FOLLOWERS, spread=1.0)

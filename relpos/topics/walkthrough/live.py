@@ -50,6 +50,9 @@ __all__ = [
 
 #: The stop last stored as the class's pace by this session (saves a write per rerun).
 _PUSHED = state_key(PAGE, "pushed")
+#: The stop this session is storing: set before the write, so that a run cut short after
+#: the store has it still counts the class's stop as this tab's (not another tab's move).
+_PUSHING = state_key(PAGE, "pushing")
 #: This session's last run drew the follow view (its next ordinary run starts at the teacher's stop).
 _FOLLOWED = state_key(PAGE, "followed")
 START = widget_key(PAGE, "start_class")
@@ -142,7 +145,8 @@ def _take_up(record: Class) -> None:
     another of the teacher's tabs moved since it last led shows where the class is now,
     and says so (the last tab to move the class leads it)."""
     pushed = st.session_state.get(_PUSHED)
-    if walk.SCENARIO in st.session_state and (pushed is None or pushed[1][2] == record.pace.state):
+    mine = {kept[1][2] for kept in (pushed, st.session_state.get(_PUSHING)) if kept is not None}
+    if walk.SCENARIO in st.session_state and (pushed is None or record.pace.state in mine):
         return  # this tab leads (or has not led yet, and opened this class itself)
     walk.open_link_once()  # presenter mode from the link: a screen's own choice
     view = _view_of(record.pace)
@@ -201,6 +205,7 @@ def push(lesson: Lesson, live: Live) -> Class | None:
     current = (pace.index, pace.step, pace.state)
     if st.session_state.get(_PUSHED) == (live.who.code, current) and live.record.pace.state == pace.state:
         return live.record
+    st.session_state[_PUSHING] = (live.who.code, current)
     try:
         record = classroom.store().set_stop(
             live.who.code, live.who.secret, index=pace.index, step=pace.step, state=pace.state
