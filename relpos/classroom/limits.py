@@ -12,7 +12,7 @@ import threading
 import time
 from collections.abc import Callable
 
-__all__ = ["RateLimit"]
+__all__ = ["RateLimit", "TokenBucket"]
 
 
 class RateLimit:
@@ -76,3 +76,52 @@ class RateLimit:
                 times.popleft()
             if not times:
                 del self._times[key]
+
+
+class TokenBucket:
+    """At most `burst` events at once for each key, refilled at `rate` a second: O(1) a call.
+
+    For limits checked on every request of a flood (answers): :class:`RateLimit` keeps each
+    event's time and sweeps every key on each call, a cost that grows with the flood it
+    refuses. A bucket keeps two numbers a key; a full bucket is the same as no bucket, so
+    full ones are dropped once there are more than `keys` (memory stays bounded).
+
+    Examples
+    --------
+    >>> now = [0.0]
+    >>> answers = TokenBucket(2, rate=1.0, clock=lambda: now[0])
+    >>> answers.wait("t"), answers.wait("t"), answers.wait("t"), answers.wait("u")
+    (0.0, 0.0, 1.0, 0.0)
+    >>> now[0] = 0.5
+    >>> answers.wait("t")
+    0.5
+    >>> now[0] = 1.0
+    >>> answers.wait("t"), answers.wait("t")
+    (0.0, 1.0)
+    """
+
+    def __init__(self, burst: float, *, rate: float, keys: int = 10_000, clock: Callable[[], float] = time.monotonic):
+        self.burst, self.rate, self.keys, self._clock = burst, rate, keys, clock
+        self._buckets: dict[str, tuple[float, float]] = {}  # key -> (tokens, as of time)
+        self._lock = threading.Lock()
+
+    def wait(self, key: str) -> float:
+        """0 and one token taken, or the seconds until `key` has a token again (nothing taken)."""
+        with self._lock:
+            now = self._clock()
+            tokens = self._tokens(key, now)
+            if tokens < 1.0:
+                return (1.0 - tokens) / self.rate
+            self._buckets[key] = (tokens - 1.0, now)
+            if len(self._buckets) > self.keys:
+                self._forget_full(now)
+            return 0.0
+
+    def _tokens(self, key: str, now: float) -> float:
+        tokens, at = self._buckets.get(key, (self.burst, now))
+        return min(self.burst, tokens + (now - at) * self.rate)
+
+    def _forget_full(self, now: float) -> None:
+        """Drop the keys whose bucket has filled up again (they are as if never seen)."""
+        for key in [key for key in self._buckets if self._tokens(key, now) >= self.burst]:
+            del self._buckets[key]

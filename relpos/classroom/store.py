@@ -61,7 +61,7 @@ from relpos.classroom.errors import (
     StoreUnavailableError,
     UnknownClassError,
 )
-from relpos.classroom.limits import RateLimit
+from relpos.classroom.limits import RateLimit, TokenBucket
 from relpos.classroom.model import Ack, Answer, Class, Pace, Question, Student
 from relpos.classroom.presence import JOIN_GRACE, JOINED, LEASE, Attendance, Lease, present, seat_tag, valid_holder
 from relpos.classroom.results import Results, aggregate, results_csv
@@ -84,6 +84,14 @@ STARTS_PER_CLIENT, STARTS_WINDOW = 10, 600.0
 #: Wrong class codes one client address may look up per WRONG_CODES_WINDOW seconds before
 #: its lookups wait (a classroom behind one address mistypes a few; a guesser made 1,300 a second).
 WRONG_CODES_PER_CLIENT, WRONG_CODES_WINDOW = 60, 600.0
+#: New seats one client address may take at once, then a second. A class behind one school
+#: NAT (one address for 300 students) joins within a minute; a flood of 300 joins at once
+#: from one client froze the teacher's Next for 59 s, and a script clicking Join in a loop
+#: took every seat in 25 s. A rejoin (a seat's token) is never limited.
+JOINS_PER_CLIENT, JOINS_PER_CLIENT_RATE = 100, 5.0
+#: New seats one class gives at once, then a second, whatever the addresses: half a full
+#: class at once, the rest within 15 s; a flood from many addresses costs few store writes.
+JOINS_PER_CLASS, JOINS_PER_CLASS_RATE = 150, 10.0
 #: Classes one store keeps at once, at most (a school needs tens; a script could start
 #: thousands from many addresses).
 MAX_LIVE_CLASSES = 2000
@@ -309,6 +317,8 @@ class BaseStore(ABC):
         self._purged_at = -math.inf  # by this store's clock: the last purge of classes that are over
         self._starts = RateLimit(STARTS_PER_CLIENT, STARTS_WINDOW, clock=clock)
         self._wrong_codes = RateLimit(WRONG_CODES_PER_CLIENT, WRONG_CODES_WINDOW, clock=clock)
+        self._client_joins = TokenBucket(JOINS_PER_CLIENT, rate=JOINS_PER_CLIENT_RATE, clock=clock)
+        self._class_joins = TokenBucket(JOINS_PER_CLASS, rate=JOINS_PER_CLASS_RATE, clock=clock)
         self._purge_lock = threading.Lock()
 
     # ------------------------------------------------------------ backend primitives
@@ -452,6 +462,25 @@ class BaseStore(ABC):
                 wait,
             )
 
+    def check_joins(self, code: str, client: str | None) -> None:
+        """Raise RateLimitedError when `client` or class `code` has taken new seats too fast
+        (JOINS_PER_CLIENT, JOINS_PER_CLASS); None: not limited (a script of the server's)."""
+        if client is None:
+            return
+        wait = self._client_joins.wait(client)
+        if wait > 0:
+            raise RateLimitedError(
+                f"Many students are joining from your network just now; wait {math.ceil(wait)} s, then press Join "
+                "again.",
+                wait,
+            )
+        wait = self._class_joins.wait(model.normalise_code(code))
+        if wait > 0:
+            raise RateLimitedError(
+                f"Many students are joining this class just now; wait {math.ceil(wait)} s, then press Join again.",
+                wait,
+            )
+
     def wrong_code(self, client: str | None) -> None:
         """Count an unknown code `client` looked up (see :meth:`look_up`)."""
         if client is not None:
@@ -569,7 +598,10 @@ class BaseStore(ABC):
     ) -> Student:
         """A new seat, or with `token` the seat it holds: a token the class does not know
         raises NotJoinedError, so a made-up one never takes a seat (one browser, one seat).
-        `client` (an address) is throttled after too many wrong codes (:meth:`look_up`)."""
+        `client` (an address) is throttled after too many wrong codes (:meth:`look_up`), and
+        its new seats are rate-limited (:meth:`check_joins`) before anything is read or written."""
+        if token is None:
+            self.check_joins(code, client)
         record = self.look_up(code, client)
         if token is not None:
             return self._joined(record, token)

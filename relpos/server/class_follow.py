@@ -12,7 +12,11 @@ waited up to 16 s). Instead their page draws once, and its follow view
   response a student. The event stream (:mod:`relpos.server.class_events`) says when
   N moves on.
 * ``POST /relpos/class/{code}/answer``: a student's answer (``{"question", "answer"}``),
-  judged and stored by the store as the answer box's button does it.
+  judged and stored by the store as the answer box's button does it. Answers are
+  rate-limited per student, per client address and per class (:func:`answer_refusal`)
+  before the body is read or a thread or the store is used: one client sending a thousand
+  answers a second made the teacher's Next take 23 s; refused, it costs the event loop
+  a short 429 each.
 * ``GET /relpos/class/{code}/mine?q=ID``: the student's own answer to question ID, and
   after the reveal its verdict.
 
@@ -28,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import gzip
 import json
+import math
 import threading
 from collections import OrderedDict
 
@@ -37,6 +42,7 @@ from starlette.routing import Route
 
 from relpos.classroom import model
 from relpos.classroom.errors import ClassroomError, InputError, NotJoinedError, StoreUnavailableError
+from relpos.classroom.limits import TokenBucket
 from relpos.classroom.model import Class, Question
 from relpos.classroom.results import Results
 from relpos.plots.classroom import answer_bars
@@ -54,6 +60,7 @@ __all__ = [
     "MINE_PATH",
     "TOKEN_HEADER",
     "VIEW_PATH",
+    "answer_refusal",
     "class_view",
     "quiz_blocks",
     "results_figure",
@@ -72,6 +79,16 @@ TOKEN_HEADER = "x-relpos-token"
 KEEP_VIEWS = 256
 #: The longest answer body read (a number, a choice or a quiz answer is a few dozen bytes).
 MAX_BODY = 2048
+
+#: One student's answers: a few at once (an answer, a change of mind, the follow view sending
+#: it again every 3 s after a network error), then one a second; a person never needs more.
+STUDENT_ANSWERS = TokenBucket(4, rate=1.0)
+#: One client address: a whole class behind one school NAT answers a question within
+#: seconds (up to 300 seats), then 30 a second; a single script gets no more than that.
+ADDRESS_ANSWERS = TokenBucket(300, rate=30.0)
+#: One class: every seat answering twice at once, then 100 a second; what a flood from
+#: many addresses may cost one class's store.
+CLASS_ANSWERS = TokenBucket(600, rate=100.0)
 
 _views: OrderedDict[tuple[str, int], tuple[bytes, bytes]] = OrderedDict()
 _views_lock = threading.Lock()
@@ -237,10 +254,29 @@ def _submit(code: str, token: str, question_id: int, text: str) -> dict:
     return {"status": ack.status, "stored": ack.stored, "message": ack.message, "answer": ack.answer.text}
 
 
+def answer_refusal(code: str, token: str, address: str) -> Response | None:
+    """A 429 if this answer is over a limit (the student's first: a flood from one seat
+    spends nothing of its address's or class's allowance), else None."""
+    for limit, key in ((STUDENT_ANSWERS, token), (ADDRESS_ANSWERS, address), (CLASS_ANSWERS, code)):
+        wait = limit.wait(key)
+        if wait:
+            seconds = max(1, math.ceil(wait))
+            message = f"Too fast: answers from here are paused for {seconds} s; yours is sent again then."
+            return JSONResponse(
+                {"message": message, "too_fast": True}, status_code=429, headers={"Retry-After": str(seconds)}
+            )
+    return None
+
+
 async def answer_route(request: Request) -> Response:
-    """Store a student's answer; the reply says what counts now (or why it was refused)."""
+    """Store a student's answer; the reply says what counts now (or why it was refused).
+
+    The rate limits come first: a refused answer costs no body read, thread or store call."""
     try:
         code = model.normalise_code(request.path_params["code"])
+        refusal = answer_refusal(code, _token(request, code), request.client.host if request.client else "")
+        if refusal is not None:
+            return refusal
         body = await request.body()
         if len(body) > MAX_BODY:
             raise InputError("That answer is too long.")

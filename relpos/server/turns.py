@@ -15,6 +15,12 @@ exponentially fading sum of its runs' CPU time, half-life :data:`HALF_LIFE` s). 
 slider now and then is served before a session that asks many times a second. Waiting
 runs stay interruptible: a newer request or a stop ends the wait at once, as elsewhere.
 A run that is already computing (a fragment inside its page's run) does not wait again.
+
+A teacher's session goes first (:func:`go_first`): a flood of fresh sessions (300 students
+opening the join link at once) has used nothing yet, so by usage alone every one of them
+came before the teacher, whose Next then waited 59 s. A session that goes first still
+waits for a run already computing (a fraction of a second), and loses its place once it
+uses more than :data:`LEAD_BUDGET` (a teacher's tab cannot starve the class).
 """
 
 from __future__ import annotations
@@ -26,13 +32,22 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
+import streamlit as st
+
 from relpos.server import backpressure
+from relpos.state.keys import state_key
 
 #: Runs that compute at once: the interpreter runs one thread at a time; a second slot
 #: lets a run start while another finishes sending, more only slow every run down.
 SLOTS = 2
 #: Half-life (s) of a session's recent run time, which orders the waiting runs.
 HALF_LIFE = 5.0
+#: Recent run time (s, fading as above) up to which a session that goes first keeps its
+#: place: a teacher's Next costs about 0.15 s, a few in a row stay well under it, and a
+#: tab that asks runs without end falls back in line with everyone else.
+LEAD_BUDGET = 2.0
+#: Session-state key: this session's runs go first (:func:`go_first`).
+FIRST = state_key("app", "turn-first")
 
 
 class Turns:
@@ -51,7 +66,7 @@ class Turns:
     def __init__(self, slots: int = SLOTS) -> None:
         self._lock = threading.Lock()
         self._free = slots
-        self._waiting: dict[int, tuple[float, int]] = {}  # ticket -> (usage when it asked, ticket)
+        self._waiting: dict[int, tuple[int, float, int]] = {}  # ticket -> (rank, usage when it asked, ticket)
         self._granted: dict[int, threading.Event] = {}  # ticket -> set when the ticket has a slot
         self._usage: dict[str, tuple[float, float]] = {}  # session -> (run seconds, as of time)
         self._tickets = itertools.count()
@@ -70,12 +85,16 @@ class Turns:
                 for name in faded:
                     del self._usage[name]
 
-    def ask(self, session: str) -> int:
-        """Queue a run of `session` (it starts at once if a slot is free); returns its ticket."""
+    def ask(self, session: str, *, first: bool = False) -> int:
+        """Queue a run of `session` (it starts at once if a slot is free); returns its ticket.
+        A run that goes `first` comes before every other in line while its session's usage
+        is within LEAD_BUDGET."""
         with self._lock:
             ticket = next(self._tickets)
             self._granted[ticket] = threading.Event()
-            self._waiting[ticket] = (self.usage(session, time.monotonic()), ticket)
+            usage = self.usage(session, time.monotonic())
+            rank = 0 if first and usage <= LEAD_BUDGET else 1
+            self._waiting[ticket] = (rank, usage, ticket)
             self._hand_over()
             return ticket
 
@@ -105,7 +124,7 @@ class Turns:
     def _hand_over(self) -> None:
         """Give free slots to the first runs in line (call with the lock held)."""
         while self._free > 0 and self._waiting:
-            ticket = min(self._waiting.values())[1]
+            ticket = min(self._waiting.values())[-1]
             del self._waiting[ticket]
             self._free -= 1
             self._granted[ticket].set()
@@ -127,7 +146,7 @@ def take_turn(turns: Turns = TURNS) -> Iterator[None]:
         yield
         return
     session = served[1]
-    ticket = turns.ask(session)
+    ticket = turns.ask(session, first=bool(st.session_state.get(FIRST)))
     try:
         while not turns.try_start(ticket, backpressure.SLICE):
             backpressure.yield_point()  # a newer request or a stop ends the wait here
@@ -142,6 +161,13 @@ def take_turn(turns: Turns = TURNS) -> Iterator[None]:
         _computing.depth = 0
         turns.charge(session, time.thread_time() - started, time.monotonic())
         turns.finish()
+
+
+def go_first(first: bool = True) -> None:
+    """From this session's next run on, its runs go before the others' (a teacher's tab:
+    see the module notes); ``False`` puts it back in line."""
+    if st.session_state.get(FIRST, False) != first:
+        st.session_state[FIRST] = first
 
 
 def paced_fragment(body: Callable) -> Callable:

@@ -384,6 +384,23 @@ def test_the_private_teacher_link_resumes_at_the_class_stop_and_mode_and_the_old
     assert classroom.store().get_class(code).pace.index == 7
 
 
+def test_a_next_cut_short_after_the_store_has_it_is_still_this_tabs(class_file):
+    """A run cut short between storing the class's stop and noting it (a join flood reruns
+    the teacher's page) must not make the tab think another tab moved the class: it
+    would take the class's stop back and undo the next click (the flood bench lost a Next)."""
+    teacher = _teacher()
+    code = _code(teacher)
+    teacher.button(key=walk.NEXT).click().run()
+    pushed = teacher.session_state[live._PUSHED]
+    teacher.button(key=walk.NEXT).click().run()
+    assert classroom.store().get_class(code).pace.index == 2
+    teacher.session_state[live._PUSHED] = pushed  # as if cut short after the store write
+    teacher.button(key=walk.NEXT).click().run()
+    assert classroom.store().get_class(code).pace.index == 3
+    assert "**Stop 4 of 20**" in _texts(teacher)
+    assert "Another of your tabs moved the class" not in _texts(teacher)
+
+
 def _score_cells(at) -> list:
     """The cell texts of the walkthrough's score matrix, as drawn on the page."""
     for chart in at.get("plotly_chart"):

@@ -22,6 +22,7 @@ import streamlit as st
 from relpos.classroom import model as class_model
 from relpos.classroom.errors import ClassroomError, StoreUnavailableError, ends_identity
 from relpos.classroom.model import Class, Pace
+from relpos.server import turns
 from relpos.server.class_events import session_client
 from relpos.state.keys import state_key, widget_key
 from relpos.text.numbers import readable, subscript
@@ -49,6 +50,9 @@ __all__ = [
 
 #: The stop last stored as the class's pace by this session (saves a write per rerun).
 _PUSHED = state_key(PAGE, "pushed")
+#: The stop this session is storing: set before the write, so that a run cut short after
+#: the store has it still counts the class's stop as this tab's (not another tab's move).
+_PUSHING = state_key(PAGE, "pushing")
 #: This session's last run drew the follow view (its next ordinary run starts at the teacher's stop).
 _FOLLOWED = state_key(PAGE, "followed")
 START = widget_key(PAGE, "start_class")
@@ -127,6 +131,7 @@ def follow() -> Live:
     if classroom.removed_from(who, record):  # the teacher took the seat back: the join box, and why
         return Live(classroom.Role("invited", who.code), record)
     live = Live(who, record)
+    turns.go_first(bool(who.teacher and record.ended_at is None))  # a join flood must not hold up the Next
     followed = st.session_state.pop(_FOLLOWED, False)  # handed back by the follow view: start at its stop
     if record.pace.state and (live.locked or followed) and not live.following:
         view = _view_of(record.pace)
@@ -142,7 +147,8 @@ def _take_up(record: Class) -> None:
     another of the teacher's tabs moved since it last led shows where the class is now,
     and says so (the last tab to move the class leads it)."""
     pushed = st.session_state.get(_PUSHED)
-    if walk.SCENARIO in st.session_state and (pushed is None or pushed[1][2] == record.pace.state):
+    mine = {kept[1][2] for kept in (pushed, st.session_state.get(_PUSHING)) if kept is not None}
+    if walk.SCENARIO in st.session_state and (pushed is None or record.pace.state in mine):
         return  # this tab leads (or has not led yet, and opened this class itself)
     walk.open_link_once()  # presenter mode from the link: a screen's own choice
     view = _view_of(record.pace)
@@ -201,6 +207,7 @@ def push(lesson: Lesson, live: Live) -> Class | None:
     current = (pace.index, pace.step, pace.state)
     if st.session_state.get(_PUSHED) == (live.who.code, current) and live.record.pace.state == pace.state:
         return live.record
+    st.session_state[_PUSHING] = (live.who.code, current)
     try:
         record = classroom.store().set_stop(
             live.who.code, live.who.secret, index=pace.index, step=pace.step, state=pace.state

@@ -411,6 +411,13 @@ class Follower {
       });
       if (answer.status >= 500) throw new Error(`answer: HTTP ${answer.status}`); // not stored: send again
       const reply = await answer.json();
+      if (answer.status === 429) {
+        // too fast (the server's rate limit): not stored; say so, and send it once, after the wait it names
+        const wait = Math.max(RETRY_ANSWER_MS, 1000 * (Number(answer.headers.get("Retry-After")) || 0));
+        this.tell(reply.message || "Too fast: your answer is sent again in a moment.", "warn");
+        this.retry = setTimeout(() => this.sendPending(), wait);
+        return;
+      }
       if (this.pending === pending) this.pending = null;
       this.tell(reply.message, answer.ok ? "ok" : "warn");
       if (reply.joined === false) this.handOver(-1); // the class forgot this student: the page says why
