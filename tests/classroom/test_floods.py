@@ -6,7 +6,6 @@ bench/flood.py measures the teacher's Next during such floods on a real server.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import time
 
@@ -17,6 +16,7 @@ from relpos.classroom.errors import RateLimitedError
 from relpos.classroom.limits import TokenBucket
 from relpos.server import class_follow
 from relpos.server.turns import LEAD_BUDGET, Turns
+from tests.support.streamlit_client import run_in_own_loop
 from tests.test_turns import start_when_first
 
 CODE = "K7QX2M"
@@ -49,7 +49,7 @@ def post_answer(token: str, address: str = "10.0.0.7"):
     async def receive():
         return {"type": "http.request", "body": body, "more_body": False}
 
-    return asyncio.run(class_follow.answer_route(class_follow.Request(scope, receive)))
+    return run_in_own_loop(class_follow.answer_route(class_follow.Request(scope, receive)))
 
 
 @pytest.fixture
