@@ -32,8 +32,8 @@ are over are purged on schedule (:meth:`BaseStore.purge_if_due`). A store that c
 used raises :class:`~relpos.classroom.errors.StoreUnavailableError`, never a raw error.
 
 Change counters: ``version(code)`` counts changes of what students follow (stop, pace,
-question, end); ``version(code, "activity")`` counts joins and stored answers (what the
-projector shows). :meth:`ClassStore.wait_for_change` blocks until one moves.
+question, end, a removed seat); ``version(code, "activity")`` counts joins, stored answers,
+removals and changes of who is here (what the projector and the roster show). :meth:`ClassStore.wait_for_change` blocks until one moves.
 """
 
 from __future__ import annotations

@@ -115,6 +115,7 @@ def test_the_teacher_sees_who_is_here_live_removes_a_student_and_locks_the_class
         bo.close()  # Bo leaves: his tab closes
         left = _wait_text(teacher, "0 of 2 here answered · 1 left (1 of them answered)", timeout=30_000)
         assert left <= LEFT_WITHIN, f"the teacher's count dropped {left:.1f} s after Bo's tab closed"
+        print(f"the teacher's count dropped {left:.1f} s after Bo's tab closed")
         _wait_text(teacher, "2 students here · 1 left")
         away = _roster(teacher).locator("li.rr-away")
         assert away.count() == 1 and away.first.inner_text().startswith("Bo"), _roster(teacher).inner_text()
