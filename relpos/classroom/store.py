@@ -33,7 +33,8 @@ used raises :class:`~relpos.classroom.errors.StoreUnavailableError`, never a raw
 
 Change counters: ``version(code)`` counts changes of what students follow (stop, pace,
 question, end, a removed seat); ``version(code, "activity")`` counts joins, stored answers,
-removals and changes of who is here (what the projector and the roster show). :meth:`ClassStore.wait_for_change` blocks until one moves.
+removals and changes of who is here (what the projector and the roster show).
+:meth:`ClassStore.wait_for_change` blocks until one moves.
 """
 
 from __future__ import annotations
