@@ -1,6 +1,6 @@
 // The Explorer's live panel (a Streamlit custom component, v2).
 //
-// Python sends a spec (relpos.topics.explorer.spec.live_spec): the inputs, the slider groups, the
+// Python sends a spec (relpos.topics.explorer.spec.release_spec): the inputs, the slider groups, the
 // seven figures as Plotly JSON *skeletons* (layout, colour scale and range, templates;
 // no cells, no outline paths; what all seven share comes once, as spec.layout and
 // spec.trace) and the recipes for their cells (decimals, hover fields, the offset map's).
