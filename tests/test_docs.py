@@ -59,11 +59,13 @@ def test_every_public_name_has_a_summary():
 
 
 def repo_paths(text: str) -> set[str]:
-    """Tokens of code spans and link targets that name a path in the checkout."""
-    spans = re.findall(r"`([^`\n]+)`", text) + re.findall(r"\]\(([^)\s]+)\)", text)
+    """Tokens of code spans, code blocks and link targets that name a path in the checkout."""
+    blocks = re.findall(r"^```\w*\n(.*?)^```", text, flags=re.DOTALL | re.MULTILINE)
+    text = re.sub(r"^```\w*\n.*?^```", "", text, flags=re.DOTALL | re.MULTILINE)
+    spans = blocks + re.findall(r"`([^`\n]+)`", text) + re.findall(r"\]\(([^)\s]+)\)", text)
     found = set()
     for token in (token for span in spans for token in span.split()):
-        token = token.rstrip(".,;:)")
+        token = re.sub(r"'s$", "", token.rstrip(".,;:)"))  # docs/hosting.md's configuration
         if token.split("/")[0] in TOP and ("/" in token or "." in token):
             found.add(token)
     return found
@@ -72,23 +74,33 @@ def repo_paths(text: str) -> set[str]:
 def missing_path(token: str, base: Path = ROOT) -> str | None:
     """Why `token` (a path, maybe with ``::test`` or ``?query``) is not in the checkout, or None."""
     path, _, test = token.partition("::")
-    path = path.split("?")[0]
+    path, _, anchor = path.split("?")[0].partition("#")
     pattern = re.sub(r"<[^>]+>", "*", path)
     matches = sorted(base.glob(pattern.rstrip("/"))) if "*" in pattern else [base / path]
     if not any(match.exists() for match in matches):
         return f"{token}: no such file or folder"
     if test and not re.search(rf"def {re.escape(test)}\b", matches[0].read_text(encoding="utf-8")):
         return f"{token}: {path} has no {test}"
+    if anchor and anchor not in anchors(matches[0]):
+        return f"{token}: {path} has no heading #{anchor}"
     return None
+
+
+def anchors(doc: Path) -> set[str]:
+    """The link anchors of a Markdown file's headings, as GitHub makes them."""
+    headings = re.findall(r"^#+ (.+)$", doc.read_text(encoding="utf-8"), flags=re.MULTILINE)
+    return {re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-") for heading in headings}
 
 
 def test_the_path_check_sees_a_missing_file():
     assert missing_path("relpos/ui/nowhere.py") and missing_path("tests/test_docs.py::test_nothing_here")
     assert missing_path("tests/test_docs.py::test_the_path_check_sees_a_missing_file") is None
     assert missing_path("relpos/topics/<topic>/view.py") is None and missing_path("relpos/topics/<x>/nope.py")
-    assert repo_paths("see `relpos/ui/live.py`, `/explorer?n=2`, [x](docs/pages.md)") == {
+    assert missing_path("docs/benchmarks.md#the-test-suite") is None and missing_path("docs/benchmarks.md#nothing")
+    assert repo_paths("see `relpos/ui/live.py`, `/explorer?n=2`, [x](docs/pages.md)\n```\nbench/  x\n```\n") == {
         "relpos/ui/live.py",
         "docs/pages.md",
+        "bench/",
     }
 
 
