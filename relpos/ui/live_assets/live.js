@@ -188,7 +188,9 @@ function sliderColumns(count, width, item, gap, most) {
 let noteCount = 0; // ids of the group notes (a tab panel names its note as its description)
 
 class LivePanel {
-  constructor() {
+  // `dom`: Streamlit's elements the panel finds (data.dom, relpos.server.internals).
+  constructor(dom) {
+    this.dom = dom;
     this.el = element("div", { class: "relpos-live" });
     // Where the keyboard was, so a remount (Streamlit re-creates the component's container
     // now and then while reruns overlap) gives it back instead of dropping it on <body>.
@@ -228,7 +230,7 @@ class LivePanel {
   // A switch of theme (the app menu, or the system's under "System") restyles Streamlit's
   // app element: the panels are drawn again in the new colours, cells and ranges as they are.
   watchTheme() {
-    const app = document.querySelector("[data-testid=stApp]");
+    const app = document.querySelector(this.dom.app);
     if (!app) return;
     const redraw = () => {
       if (!this.spec || !this.el.isConnected || JSON.stringify(themeColours(this.el)) === this.drawnColours) return;
@@ -785,7 +787,7 @@ export default function (component) {
   const id = component.key || component.name || "relpos.live";
   let panel = panels.get(id);
   if (!panel) {
-    panel = new LivePanel();
+    panel = new LivePanel(data.dom);
     panels.set(id, panel);
   }
   panel.attach(parentElement);
