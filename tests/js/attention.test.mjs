@@ -77,31 +77,26 @@ test("attend: relative_attention / scalar_bias_attention, every panel's matrix",
   }
 });
 
+// Rows of arguments with Python's text last: the mirror's text for each, to the character.
+function assertTexts(rows, format, what) {
+  const actual = rows.map((row) => format(...row.slice(0, -1)));
+  assertSame(
+    actual,
+    rows.map((row) => row[row.length - 1]),
+    `${rows.length} ${what}`,
+  );
+}
+
 test("formatFixed: relpos.text.numbers.number", () => {
-  const [actual, expected] = [[], []];
-  for (const [value, places, text] of fixture.fixed) {
-    actual.push(mirror.formatFixed(value, places));
-    expected.push(text);
-  }
-  assertSame(actual, expected, `${expected.length} numbers`);
+  assertTexts(fixture.fixed, mirror.formatFixed, "numbers");
 });
 
 test("sumText: relpos.text.hover.sum_text", () => {
-  const [actual, expected] = [[], []];
-  for (const [left, right, total, text] of fixture.sums) {
-    actual.push(mirror.sumText(left, right, total));
-    expected.push(text);
-  }
-  assertSame(actual, expected, `${expected.length} sums`);
+  assertTexts(fixture.sums, mirror.sumText, "sums");
 });
 
 test("formatField: relpos.text.hover.format_cells", () => {
-  const [actual, expected] = [[], []];
-  for (const [value, format, text] of fixture.fields) {
-    actual.push(mirror.formatField(value, format));
-    expected.push(text);
-  }
-  assertSame(actual, expected, `${expected.length} fields`);
+  assertTexts(fixture.fields, mirror.formatField, "fields");
 });
 
 test("hoverData: relpos.topics.explorer.spec.explorer_hovers(cells=True)", () => {
