@@ -100,3 +100,36 @@ def test_views_read_the_bounds_of_their_fields_from_the_schema():
     assert len(views) > 20
     literal = {str(p.relative_to(topics)): _literal_bounds(p) for p in views}
     assert {name: calls for name, calls in literal.items() if calls} == {}
+
+
+def _seed_fields() -> dict[str, object]:
+    """Every seed field of every lesson's schema module (``<topic>.<SCHEMA>.seed``, the quiz's own)."""
+    import importlib
+    import pkgutil
+
+    import relpos.topics
+    from relpos.state.codec import Field, Schema
+
+    found = {}
+    for topic in pkgutil.iter_modules(relpos.topics.__path__):
+        try:
+            module = importlib.import_module(f"relpos.topics.{topic.name}.schema")
+        except ModuleNotFoundError:
+            continue
+        for name, value in vars(module).items():
+            if isinstance(value, Schema) and "seed" in value.fields:
+                found[f"{topic.name}.{name}.seed"] = value.fields["seed"]
+            elif isinstance(value, Field) and "SEED" in name:
+                found[f"{topic.name}.{name}"] = value
+    return found
+
+
+def test_every_page_takes_the_same_seeds():
+    """A seed that opens one page opens every page that takes a seed: 0 .. MAX_SEED."""
+    from relpos.text.answers import MAX_SEED
+
+    fields = _seed_fields()
+    assert {"explorer", "position_effects", "schemes", "training", "long_context", "quiz"} <= {
+        name.split(".")[0] for name in fields
+    }
+    assert {name: (field.low, field.high) for name, field in fields.items()} == dict.fromkeys(fields, (0, MAX_SEED))

@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 
 from relpos.plots import style
-from relpos.state.keys import css_class
+from relpos.server.internals import css_class
 from relpos.topics.value_side import figures as value_figures
 from relpos.ui import theme
 from tests.support.browser import DEPLOY_CONFIG, ROOT, AppTab

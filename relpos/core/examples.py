@@ -1,8 +1,10 @@
 """The textbook scenario every page starts from.
 
-The numbers come from the chapter's four-token worked example (see
-``shared/reference/worked_example.md``); everything derived from them is computed by
-:func:`relpos.relative_attention`, never typed in.
+The numbers are the four-token worked example of the textbook chapter the app teaches
+alongside: q, k and a^K as :func:`worked_example` returns them, the only numbers typed in.
+Everything derived from them is computed by :func:`relpos.relative_attention`; the
+chapter's own matrices, copied into ``tests/walkthrough/test_worked_example.py``, are what
+it must reproduce.
 """
 
 from __future__ import annotations

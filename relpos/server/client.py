@@ -29,14 +29,32 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from relpos.server import asgi
-from relpos.state.keys import NUMBER_FIELDS, css_class
+from relpos.server.internals import css_class, selectors
+from relpos.state.keys import CLICKER, LESSON_NAV, NUMBER_FIELDS
 
 __all__ = ["PATH", "SCRIPT", "install_client_helpers", "script_tag", "script_url"]
 
-#: The script (static, read once), with the st-key classes of the number fields filled in.
+#: Streamlit's elements the script finds (relpos.server.internals), by the names it uses.
+SELECTORS = selectors(
+    {
+        "main": "stMain",
+        "sidebar": "stSidebar",
+        "sidebarFold": "stSidebarCollapseButton",
+        "header": "stHeader",
+        "checkbox": "stCheckbox",
+        "chart": "stPlotlyChart",
+        "textInput": "stTextInput",
+        "numberInput": "stNumberInput",
+        "form": "stForm",
+    },
+    {"lessonNav": LESSON_NAV, "clicker": CLICKER},
+)
+#: The script (static, read once), with Streamlit's selectors and the st-key classes of the
+#: number fields filled in.
 SCRIPT = (
     (Path(__file__).parent / "assets" / "classroom.js")
     .read_text(encoding="utf-8")
+    .replace("/*SELECTORS*/{}", json.dumps(SELECTORS))
     .replace("/*NUMBER_FIELDS*/[]", json.dumps([css_class(key) for key in NUMBER_FIELDS]))
 )
 _BODY = SCRIPT.encode("utf-8")

@@ -42,11 +42,17 @@ Why each is still private:
 * **Streamlit's icon font** (``static/media/MaterialSymbols-Rounded.<hash>.woff2``, icons
   named ``:material/name:``): served with the app's and Streamlit's icons only
   (:mod:`relpos.server.icon_font`).
+* **Streamlit's DOM** (:data:`TESTIDS`, the ``data-testid`` of its elements, and
+  :func:`css_class`, the ``st-key-…`` class of a keyed container): the app's style sheets and
+  browser scripts find Streamlit's elements by these, which Streamlit documents nowhere.
+  Python style sheets write ``[data-testid="…"]`` selectors of the declared names; the
+  browser's scripts get theirs from Python (:func:`selectors`), never by hand.
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 from typing import Any
 
@@ -61,15 +67,19 @@ from streamlit.runtime.state.query_params import (
 __all__ = [
     "QUERY_MAX_CHARS",
     "QUERY_MAX_FIELDS",
+    "TESTIDS",
     "component_registry",
+    "css_class",
     "katex_chunk",
     "manifest",
     "pending_messages",
     "plotly_chunk",
     "read_request_heads_of",
     "reported_widget_ids",
+    "selectors",
     "served_session",
     "static_dir",
+    "testid_selector",
     "transport_behind",
     "transport_of",
     "unflushed_messages",
@@ -238,6 +248,67 @@ def plotly_chunk() -> str:
 def katex_chunk() -> str:
     """The URL path of Streamlit's KaTeX chunk below the app's root (``static/js/katex.<hash>.js``)."""
     return _chunk(KATEX_CHUNK_GLOB)
+
+
+#: Streamlit's elements that the app's CSS and JavaScript find, by ``data-testid``, and why.
+#: ``tests/test_internals.py`` finds each in the installed Streamlit's frontend build and
+#: fails on a ``data-testid`` anywhere in relpos that is not declared here.
+TESTIDS: dict[str, str] = {
+    "stApp": "the app element: its colour scheme is the theme shown (theme.js, live.js)",
+    "stMain": "the main area: formulas to fit, heatmap numbers to hide, presenter mode's focus frame",
+    "stMainBlockContainer": "the main area's content: presenter mode's padding and text sizes",
+    "stSidebar": "the sidebar: formulas to fit, folded in presenter mode",
+    "stSidebarCollapseButton": "the control that folds the sidebar (presenter mode)",
+    "stHeader": "the header strip: presenter mode's height, the sticky bar below it",
+    "stLayoutWrapper": "a keyed container's wrapper: the sticky lesson bar, the hidden theme box",
+    "stHorizontalBlock": "a row of columns: the Copy link button's row does not wrap",
+    "stMarkdownContainer": "a Markdown element: presenter mode's text size",
+    "stWidgetLabel": "a widget's label: a disabled control's label colour",
+    "stBaseButton-primary": "a primary button: its label's colour",
+    "stBaseButton-primaryFormSubmit": "a form's primary submit button: its label's colour",
+    "stCheckbox": "a checkbox or toggle: the keyboard focus ring",
+    "stPlotlyChart": "a chart: a touch swipe on it scrolls the page",
+    "stTextInput": "a text field: it lets go of the focus after Enter; the clicker's keys",
+    "stNumberInput": "a number field: the clicker's keys while it has the focus",
+    "stForm": "a form: Enter in its fields submits it, the focus stays",
+}
+
+
+def testid_selector(name: str) -> str:
+    """The CSS selector of Streamlit's elements with ``data-testid`` `name` (one of :data:`TESTIDS`).
+
+    >>> testid_selector("stMain")
+    '[data-testid="stMain"]'
+    """
+    if name not in TESTIDS:
+        raise KeyError(f"{name!r} is not a data-testid declared in relpos.server.internals.TESTIDS")
+    return f'[data-testid="{name}"]'
+
+
+#: How Streamlit names a keyed element's container: this prefix and the key.
+KEY_CLASS_PREFIX = "st-key-"
+
+
+def css_class(key: str) -> str:
+    """The class Streamlit gives a keyed element's container (``st-key-`` and the key, with
+    every character but letters, digits, ``_`` and ``-`` made a ``-``).
+
+    >>> css_class("worked_example.a.+2")
+    'st-key-worked_example-a--2'
+    """
+    return KEY_CLASS_PREFIX + re.sub(r"[^A-Za-z0-9_-]", "-", key)
+
+
+def selectors(testids: dict[str, str], keys: dict[str, str] | None = None) -> dict[str, str]:
+    """CSS selectors for a browser script, by the names it uses: `testids` maps a name to a
+    ``data-testid`` (:func:`testid_selector`), `keys` a name to a container key (``.`` and
+    :func:`css_class`).
+
+    >>> selectors({"main": "stMain"}, {"nav": "lesson-nav"})
+    {'main': '[data-testid="stMain"]', 'nav': '.st-key-lesson-nav'}
+    """
+    keyed = {name: "." + css_class(key) for name, key in (keys or {}).items()}
+    return {name: testid_selector(value) for name, value in testids.items()} | keyed
 
 
 #: What ``tests/test_internals.py`` checks on the installed Streamlit: (module, dotted name).

@@ -40,7 +40,6 @@ from relpos.text.numbers import number
 
 __all__ = [
     "MAX_PARAM_CHARS",
-    "SEEDS",
     "Decoded",
     "Field",
     "Schema",
@@ -53,9 +52,6 @@ __all__ = [
     "read_json",
     "shown",
 ]
-
-#: Largest seed any page accepts in its seed field.
-SEEDS = 999_999
 
 #: A query parameter longer than this is refused before it is parsed.
 MAX_PARAM_CHARS = 20_000

@@ -5,8 +5,9 @@
 * Any other session value: ``<page>:<name>``, e.g. ``explorer:tab``, ``quiz:seed``; it lives
   for the whole session.
 
-Containers that CSS or JavaScript find by their ``st-key-…`` class keep a CSS-safe key
-without dots (``lesson-nav``, ``clicker``).
+Containers that CSS or JavaScript find by their ``st-key-…`` class
+(:func:`relpos.server.internals.css_class`) keep a CSS-safe key without dots
+(:data:`LESSON_NAV`, :data:`CLICKER`).
 
 A page whose view is one state dict (Explorer, Position effects, Train a tiny head) keeps
 that dict under the bare page name (``explorer``, ``effects``, ``training``); its widgets are
@@ -20,9 +21,14 @@ or by label, never by hand-written key strings.
 
 from __future__ import annotations
 
-import re
+__all__ = ["CLICKER", "LESSON_NAV", "NUMBER_FIELDS", "state_key", "widget_key"]
 
-__all__ = ["NUMBER_FIELDS", "css_class", "state_key", "widget_key"]
+#: Container key of a lesson's Previous / Next bar, which presenter mode keeps on screen
+#: (relpos.ui.common.PRESENTER_CSS).
+LESSON_NAV = "lesson-nav"
+#: Container key of the invisible Page Up / Page Down buttons a presentation clicker presses
+#: (hidden by relpos.ui.common.ALWAYS_CSS).
+CLICKER = "clicker"
 
 
 def widget_key(page: str, *parts) -> str:
@@ -41,16 +47,6 @@ def state_key(page: str, name: str) -> str:
     'quiz:seed'
     """
     return f"{page}:{name}"
-
-
-def css_class(key: str) -> str:
-    """The class Streamlit gives a keyed element's container (``st-key-`` and the key, with
-    every character but letters, digits, ``_`` and ``-`` made a ``-``).
-
-    >>> css_class("worked_example.a.+2")
-    'st-key-worked_example-a--2'
-    """
-    return "st-key-" + re.sub(r"[^A-Za-z0-9_-]", "-", key)
 
 
 #: Key prefixes of the text fields where a number is typed: the classroom helpers give

@@ -33,7 +33,8 @@ __all__ = [
 
 #: Longer input is refused before any parsing (a cell list for n = 5 needs < 200).
 MAX_ANSWER_LENGTH = 300
-#: Seeds are integers 0 .. MAX_SEED (what fits an unsigned 32-bit word).
+#: Seeds are integers 0 .. MAX_SEED (what fits an unsigned 32-bit word), on every page: each
+#: page's seed field and ``seed=`` parameter, the quiz's and a live class's quiz seed.
 MAX_SEED = 2**32 - 1
 
 # Dashes people type, or that keyboards and word processors substitute, for "minus".

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
+from string import Template
 from urllib.parse import quote, urlencode, urlsplit
 
 import numpy as np
@@ -19,9 +20,10 @@ import streamlit as st
 
 from relpos.plots.template import use_lean_default
 from relpos.server import set_widget
+from relpos.server.internals import css_class
 from relpos.state.codec import Schema, StateError
 from relpos.state.export import load_scenario, scenario_json
-from relpos.state.keys import css_class, state_key, widget_key
+from relpos.state.keys import CLICKER, LESSON_NAV, state_key, widget_key
 from relpos.tables import frames as tables
 from relpos.text import numbers as num
 from relpos.text.escape import escape_markdown
@@ -163,13 +165,12 @@ def callout(name: str) -> None:
     st.info(read_content(name))
 
 
-#: Always on pages that use :func:`presenter_style`: a formula wider than its column
-#: scrolls sideways instead of being cut off, and the walkthrough's invisible
-#: Page Up / Page Down buttons (for a presentation clicker) take no room.
-ALWAYS_CSS = """
+#: Always on pages that use :func:`presenter_style`: the walkthrough's invisible
+#: Page Up / Page Down buttons (for a presentation clicker) take no room. (A formula wider
+#: than its column is fitted or scrolls sideways: relpos/server/assets/classroom.js.)
+ALWAYS_CSS = f"""
 <style>
-[data-testid="stMainBlockContainer"] .stLatex { overflow-x: auto; overflow-y: hidden; }
-.st-key-clicker { display: none; }
+.{css_class(CLICKER)} {{ display: none; }}
 </style>
 """
 
@@ -196,7 +197,7 @@ ALWAYS_CSS = """
 #:   element (the themes' page, text and border colours of deploy/streamlit.toml):
 #:   presenter mode follows the reader's theme like the rest of the app (a projector
 #:   usually reads Light better; docs/pages.md says so).
-PRESENTER_CSS = """
+PRESENTER_CSS = Template("""
 <style>
 @media (min-width: 700px) {
   html { font-size: 22px; --relpos-presenter: 1; }
@@ -224,17 +225,17 @@ PRESENTER_CSS = """
   [data-testid="stMainBlockContainer"] [data-testid="stMarkdownContainer"] :is(p, li) { font-size: 1rem; }
   [data-testid="stMainBlockContainer"] .katex { font-size: 1.3em; }
   [data-testid="stMainBlockContainer"] .katex-display { margin: 0.4em 0; }
-  [data-testid="stLayoutWrapper"]:has(> .st-key-lesson-nav) {
+  [data-testid="stLayoutWrapper"]:has(> $nav) {
     position: sticky; top: 2.6rem; z-index: 999; width: 100%;
     padding: 0.2rem 0; background: light-dark(#ffffff, #171614);
     border-bottom: 1px solid light-dark(rgba(17, 19, 24, 0.12), rgba(237, 235, 232, 0.12));
   }
-  .st-key-lesson-nav { flex-wrap: wrap; row-gap: 0.3rem; }
-  .st-key-lesson-nav button { padding-left: 0.55rem; padding-right: 0.55rem; min-height: 2.1rem; }
-  .st-key-lesson-nav [data-testid="stMarkdownContainer"] p { white-space: nowrap; }
+  $nav { flex-wrap: wrap; row-gap: 0.3rem; }
+  $nav button { padding-left: 0.55rem; padding-right: 0.55rem; min-height: 2.1rem; }
+  $nav [data-testid="stMarkdownContainer"] p { white-space: nowrap; }
 }
 </style>
-"""
+""").substitute(nav="." + css_class(LESSON_NAV))
 
 
 #: Narrower than this (CSS px) is a phone: presenter mode's CSS steps aside below it too.

@@ -32,6 +32,8 @@ ROOT = Path(__file__).resolve().parents[2]
 ASSETS = Path(__file__).resolve().with_name("live_assets")
 #: Streamlit's name for the component: ``<project>.<component>`` from pyproject.toml.
 NAME = "relpos.live"
+#: Streamlit's elements live.js finds (relpos.server.internals).
+SELECTORS = internals.selectors({"app": "stApp"})
 _mounts: dict[tuple[int, str], Callable] = {}  # (id(component manager), name) -> mounting callable
 
 
@@ -83,4 +85,5 @@ def live_panel(spec: dict, *, key: str, on_release: Callable[[], None]) -> None:
     of a slider or flips the toggle; read the values with :func:`values_message`.
     """
     mount = project_component(NAME, js="live.js", css="live.css", isolate_styles=False)
-    mount(key=key, data={**spec, "plotly": plotly_chunk()}, default={"values": None}, on_values_change=on_release)
+    data = {**spec, "plotly": plotly_chunk(), "dom": SELECTORS}
+    mount(key=key, data=data, default={"values": None}, on_values_change=on_release)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from relpos.server.internals import css_class, selectors
 from relpos.state.keys import widget_key
 from relpos.ui import live
 
@@ -41,13 +42,15 @@ BOX = widget_key("app", "theme-box")
 #:   white, which no red reaches 4.5:1 with while also reading as text on the dark page
 #:   (selected pills, slider values);
 #: * the box of this style sheet and the theme component takes no room in the sidebar.
-THEME_CSS = """<style>
-[data-testid="stLayoutWrapper"]:has(> .st-key-app-theme-box) { display: none; }
-label[data-testid="stWidgetLabel"][disabled] { color: light-dark(rgba(17, 19, 24, 0.62), rgba(237, 235, 232, 0.62)); }
-:is([data-testid="stBaseButton-primary"], [data-testid="stBaseButton-primaryFormSubmit"]):not(:disabled) {
+THEME_CSS = f"""<style>
+[data-testid="stLayoutWrapper"]:has(> .{css_class(BOX)}) {{ display: none; }}
+label[data-testid="stWidgetLabel"][disabled] {{ color: light-dark(rgba(17, 19, 24, 0.62), rgba(237, 235, 232, 0.62)); }}
+:is([data-testid="stBaseButton-primary"], [data-testid="stBaseButton-primaryFormSubmit"]):not(:disabled) {{
   color: light-dark(#ffffff, #171614);
-}
+}}
 </style>"""
+#: Streamlit's elements theme.js finds (relpos.server.internals).
+SELECTORS = selectors({"app": "stApp"})
 
 
 def _ignore() -> None:
@@ -65,4 +68,4 @@ def follow_theme() -> None:
     mount = live.project_component(NAME, js="theme.js", isolate_styles=False)
     with st.sidebar.container(key=BOX):
         st.html(THEME_CSS)
-        mount(key=KEY, data={"theme": theme}, default={"theme": theme}, on_theme_change=_ignore)
+        mount(key=KEY, data={"theme": theme, "dom": SELECTORS}, default={"theme": theme}, on_theme_change=_ignore)

@@ -107,7 +107,7 @@ TEXT_CORPUS: dict[str, str] = {
 ALWAYS_INVALID = frozenset(TEXT_CORPUS) - {
     "minus zero",  # integer 0 or number 0
     "minus zero float",
-    "n = 10^9",  # a valid quiz seed
+    "n = 10^9",  # a valid seed
     "negative",  # a valid number in [-10, 10] or [-2, 2]
     "fraction",
     "comma decimal",  # two numbers, or one with a decimal comma
@@ -303,7 +303,7 @@ _BAD_VALUES: dict[str, tuple[tuple[str, object, str], ...]] = {
         ("a boolean", True, "got a boolean"),
         ("null", None, "got null"),
         ("a list", [4], "got a list"),
-        ("10^9", 10**9, "got 1000000000"),
+        ("10^10", 10**10, "got 10000000000"),  # above every int field (the largest, a seed, is below 2^32)
         ("negative", -1, "got -1"),
         ("400 digits", 10**400, "expected an integer"),
     ),

@@ -1,7 +1,8 @@
 """relative_attention on the textbook scenario reproduces every matrix of the reference.
 
-The expected values are copied from shared/reference/worked_example.md (4 places); the
-app computes them, the test only compares.
+The expected values are the matrices of the textbook chapter's worked example, copied here
+to 4 places (the chapter itself is not part of the repository); the app computes them, the
+test only compares.
 """
 
 from __future__ import annotations

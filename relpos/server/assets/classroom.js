@@ -29,6 +29,10 @@
   if (window.__relposClassroom) return;
   window.__relposClassroom = true;
   const MIN_SCALE = 0.6;
+  // Streamlit's elements, by the names used below: relpos.server.client fills in their CSS
+  // selectors from relpos.server.internals (data-testid values, st-key classes), which are
+  // checked against the pinned Streamlit.
+  const ST = /*SELECTORS*/{};
 
   // App-wide CSS (the colours text needs come with every run instead, relpos.ui.theme):
   // * a clearly visible keyboard focus ring on toggles and checkboxes (Streamlit's is faint),
@@ -42,21 +46,21 @@
   const style = document.createElement('style');
   style.id = 'relpos-classroom-css';
   style.textContent = `
-[data-testid="stCheckbox"] label:has(input:focus-visible) {
+${ST.checkbox} label:has(input:focus-visible) {
   outline: 3px solid light-dark(#1c4f9c, #85b8f8); outline-offset: 3px; border-radius: 6px;
 }
 .katex-display:not([data-relpos-scroll]) { overflow-x: hidden !important; overflow-y: hidden !important; }
 .katex-display[data-relpos-scroll] { overflow-y: hidden !important; }
-[data-testid="stPlotlyChart"] .js-plotly-plot .draglayer,
-[data-testid="stPlotlyChart"] .js-plotly-plot .draglayer *,
-[data-testid="stPlotlyChart"] .js-plotly-plot .nsewdrag { touch-action: pan-x pan-y !important; }
+${ST.chart} .js-plotly-plot .draglayer,
+${ST.chart} .js-plotly-plot .draglayer *,
+${ST.chart} .js-plotly-plot .nsewdrag { touch-action: pan-x pan-y !important; }
 `;
   document.head.appendChild(style);
 
   // Each formula box is marked data-relpos-fitted once fitted: a box React has just
   // replaced is not, so a check (a screenshot, axe-core) can wait until every box is.
   const fitFormulas = () => {
-    for (const box of document.querySelectorAll('[data-testid=stMain] .katex-display, [data-testid=stSidebar] .katex-display')) {
+    for (const box of document.querySelectorAll(`${ST.main} .katex-display, ${ST.sidebar} .katex-display`)) {
       box.dataset.relposFitted = '1';
       box.style.fontSize = '';
       if (box.scrollWidth <= box.clientWidth + 1) {
@@ -89,7 +93,7 @@
   //    the colours stay, a hover or tap shows the number, and "Numbers as tables" lists them.
   const MIN_CELL_PX = 10;
   const hideTinyNumbers = () => {
-    for (const text of document.querySelectorAll('[data-testid=stMain] .js-plotly-plot :is(.hm, g.textpoint) text')) {
+    for (const text of document.querySelectorAll(`${ST.main} .js-plotly-plot :is(.hm, g.textpoint) text`)) {
       const tiny = parseFloat(getComputedStyle(text).fontSize) < MIN_CELL_PX;
       if (tiny !== (text.style.visibility === 'hidden')) text.style.visibility = tiny ? 'hidden' : '';
     }
@@ -123,7 +127,7 @@
     const target = landing && document.querySelector(`.${CSS.escape(landing)}`);
     if (!target) return;
     // kept below Streamlit's header, which is drawn over the top of the page
-    const header = document.querySelector('[data-testid=stHeader]');
+    const header = document.querySelector(ST.header);
     const below = header ? Math.max(0, header.getBoundingClientRect().bottom) : 0;
     const by = target.getBoundingClientRect().top - below - 8;
     if (Math.abs(by) > 1) scrollerOf(target).scrollBy(0, by);
@@ -136,7 +140,7 @@
   let lastStop = null;
   const keepStopInView = () => {
     const heading = document.getElementById('current-stop');
-    const bar = document.querySelector('.st-key-lesson-nav');
+    const bar = document.querySelector(ST.lessonNav);
     if (!heading || !bar) { lastStop = null; return; }
     const text = heading.textContent;
     if (text === lastStop) return;
@@ -156,8 +160,8 @@
     if (presenter === wasPresenter) return;
     wasPresenter = presenter;
     if (!presenter) return;
-    const sidebar = document.querySelector('[data-testid=stSidebar]');
-    const fold = document.querySelector('[data-testid=stSidebarCollapseButton] button');
+    const sidebar = document.querySelector(ST.sidebar);
+    const fold = document.querySelector(`${ST.sidebarFold} button`);
     if (sidebar && fold && sidebar.getAttribute('aria-expanded') !== 'false' && sidebar.dataset.collapsed !== 'true') {
       fold.click(); // the sidebar's own arrow: no rerun, and the teacher can open it again
     }
@@ -247,16 +251,16 @@
   document.addEventListener('keydown', (event) => {
     const field = event.target;
     if (event.key === 'Enter' && field instanceof HTMLInputElement && field.type === 'text'
-        && field.closest('[data-testid=stTextInput]') && !field.closest('[data-testid=stForm]')) {
+        && field.closest(ST.textInput) && !field.closest(ST.form)) {
       setTimeout(() => field.blur(), 0);
     }
     // 9. A presentation clicker's Page Up / Page Down steps the lesson even while a field has
     //    the focus (Streamlit's shortcuts skip key presses in fields: the teacher who typed a
     //    quiz seed found the clicker dead): the field lets go and the clicker's button is pressed.
     if ((event.key === 'PageDown' || event.key === 'PageUp') && field instanceof HTMLInputElement
-        && field.closest('[data-testid=stNumberInput], [data-testid=stTextInput]')) {
+        && field.closest(`${ST.numberInput}, ${ST.textInput}`)) {
       const wanted = event.key === 'PageDown' ? 'Page Down' : 'Page Up';
-      const button = [...document.querySelectorAll('.st-key-clicker button')]
+      const button = [...document.querySelectorAll(`${ST.clicker} button`)]
         .find((candidate) => candidate.textContent.startsWith(wanted));
       if (button && !button.disabled) {
         event.preventDefault();

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from relpos.state.codec import SEEDS, Schema, bool_field, choice_field, floats_field, int_field
+from relpos.state.codec import Schema, bool_field, choice_field, floats_field, int_field
+from relpos.text.answers import MAX_SEED
 from relpos.topics.explorer import presets
 
 #: Up to this many tokens every q_i and k_j has its own slider.
@@ -63,7 +64,7 @@ EXPLORER = Schema(
         "n": int_field(4, 2, presets.MAX_TOKENS),
         "k": int_field(EXPLORER_DEFAULT_K, 0, presets.MAX_TOKENS - 1),
         "d": int_field(1, 1, 2),
-        "seed": int_field(0, 0, SEEDS),
+        "seed": int_field(0, 0, MAX_SEED),
         "bias": choice_field("shaw", ("shaw", "scalar")),
         "q": floats_field(None, _LOW, _HIGH, SLIDER_TOKENS),
         "keys": floats_field(None, _LOW, _HIGH, SLIDER_TOKENS),

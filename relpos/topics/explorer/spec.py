@@ -311,12 +311,15 @@ def offset_map_panel(
 def release_spec(
     state: dict, inputs: presets.ExplorerInputs, result: AttentionResult, captions: dict[str, str], *, seq: int = 0
 ) -> dict:
-    """:func:`live_spec` of the figures :func:`relpos.plots.panels.explorer_panels` would build,
-    without building them: the skeletons come straight from the panels' specs
-    (:func:`relpos.plots.panels.explorer_skeletons`), the hovers as recipes, the offset
-    map's skeleton from a cache by size. No per-cell number, string or Plotly object is
-    made, which is most of a release's server time; tests/explorer/test_live_spec.py checks that
-    both give the same spec.
+    """The live panel's spec for `state`: inputs, slider groups, the seven figure skeletons and
+    the recipes for their cells, built without building the figures.
+
+    The skeletons come straight from the panels' specs (:func:`explorer_skeletons`), the
+    hovers as recipes, the offset map's skeleton from a cache by size. No per-cell number,
+    string or Plotly object is made, which is most of a release's server time.
+    tests/explorer/test_live_spec.py checks that this equals, key for key, what the tests'
+    oracle (``tests/support/oracle.py``, ``live_spec``) makes by stripping the whole figures
+    Python would draw.
     """
     n, k, d = state["n"], state["k"], state["d"]
     scalar = state["bias"] == "scalar"

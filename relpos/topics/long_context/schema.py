@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from relpos.core.rope_scaling import ROPE_SCALINGS
 from relpos.core.training_tasks import TRAINING_TASKS
-from relpos.state.codec import SEEDS, Schema, bool_field, choice_field, int_field
+from relpos.state.codec import Schema, bool_field, choice_field, int_field
+from relpos.text.answers import MAX_SEED
 
 #: Head widths d offered (pairs d/2 = 4 .. 128).
 WIDTHS = ("8", "16", "32", "64", "128", "256")
@@ -45,7 +46,7 @@ LONG_CONTEXT = Schema(
         "bslow": choice_field("1", BETA_SLOW, label="YaRN: β_slow (rotations)", noun="β_slow"),
         "task": choice_field("previous", tuple(TRAINING_TASKS), label="task", noun="task"),
         "L": choice_field("16", TRAIN_LENGTHS, label="training length L of the tiny head", noun="training length L"),
-        "seed": int_field(0, 0, SEEDS, label="seed", noun="seed"),
+        "seed": int_field(0, 0, MAX_SEED, label="seed", noun="seed"),
         "presenter": bool_field(False),
     }
 )

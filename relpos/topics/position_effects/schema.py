@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from relpos.state.codec import SEEDS, Schema, choice_field, float_field, int_field
+from relpos.state.codec import Schema, choice_field, float_field, int_field
+from relpos.text.answers import MAX_SEED
 from relpos.topics.position_effects import model as effects
 
 EFFECTS_DEFAULT_K = 3
@@ -31,7 +32,7 @@ EFFECTS = Schema(
         "k": int_field(EFFECTS_DEFAULT_K, 0, effects.MAX_TOKENS - 1),
         "dk": int_field(8, 1, 64),
         "dmodel": int_field(16, 1, 128),
-        "seed": int_field(0, 0, SEEDS),
+        "seed": int_field(0, 0, MAX_SEED),
         "strength": float_field(2.0, 0.0, 5.0),
         "shared": float_field(1.0, 0.0, 3.0),
     },

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from relpos.state.codec import Schema, choice_field, int_field
+from relpos.text.answers import MAX_SEED
 
 # Each setting is declared once, with the label its widget shows and the noun its
 # messages use; the page draws every widget from these fields.
@@ -37,7 +38,7 @@ def _reconcile_schemes(state: dict) -> tuple[dict, list[str]]:
 SCHEMES = Schema(
     {
         "n": int_field(8, *_SCHEME_TOKENS, label="sequence length n"),
-        "seed": int_field(0, 0, 9999, label="seed (tokens, projections, tables)", noun="seed"),
+        "seed": int_field(0, 0, MAX_SEED, label="seed (tokens, projections, tables)", noun="seed"),
         "k": int_field(2, 0, _SCHEME_TOKENS[1] - 1, label="Shaw: clipping distance k", noun="Shaw clipping distance k"),
         "buckets": choice_field("16", ("8", "16", "32"), label="T5: buckets", noun="T5 buckets"),
         "maxdist": choice_field("32", ("16", "32", "64", "128"), label="T5: max_distance", noun="T5 max_distance"),

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from relpos.core.training_model import TRAINING_SCHEMES
 from relpos.core.training_tasks import TRAINING_TASKS
-from relpos.state.codec import SEEDS, Schema, choice_field, int_field
+from relpos.state.codec import Schema, choice_field, int_field
+from relpos.text.answers import MAX_SEED
 
 #: Training steps offered on the page (any 50..1000 is accepted from a link).
 TRAINING_STEP_CHOICES = (50, 100, 200, 400, 600, 800, 1000)
@@ -21,6 +22,6 @@ TRAINING = Schema(
         "L": int_field(16, 4, 32),
         "k": int_field(4, 0, 16),
         "steps": int_field(400, min(TRAINING_STEP_CHOICES), max(TRAINING_STEP_CHOICES)),
-        "seed": int_field(0, 0, SEEDS),
+        "seed": int_field(0, 0, MAX_SEED),
     }
 )

@@ -8,6 +8,7 @@ import numpy as np
 import streamlit as st
 
 import relpos
+from relpos.core.value_side import ValueExample
 from relpos.tables import frames as tables
 from relpos.text import notation, numbers
 from relpos.text import numbers as num
@@ -74,8 +75,6 @@ def value_side_controls():
     :data:`relpos.topics.value_side.schema.VALUE_VARIANTS`); the tables it leaves out are zeroed
     by the page, not forgotten, so switching back restores them.
     """
-    from relpos.core.value_side import ValueExample
-
     FIELDS.show_problems()
     n = len(VALUE_SIDE.fields["v"].default)
     k = _choice_row()
@@ -110,6 +109,19 @@ def value_side_controls():
 
 def render() -> None:
     """The whole page: Shaw et al.'s value-side embeddings a^V, and how the output splits."""
+    _introduction()
+    example, k, query, variant = value_side_controls()
+    example = with_variant(example, variant)
+    result = example.attention(k)
+    A_V = relpos.window_table(example.value_table, k)  # (2k+1, 1)
+    _query_output(result, relpos.query_value_terms(result, example.values, A_V, query), A_V, k, query, variant)
+    _parts_by_k(example, relpos.value_parts_by_k(example), k, query)
+    ui.chart(figures.value_outputs_figure(result))
+    _ablation(variant)
+
+
+def _introduction() -> None:
+    """The page's title, the output's split into content and position parts, and the prose."""
     st.title("The value side: relative embeddings $a^V$")
     ui.markdown("value_side")
     st.latex(
@@ -119,19 +131,19 @@ def render() -> None:
     )
     ui.markdown("value_side_after")
 
-    example, k, query, variant = value_side_controls()
-    # the variant switches tables off by zeroing them, as if the model never had them
+
+def with_variant(example: ValueExample, variant: str) -> ValueExample:
+    """`example` with the tables `variant` leaves out set to zero, as if the model never had them."""
     zeros = (0.0,) * len(example.key_table)
     if variant in ("a^V only", "neither"):
         example = dataclasses.replace(example, key_table=zeros)
     if variant in ("a^K only", "neither"):
         example = dataclasses.replace(example, value_table=zeros)
+    return example
 
-    result = example.attention(k)
-    A_V = relpos.window_table(example.value_table, k)
-    terms = relpos.query_value_terms(result, example.values, A_V, query)
-    parts = relpos.value_parts_by_k(example)
 
+def _query_output(result, terms, A_V, k: int, query: int, variant: str) -> None:
+    """One query's output key by key: the chart, its two parts as a formula, the offset mass, the table."""
     st.header(f"Query {query + 1}: its output, key by key (k = {k}, {latex_names(variant)})")
     left, right = st.columns([3, 2])
     with left:
@@ -153,6 +165,9 @@ def render() -> None:
         stretch=True,
     )
 
+
+def _parts_by_k(example: ValueExample, parts, k: int, query: int) -> None:
+    """How the query's two parts change with k, and the k = 0 numbers computed here."""
     st.header("How the two parts change with k")
     left, right = st.columns([3, 2])
     with left:
@@ -165,8 +180,9 @@ def render() -> None:
             f"and $a^V_0$ = {numbers.number(example.value_table[len(example.values) - 1], 4)}."
         )
 
-    ui.chart(figures.value_outputs_figure(result))
 
+def _ablation(variant: str) -> None:
+    """Shaw et al.'s ablation table, with the BLEU of the variant chosen above."""
     st.header("Context: Shaw et al.'s ablation")
     left, right = st.columns([2, 3])
     with left:

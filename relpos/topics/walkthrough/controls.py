@@ -26,7 +26,7 @@ from relpos.core.attention import AttentionResult
 from relpos.core.examples import Scenario, worked_example
 from relpos.plots import style
 from relpos.state import export
-from relpos.state.keys import state_key, widget_key
+from relpos.state.keys import CLICKER, LESSON_NAV, state_key, widget_key
 from relpos.text import notation
 from relpos.text import numbers as num
 from relpos.text.numbers import subscript
@@ -58,10 +58,9 @@ SHARE = widget_key(PAGE, "share")
 SCORES, WEIGHTS, OFFSETS, TABLE = (widget_key(PAGE, name) for name in ("scores", "weights", "offsets", "table"))
 #: The live class's URL parameter (relpos.ui.classroom): the lesson link keeps it.
 CLASS_PARAM = "class"
-#: Container key of the Previous / Next bar, which presenter mode keeps on screen (ui.PRESENTER_CSS).
-NAV = "lesson-nav"
-#: Container of the invisible Page Up / Page Down buttons (hidden by ui.ALWAYS_CSS).
-CLICKER = "clicker"
+#: Container key of the Previous / Next bar, which presenter mode keeps on screen (ui.PRESENTER_CSS);
+#: the invisible Page Up / Page Down buttons are in the container keyed CLICKER (hidden by ui.ALWAYS_CSS).
+NAV = LESSON_NAV
 #: HTML id of the current stop's heading (h2), which presenter mode scrolls into view after a move.
 STAGE_ANCHOR = "current-stop"
 

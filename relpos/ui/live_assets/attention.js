@@ -1,8 +1,12 @@
-// The Explorer's numbers in the browser: a mirror of relpos.core, not a second truth.
+// The Explorer's numbers in the browser: a mirror of Python, not a second truth.
 //
-// Every function below names the Python function it mirrors; tests/test_live_panel.py
-// checks what the browser draws against relpos.relative_attention and
-// relpos.scalar_bias_attention on random states (max abs difference <= 1e-12).
+// While a slider moves, the live panel (live.js) recomputes here what Python computes on
+// release: the core's matrices (relpos.core), the cell text and hover fields
+// (relpos.text.numbers, relpos.text.hover) and the offset map's cells and the clipping
+// window's outline (relpos.plots). Every exported function names the Python function it
+// mirrors. Pure functions, no DOM: tests/js/attention.test.mjs runs them under node's own
+// test runner against numbers the NumPy core exported (tests/js/test_attention_mirror.py),
+// and tests/explorer/test_live_panel.py checks what the browser draws on random states.
 // Index letters as in the core: i query, j key, c feature, r table row; offset = j - i.
 // Arrays are plain row-major Arrays of float64 numbers: queries (n, d), keys (n, d),
 // table (2k+1, d).
@@ -86,6 +90,50 @@ export function attend(queries, keys, table, scalar) {
     weights,
     difference,
   };
+}
+
+// relpos.plots.offset_map (the map as a panel, see panel_cells there): z the clipped offset
+// clip(j − i, k) + shift (the table row above 64 × 64 cells), the offsets as cell text and
+// the hover's [offset, clipped] as text (up to 12 × 12), or the offset as a number.
+export function offsetCells(n, k, { shift, labels, hover }) {
+  const grid = (cell) => Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => cell(i, j)));
+  const offset = (value) => formatField(value, "+d");
+  const cells = { z: grid((i, j) => clip(j - i, k) + shift) };
+  if (labels) cells.text = grid((i, j) => offset(clip(j - i, k)));
+  if (hover === "text") cells.customdata = grid((i, j) => [offset(j - i), offset(clip(j - i, k))]);
+  if (hover === "offset") cells.customdata = grid((i, j) => [j - i]);
+  return cells;
+}
+
+// relpos.plots.heatmaps.window_staircases + outline_shapes: the cell-edge paths between
+// offsets within ±k and the clipped ones (above the window, then below it), for the
+// outline shapes Python sent without their path.
+export function outlinePaths(shapes, { n, k, origin }) {
+  if (!shapes || shapes.every((shape) => shape.path)) return;
+  const paths = [];
+  const corner = (x, y) => `${x + origin},${y + origin}`;
+  if (k + 1 <= n - 1) {
+    // keys more than k after their query, then more than k before it (a square panel has both or neither)
+    paths.push(staircase(k + 0.5, -0.5, n, 0, 1), staircase(-0.5, k + 0.5, n, 1, 0));
+  }
+  shapes.forEach((shape, index) => {
+    if (!shape.path) shape.path = `M ${paths[index].map(([x, y]) => corner(x, y)).join(" L ")}`;
+  });
+}
+
+// One staircase from (x, y): a step down then right (dx = 0, dy = 1 first) or right then down.
+function staircase(x, y, n, dx, dy) {
+  const end = n - 0.5;
+  const path = [[x, y]];
+  while (x < end && y < end) {
+    [x, y] = [x + dx, y + dy];
+    path.push([x, y]);
+    if ((dx ? x : y) < end) {
+      [x, y] = [x + dy, y + dx];
+      path.push([x, y]);
+    }
+  }
+  return path;
 }
 
 // relpos.text.hover: the per-cell fields behind a panel's hover template (the template

@@ -1,6 +1,6 @@
 // The Explorer's live panel (a Streamlit custom component, v2).
 //
-// Python sends a spec (relpos.topics.explorer.spec.live_spec): the inputs, the slider groups, the
+// Python sends a spec (relpos.topics.explorer.spec.release_spec): the inputs, the slider groups, the
 // seven figures as Plotly JSON *skeletons* (layout, colour scale and range, templates;
 // no cells, no outline paths; what all seven share comes once, as spec.layout and
 // spec.trace) and the recipes for their cells (decimals, hover fields, the offset map's).
@@ -30,7 +30,7 @@
 // figures, when) and relpos-live:mount. It draws a spec handed to it as a
 // relpos-live:load event on its root ({ spec, redraw }), as if Python had sent it: tests
 // and benchmarks compare the drawing with Python's figures without a server round trip.
-import { attend, clip, formatField, formatFixed, hoverData } from "./attention.js";
+import { attend, formatFixed, hoverData, offsetCells, outlinePaths } from "./attention.js";
 
 // Which panels a change can touch: an a^K slider never changes the content panel.
 const AFFECTS = {
@@ -171,50 +171,6 @@ function drawLayer(plot, update, info, layer) {
   }
 }
 
-// relpos.plots.offset_map (the map as a panel, see panel_cells there): z the clipped offset
-// clip(j − i, k) + shift (the table row above 64 × 64 cells), the offsets as cell text and
-// the hover's [offset, clipped] as text (up to 12 × 12), or the offset as a number.
-function offsetCells(n, k, { shift, labels, hover }) {
-  const grid = (cell) => Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => cell(i, j)));
-  const offset = (value) => formatField(value, "+d");
-  const cells = { z: grid((i, j) => clip(j - i, k) + shift) };
-  if (labels) cells.text = grid((i, j) => offset(clip(j - i, k)));
-  if (hover === "text") cells.customdata = grid((i, j) => [offset(j - i), offset(clip(j - i, k))]);
-  if (hover === "offset") cells.customdata = grid((i, j) => [j - i]);
-  return cells;
-}
-
-// relpos.plots.heatmaps.window_staircases + outline_shapes: the cell-edge paths between
-// offsets within ±k and the clipped ones (above the window, then below it), for the
-// outline shapes Python sent without their path.
-function outlinePaths(shapes, { n, k, origin }) {
-  if (!shapes || shapes.every((shape) => shape.path)) return;
-  const paths = [];
-  const corner = (x, y) => `${x + origin},${y + origin}`;
-  if (k + 1 <= n - 1) {
-    // keys more than k after their query, then more than k before it (a square panel has both or neither)
-    paths.push(staircase(k + 0.5, -0.5, n, 0, 1), staircase(-0.5, k + 0.5, n, 1, 0));
-  }
-  shapes.forEach((shape, index) => {
-    if (!shape.path) shape.path = `M ${paths[index].map(([x, y]) => corner(x, y)).join(" L ")}`;
-  });
-}
-
-// One staircase from (x, y): a step down then right (dx = 0, dy = 1 first) or right then down.
-function staircase(x, y, n, dx, dy) {
-  const end = n - 0.5;
-  const path = [[x, y]];
-  while (x < end && y < end) {
-    [x, y] = [x + dx, y + dy];
-    path.push([x, y]);
-    if ((dx ? x : y) < end) {
-      [x, y] = [x + dy, y + dx];
-      path.push([x, y]);
-    }
-  }
-  return path;
-}
-
 function structureOf(spec) {
   return JSON.stringify([spec.n, spec.k, spec.d, spec.live, !!spec.presenter, spec.groups.map((g) => g.labels.length)]);
 }
@@ -232,7 +188,9 @@ function sliderColumns(count, width, item, gap, most) {
 let noteCount = 0; // ids of the group notes (a tab panel names its note as its description)
 
 class LivePanel {
-  constructor() {
+  // `dom`: Streamlit's elements the panel finds (data.dom, relpos.server.internals).
+  constructor(dom) {
+    this.dom = dom;
     this.el = element("div", { class: "relpos-live" });
     // Where the keyboard was, so a remount (Streamlit re-creates the component's container
     // now and then while reruns overlap) gives it back instead of dropping it on <body>.
@@ -272,7 +230,7 @@ class LivePanel {
   // A switch of theme (the app menu, or the system's under "System") restyles Streamlit's
   // app element: the panels are drawn again in the new colours, cells and ranges as they are.
   watchTheme() {
-    const app = document.querySelector("[data-testid=stApp]");
+    const app = document.querySelector(this.dom.app);
     if (!app) return;
     const redraw = () => {
       if (!this.spec || !this.el.isConnected || JSON.stringify(themeColours(this.el)) === this.drawnColours) return;
@@ -829,7 +787,7 @@ export default function (component) {
   const id = component.key || component.name || "relpos.live";
   let panel = panels.get(id);
   if (!panel) {
-    panel = new LivePanel();
+    panel = new LivePanel(data.dom);
     panels.set(id, panel);
   }
   panel.attach(parentElement);

@@ -7,11 +7,16 @@
 // This element has no face. It compares the theme shown (the colour scheme Streamlit gives
 // its app element, from the theme's background) with the one this run drew for
 // (data.theme) and, when they differ, hands the shown one to Streamlit as its state,
-// whose change reruns the page, once per switch. Static code, no user text.
-const watch = { drawn: null, asked: null, setStateValue: null, observed: null, frame: 0 };
+// whose change reruns the page, once per switch. Static code, no user text. Streamlit's
+// app element is found by the selector Python sends (data.dom.app, relpos.server.internals).
+const watch = { drawn: null, asked: null, setStateValue: null, observed: null, frame: 0, app: null };
+
+function appElement() {
+  return watch.app && document.querySelector(watch.app);
+}
 
 function shownTheme() {
-  const app = document.querySelector("[data-testid=stApp]");
+  const app = appElement();
   return app && getComputedStyle(app).colorScheme === "dark" ? "dark" : "light";
 }
 
@@ -33,7 +38,7 @@ function soon() {
 
 // Streamlit restyles its app element (a new class) when the theme changes.
 function observe() {
-  const app = document.querySelector("[data-testid=stApp]");
+  const app = appElement();
   if (!app || watch.observed === app) return;
   watch.observed = app;
   new MutationObserver(soon).observe(app, { attributes: true, attributeFilter: ["class", "style"] });
@@ -44,6 +49,7 @@ if (window.matchMedia) window.matchMedia("(prefers-color-scheme: dark)").addEven
 export default function (component) {
   const { data, setStateValue, parentElement } = component;
   watch.drawn = data.theme;
+  watch.app = data.dom.app;
   watch.setStateValue = setStateValue;
   if (parentElement) parentElement.dataset.relposTheme = String(data.theme);
   observe();
