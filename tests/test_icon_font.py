@@ -11,7 +11,8 @@ import io
 
 import pytest
 
-from relpos.server import icon_font, internals
+from relpos.server import internals
+from relpos.static import icon_font
 from relpos.ui.navigation import PAGES
 
 MB = 1_000_000

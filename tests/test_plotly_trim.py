@@ -11,7 +11,8 @@ from __future__ import annotations
 import pytest
 
 from relpos.plots.template import TRACE_TYPES
-from relpos.server import internals, plotly_trim
+from relpos.server import internals
+from relpos.static import plotly_trim
 from relpos.ui.navigation import PAGES
 from tests.support.apptest import open_app, plotly_specs
 

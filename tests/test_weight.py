@@ -14,7 +14,7 @@ import gzip
 import brotli
 import pytest
 
-from relpos.server import weight
+from relpos.static import weight
 from tests.support.apptest import ROOT
 from tests.support.streamlit_client import run_in_own_loop
 

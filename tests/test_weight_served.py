@@ -20,7 +20,8 @@ import urllib.request
 import brotli
 import pytest
 
-from relpos.server import internals, plotly_trim
+from relpos.server import internals
+from relpos.static import plotly_trim
 from tests.support.browser import ARTIFACTS, ROOT, StreamlitServer, free_port
 from tests.support.streamlit_client import first_loads, run_in_own_loop
 

@@ -12,12 +12,6 @@ page file's first statement is :func:`page_entry`. Inside:
 * :mod:`~relpos.server.routing`: every page runs through app.py, even on a fresh server
   whose first request names a page;
 * :mod:`~relpos.server.links`: a link too long for Streamlit is reported, not dropped;
-* :mod:`~relpos.server.class_events`: the live class's event stream (a route of its own);
-* :mod:`~relpos.server.class_follow`: the live class's view, answers and verdicts for a
-  student's browser (routes of their own: following costs no page run);
-* :mod:`~relpos.server.class_results`: the class's CSV, for its teacher's browser only;
-* :mod:`~relpos.server.identity`: who a browser is in a class, sealed in an HttpOnly
-  cookie, and the private teacher link's page (routes of their own);
 * :mod:`~relpos.server.client`: the classroom's browser-side helpers (``assets/classroom.js``);
 * :mod:`~relpos.server.seeds`: widget values a page sets reach the browser, even when a
   click races the run that set them;
@@ -35,32 +29,9 @@ from contextlib import contextmanager
 import streamlit as st
 
 from relpos.plots import style
-from relpos.server import (
-    backpressure,
-    class_events,
-    class_follow,
-    class_results,
-    client,
-    identity,
-    links,
-    reconnect,
-    routing,
-    seeds,
-    turns,
-)
+from relpos.server import backpressure, client, links, reconnect, routing, seeds, turns
 
-__all__ = [
-    "class_events",
-    "class_follow",
-    "class_results",
-    "draw_in_readers_theme",
-    "fragment",
-    "identity",
-    "page_entry",
-    "page_run",
-    "run_finished",
-    "set_widget",
-]
+__all__ = ["draw_in_readers_theme", "fragment", "page_entry", "page_run", "run_finished", "set_widget"]
 
 #: A run that ended early on purpose (``st.switch_page``) calls this before it ends.
 run_finished = backpressure.run_finished

@@ -23,7 +23,8 @@ from typing import Any
 import streamlit as st
 from starlette.middleware import Middleware
 
-from relpos.server import internals, weight
+from relpos.server import internals
+from relpos.static import weight
 
 __all__ = ["app_options", "register_lifespan", "register_middleware", "register_routes", "weight_middleware"]
 

@@ -11,8 +11,8 @@ runs (no polling rerun, no timer). Its JavaScript lives in ``relpos/ui/class_ass
 
 from __future__ import annotations
 
-from relpos.server import identity
-from relpos.server.class_events import events_path
+from relpos.class_routes import identity
+from relpos.class_routes.events import events_path
 from relpos.ui import live
 
 __all__ = ["NAME", "class_events", "identity_cookie"]

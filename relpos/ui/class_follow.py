@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from relpos.server import class_follow
-from relpos.server.class_events import events_path
+from relpos.class_routes import follow
+from relpos.class_routes.events import events_path
 from relpos.ui import live
 
 __all__ = ["NAME", "follow_view"]
@@ -42,9 +42,9 @@ def follow_view(code: str, version: int, token: str, *, key: str) -> None:
         "version": int(version),
         "token": token,
         "events": events_path(code, "state"),
-        "view": _path(class_follow.VIEW_PATH, code),
-        "answer": _path(class_follow.ANSWER_PATH, code),
-        "mine": _path(class_follow.MINE_PATH, code),
+        "view": _path(follow.VIEW_PATH, code),
+        "answer": _path(follow.ANSWER_PATH, code),
+        "mine": _path(follow.MINE_PATH, code),
         "plotly": live.plotly_chunk(),
         "katex": live.katex_chunk(),
     }

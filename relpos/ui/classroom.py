@@ -31,15 +31,16 @@ from urllib.parse import urlsplit, urlunsplit
 
 import streamlit as st
 
+from relpos.class_routes import identity, results_csv
+from relpos.class_routes.events import class_store, session_client
+from relpos.class_routes.follow import results_figure
 from relpos.classroom import model
 from relpos.classroom.errors import ClassroomError, NotJoinedError
 from relpos.classroom.model import Class, Question
 from relpos.classroom.qr import qr_svg
 from relpos.classroom.results import Results
 from relpos.classroom.store import BaseStore
-from relpos.server import class_results, fragment, identity, internals
-from relpos.server.class_events import class_store, session_client
-from relpos.server.class_follow import results_figure
+from relpos.server import fragment, internals
 from relpos.state.keys import state_key, widget_key
 from relpos.tables import frames
 from relpos.text.answers import MAX_SEED
@@ -533,8 +534,8 @@ def results_link(who: Role) -> None:
     """The class's results for a spreadsheet, from :mod:`relpos.server.class_results`: made
     at the click (every answer so far), in the teacher's time zone (the browser's), and
     served only to this browser's teacher cookie (not at a ``/media/`` address anyone may fetch)."""
-    href = html.escape(class_results.results_path(who.code, st.context.timezone), quote=True)
-    name = class_results.file_name(who.code)  # the code alphabet only: nothing typed by anyone
+    href = html.escape(results_csv.results_path(who.code, st.context.timezone), quote=True)
+    name = results_csv.file_name(who.code)  # the code alphabet only: nothing typed by anyone
     link = f'<a href="{href}" download="{name}" style="{_RESULTS_STYLE}">Download results (CSV)</a>'
     st.html(link, width="content")
 

@@ -14,11 +14,11 @@ import time
 import numpy as np
 import pytest
 
+from relpos.class_routes import follow, identity
 from relpos.classroom import model
 from relpos.classroom.errors import ClassroomError
 from relpos.classroom.sqlite_store import SqliteStore
 from relpos.core.examples import worked_example
-from relpos.server import class_follow, identity
 from relpos.state.keys import widget_key
 from relpos.topics.walkthrough import controls as walk
 from relpos.topics.walkthrough import model as wt
@@ -84,7 +84,7 @@ def _follow_data(at) -> dict | None:
 
 def _view(code: str) -> dict:
     """The class's view, as every following student's browser fetches it."""
-    _, body, _ = class_follow.view_bytes(code)
+    _, body, _ = follow.view_bytes(code)
     return json.loads(body)
 
 
@@ -96,14 +96,14 @@ def _submit(code: str, at, text: str) -> dict:
     """A student's answer, as their follow view's form sends it (the route's own call)."""
     question = classroom.store().get_class(code).question
     try:
-        return class_follow._submit(code, _token(at), question.id, text)
+        return follow._submit(code, _token(at), question.id, text)
     except ClassroomError as error:
         return {"message": error.message, "stored": False}
 
 
 def _mine(code: str, at) -> dict:
     question = classroom.store().get_class(code).question
-    return class_follow._mine(code, _token(at), question.id)
+    return follow._mine(code, _token(at), question.id)
 
 
 def test_the_teacher_starts_a_class_and_the_projector_shows_code_link_qr_and_students(class_file):

@@ -19,11 +19,11 @@ from urllib.parse import parse_qsl, urlencode
 
 import streamlit as st
 
+from relpos.class_routes.events import session_client
 from relpos.classroom import model as class_model
 from relpos.classroom.errors import ClassroomError, StoreUnavailableError, ends_identity
 from relpos.classroom.model import Class, Pace
 from relpos.server import turns
-from relpos.server.class_events import session_client
 from relpos.state.keys import state_key, widget_key
 from relpos.text.numbers import readable, subscript
 from relpos.topics.walkthrough import controls as walk

@@ -40,6 +40,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from relpos.class_routes import identity
+from relpos.class_routes.events import class_store
 from relpos.classroom import model
 from relpos.classroom.errors import ClassroomError, InputError, NotJoinedError, StoreUnavailableError
 from relpos.classroom.limits import TokenBucket
@@ -47,8 +49,7 @@ from relpos.classroom.model import Class, Question
 from relpos.classroom.results import Results
 from relpos.plots.classroom import answer_bars
 from relpos.plots.plain import plain_figure
-from relpos.server import asgi, identity
-from relpos.server.class_events import class_store
+from relpos.server import asgi
 from relpos.text import numbers
 from relpos.text.rich import runs
 from relpos.topics.quiz.checking import make_quiz

@@ -18,10 +18,11 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
+from relpos.class_routes import identity
+from relpos.class_routes.events import class_store
 from relpos.classroom import model
 from relpos.classroom.errors import ClassroomError, StoreUnavailableError
-from relpos.server import asgi, identity
-from relpos.server.class_events import class_store
+from relpos.server import asgi
 
 __all__ = ["RESULTS_PATH", "file_name", "results_path"]
 

@@ -445,7 +445,8 @@ def app_transforms(head: str = "") -> dict[str, Transform]:
     only the plotly.js the app draws with (:mod:`relpos.server.plotly_trim`), the icon
     font with only the icons a page can show (:mod:`relpos.server.icon_font`), and
     ``index.html`` with `head` in its head (:func:`with_head`)."""
-    from relpos.server import icon_font, internals, plotly_trim
+    from relpos.server import internals
+    from relpos.static import icon_font, plotly_trim
 
     transforms = {
         internals.PLOTLY_CHUNK_GLOB: Transform(plotly_trim.trim_bytes, plotly_trim.key()),

@@ -41,11 +41,11 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from relpos.class_routes.events import class_store
 from relpos.classroom import model
 from relpos.classroom.errors import ClassroomError, StoreUnavailableError
 from relpos.classroom.store import default_sqlite_path
 from relpos.server import asgi, internals
-from relpos.server.class_events import class_store
 
 __all__ = [
     "IDENTITY_PATH",

@@ -87,7 +87,7 @@ def subset(data: bytes, names: Iterable[str]) -> bytes | None:
 def transform(static_root: Path):
     """The :class:`relpos.server.weight.Transform` serving the font with the icons of this
     build of Streamlit and of the app."""
-    from relpos.server.weight import Transform
+    from relpos.static.weight import Transform
 
     names = sorted(icon_names(static_root, app_sources()))
     code = Path(__file__).read_text(encoding="utf-8")
