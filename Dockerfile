@@ -29,7 +29,7 @@ COPY . ./
 COPY deploy/streamlit.toml .streamlit/config.toml
 # Streamlit's frontend files compressed once, brotli and gzip, while /app is still
 # writable (relpos/static/weight.py serves them from data/cache; ~1 min of one core).
-RUN python -m relpos.static.weight
+RUN python -m relpos.server.frontend
 
 USER relpos
 EXPOSE 8501

@@ -28,9 +28,9 @@ $(VENV)/.dev-installed: requirements.txt requirements-dev.txt | $(BIN)/python
 # Streamlit's frontend files in brotli and gzip, once per install (relpos/static/weight.py serves
 # them from data/cache; a server without them compresses each on its first request instead),
 # with its Plotly chunk trimmed and its icon font subset (made at a server's start otherwise).
-$(VENV)/.precompressed: $(VENV)/.runtime-installed relpos/static/weight.py relpos/static/plotly_trim.py \
-		relpos/static/icon_font.py
-	$(BIN)/python -m relpos.static.weight
+$(VENV)/.precompressed: $(VENV)/.runtime-installed relpos/server/frontend.py relpos/static/weight.py \
+		relpos/static/plotly_trim.py relpos/static/icon_font.py
+	$(BIN)/python -m relpos.server.frontend
 	touch $@
 
 run: $(VENV)/.runtime-installed $(VENV)/.precompressed

@@ -43,7 +43,7 @@ def test_a_subset_of_no_known_icon_leaves_the_font_alone(font_bytes):
 
 
 def test_the_names_cover_streamlits_own_icons_and_every_page_icon():
-    names = icon_font.icon_names(internals.static_dir(), icon_font.app_sources())
+    names = icon_font.icon_names(internals.static_dir(), icon_font.app_sources(), internals.ICON_NAME_PREFIX)
     assert {"keyboard_double_arrow_left", "keyboard_double_arrow_right", "expand_more", "check"} <= names
     pages = {spec.icon.removeprefix(internals.ICON_NAME_PREFIX).rstrip(":") for spec in PAGES}
     assert pages <= names, sorted(pages - names)

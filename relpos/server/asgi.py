@@ -23,7 +23,7 @@ from typing import Any
 import streamlit as st
 from starlette.middleware import Middleware
 
-from relpos.server import internals
+from relpos.server import frontend, internals
 from relpos.static import weight
 
 __all__ = ["app_options", "register_lifespan", "register_middleware", "register_routes", "weight_middleware"]
@@ -61,7 +61,7 @@ def weight_middleware(head: str = "") -> Middleware:
         weight.WeightMiddleware,
         static_root=internals.static_dir(),
         base_url=st.get_option("server.baseUrlPath") or "",
-        transforms=weight.app_transforms(head),
+        transforms=frontend.app_transforms(head),
         head=head,
     )
 

@@ -440,23 +440,6 @@ def with_head(page: bytes, head: str) -> bytes | None:
     return page[:at] + head.encode() + page[at:]
 
 
-def app_transforms(head: str = "") -> dict[str, Transform]:
-    """The files of Streamlit's build that relpos serves changed: the Plotly chunk with
-    only the plotly.js the app draws with (:mod:`relpos.server.plotly_trim`), the icon
-    font with only the icons a page can show (:mod:`relpos.server.icon_font`), and
-    ``index.html`` with `head` in its head (:func:`with_head`)."""
-    from relpos.server import internals
-    from relpos.static import icon_font, plotly_trim
-
-    transforms = {
-        internals.PLOTLY_CHUNK_GLOB: Transform(plotly_trim.trim_bytes, plotly_trim.key()),
-        internals.ICON_FONT_GLOB: icon_font.transform(internals.static_dir()),
-    }
-    if head:
-        transforms["index.html"] = Transform(lambda page: with_head(page, head), f"head {digest_of(head.encode())}")
-    return transforms
-
-
 # ---------------------------------------------------------------------------------------
 # The middleware
 
@@ -643,17 +626,3 @@ class WeightMiddleware:
             content_type=content_type or "application/octet-stream", cache_control=cache_control,
             persist=False, headers=keep, status=start["status"],
         )  # fmt: skip
-
-
-if __name__ == "__main__":  # python -m relpos.server.weight: fill the disk cache (install, image build)
-    import sys
-    import time
-
-    from relpos.server import internals
-
-    began = time.perf_counter()
-    store = CompressedStore()
-    folder = StaticFolder(internals.static_dir(), transforms=app_transforms(), cache_dir=store.cache_dir)
-    written, present = precompress(folder, store)
-    print(f"{written} variants written, {present} present, in {store.cache_dir} ({time.perf_counter() - began:.1f} s)")
-    sys.exit(0)
