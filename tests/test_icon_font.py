@@ -1,4 +1,4 @@
-"""Streamlit's icon font served with only the icons a page can show (relpos/server/icon_font.py).
+"""Streamlit's icon font served with only the icons a page can show (relpos/static/icon_font.py).
 
 The subset keeps exactly the ligatures asked for; the names found cover Streamlit's own
 icons and every page icon of the app; and in Chromium every icon on every page is drawn

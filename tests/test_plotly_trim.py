@@ -1,4 +1,4 @@
-"""Streamlit's Plotly chunk trimmed to the plotly.js the app draws with (relpos/server/plotly_trim.py).
+"""Streamlit's Plotly chunk trimmed to the plotly.js the app draws with (relpos/static/plotly_trim.py).
 
 On a small chunk of the same shape: unreached modules are emptied and unwanted traces
 unregistered, anything of another shape is left alone. On the installed chunk: the trim

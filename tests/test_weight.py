@@ -1,4 +1,4 @@
-"""The page weight middleware (relpos/server/weight.py), driven as plain ASGI.
+"""The page weight middleware (relpos/static/weight.py), driven as plain ASGI.
 
 Each test sends one request through :class:`WeightMiddleware` in front of a small app
 (a static folder of its own, or an inner app answering like Streamlit) and reads the

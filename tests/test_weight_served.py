@@ -1,7 +1,7 @@
-"""The real app, served by ``streamlit run app.py``, answers light (relpos/server/weight.py).
+"""The real app, served by ``streamlit run app.py``, answers light (relpos/static/weight.py).
 
 One server for the module: Streamlit's big Plotly chunk arrives trimmed to the app's
-traces (relpos/server/plotly_trim.py) in brotli, revalidated by its ETag; the page HTML
+traces (relpos/static/plotly_trim.py) in brotli, revalidated by its ETag; the page HTML
 and the live panel's files carry ETags and answer a revalidation with 304, nothing is
 encoded twice, and the same holds behind docs/hosting.md's HAProxy configuration (the
 proxy neither recompresses nor drops a header).

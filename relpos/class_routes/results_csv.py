@@ -1,7 +1,7 @@
 """The class's results as a CSV file, for the teacher's browser only (issue 38, point 13).
 
 ``GET /relpos/class/{code}/results.csv?tz=Europe/Paris`` answers the CSV only to a request
-that carries the class's teacher identity cookie (:mod:`relpos.server.identity`: HttpOnly,
+that carries the class's teacher identity cookie (:mod:`relpos.class_routes.identity`: HttpOnly,
 SameSite=Strict, so a link followed from another site does not carry it). Streamlit's
 ``download_button`` served the same file at an unguessable ``/media/…`` address that
 anyone holding the address could fetch without any session, for as long as Streamlit kept

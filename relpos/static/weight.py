@@ -8,7 +8,7 @@
   them uncompressed on purpose (its gzip middleware skips ``/static`` because it would
   recompress them on every request). Here each file is compressed once, with brotli and
   gzip, and the variants are kept on disk (:data:`CACHE_DIR`, filled at install by
-  ``python -m relpos.server.weight``) and in memory. Hashed file names
+  ``python -m relpos.server.frontend``) and in memory. Hashed file names
   (``index.DormvYxC.js``) are immutable: ``Cache-Control: public, max-age=31536000,
   immutable``. The others get an ETag and ``no-cache``, so a reload asks and gets a 304.
 * **Everything else** (the page HTML of ``/explorer``, ``/_stcore/host-config``, the live
@@ -19,9 +19,9 @@
   variants are kept in memory by the body's digest. Answers of unknown length (a stream,
   server-sent events) and partial ones (``Range``) pass untouched.
 * **Streamlit's Plotly chunk** is served with only the plotly.js the app draws with
-  (:func:`app_transforms`, :mod:`relpos.server.plotly_trim`): 0.31 MB in brotli instead
-  of 1.06. Its URL's hash names Streamlit's file, not what is sent, so it is revalidated
-  (ETag, ``no-cache``) rather than immutable.
+  (:func:`relpos.server.frontend.app_transforms`, :mod:`relpos.static.plotly_trim`): 0.31 MB
+  in brotli instead of 1.06. Its URL's hash names Streamlit's file, not what is sent, so it
+  is revalidated (ETag, ``no-cache``) rather than immutable.
 * **A page's head** can carry a few lines of the app's own (``head``: the theme's style
   sheet, :data:`relpos.ui.theme.THEME_CSS`): they are put before ``</head>`` of every HTML
   page served (``/`` from the static folder, ``/explorer`` from Streamlit), so they hold
@@ -485,7 +485,7 @@ class WeightMiddleware:
         Where compressed variants are kept; a new :class:`CompressedStore` by default.
     head
         HTML put in the head of every page Streamlit serves (:func:`with_head`); the
-        static folder's ``index.html`` gets it through `transforms` (:func:`app_transforms`).
+        static folder's ``index.html`` gets it through `transforms` (:func:`relpos.server.frontend.app_transforms`).
     """
 
     def __init__(

@@ -1,6 +1,6 @@
 """The live class's push receiver: a custom component (``st.components.v2``) without a face.
 
-It opens an ``EventSource`` on :func:`relpos.server.class_events.events_path` and sets its
+It opens an ``EventSource`` on :func:`relpos.class_routes.events.events_path` and sets its
 value (a version number) only when the class's version differs from the one this run drew
 with; that value change reruns the script, or only the fragment the component sits in.
 So a student's page follows the teacher within a round trip, and an idle class costs no
@@ -27,7 +27,7 @@ def _ignore() -> None:
 
 def identity_cookie(code: str) -> str:
     """The cookie in which the browser keeps who it is in class `code`: sealed, and set by
-    the server only, HttpOnly (:mod:`relpos.server.identity`).
+    the server only, HttpOnly (:mod:`relpos.class_routes.identity`).
 
     Beside the browser's local storage: a cookie reaches the server with a new session's
     WebSocket, so a session on a restarted server or another replica knows from its very
@@ -72,7 +72,7 @@ def class_events(
         Changes closer together than this are handed on as one.
     remember : dict, optional
         Who this session is (``code``, ``kind``, ``secret``): sealed
-        (:func:`relpos.server.identity.seal`), then kept in the browser's local storage and,
+        (:func:`relpos.class_routes.identity.seal`), then kept in the browser's local storage and,
         by the server, in :func:`identity_cookie` for this code; never shown, never in clear.
     ask : bool
         This session does not know who it is: hand back what the browser kept for this

@@ -1,5 +1,5 @@
 """A following student's screen: a custom component (``st.components.v2``) that draws each
-of the teacher's stops in the browser, from the class's view (:mod:`relpos.server.class_follow`).
+of the teacher's stops in the browser, from the class's view (:mod:`relpos.class_routes.follow`).
 
 Mounted once, when a student of a paced class opens or joins the lesson; from then on a
 Next costs the server no run of the student's page (the script in

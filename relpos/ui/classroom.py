@@ -3,7 +3,7 @@
 Who this browser session is lives in session state (:data:`TEACHER`, :data:`STUDENT`) and,
 so that a server restart or another replica does not take it away, in the browser's own
 storage and an HttpOnly cookie through :func:`relpos.ui.class_events.class_events`, sealed
-by the server (:mod:`relpos.server.identity`; never in the URL: the teacher's address bar
+by the server (:mod:`relpos.class_routes.identity`; never in the URL: the teacher's address bar
 is on the projector). The teacher credential is never drawn: the
 private teacher link is offered as a download only.
 
@@ -138,7 +138,7 @@ class Role:
 
 def _identity_from_url() -> None:
     """An old-style private link (``?teacher=<credential>``): refused, and taken out of the
-    address bar. A private link now opens :func:`relpos.server.identity.teach_page`, which
+    address bar. A private link now opens :func:`relpos.class_routes.identity.teach_page`, which
     keeps the credential out of every URL, history entry and Referer."""
     params = st.query_params
     if TEACHER_PARAM not in params:
@@ -531,7 +531,7 @@ _RESULTS_STYLE = (
 
 
 def results_link(who: Role) -> None:
-    """The class's results for a spreadsheet, from :mod:`relpos.server.class_results`: made
+    """The class's results for a spreadsheet, from :mod:`relpos.class_routes.results_csv`: made
     at the click (every answer so far), in the teacher's time zone (the browser's), and
     served only to this browser's teacher cookie (not at a ``/media/`` address anyone may fetch)."""
     href = html.escape(results_csv.results_path(who.code, st.context.timezone), quote=True)

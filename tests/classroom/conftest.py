@@ -113,7 +113,7 @@ def started(store):
 @contextlib.contextmanager
 def app_store_at(url: str, monkeypatch) -> Iterator[None]:
     """The app's pages and event streams use the store at `url` while the block runs (the
-    process's shared store, relpos.server.class_events.class_store, reset before and after)."""
+    process's shared store, relpos.class_routes.events.class_store, reset before and after)."""
     from relpos.class_routes import events
 
     monkeypatch.setenv("RELPOS_CLASS_STORE", url)

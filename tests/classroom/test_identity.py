@@ -1,4 +1,4 @@
-"""Issue 38, points 6 and 7: the private teacher link and the identity cookie (relpos.server.identity).
+"""Issue 38, points 6 and 7: the private teacher link and the identity cookie (relpos.class_routes.identity).
 
 * the cookie is set by the server only, HttpOnly, SameSite=Strict, Secure over HTTPS, at the
   app's base path, and holds a sealed identity, never the teacher's credential;

@@ -2,7 +2,7 @@
 view that follows, the Overview's join form, and who may do what from a page.
 
 Every test gets a store of its own (a SQLite file in its temporary folder), the one the
-app's pages and event streams share (relpos.server.class_events.class_store).
+app's pages and event streams share (relpos.class_routes.events.class_store).
 """
 
 from __future__ import annotations
@@ -272,7 +272,7 @@ def test_an_expired_code_says_so(class_file):
 
 def _resumed(monkeypatch, code: str, credential: str, *, presenter: bool = False):
     """A tab opened by the private link: its page trades the link's token for the identity
-    cookie (relpos.server.identity), then loads the lesson at the address it is given, with
+    cookie (relpos.class_routes.identity), then loads the lesson at the address it is given, with
     that cookie (AppTest cannot send cookies: the page's cookie jar is patched in)."""
     query = "presenter=1" if presenter else ""
     link = identity.teach_link("http://x", code, credential, presenter=presenter)

@@ -212,7 +212,7 @@ def _request(path_params: dict | None = None, query: bytes = b""):
 
 
 def _served(route, request) -> tuple[int, str]:
-    """Status and body of one of the class routes (relpos.server.class_events), called directly."""
+    """Status and body of one of the class routes (relpos.class_routes.events), called directly."""
 
     response = run_in_own_loop(route(request))
     return response.status_code, bytes(response.body).decode()

@@ -1,4 +1,4 @@
-"""What event streams and class starts may cost the server (relpos.server.class_events).
+"""What event streams and class starts may cost the server (relpos.class_routes.events).
 
 * a stream costs a socket and a coroutine, never a thread: hundreds of streams over
   hundreds of classes leave the server's thread count where it was, and a change still
