@@ -2,7 +2,7 @@
 
 * :mod:`~relpos.class_routes.events`: the class's event stream (a route of its own), and the
   process's one store of classes (:func:`~relpos.class_routes.events.class_store`);
-* :mod:`~relpos.class_routes.follow`: the class's view, answers and verdicts for a student's
+* :mod:`~relpos.class_routes.following`: the class's view, answers and verdicts for a student's
   browser (following costs no page run);
 * :mod:`~relpos.class_routes.results_csv`: the class's CSV, for its teacher's browser only;
 * :mod:`~relpos.class_routes.identity`: who a browser is in a class, sealed in an HttpOnly
@@ -14,6 +14,6 @@ itself, its model and stores, is :mod:`relpos.classroom`; the pages' side of it 
 :mod:`relpos.ui.classroom`.
 """
 
-from relpos.class_routes import events, follow, identity, results_csv
+from relpos.class_routes import events, following, identity, results_csv
 
-__all__ = ["events", "follow", "identity", "results_csv"]
+__all__ = ["events", "following", "identity", "results_csv"]

@@ -1,5 +1,5 @@
 """A following student's screen: a custom component (``st.components.v2``) that draws each
-of the teacher's stops in the browser, from the class's view (:mod:`relpos.class_routes.follow`).
+of the teacher's stops in the browser, from the class's view (:mod:`relpos.class_routes.following`).
 
 Mounted once, when a student of a paced class opens or joins the lesson; from then on a
 Next costs the server no run of the student's page (the script in
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from relpos.class_routes import follow
+from relpos.class_routes import following
 from relpos.class_routes.events import events_path
 from relpos.ui import live
 
@@ -42,9 +42,9 @@ def follow_view(code: str, version: int, token: str, *, key: str) -> None:
         "version": int(version),
         "token": token,
         "events": events_path(code, "state"),
-        "view": _path(follow.VIEW_PATH, code),
-        "answer": _path(follow.ANSWER_PATH, code),
-        "mine": _path(follow.MINE_PATH, code),
+        "view": _path(following.VIEW_PATH, code),
+        "answer": _path(following.ANSWER_PATH, code),
+        "mine": _path(following.MINE_PATH, code),
         "plotly": live.plotly_chunk(),
         "katex": live.katex_chunk(),
     }

@@ -33,7 +33,7 @@ import streamlit as st
 
 from relpos.class_routes import identity, results_csv
 from relpos.class_routes.events import class_store, session_client
-from relpos.class_routes.follow import results_figure
+from relpos.class_routes.following import results_figure
 from relpos.classroom import model
 from relpos.classroom.errors import ClassroomError, NotJoinedError
 from relpos.classroom.model import Class, Question

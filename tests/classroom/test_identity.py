@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from relpos.class_routes import follow, identity, results_csv
+from relpos.class_routes import following, identity, results_csv
 from relpos.classroom.model import Pace
 from relpos.ui import classroom
 from tests.classroom.conftest import app_store_at
@@ -95,7 +95,7 @@ def test_the_follow_view_names_a_student_by_the_sealed_cookie_not_a_clear_one():
         from starlette.requests import Request
 
         headers = [(b"cookie", cookie.encode())]
-        return follow._token(Request({"type": "http", "headers": headers, "query_string": b""}), "ABC234")
+        return following._token(Request({"type": "http", "headers": headers, "query_string": b""}), "ABC234")
 
     assert named(f"relpos-class-ABC234={sealed}") == token
     assert named(f"relpos-class-ABC234=student.{token}") == ""  # an old, readable cookie

@@ -14,7 +14,7 @@ import time
 import numpy as np
 import pytest
 
-from relpos.class_routes import follow, identity
+from relpos.class_routes import following, identity
 from relpos.classroom import model
 from relpos.classroom.errors import ClassroomError
 from relpos.classroom.sqlite_store import SqliteStore
@@ -84,7 +84,7 @@ def _follow_data(at) -> dict | None:
 
 def _view(code: str) -> dict:
     """The class's view, as every following student's browser fetches it."""
-    _, body, _ = follow.view_bytes(code)
+    _, body, _ = following.view_bytes(code)
     return json.loads(body)
 
 
@@ -96,14 +96,14 @@ def _submit(code: str, at, text: str) -> dict:
     """A student's answer, as their follow view's form sends it (the route's own call)."""
     question = classroom.store().get_class(code).question
     try:
-        return follow._submit(code, _token(at), question.id, text)
+        return following._submit(code, _token(at), question.id, text)
     except ClassroomError as error:
         return {"message": error.message, "stored": False}
 
 
 def _mine(code: str, at) -> dict:
     question = classroom.store().get_class(code).question
-    return follow._mine(code, _token(at), question.id)
+    return following._mine(code, _token(at), question.id)
 
 
 def test_the_teacher_starts_a_class_and_the_projector_shows_code_link_qr_and_students(class_file):

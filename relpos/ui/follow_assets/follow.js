@@ -1,7 +1,7 @@
 // relpos live class: a following student's screen, drawn in the browser.
 //
 // A student who follows the teacher's stop gets the page once; every later stop is drawn
-// here, from the class's view (relpos.class_routes.follow, built once per class version
+// here, from the class's view (relpos.class_routes.following, built once per class version
 // on the server and the same for every student), so a Next costs the server no page run.
 // One EventSource on the class's state stream (relpos.class_routes.events) says when the
 // version moves on; the view of that version is fetched and drawn: the stop (heading,
