@@ -17,6 +17,8 @@ page file's first statement is :func:`page_entry`. Inside:
   click races the run that set them;
 * :func:`draw_in_readers_theme`: the figures of a run (or of a fragment's run) take the
   colours of the theme the reader's browser shows (``relpos.plots.style.palette``);
+* :func:`relpos.plots.template.use_lean_default`: the first run of the process makes the
+  app's lean Plotly template the default, so every figure starts from it;
 * :mod:`~relpos.server.internals`: every private Streamlit name the above need, and why.
 """
 
@@ -28,7 +30,7 @@ from contextlib import contextmanager
 
 import streamlit as st
 
-from relpos.plots import style
+from relpos.plots import style, template
 from relpos.server import backpressure, client, links, reconnect, routing, seeds, turns
 
 __all__ = ["draw_in_readers_theme", "fragment", "page_entry", "page_run", "run_finished", "set_widget"]
@@ -45,7 +47,8 @@ set_widget = seeds.set_widget
 def page_run() -> Iterator[None]:
     """Wrap app.py's ``page.run()``: the whole harness, in the order it needs.
 
-    Before the page: wait for a client that has not read its answers, check the link the
+    Before the page: wait for a client that has not read its answers, start figures from
+    the app's lean Plotly template and draw them in the reader's theme, check the link the
     tab was opened with, send the classroom helpers, say if the link was too long, and
     register the reconnect marker, and write again the widget values the browser has not
     applied yet. The page then runs in its turn, marked as reached through app.py. A
@@ -53,6 +56,7 @@ def page_run() -> Iterator[None]:
     is not.
     """
     backpressure.wait_for_client()
+    template.use_lean_default()  # once per process; every later run finds it done
     draw_in_readers_theme()
     links.guard_oversized_links()
     client.install_client_helpers()

@@ -31,6 +31,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import streamlit as st
 
+from relpos import ui
 from relpos.class_routes import identity, results_csv
 from relpos.class_routes.events import class_store, session_client
 from relpos.class_routes.following import results_figure
@@ -47,7 +48,6 @@ from relpos.text.answers import MAX_SEED
 from relpos.text.escape import escape_markdown
 from relpos.topics.quiz.checking import make_quiz
 from relpos.ui import class_events as events
-from relpos.ui import common as ui
 
 __all__ = [
     "ANSWER",

@@ -19,6 +19,7 @@ from urllib.parse import parse_qsl, urlencode
 
 import streamlit as st
 
+from relpos import ui
 from relpos.class_routes.events import session_client
 from relpos.classroom import model as class_model
 from relpos.classroom.errors import ClassroomError, StoreUnavailableError, ends_identity
@@ -33,7 +34,6 @@ from relpos.topics.walkthrough.controls import PAGE, Lesson
 from relpos.topics.walkthrough.schema import WALKTHROUGH
 from relpos.ui import class_events as events
 from relpos.ui import class_follow, classroom
-from relpos.ui import common as ui
 
 __all__ = [
     "Live",
