@@ -28,8 +28,8 @@ RUN pip install -r requirements.txt \
 COPY . ./
 COPY deploy/streamlit.toml .streamlit/config.toml
 # Streamlit's frontend files compressed once, brotli and gzip, while /app is still
-# writable (relpos/server/weight.py serves them from data/cache; ~1 min of one core).
-RUN python -m relpos.server.weight
+# writable (relpos/static/weight.py serves them from data/cache; ~1 min of one core).
+RUN python -m relpos.server.frontend
 
 USER relpos
 EXPOSE 8501

@@ -25,12 +25,12 @@ $(VENV)/.dev-installed: requirements.txt requirements-dev.txt | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
 	touch $@ $(VENV)/.runtime-installed
 
-# Streamlit's frontend files in brotli and gzip, once per install (relpos/server/weight.py serves
+# Streamlit's frontend files in brotli and gzip, once per install (relpos/static/weight.py serves
 # them from data/cache; a server without them compresses each on its first request instead),
 # with its Plotly chunk trimmed and its icon font subset (made at a server's start otherwise).
-$(VENV)/.precompressed: $(VENV)/.runtime-installed relpos/server/weight.py relpos/server/plotly_trim.py \
-		relpos/server/icon_font.py
-	$(BIN)/python -m relpos.server.weight
+$(VENV)/.precompressed: $(VENV)/.runtime-installed relpos/server/frontend.py relpos/static/weight.py \
+		relpos/static/plotly_trim.py relpos/static/icon_font.py
+	$(BIN)/python -m relpos.server.frontend
 	touch $@
 
 run: $(VENV)/.runtime-installed $(VENV)/.precompressed

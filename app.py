@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from relpos import class_routes  # noqa: F401  its routes join the server when imported, before st.App
 from relpos.server import asgi, page_run
 from relpos.ui.page_list import sections
 from relpos.ui.theme import THEME_CSS, follow_theme

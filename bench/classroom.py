@@ -33,7 +33,7 @@ Measured, each with a summary line (PASS or FAIL against its target):
 * answers: N answers, spread over 3 s with a thread per student, all acknowledged within
   5 s; answer → the projector's activity stream p95 ≤ 1 s; the stored count equals the
   acknowledged answers (0 lost); the teacher's page shows "N of N here answered" (each
-  student's stream holds their seat, relpos.server.class_presence);
+  student's stream holds their seat, relpos.class_routes.leases);
 * idle: the app servers' CPU while N students' pages stay open and nothing happens
   (≤ 5 % of a core, all replicas together; HAProxy's and Redis' own printed beside);
 * ``--kill-teacher-replica`` (two replicas): a new question; a third of the class answers,
@@ -71,9 +71,9 @@ sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
 from failover import COOKIE, affinity_cookie, haproxy_binary, replica_of, start_proxy  # noqa: E402
 
+from relpos.class_routes import identity  # noqa: E402
 from relpos.classroom.model import number_question  # noqa: E402
 from relpos.classroom.stores import open_store  # noqa: E402
-from relpos.server import identity  # noqa: E402
 from tests.support.browser import (  # noqa: E402
     ARTIFACTS,
     CONNECTED_JS,

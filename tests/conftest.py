@@ -25,6 +25,17 @@ if WORKER and "RELPOS_PORTS" not in os.environ:
     os.environ["RELPOS_PORTS"] = f"{first}-{first + 499}"
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _app_plotly_template():
+    """Figures a test builds start from the template the app's figures start from: the lean
+    copy of Streamlit's (relpos.server.page_run makes it the default in every app process)."""
+    import streamlit  # noqa: F401  importing Streamlit makes its template Plotly's default
+
+    from relpos.plots.template import use_lean_default
+
+    use_lean_default()
+
+
 @pytest.fixture(autouse=True)
 def _repository_root(monkeypatch):
     monkeypatch.chdir(ROOT)

@@ -71,7 +71,7 @@ def test_page_loads_cleanly_and_has_no_accessibility_violations_in_light_and_dar
     assert_texts(audit_tab, expected.texts)
     assert len(audit_tab.figures()) >= expected.min_charts
     # Streamlit draws a chart before it knows its width, hidden, and again once it does; the
-    # app serves its chart element drawing only with the width (relpos.server.plotly_trim.draw_once)
+    # app serves its chart element drawing only with the width (relpos.static.plotly_trim.draw_once)
     draws = audit_tab.page.evaluate(CHART_DRAWS)
     assert all(count == 1 for count in draws), f"/{spec.url_path}: plotly.js draws per chart {draws}"
     assert audit_tab.wait_count("dataframe", expected.min_tables) >= expected.min_tables
@@ -80,7 +80,7 @@ def test_page_loads_cleanly_and_has_no_accessibility_violations_in_light_and_dar
     violations = audit(axe, audit_tab, spec.url_path, screenshot=f"a11y-{spec.url_path}")
     assert not violations, f"axe-core on /{spec.url_path}:\n{describe(violations)}"
     # every Plotly chart is announced by name (st.plotly_chart's ``alt``), on every page; "Chart"
-    # (relpos.ui.common.chart_name's word for a chart with no title) names nothing
+    # (relpos.ui.charts.chart_name's word for a chart with no title) names nothing
     unnamed = audit_tab.page.evaluate(
         """() => [...document.querySelectorAll('[data-testid=stPlotlyChart]')]
             .filter((chart) => ['', 'Chart'].includes((chart.getAttribute('aria-label') || '').trim())).length"""

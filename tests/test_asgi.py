@@ -8,7 +8,8 @@ from starlette.middleware import Middleware
 from starlette.responses import PlainTextResponse
 from starlette.routing import Route
 
-from relpos.server import asgi, weight
+from relpos.server import asgi
+from relpos.static import weight
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -35,7 +35,7 @@ from relpos.topics.walkthrough import live
 from relpos.topics.walkthrough import model as wt
 from relpos.topics.walkthrough import text as wt_text
 from relpos.topics.walkthrough.controls import Lesson
-from relpos.ui.common import url_problems_text
+from relpos.ui.url_state import url_problems_text
 from tests.support.strategies import (
     caption_settings,
     grid_values,

@@ -8,7 +8,7 @@ the failure: it appears only while the first sessions race through the first imp
 
 Before the fix, 87 of 150 first loads of ``/explorer?n=16`` failed with "ImportError:
 cannot import name 'ui' from 'relpos'": an import-time ``st.rerun`` aborted the import
-of ``relpos.ui.common`` half-way while other sessions were importing it.
+of the widget kit (then ``relpos.ui.common``) half-way while other sessions were importing it.
 """
 
 from __future__ import annotations

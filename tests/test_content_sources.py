@@ -2,7 +2,7 @@
 
 A *paragraph* is a run of non-blank lines of a content file (a list or a table is one
 paragraph). Its *source note* is an HTML comment ``<!-- source: ... -->`` inside that
-run, usually on its own last line; the page never shows it (``relpos.ui.common``
+run, usually on its own last line; the page never shows it (``relpos.text.prose.read_content``
 strips it before rendering).
 
 A paragraph is *factual* when it speaks about the literature: it names a paper or its

@@ -249,11 +249,11 @@ def test_join_a_class_fields(tmp_path, monkeypatch):
     """The Overview's join form gets each value as a code and as a nickname at once: no
     class has that code, so every case gets a message saying so (or what a code is), and
     nobody joins."""
-    from relpos.server import class_events
+    from relpos.class_routes import store as events
     from relpos.ui import classroom
 
     monkeypatch.setenv("RELPOS_CLASS_STORE", f"sqlite://{tmp_path / 'classes.sqlite3'}")
-    monkeypatch.setattr(class_events, "_store", None)
+    monkeypatch.setattr(events, "_store", None)
     try:
         at = open_page("overview")
         assert len(at.text_input) == TEXT_PAGES["overview"]
@@ -266,9 +266,9 @@ def test_join_a_class_fields(tmp_path, monkeypatch):
             assert classroom.STUDENT not in at.session_state, f"{case}: joined a class that does not exist"
             assert messages(at), f"{case}: no message"
     finally:
-        if class_events._store is not None:
-            class_events._store.close()
-        class_events._store = None
+        if events._store is not None:
+            events._store.close()
+        events._store = None
 
 
 def _looks_numeric(text: str) -> bool:

@@ -1,4 +1,4 @@
-"""Streamlit's icon font served with only the icons a page can show (relpos/server/icon_font.py).
+"""Streamlit's icon font served with only the icons a page can show (relpos/static/icon_font.py).
 
 The subset keeps exactly the ligatures asked for; the names found cover Streamlit's own
 icons and every page icon of the app; and in Chromium every icon on every page is drawn
@@ -11,7 +11,8 @@ import io
 
 import pytest
 
-from relpos.server import icon_font, internals
+from relpos.server import internals
+from relpos.static import icon_font
 from relpos.ui.navigation import PAGES
 
 MB = 1_000_000
@@ -42,7 +43,7 @@ def test_a_subset_of_no_known_icon_leaves_the_font_alone(font_bytes):
 
 
 def test_the_names_cover_streamlits_own_icons_and_every_page_icon():
-    names = icon_font.icon_names(internals.static_dir(), icon_font.app_sources())
+    names = icon_font.icon_names(internals.static_dir(), icon_font.app_sources(), internals.ICON_NAME_PREFIX)
     assert {"keyboard_double_arrow_left", "keyboard_double_arrow_right", "expand_more", "check"} <= names
     pages = {spec.icon.removeprefix(internals.ICON_NAME_PREFIX).rstrip(":") for spec in PAGES}
     assert pages <= names, sorted(pages - names)

@@ -1,15 +1,17 @@
 """The house: layers are folders, and imports point one way.
 
-``pages/`` → lesson views → the widget kit ``relpos.ui`` → the server harness
-``relpos.server`` → the live class ``relpos.classroom`` → pure lesson code → ``relpos.plots``
+``pages/`` → lesson views → the widget kit ``relpos.ui`` → the live class's routes
+``relpos.class_routes`` → the server harness ``relpos.server`` → the page weight
+``relpos.static`` → the live class ``relpos.classroom`` → pure lesson code → ``relpos.plots``
 → ``relpos.tables`` → ``relpos.state`` → ``relpos.text`` → ``relpos.core``. A lesson is one
 folder, ``relpos/topics/<topic>/``: its view modules (``view.py`` and the view's helpers,
 :data:`VIEW_ROLES`) form the top layer, the rest of it (schema, model, text, figures,
 tables, snippet) the pure lesson layer. A module may import its own layer and any layer
 below it, never one above, and a topic never imports another topic (the live class grades
-with the quiz's pure modules). Only the views, the widget kit and the server harness
-import Streamlit, only figures import Plotly, only tables import pandas, and the math
-imports nothing but NumPy. Every private Streamlit name lives in ``relpos.server.internals``.
+with the quiz's pure modules). Only the views, the widget kit, the class's routes and the
+server harness import Streamlit, only figures import Plotly, only tables import pandas,
+and the math imports nothing but NumPy. Every private Streamlit name lives in
+``relpos.server.internals``.
 """
 
 from __future__ import annotations
@@ -23,7 +25,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 #: top to bottom
-LAYERS = ("views", "ui", "server", "classroom", "lessons", "plots", "tables", "state", "text", "core")
+LAYERS = (
+    "views", "ui", "class_routes", "server", "static", "classroom",
+    "lessons", "plots", "tables", "state", "text", "core",
+)  # fmt: skip
 #: the modules of a topic folder that belong to its view (they may import Streamlit)
 VIEW_ROLES = {"view", "controls", "stage", "presets_view", "live"}
 #: third-party packages each layer may import (besides the standard library and numpy)
@@ -31,7 +36,9 @@ THIRD_PARTY = {
     "views": {"streamlit", "pandas", "plotly"},
     "lessons": set(),  # by role, see TOPIC_ROLES
     "ui": {"streamlit", "pandas", "plotly"},
+    "class_routes": {"streamlit"},
     "server": {"streamlit"},
+    "static": set(),
     "plots": {"plotly"},
     "tables": {"pandas"},
     "state": set(),
@@ -62,8 +69,8 @@ def _imports(path: Path) -> set[str]:
             names |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             names.add(node.module)
-            if node.module == "relpos":  # from relpos import X: X is a public name of the core
-                names |= {f"relpos.core.{alias.name}" for alias in node.names}
+            if node.module == "relpos":  # from relpos import X: a layer's package, or a public name of the core
+                names |= {f"relpos.{a.name}" if a.name in LAYERS else f"relpos.core.{a.name}" for a in node.names}
     return names
 
 

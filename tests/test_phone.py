@@ -78,7 +78,7 @@ def swipe_up(tab: AppTab, x: float, y: float, distance: int = 400) -> None:
     """A finger put down at (x, y) and moved `distance` px up, as Chromium's own touch events.
 
     (With Plotly's default drag-to-zoom the same swipe scrolls 0 px: plotly.js takes the
-    touch; ``relpos.ui.common.chart`` turns dragging off.)
+    touch; ``relpos.ui.charts.chart`` turns dragging off.)
     """
     session = tab.page.context.new_cdp_session(tab.page)
     session.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})

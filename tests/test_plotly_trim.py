@@ -1,4 +1,4 @@
-"""Streamlit's Plotly chunk trimmed to the plotly.js the app draws with (relpos/server/plotly_trim.py).
+"""Streamlit's Plotly chunk trimmed to the plotly.js the app draws with (relpos/static/plotly_trim.py).
 
 On a small chunk of the same shape: unreached modules are emptied and unwanted traces
 unregistered, anything of another shape is left alone. On the installed chunk: the trim
@@ -11,7 +11,8 @@ from __future__ import annotations
 import pytest
 
 from relpos.plots.template import TRACE_TYPES
-from relpos.server import internals, plotly_trim
+from relpos.server import internals
+from relpos.static import plotly_trim
 from relpos.ui.navigation import PAGES
 from tests.support.apptest import open_app, plotly_specs
 

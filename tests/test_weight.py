@@ -1,4 +1,4 @@
-"""The page weight middleware (relpos/server/weight.py), driven as plain ASGI.
+"""The page weight middleware (relpos/static/weight.py), driven as plain ASGI.
 
 Each test sends one request through :class:`WeightMiddleware` in front of a small app
 (a static folder of its own, or an inner app answering like Streamlit) and reads the
@@ -14,7 +14,7 @@ import gzip
 import brotli
 import pytest
 
-from relpos.server import weight
+from relpos.static import weight
 from tests.support.apptest import ROOT
 from tests.support.streamlit_client import run_in_own_loop
 

@@ -2,7 +2,7 @@
 
 A cold load (empty cache) of the Explorer and of the walkthrough, then a warm reload of
 each, counted on the wire by CDP (HTTP bodies with headers, WebSocket frames). Without
-the page weight middleware (relpos/server/weight.py) the Explorer weighed 5.2 MB cold and
+the page weight middleware (relpos/static/weight.py) the Explorer weighed 5.2 MB cold and
 1.5 MB warm, the walkthrough 11.4 MB cold.
 
 The limits are the issue's targets: a lesson link for a class on one Wi-Fi. The

@@ -1,7 +1,7 @@
-"""The real app, served by ``streamlit run app.py``, answers light (relpos/server/weight.py).
+"""The real app, served by ``streamlit run app.py``, answers light (relpos/static/weight.py).
 
 One server for the module: Streamlit's big Plotly chunk arrives trimmed to the app's
-traces (relpos/server/plotly_trim.py) in brotli, revalidated by its ETag; the page HTML
+traces (relpos/static/plotly_trim.py) in brotli, revalidated by its ETag; the page HTML
 and the live panel's files carry ETags and answer a revalidation with 304, nothing is
 encoded twice, and the same holds behind docs/hosting.md's HAProxy configuration (the
 proxy neither recompresses nor drops a header).
@@ -20,7 +20,8 @@ import urllib.request
 import brotli
 import pytest
 
-from relpos.server import internals, plotly_trim
+from relpos.server import internals
+from relpos.static import plotly_trim
 from tests.support.browser import ARTIFACTS, ROOT, StreamlitServer, free_port
 from tests.support.streamlit_client import first_loads, run_in_own_loop
 

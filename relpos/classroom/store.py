@@ -545,7 +545,7 @@ class BaseStore(ABC):
         store is :attr:`purge_seconds` old; how many.
 
         Called on the way into every read of a class and by the server's health check and
-        purge task (relpos.server.class_events), so a class's students, nicknames and answers
+        purge task (relpos.class_routes.events), so a class's students, nicknames and answers
         are deleted within six minutes of its end (or expiry) even when nobody starts a class.
         """
         now = self._clock()

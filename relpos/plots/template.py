@@ -16,7 +16,7 @@ import plotly.io as pio
 __all__ = ["LEAN_NAME", "TRACE_TYPES", "use_lean_default"]
 
 #: Every trace type a figure of the app is drawn with (tests/test_plotly_trim.py checks
-#: every page); relpos.server.plotly_trim serves a plotly.js with these alone.
+#: every page); relpos.static.plotly_trim serves a plotly.js with these alone.
 TRACE_TYPES = ("scatter", "bar", "heatmap")
 
 

@@ -12,17 +12,13 @@ page file's first statement is :func:`page_entry`. Inside:
 * :mod:`~relpos.server.routing`: every page runs through app.py, even on a fresh server
   whose first request names a page;
 * :mod:`~relpos.server.links`: a link too long for Streamlit is reported, not dropped;
-* :mod:`~relpos.server.class_events`: the live class's event stream (a route of its own);
-* :mod:`~relpos.server.class_follow`: the live class's view, answers and verdicts for a
-  student's browser (routes of their own: following costs no page run);
-* :mod:`~relpos.server.class_results`: the class's CSV, for its teacher's browser only;
-* :mod:`~relpos.server.identity`: who a browser is in a class, sealed in an HttpOnly
-  cookie, and the private teacher link's page (routes of their own);
 * :mod:`~relpos.server.client`: the classroom's browser-side helpers (``assets/classroom.js``);
 * :mod:`~relpos.server.seeds`: widget values a page sets reach the browser, even when a
   click races the run that set them;
 * :func:`draw_in_readers_theme`: the figures of a run (or of a fragment's run) take the
   colours of the theme the reader's browser shows (``relpos.plots.style.palette``);
+* :func:`relpos.plots.template.use_lean_default`: the first run of the process makes the
+  app's lean Plotly template the default, so every figure starts from it;
 * :mod:`~relpos.server.internals`: every private Streamlit name the above need, and why.
 """
 
@@ -34,33 +30,10 @@ from contextlib import contextmanager
 
 import streamlit as st
 
-from relpos.plots import style
-from relpos.server import (
-    backpressure,
-    class_events,
-    class_follow,
-    class_results,
-    client,
-    identity,
-    links,
-    reconnect,
-    routing,
-    seeds,
-    turns,
-)
+from relpos.plots import style, template
+from relpos.server import backpressure, client, links, reconnect, routing, seeds, turns
 
-__all__ = [
-    "class_events",
-    "class_follow",
-    "class_results",
-    "draw_in_readers_theme",
-    "fragment",
-    "identity",
-    "page_entry",
-    "page_run",
-    "run_finished",
-    "set_widget",
-]
+__all__ = ["draw_in_readers_theme", "fragment", "page_entry", "page_run", "run_finished", "set_widget"]
 
 #: A run that ended early on purpose (``st.switch_page``) calls this before it ends.
 run_finished = backpressure.run_finished
@@ -74,7 +47,8 @@ set_widget = seeds.set_widget
 def page_run() -> Iterator[None]:
     """Wrap app.py's ``page.run()``: the whole harness, in the order it needs.
 
-    Before the page: wait for a client that has not read its answers, check the link the
+    Before the page: wait for a client that has not read its answers, start figures from
+    the app's lean Plotly template and draw them in the reader's theme, check the link the
     tab was opened with, send the classroom helpers, say if the link was too long, and
     register the reconnect marker, and write again the widget values the browser has not
     applied yet. The page then runs in its turn, marked as reached through app.py. A
@@ -82,6 +56,7 @@ def page_run() -> Iterator[None]:
     is not.
     """
     backpressure.wait_for_client()
+    template.use_lean_default()  # once per process; every later run finds it done
     draw_in_readers_theme()
     links.guard_oversized_links()
     client.install_client_helpers()

@@ -9,7 +9,7 @@ runs the page only as the script.
 Other parts of the server add to the app here, before app.py is imported: a route
 (``register_routes``), a middleware (``register_middleware``) or a lifespan of their own
 (``register_lifespan``), or pass extra ones to :func:`app_options` directly. The page
-weight middleware (:mod:`relpos.server.weight`) always comes first, so whatever is added
+weight middleware (:mod:`relpos.static.weight`) always comes first, so whatever is added
 answers compressed and with ETags as well (a route that streams, such as server-sent
 events, is passed through as it is).
 """
@@ -23,7 +23,8 @@ from typing import Any
 import streamlit as st
 from starlette.middleware import Middleware
 
-from relpos.server import internals, weight
+from relpos.server import frontend, internals
+from relpos.static import weight
 
 __all__ = ["app_options", "register_lifespan", "register_middleware", "register_routes", "weight_middleware"]
 
@@ -55,12 +56,12 @@ def register_lifespan(lifespan: Callable[[Any], AbstractAsyncContextManager[dict
 
 def weight_middleware(head: str = "") -> Middleware:
     """The page weight middleware, serving Streamlit's frontend build under the base URL,
-    with `head` in the head of every page (:class:`relpos.server.weight.WeightMiddleware`)."""
+    with `head` in the head of every page (:class:`relpos.static.weight.WeightMiddleware`)."""
     return Middleware(
         weight.WeightMiddleware,
         static_root=internals.static_dir(),
         base_url=st.get_option("server.baseUrlPath") or "",
-        transforms=weight.app_transforms(head),
+        transforms=frontend.app_transforms(head),
         head=head,
     )
 

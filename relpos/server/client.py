@@ -5,7 +5,7 @@ cannot), text fields that let go of the focus after Enter (so a clicker steps th
 again), the current walkthrough stop kept in view after Previous / Next in presenter
 mode, presenter mode's folded sidebar, free focus and "Copy link" button, a phone's
 decimal keyboard in the number fields, and the window width in a cookie for the server
-(``relpos.ui.common.phone_screen``). Static code, no user text.
+(``relpos.ui.layout.phone_screen``). Static code, no user text.
 
 The script is a file of its own, served by a route at a URL that names its content's hash
 (:data:`PATH`), so a browser fetches it once and keeps it (the page weight middleware

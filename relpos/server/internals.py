@@ -27,13 +27,13 @@ Why each is still private:
   ``ComponentManifest``): ``st.components.v2`` finds manifests only in installed
   distributions, and relpos runs from its source tree.
 * **Where Streamlit's frontend build lives** (``file_util.get_static_dir``): the page
-  weight middleware (:mod:`relpos.server.weight`) answers those files itself,
+  weight middleware (:mod:`relpos.static.weight`) answers those files itself,
   compressed once, because Streamlit sends them uncompressed on purpose.
 * **Streamlit's Plotly chunk** (``static/js/PlotlyChart.<hash>.js``, which sets
   ``window.Plotly`` when it is evaluated): the live panel draws with the plotly.js that
   ``st.plotly_chart`` loads, so a page carries one copy; the chunk's hashed name is a
   detail of Streamlit's build, found here (:data:`CHECKED_FILES`); it is served trimmed
-  to the app's traces (:mod:`relpos.server.plotly_trim`).
+  to the app's traces (:mod:`relpos.static.plotly_trim`).
 * **How long a request head the server reads** (uvicorn's ``h11_impl.DEFAULT_MAX_INCOMPLETE_EVENT_SIZE``,
   16 KiB): uvicorn answers 400 to a request line and headers that arrive in pieces adding up
   to more (a link of 10,000 parameters is 89 KB: one read on a quiet loopback, several on
@@ -41,7 +41,7 @@ Why each is still private:
   Streamlit builds uvicorn's configuration itself and has no option for it.
 * **Streamlit's icon font** (``static/media/MaterialSymbols-Rounded.<hash>.woff2``, icons
   named ``:material/name:``): served with the app's and Streamlit's icons only
-  (:mod:`relpos.server.icon_font`).
+  (:mod:`relpos.static.icon_font`).
 * **Streamlit's DOM** (:data:`TESTIDS`, the ``data-testid`` of its elements, and
   :func:`css_class`, the ``st-key-…`` class of a keyed container): the app's style sheets and
   browser scripts find Streamlit's elements by these, which Streamlit documents nowhere.

@@ -22,7 +22,7 @@ from the field. A field that has a name for the learner is named by it in messag
 sentence ("sequence length n must be a whole number from 4 to 16; got 99 (kept 8)"); one
 without is named by its URL parameter ("n: expected an integer from 2 to 16; got '99'").
 
-Pure Python, no Streamlit, no NumPy: the pages' UI glue lives in :mod:`relpos.ui.common`.
+Pure Python, no Streamlit, no NumPy: the pages' UI glue lives in :mod:`relpos.ui.url_state`.
 Messages are plain text; the UI escapes them before display.
 """
 

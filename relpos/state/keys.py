@@ -24,10 +24,10 @@ from __future__ import annotations
 __all__ = ["CLICKER", "LESSON_NAV", "NUMBER_FIELDS", "state_key", "widget_key"]
 
 #: Container key of a lesson's Previous / Next bar, which presenter mode keeps on screen
-#: (relpos.ui.common.PRESENTER_CSS).
+#: (relpos.ui.presenter.PRESENTER_CSS).
 LESSON_NAV = "lesson-nav"
 #: Container key of the invisible Page Up / Page Down buttons a presentation clicker presses
-#: (hidden by relpos.ui.common.ALWAYS_CSS).
+#: (hidden by relpos.ui.presenter.ALWAYS_CSS).
 CLICKER = "clicker"
 
 

@@ -1,7 +1,7 @@
 """The app's own prose: ``content/<name>.md``, read without its source notes (no Streamlit).
 
 Every claim in content/*.md carries its source as an HTML comment (docs/sources.md). A page
-(:func:`relpos.ui.common.markdown`) and a browser-drawn view (a live class's follow view,
+(:func:`relpos.ui.prose.markdown`) and a browser-drawn view (a live class's follow view,
 :mod:`relpos.topics.walkthrough.spec`) show the prose without them.
 """
 

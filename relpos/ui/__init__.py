@@ -1,11 +1,55 @@
 """The widget kit: the Streamlit pieces every topic's view is built from.
 
-* common: shared page helpers, including the widgets drawn from a schema's fields;
-* live: the live panel (a custom component) that repaints heatmaps while a slider moves;
-* navigation and page_list: the page list as plain data, and the ``st.Page`` objects app.py declares.
+A view imports the kit once, ``from relpos import ui``, and calls its pieces by name:
+``ui.markdown("overview")``, ``ui.chart(fig)``, ``ui.PageFields(page, schema)``. The names
+below are the kit, each from the module of its job (the kit's modules import one another
+by module, never through this face):
 
-Every run goes through the server harness (:mod:`relpos.server`); widget and session keys
-are built by :mod:`relpos.state.keys`. Each lesson's view lives in its topic folder
-(``relpos/topics/<topic>/view.py``). May import everything below it: ``relpos.server``,
-``relpos.plots``, ``relpos.tables``, ``relpos.state``, ``relpos.text``, ``relpos.core``.
+* :mod:`~relpos.ui.prose`: the app's Markdown content, and sentences computed from the numbers;
+* :mod:`~relpos.ui.charts`: Plotly figures, named for screen readers, never zoomed by a drag;
+* :mod:`~relpos.ui.tables`: matrices and tables by the one number formatter, and charts as tables;
+* :mod:`~relpos.ui.layout`: a phone's screen or a wide one, page cards, the container a page opens at;
+* :mod:`~relpos.ui.presenter`: presenter mode, its toggle and its "Copy link" button;
+* :mod:`~relpos.ui.url_state`: a page's whole state in the URL (lesson links), widgets seeded from it;
+* :mod:`~relpos.ui.fields`: a page's widgets drawn from its schema's fields;
+* :mod:`~relpos.ui.downloads`: CSV and scenario downloads, the export section, the scenario upload;
+* ``set_widget``: the harness's way to set a keyed widget's value (:func:`relpos.server.set_widget`).
+
+Beside the kit, a few views import a module by name: ``live`` (the Explorer's live panel),
+``classroom``, ``class_events`` and ``class_follow`` (a live class), ``explorer_link``;
+app.py imports ``navigation``/``page_list`` (the page list) and ``theme``.
+
+Every run goes through the server harness (:mod:`relpos.server`), which also starts every
+figure from the app's lean Plotly template (:func:`relpos.plots.template.use_lean_default`);
+widget and session keys are built by :mod:`relpos.state.keys`. Each lesson's view lives in
+its topic folder (``relpos/topics/<topic>/view.py``). May import everything below it:
+``relpos.class_routes``, ``relpos.server``, ``relpos.plots``, ``relpos.tables``,
+``relpos.state``, ``relpos.text``, ``relpos.core``.
 """
+
+from relpos.server import set_widget
+from relpos.ui.charts import chart, chart_name, chart_row, heatmap_panel, plotly
+from relpos.ui.downloads import Download, download_buttons, download_csv, export_section, scenario_upload
+from relpos.ui.fields import PageFields
+from relpos.ui.layout import land_on, page_links, phone_screen
+from relpos.ui.presenter import ALWAYS_CSS, PRESENTER_CSS, presenter_heading, presenter_style, presenter_toggle
+from relpos.ui.prose import bullets, callout, caption, markdown
+from relpos.ui.tables import chart_tables, labelled_table, matrix_table, matrix_tables, named_index
+from relpos.ui.url_state import (
+    app_url,
+    lesson_link,
+    page_state,
+    seed_widget,
+    set_page_state,
+    show_url_problems,
+    write_url,
+)
+
+__all__ = [
+    "ALWAYS_CSS", "PRESENTER_CSS", "Download", "PageFields",
+    "app_url", "bullets", "callout", "caption", "chart", "chart_name", "chart_row", "chart_tables",
+    "download_buttons", "download_csv", "export_section", "heatmap_panel", "labelled_table", "land_on",
+    "lesson_link", "markdown", "matrix_table", "matrix_tables", "named_index", "page_links", "page_state",
+    "phone_screen", "plotly", "presenter_heading", "presenter_style", "presenter_toggle", "scenario_upload",
+    "seed_widget", "set_page_state", "set_widget", "show_url_problems", "write_url",
+]  # fmt: skip

@@ -1,6 +1,6 @@
 """The live class's push receiver: a custom component (``st.components.v2``) without a face.
 
-It opens an ``EventSource`` on :func:`relpos.server.class_events.events_path` and sets its
+It opens an ``EventSource`` on :func:`relpos.class_routes.events.events_path` and sets its
 value (a version number) only when the class's version differs from the one this run drew
 with; that value change reruns the script, or only the fragment the component sits in.
 So a student's page follows the teacher within a round trip, and an idle class costs no
@@ -11,8 +11,8 @@ runs (no polling rerun, no timer). Its JavaScript lives in ``relpos/ui/class_ass
 
 from __future__ import annotations
 
-from relpos.server import identity
-from relpos.server.class_events import events_path
+from relpos.class_routes import identity
+from relpos.class_routes.events import events_path
 from relpos.ui import live
 
 __all__ = ["NAME", "class_events", "identity_cookie"]
@@ -27,7 +27,7 @@ def _ignore() -> None:
 
 def identity_cookie(code: str) -> str:
     """The cookie in which the browser keeps who it is in class `code`: sealed, and set by
-    the server only, HttpOnly (:mod:`relpos.server.identity`).
+    the server only, HttpOnly (:mod:`relpos.class_routes.identity`).
 
     Beside the browser's local storage: a cookie reaches the server with a new session's
     WebSocket, so a session on a restarted server or another replica knows from its very
@@ -73,7 +73,7 @@ def class_events(
         Changes closer together than this are handed on as one.
     remember : dict, optional
         Who this session is (``code``, ``kind``, ``secret``): sealed
-        (:func:`relpos.server.identity.seal`), then kept in the browser's local storage and,
+        (:func:`relpos.class_routes.identity.seal`), then kept in the browser's local storage and,
         by the server, in :func:`identity_cookie` for this code; never shown, never in clear.
     ask : bool
         This session does not know who it is: hand back what the browser kept for this
@@ -82,7 +82,7 @@ def class_events(
         Drop what the browser kept for this code (the class is over, or the session left).
     seat : str, optional
         A student's token: the stream names their seat (sealed), so they count as here
-        while this page is open (:mod:`relpos.server.class_presence`).
+        while this page is open (:mod:`relpos.class_routes.leases`).
     """
     mount = live.project_component(NAME, js="events.js", isolate_styles=False)
     data = {

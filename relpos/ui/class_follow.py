@@ -1,5 +1,5 @@
 """A following student's screen: a custom component (``st.components.v2``) that draws each
-of the teacher's stops in the browser, from the class's view (:mod:`relpos.server.class_follow`).
+of the teacher's stops in the browser, from the class's view (:mod:`relpos.class_routes.following`).
 
 Mounted once, when a student of a paced class opens or joins the lesson; from then on a
 Next costs the server no run of the student's page (the script in
@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import streamlit as st
 
+from relpos.class_routes import following
+from relpos.class_routes.events import events_path
 from relpos.classroom.presence import seat_tag
-from relpos.server import class_follow
-from relpos.server.class_events import events_path
 from relpos.ui import live
 
 __all__ = ["NAME", "follow_view"]
@@ -45,9 +45,9 @@ def follow_view(code: str, version: int, token: str, *, key: str) -> None:
         "token": token,
         "events": events_path(code, "state", seat=token),
         "seat": seat_tag(token),
-        "view": _path(class_follow.VIEW_PATH, code),
-        "answer": _path(class_follow.ANSWER_PATH, code),
-        "mine": _path(class_follow.MINE_PATH, code),
+        "view": _path(following.VIEW_PATH, code),
+        "answer": _path(following.ANSWER_PATH, code),
+        "mine": _path(following.MINE_PATH, code),
         "plotly": live.plotly_chunk(),
         "katex": live.katex_chunk(),
     }

@@ -3,7 +3,7 @@
 Who this browser session is lives in session state (:data:`TEACHER`, :data:`STUDENT`) and,
 so that a server restart or another replica does not take it away, in the browser's own
 storage and an HttpOnly cookie through :func:`relpos.ui.class_events.class_events`, sealed
-by the server (:mod:`relpos.server.identity`; never in the URL: the teacher's address bar
+by the server (:mod:`relpos.class_routes.identity`; never in the URL: the teacher's address bar
 is on the projector). The teacher credential is never drawn: the
 private teacher link is offered as a download only.
 
@@ -32,6 +32,11 @@ from urllib.parse import urlsplit, urlunsplit
 
 import streamlit as st
 
+from relpos import ui
+from relpos.class_routes import identity, results_csv
+from relpos.class_routes.events import session_client
+from relpos.class_routes.following import results_figure
+from relpos.class_routes.store import class_store
 from relpos.classroom import model
 from relpos.classroom.errors import ClassroomError, NotJoinedError
 from relpos.classroom.model import Class, Question
@@ -39,9 +44,7 @@ from relpos.classroom.presence import Attendance, seat_tag
 from relpos.classroom.qr import qr_svg
 from relpos.classroom.results import Results
 from relpos.classroom.store import BaseStore
-from relpos.server import class_results, fragment, identity, internals
-from relpos.server.class_events import class_store, session_client
-from relpos.server.class_follow import results_figure
+from relpos.server import fragment, internals
 from relpos.state.keys import state_key, widget_key
 from relpos.tables import frames
 from relpos.text.answers import MAX_SEED
@@ -49,7 +52,6 @@ from relpos.text.escape import escape_markdown
 from relpos.topics.quiz.checking import make_quiz
 from relpos.ui import class_events as events
 from relpos.ui import class_roster
-from relpos.ui import common as ui
 
 __all__ = [
     "ANSWER",
@@ -142,7 +144,7 @@ class Role:
 
 def _identity_from_url() -> None:
     """An old-style private link (``?teacher=<credential>``): refused, and taken out of the
-    address bar. A private link now opens :func:`relpos.server.identity.teach_page`, which
+    address bar. A private link now opens :func:`relpos.class_routes.identity.teach_page`, which
     keeps the credential out of every URL, history entry and Referer."""
     params = st.query_params
     if TEACHER_PARAM not in params:
@@ -595,11 +597,11 @@ _RESULTS_STYLE = (
 
 
 def results_link(who: Role) -> None:
-    """The class's results for a spreadsheet, from :mod:`relpos.server.class_results`: made
+    """The class's results for a spreadsheet, from :mod:`relpos.class_routes.results_csv`: made
     at the click (every answer so far), in the teacher's time zone (the browser's), and
     served only to this browser's teacher cookie (not at a ``/media/`` address anyone may fetch)."""
-    href = html.escape(class_results.results_path(who.code, st.context.timezone), quote=True)
-    name = class_results.file_name(who.code)  # the code alphabet only: nothing typed by anyone
+    href = html.escape(results_csv.results_path(who.code, st.context.timezone), quote=True)
+    name = results_csv.file_name(who.code)  # the code alphabet only: nothing typed by anyone
     link = f'<a href="{href}" download="{name}" style="{_RESULTS_STYLE}">Download results (CSV)</a>'
     st.html(link, width="content")
 

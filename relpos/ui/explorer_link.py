@@ -11,7 +11,7 @@ import streamlit as st
 
 from relpos.state.codec import StateError
 from relpos.topics.explorer.schema import EXPLORER
-from relpos.ui.common import app_url
+from relpos.ui.url_state import app_url
 
 __all__ = ["EXPLORER_PAGE", "explorer_link", "explorer_query"]
 

@@ -113,14 +113,14 @@ def started(store):
 @contextlib.contextmanager
 def app_store_at(url: str, monkeypatch) -> Iterator[None]:
     """The app's pages and event streams use the store at `url` while the block runs (the
-    process's shared store, relpos.server.class_events.class_store, reset before and after)."""
-    from relpos.server import class_events
+    process's shared store, relpos.class_routes.store.class_store, reset before and after)."""
+    from relpos.class_routes import store as events
 
     monkeypatch.setenv("RELPOS_CLASS_STORE", url)
-    monkeypatch.setattr(class_events, "_store", None)
+    monkeypatch.setattr(events, "_store", None)
     try:
         yield
     finally:
-        if class_events._store is not None:
-            class_events._store.close()
-        class_events._store = None
+        if events._store is not None:
+            events._store.close()
+        events._store = None

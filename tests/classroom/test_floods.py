@@ -11,10 +11,10 @@ import time
 
 import pytest
 
+from relpos.class_routes import following
 from relpos.classroom import store as store_module
 from relpos.classroom.errors import RateLimitedError
 from relpos.classroom.limits import TokenBucket
-from relpos.server import class_follow
 from relpos.server.turns import LEAD_BUDGET, Turns
 from tests.support.streamlit_client import run_in_own_loop
 from tests.test_turns import start_when_first
@@ -30,7 +30,7 @@ class SpyStore:
 
     def submit_answer(self, code, token, question_id, text):
         self.submitted += 1
-        raise class_follow.NotJoinedError("not in this class")
+        raise following.NotJoinedError("not in this class")
 
 
 def post_answer(token: str, address: str = "10.0.0.7"):
@@ -49,7 +49,7 @@ def post_answer(token: str, address: str = "10.0.0.7"):
     async def receive():
         return {"type": "http.request", "body": body, "more_body": False}
 
-    return run_in_own_loop(class_follow.answer_route(class_follow.Request(scope, receive)))
+    return run_in_own_loop(following.answer_route(following.Request(scope, receive)))
 
 
 @pytest.fixture
@@ -57,16 +57,16 @@ def spy(monkeypatch) -> SpyStore:
     """The answer route's store is a spy; every answer limit starts afresh, its clock stopped
     (nothing refills while the test floods)."""
     spy = SpyStore()
-    monkeypatch.setattr(class_follow, "class_store", lambda: spy)
+    monkeypatch.setattr(following, "class_store", lambda: spy)
     for name in ("STUDENT_ANSWERS", "ADDRESS_ANSWERS", "CLASS_ANSWERS"):
-        old = getattr(class_follow, name)
-        monkeypatch.setattr(class_follow, name, TokenBucket(old.burst, rate=old.rate, clock=lambda: 0.0))
+        old = getattr(following, name)
+        monkeypatch.setattr(following, name, TokenBucket(old.burst, rate=old.rate, clock=lambda: 0.0))
     return spy
 
 
 def test_an_answer_flood_from_one_seat_gets_429s_without_store_calls(spy):
     statuses = [post_answer("flooding-token").status_code for _ in range(1000)]
-    allowed = class_follow.STUDENT_ANSWERS.burst
+    allowed = following.STUDENT_ANSWERS.burst
     assert spy.submitted == allowed
     assert statuses.count(429) == 1000 - allowed
     refused = post_answer("flooding-token")
@@ -85,8 +85,8 @@ def test_a_flood_from_one_seat_leaves_its_address_and_class_alone(spy):
 
 def test_an_answer_flood_of_made_up_seats_from_one_address_is_capped(spy):
     statuses = [post_answer(f"made-up-{index}").status_code for index in range(600)]
-    assert spy.submitted == class_follow.ADDRESS_ANSWERS.burst
-    assert statuses.count(429) == 600 - class_follow.ADDRESS_ANSWERS.burst
+    assert spy.submitted == following.ADDRESS_ANSWERS.burst
+    assert statuses.count(429) == 600 - following.ADDRESS_ANSWERS.burst
     assert post_answer("another-seat", address="10.0.0.8").status_code == 403  # another address answers
 
 

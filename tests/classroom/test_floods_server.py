@@ -18,9 +18,9 @@ import time
 
 import pytest
 
+from relpos.class_routes import following
 from relpos.classroom import store as store_module
 from relpos.classroom.stores import open_store
-from relpos.server import class_follow
 from tests.support.browser import AppTab
 from tests.support.class_students import Classroom, class_server
 
@@ -66,7 +66,7 @@ def _answer_flood(port: int, path: str, token: str, question: int, stop: threadi
     """One keep-alive connection posting one student's answer without pause until `stop`."""
     body = json.dumps({"question": question, "answer": "0.5"})
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    headers = {class_follow.TOKEN_HEADER: token, "Content-Type": "application/json"}
+    headers = {following.TOKEN_HEADER: token, "Content-Type": "application/json"}
     while not stop.is_set():
         connection.request("POST", path, body=body, headers=headers)
         response = connection.getresponse()

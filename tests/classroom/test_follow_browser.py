@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
+from relpos.class_routes import identity
 from relpos.classroom.model import number_question
 from relpos.classroom.stores import open_store
 from relpos.core.examples import worked_example
-from relpos.server import identity
 from relpos.topics.walkthrough import model as wt
 from relpos.topics.walkthrough import schema as walkthrough_schema
 from relpos.topics.walkthrough.live import pace_of

@@ -1,4 +1,4 @@
-"""Issue 38, points 6 and 7: the private teacher link and the identity cookie (relpos.server.identity).
+"""Issue 38, points 6 and 7: the private teacher link and the identity cookie (relpos.class_routes.identity).
 
 * the cookie is set by the server only, HttpOnly, SameSite=Strict, Secure over HTTPS, at the
   app's base path, and holds a sealed identity, never the teacher's credential;
@@ -15,8 +15,8 @@ import time
 
 import pytest
 
+from relpos.class_routes import following, identity, results_csv
 from relpos.classroom.model import Pace
-from relpos.server import class_follow, class_results, identity
 from relpos.ui import classroom
 from tests.classroom.conftest import app_store_at
 from tests.support.routes import call
@@ -95,7 +95,7 @@ def test_the_follow_view_names_a_student_by_the_sealed_cookie_not_a_clear_one():
         from starlette.requests import Request
 
         headers = [(b"cookie", cookie.encode())]
-        return class_follow._token(Request({"type": "http", "headers": headers, "query_string": b""}), "ABC234")
+        return following._token(Request({"type": "http", "headers": headers, "query_string": b""}), "ABC234")
 
     assert named(f"relpos-class-ABC234={sealed}") == token
     assert named(f"relpos-class-ABC234=student.{token}") == ""  # an old, readable cookie
@@ -145,9 +145,7 @@ def test_a_resume_token_opens_its_class_once_redeemed_and_expires(class_store):
 def _results(code: str, cookie: str = "", query: str = "tz=Asia%2FKolkata"):
     headers = {"Cookie": cookie} if cookie else {}
     path = f"/relpos/class/{code}/results.csv"
-    return call(
-        class_results.results_route, path, method="GET", headers=headers, query=query, path_params={"code": code}
-    )
+    return call(results_csv.results_route, path, method="GET", headers=headers, query=query, path_params={"code": code})
 
 
 def test_the_results_csv_goes_to_the_teachers_browser_only(class_store):

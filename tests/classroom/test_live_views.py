@@ -2,7 +2,7 @@
 view that follows, the Overview's join form, and who may do what from a page.
 
 Every test gets a store of its own (a SQLite file in its temporary folder), the one the
-app's pages and event streams share (relpos.server.class_events.class_store).
+app's pages and event streams share (relpos.class_routes.events.class_store).
 """
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ import time
 import numpy as np
 import pytest
 
+from relpos.class_routes import following, identity
 from relpos.classroom import model
 from relpos.classroom.errors import ClassroomError
 from relpos.classroom.presence import seat_tag
 from relpos.classroom.sqlite_store import SqliteStore
 from relpos.core.examples import worked_example
-from relpos.server import class_follow, identity
 from relpos.state.keys import widget_key
 from relpos.topics.walkthrough import controls as walk
 from relpos.topics.walkthrough import model as wt
@@ -85,7 +85,7 @@ def _follow_data(at) -> dict | None:
 
 def _view(code: str) -> dict:
     """The class's view, as every following student's browser fetches it."""
-    _, body, _ = class_follow.view_bytes(code)
+    _, body, _ = following.view_bytes(code)
     return json.loads(body)
 
 
@@ -104,14 +104,14 @@ def _submit(code: str, at, text: str) -> dict:
     """A student's answer, as their follow view's form sends it (the route's own call)."""
     question = classroom.store().get_class(code).question
     try:
-        return class_follow._submit(code, _token(at), question.id, text)
+        return following._submit(code, _token(at), question.id, text)
     except ClassroomError as error:
         return {"message": error.message, "stored": False}
 
 
 def _mine(code: str, at) -> dict:
     question = classroom.store().get_class(code).question
-    return class_follow._mine(code, _token(at), question.id)
+    return following._mine(code, _token(at), question.id)
 
 
 def test_the_teacher_starts_a_class_and_the_projector_shows_code_link_qr_and_students(class_file):
@@ -281,7 +281,7 @@ def test_an_expired_code_says_so(class_file):
 
 def _resumed(monkeypatch, code: str, credential: str, *, presenter: bool = False):
     """A tab opened by the private link: its page trades the link's token for the identity
-    cookie (relpos.server.identity), then loads the lesson at the address it is given, with
+    cookie (relpos.class_routes.identity), then loads the lesson at the address it is given, with
     that cookie (AppTest cannot send cookies: the page's cookie jar is patched in)."""
     query = "presenter=1" if presenter else ""
     link = identity.teach_link("http://x", code, credential, presenter=presenter)

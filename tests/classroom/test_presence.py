@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+from relpos.class_routes import leases
 from relpos.classroom import model, presence
 from relpos.classroom.errors import InputError, NotJoinedError, NotTeacherError
 from relpos.classroom.presence import JOIN_GRACE, LEASE
-from relpos.server import class_presence
 from tests.classroom.conftest import FakeClock
 from tests.classroom.test_store_limits import _left_of
 
@@ -160,14 +160,14 @@ def test_a_process_writes_its_seats_in_one_call_renews_them_and_drops_a_closed_t
     students = [store.join(code, f"S{number}") for number in range(30)]
     clock.advance(JOIN_GRACE + 1)
     counted, ticks = _Counted(store), FakeClock(0.0)
-    held = class_presence.Presence(counted, holder=REPLICA_A, clock=ticks, background=False)
+    held = leases.Presence(counted, holder=REPLICA_A, clock=ticks, background=False)
     leaves = [held.arrive(code, student.token) for student in students]
     held.flush()
     assert len(counted.calls) == 1 and len(counted.calls[0][0]) == 30  # 30 arrivals, one write
     assert len(_here(store, code, credential)) == 30
     for _ in range(9):  # a tick a second: nothing is due before RENEW seconds
-        ticks.advance(class_presence.TICK)
-        clock.advance(class_presence.TICK)
+        ticks.advance(leases.TICK)
+        clock.advance(leases.TICK)
         held.flush()
     assert len(counted.calls) == 1
     ticks.advance(presence.RENEW)
@@ -177,7 +177,7 @@ def test_a_process_writes_its_seats_in_one_call_renews_them_and_drops_a_closed_t
     leaves[0]()  # a reload: the stream closes and a new one opens within the grace
     held.arrive(code, students[0].token)
     leaves[1]()  # a closed tab
-    ticks.advance(class_presence.GRACE)
+    ticks.advance(leases.GRACE)
     held.flush()
     assert counted.calls[-1] == ([], [students[1].token])  # one write: the closed tab only
     assert len(_here(store, code, credential)) == 29 and "S1" not in _here(store, code, credential)
@@ -187,7 +187,7 @@ def test_a_process_stops_renewing_a_removed_seat(started, clock):
     store, code, credential = started
     mia, bo = store.join(code, "Mia"), store.join(code, "Bo")
     counted, ticks = _Counted(store), FakeClock(0.0)
-    held = class_presence.Presence(counted, holder=REPLICA_A, clock=ticks, background=False)
+    held = leases.Presence(counted, holder=REPLICA_A, clock=ticks, background=False)
     for student in (mia, bo):
         held.arrive(code, student.token)
     held.flush()

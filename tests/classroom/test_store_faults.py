@@ -213,7 +213,7 @@ def _request(path_params: dict | None = None, query: bytes = b""):
 
 
 def _served(route, request) -> tuple[int, str]:
-    """Status and body of one of the class routes (relpos.server.class_events), called directly."""
+    """Status and body of one of the class routes (relpos.class_routes.events), called directly."""
 
     response = run_in_own_loop(route(request))
     return response.status_code, bytes(response.body).decode()
@@ -262,20 +262,20 @@ def test_a_full_disk_refuses_the_answer_and_never_acknowledges_it(sqlite_store):
 
 
 def test_a_file_that_is_not_a_database_is_named_and_the_health_check_fails(tmp_path, monkeypatch):
-    from relpos.server import class_events
+    from relpos.class_routes import events
 
     path = tmp_path / "classes.sqlite3"
     path.write_bytes(b"this is not a database, " * 100)
     with app_store_at(f"sqlite://{path}", monkeypatch):
-        store = class_events.class_store()
+        store = events.class_store()
         with pytest.raises(StoreFaultError, match=f"{path} is not a database .*move that file away"):
             store.get_class("ABCDEF")
-        status, body = _served(class_events.health, _request())
+        status, body = _served(events.health, _request())
         assert status == 503 and "is not a database" in body
-        status, body = _served(class_events.class_events, _request({"code": "ABCDEF"}, b"watch=state"))
+        status, body = _served(events.class_events, _request({"code": "ABCDEF"}, b"watch=state"))
         assert status == 503 and "is not a database" in body  # not a 500
         path.rename(tmp_path / "moved-away.sqlite3")
-        assert _served(class_events.health, _request()) == (200, "ok")
+        assert _served(events.health, _request()) == (200, "ok")
         store.create_class()
 
 

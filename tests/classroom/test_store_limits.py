@@ -128,16 +128,17 @@ def test_an_ended_class_is_purged_an_hour_after_its_end_by_the_health_check_alon
 def test_the_server_purges_on_schedule_with_no_traffic_at_all(store, clock, monkeypatch):
     import asyncio
 
-    from relpos.server import class_events
+    from relpos.class_routes import events
+    from relpos.class_routes import store as shared
 
     code, credential = _lesson(store)
     store.end(code, credential)
     clock.advance(model.ENDED_KEEP + store.purge_grace + 1)
-    monkeypatch.setattr(class_events, "_store", store)
+    monkeypatch.setattr(shared, "_store", store)
 
     async def run_a_while() -> None:
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(class_events.purge_on_schedule(every=0.05), 0.3)
+            await asyncio.wait_for(events.purge_on_schedule(every=0.05), 0.3)
 
     run_in_own_loop(run_a_while())
     assert _left_of(store, code) == 0

@@ -1,4 +1,4 @@
-"""What event streams and class starts may cost the server (relpos.server.class_events).
+"""What event streams and class starts may cost the server (relpos.class_routes.events).
 
 * a stream costs a socket and a coroutine, never a thread: hundreds of streams over
   hundreds of classes leave the server's thread count where it was, and a change still
@@ -20,10 +20,10 @@ import urllib.request
 
 import pytest
 
+from relpos.class_routes import events
 from relpos.classroom import store as store_module
 from relpos.classroom.errors import RateLimitedError, StoreUnavailableError, UnknownClassError
 from relpos.classroom.stores import open_store
-from relpos.server import class_events
 from tests.classroom.conftest import app_store_at
 from tests.support.browser import ARTIFACTS, ROOT, StreamlitServer
 from tests.support.streamlit_client import run_in_own_loop
@@ -117,23 +117,23 @@ async def _ended(response) -> None:
 
 
 def test_streams_are_capped_per_client_and_per_class(tmp_path, monkeypatch):
-    monkeypatch.setattr(class_events, "MAX_STREAMS_PER_CLIENT", 3)
-    monkeypatch.setattr(class_events, "MAX_STREAMS_PER_CLASS", 4)
-    monkeypatch.setattr(class_events, "_admissions", class_events._Admissions())
+    monkeypatch.setattr(events, "MAX_STREAMS_PER_CLIENT", 3)
+    monkeypatch.setattr(events, "MAX_STREAMS_PER_CLASS", 4)
+    monkeypatch.setattr(events, "_admissions", events._Admissions())
 
     async def scenario() -> None:
-        store = class_events.class_store()
+        store = events.class_store()
         one, _ = store.create_class()
         two, _ = store.create_class()
-        mine = [await class_events.class_events(_request(one.code, "10.0.0.1")) for _ in range(3)]
+        mine = [await events.class_events(_request(one.code, "10.0.0.1")) for _ in range(3)]
         assert [response.status_code for response in mine] == [200, 200, 200]
-        refused = await class_events.class_events(_request(two.code, "10.0.0.1"))
+        refused = await events.class_events(_request(two.code, "10.0.0.1"))
         assert refused.status_code == 429 and "from this address" in bytes(refused.body).decode()
-        assert (await class_events.class_events(_request(one.code, "10.0.0.2"))).status_code == 200
-        full = await class_events.class_events(_request(one.code, "10.0.0.3"))
+        assert (await events.class_events(_request(one.code, "10.0.0.2"))).status_code == 200
+        full = await events.class_events(_request(one.code, "10.0.0.3"))
         assert full.status_code == 429 and "on this class" in bytes(full.body).decode()
         await _ended(mine[0])  # a stream that ends frees its place, for its client and its class
-        assert (await class_events.class_events(_request(one.code, "10.0.0.1"))).status_code == 200
+        assert (await events.class_events(_request(one.code, "10.0.0.1"))).status_code == 200
 
     with app_store_at(f"sqlite://{tmp_path / 'classes.sqlite3'}", monkeypatch):
         run_in_own_loop(scenario())
@@ -194,19 +194,19 @@ async def _first_chunk(response) -> str:
 
 def test_the_event_route_answers_an_unknown_code_as_a_live_one(tmp_path, monkeypatch):
     monkeypatch.setattr(store_module, "WRONG_CODES_PER_CLIENT", 3)
-    monkeypatch.setattr(class_events, "_admissions", class_events._Admissions())
+    monkeypatch.setattr(events, "_admissions", events._Admissions())
 
     async def scenario() -> None:
-        live, _ = class_events.class_store().create_class()
+        live, _ = events.class_store().create_class()
         answers = []
         for code in (live.code, "ZZZZZZ"):
-            response = await class_events.class_events(_request(code, "10.0.0.1"))
+            response = await events.class_events(_request(code, "10.0.0.1"))
             answers.append((response.status_code, response.media_type, await _first_chunk(response)))
         assert answers[0] == answers[1] == (200, "text/event-stream", "retry: 1000\ndata: 0\n\n")
         for code in ("ZZZZZY", "ZZZZZX"):  # three wrong codes: the client waits
-            await _first_chunk(await class_events.class_events(_request(code, "10.0.0.1")))
+            await _first_chunk(await events.class_events(_request(code, "10.0.0.1")))
         for code in (live.code, "ZZZZZW"):
-            refused = await class_events.class_events(_request(code, "10.0.0.1"))
+            refused = await events.class_events(_request(code, "10.0.0.1"))
             assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 0
 
     with app_store_at(f"sqlite://{tmp_path / 'classes.sqlite3'}", monkeypatch):
@@ -224,12 +224,12 @@ async def _next_data(response, timeout: float = 5.0) -> str:
 
 
 def test_a_blip_never_ends_a_stream_and_a_purged_class_does(tmp_path, monkeypatch):
-    monkeypatch.setattr(class_events, "_admissions", class_events._Admissions())
+    monkeypatch.setattr(events, "_admissions", events._Admissions())
 
     async def scenario() -> None:
-        store = class_events.class_store()
+        store = events.class_store()
         record, credential = store.create_class()
-        response = await class_events.class_events(_request(record.code, "10.0.0.1"))
+        response = await events.class_events(_request(record.code, "10.0.0.1"))
         assert await _next_data(response) == "retry: 1000\ndata: 0\n\n"
         real = store.versions
 

@@ -412,9 +412,11 @@ class TestPhoneLayout:
 
     @pytest.fixture
     def phone(self, monkeypatch):
-        from relpos.ui import common
+        from relpos import ui
+        from relpos.ui import layout
 
-        monkeypatch.setattr(common, "phone_screen", lambda: True)
+        monkeypatch.setattr(layout, "phone_screen", lambda: True)  # the kit's charts and presenter mode
+        monkeypatch.setattr(ui, "phone_screen", lambda: True)  # the view's own question
         return explorer()
 
     def test_n_and_k_are_in_the_main_area_once(self, phone):

@@ -32,7 +32,7 @@ from tests.support.streamlit_client import Session
 FOLLOW = "relpos.class_follow"
 JOIN = "Join the class"
 STREAM_TIMEOUT = 40.0  # s without a byte (heartbeats come every 15 s): the stream is dead
-RETRY_SECONDS = 1.0  # the server's `retry:` (relpos/server/class_events.py)
+RETRY_SECONDS = 1.0  # the server's `retry:` (relpos/class_routes/events.py)
 RETRY_ANSWER_SECONDS = 3.0  # follow.js sends an answer the network refused again this often
 
 

@@ -51,7 +51,7 @@ from relpos.topics.training.schema import TRAINING
 from relpos.topics.value_side.schema import VALUE_SIDE
 from relpos.topics.walkthrough import controls as walkthrough_ui
 from relpos.topics.walkthrough.schema import WALKTHROUGH
-from relpos.ui import common as common_ui
+from relpos.ui import presenter
 from tests.support.apptest import new_app_test
 
 # ---------------------------------------------------------------------------------------
@@ -472,9 +472,9 @@ APP_HTML = frozenset(
         GUARD_HTML,
         script_tag(),
         # the app's own style sheets and its Copy link button: static, no user text
-        common_ui.ALWAYS_CSS,
-        common_ui.ALWAYS_CSS + common_ui.PRESENTER_CSS,
-        common_ui.COPY_LINK_HTML,
+        presenter.ALWAYS_CSS,
+        presenter.ALWAYS_CSS + presenter.PRESENTER_CSS,
+        presenter.COPY_LINK_HTML,
     }
 )
 

@@ -8,14 +8,14 @@
 //    presentation clicker step through the lesson again.
 // 3. Presenter mode: after Previous / Next the current stop's heading is in view, below
 //    the sticky navigation bar. A lesson link that names a stop, opened on a phone, lands
-//    on that stop (the server marks the run with data-relpos-land, relpos.ui.common.land_on):
+//    on that stop (the server marks the run with data-relpos-land, relpos.ui.layout.land_on):
 //    its navigation bar, with the heading under it, is kept at the top of the screen while
 //    the page settles, until the reader scrolls, taps or types (landOnStop).
 // 4. Heatmap cell numbers never show below 10 px (hideTinyNumbers).
 // 5. The window's width is kept in a cookie (rememberWidth), so the server knows a phone
 //    before it draws anything: a presenter link opened on a phone gets the phone layout
-//    from its first run (relpos.ui.common.phone_screen). Nothing here clicks a widget.
-// 6. Presenter mode (relpos.ui.common.PRESENTER_CSS sets --relpos-presenter) folds the
+//    from its first run (relpos.ui.layout.phone_screen). Nothing here clicks a widget.
+// 6. Presenter mode (relpos.ui.presenter.PRESENTER_CSS sets --relpos-presenter) folds the
 //    sidebar whenever a page enters it, in every tab (Streamlit remembers an open sidebar),
 //    and the control that switched it on lets go of the focus: a clicker's Page Down then
 //    steps the lesson instead of scrolling (presenterMode).
@@ -42,7 +42,7 @@
   //   a box React has just drawn is never a scroll region without keyboard access, not even
   //   for the frame before it is fitted (axe: scrollable-region-focusable);
   // * a touch swipe that starts on a chart scrolls the page (charts never zoom or pan by
-  //   dragging; see relpos.ui.common.chart), a tap still shows the hover text;
+  //   dragging; see relpos.ui.charts.chart), a tap still shows the hover text;
   const style = document.createElement('style');
   style.id = 'relpos-classroom-css';
   style.textContent = `

@@ -8,14 +8,13 @@ import numpy as np
 import streamlit as st
 
 import relpos
+from relpos import ui
 from relpos.core import skewing
 from relpos.state.keys import state_key, widget_key
 from relpos.tables import frames as tables
 from relpos.text import numbers
 from relpos.topics.efficiency import charts, figures
 from relpos.topics.efficiency import model as timing
-from relpos.ui import common as ui
-from relpos.ui.common import chart_name, chart_tables, named_index, plotly
 
 # ---------------------------------------------------------------- efficiency page
 
@@ -30,13 +29,13 @@ def skew_walkthrough(length: int, values=None, *, key: str = "skew") -> None:
     for first in (0, 2):
         for column, figure_number in zip(st.columns(2), (first, first + 1), strict=True):
             with column:
-                plotly(step_figures[figure_number], key=widget_key(key, f"step{figure_number + 1}"))
+                ui.plotly(step_figures[figure_number], key=widget_key(key, f"step{figure_number + 1}"))
     grid_tables(step_figures, key=widget_key(key, "tables"))
 
 
 def grid_tables(grids, *, key: str) -> None:
     """The labelled grids' cells as tables, named by each grid's title."""
-    chart_tables({chart_name(fig): figures.grid_frame(fig) for fig in grids}, key=key)
+    ui.chart_tables({ui.chart_name(fig): figures.grid_frame(fig) for fig in grids}, key=key)
 
 
 def timing_panel() -> None:
@@ -71,7 +70,7 @@ def timing_panel() -> None:
         key=widget_key("efficiency", "timing_chart"),
         alt="Best time of each method, in milliseconds on a log scale",
     )
-    st.dataframe(named_index(tables.timing_frame(shown["timings"])), width="stretch")
+    st.dataframe(ui.named_index(tables.timing_frame(shown["timings"])), width="stretch")
 
 
 def memory_panel() -> None:

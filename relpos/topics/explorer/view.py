@@ -15,6 +15,7 @@ live panel first, two panels a row.
 import streamlit as st
 
 import relpos
+from relpos import ui
 from relpos.plots import panels
 from relpos.server import fragment
 from relpos.state.keys import state_key, widget_key
@@ -24,7 +25,6 @@ from relpos.topics.explorer import schema as explorer_schema
 from relpos.topics.explorer import spec as live
 from relpos.topics.explorer.schema import EXPLORER, SLIDER_TOKENS
 from relpos.topics.explorer.snippet import explorer_snippet
-from relpos.ui import common as ui
 from relpos.ui import live as live_ui
 
 __all__ = ["render"]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
+from relpos import ui
 from relpos.core.rope_extension import EXTENSION_METHODS, ExtensionTable, extension_pattern, rope_extension_table
 from relpos.core.rope_scaling import ROPE_SCALINGS
 from relpos.core.training_tasks import TRAINING_TASKS, task_sequences
@@ -20,7 +21,6 @@ from relpos.state.keys import widget_key
 from relpos.text.escape import escape_markdown
 from relpos.topics.long_context import figures, model, tables, text
 from relpos.topics.long_context.schema import LONG_CONTEXT
-from relpos.ui import common as ui
 
 PAGE = "long_context"  # url_path, and the st.session_state key of the settings dict
 FIELDS = ui.PageFields(PAGE, LONG_CONTEXT)

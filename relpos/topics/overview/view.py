@@ -5,10 +5,10 @@ from __future__ import annotations
 import streamlit as st
 
 import relpos
+from relpos import ui
 from relpos.tables import frames as tables
 from relpos.text import numbers
 from relpos.ui import classroom
-from relpos.ui import common as ui
 from relpos.ui.navigation import PAGES
 
 

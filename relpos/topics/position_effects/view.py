@@ -9,6 +9,7 @@ from __future__ import annotations
 import streamlit as st
 
 import relpos
+from relpos import ui
 from relpos.plots import panels
 from relpos.state.keys import state_key
 from relpos.topics.position_effects import model as effects
@@ -17,7 +18,6 @@ from relpos.topics.position_effects import schema as position_effects_schema
 from relpos.topics.position_effects import text as effects_text
 from relpos.topics.position_effects.schema import D_K_CHOICES, D_MODEL_CHOICES, EFFECTS
 from relpos.topics.position_effects.snippet import effects_snippet
-from relpos.ui import common as ui
 
 __all__ = ["PAGE", "STATE", "W", "setup_sidebar"]
 

@@ -8,13 +8,12 @@ import secrets
 import pandas as pd
 import streamlit as st
 
+from relpos import ui
 from relpos.state.keys import state_key, widget_key
 from relpos.tables import frames as tables
 from relpos.text.escape import escape_markdown
 from relpos.topics.quiz import checking as quiz
 from relpos.topics.quiz.schema import read_quiz_seed
-from relpos.ui import common as ui
-from relpos.ui.common import markdown, named_index
 from relpos.ui.explorer_link import explorer_link
 
 # ---------------------------------------------------------------- quiz page
@@ -99,8 +98,8 @@ def _question_numbers(question) -> None:
     """The scenario's q, k and a^K as small tables (positions from 1)."""
     if question.scenario is None:
         return
-    st.dataframe(named_index(tables.scenario_frame(question.scenario)), width="content")
-    st.dataframe(named_index(tables.offset_row_frame(question.scenario.table)), width="content")
+    st.dataframe(ui.named_index(tables.scenario_frame(question.scenario)), width="content")
+    st.dataframe(ui.named_index(tables.offset_row_frame(question.scenario.table)), width="content")
 
 
 def _worked_solution(question) -> None:
@@ -223,7 +222,7 @@ def quiz_summary(questions, seed: int) -> None:
     with st.container(horizontal=True):
         st.button("New questions", key=NEW_QUESTIONS, on_click=_new_questions, type="primary")
         st.button("Start again (same questions)", key=START_AGAIN, on_click=_start_again, args=(seed, len(questions)))
-    markdown("quiz_share")
+    ui.markdown("quiz_share")
     # plain text: a code block would load Streamlit's code highlighter (0.4 MB) for one line
     st.text(ui.app_url("quiz", {"seed": str(seed)}))
 

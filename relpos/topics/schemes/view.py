@@ -7,6 +7,7 @@ import math
 import streamlit as st
 
 import relpos
+from relpos import ui
 from relpos.core.scheme_comparison import length_generalization, translation_changes
 from relpos.server import fragment
 from relpos.state.keys import widget_key
@@ -14,7 +15,6 @@ from relpos.tables import frames as tables
 from relpos.text import numbers as num
 from relpos.topics.schemes import figures as scheme_figures
 from relpos.topics.schemes.schema import SCHEMES
-from relpos.ui import common as ui
 
 SCHEME_PAGE = "schemes"
 #: The page's settings (schema :data:`relpos.topics.schemes.schema.SCHEMES`) and their widgets.

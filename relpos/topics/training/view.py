@@ -15,12 +15,12 @@ import numpy as np
 import streamlit as st
 
 import relpos
+from relpos import ui
 from relpos.core.trained_presets import TRAINED_PRESETS
 from relpos.core.training import TrainedHead
 from relpos.core.training_eval import LengthTable
 from relpos.topics.training import figures, tables, text
 from relpos.topics.training.schema import ALL_SCHEMES, TRAINING, TRAINING_STEP_CHOICES
-from relpos.ui import common as ui
 
 PAGE = "training"  # url_path
 STATE = "training"  # st.session_state key of the settings dict

@@ -8,13 +8,13 @@ import numpy as np
 import streamlit as st
 
 import relpos
+from relpos import ui
 from relpos.core.value_side import ValueExample
 from relpos.tables import frames as tables
 from relpos.text import notation, numbers
 from relpos.text import numbers as num
 from relpos.topics.value_side import figures
 from relpos.topics.value_side.schema import VALUE_SIDE, VALUE_VARIANTS
-from relpos.ui import common as ui
 
 VALUE_PAGE = "value_side"
 #: The page's settings (schema :data:`relpos.topics.value_side.schema.VALUE_SIDE`) and their widgets.

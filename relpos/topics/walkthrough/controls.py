@@ -3,7 +3,7 @@
 Session state, the sidebar editor, the step controls and the drawing of each stage.
 Every number comes from :mod:`relpos.topics.walkthrough.model` (which reads the core's
 :class:`~relpos.core.attention.AttentionResult`); figures come from :mod:`relpos.plots`,
-tables from :mod:`relpos.tables.frames`. Part of the UI layer, like :mod:`relpos.ui.common`.
+tables from :mod:`relpos.tables.frames`. Part of the view, built from the widget kit :mod:`relpos.ui`.
 
 State lives in ``st.session_state`` under ``worked_example:*`` keys (widgets under
 ``worked_example.*``, :mod:`relpos.state.keys`): the last good scenario and the
@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 
 import streamlit as st
 
+from relpos import ui
 from relpos.core.attention import AttentionResult
 from relpos.core.examples import Scenario, worked_example
 from relpos.plots import style
@@ -37,7 +38,6 @@ from relpos.topics.walkthrough import tables as step_tables
 from relpos.topics.walkthrough import text as wt_text
 from relpos.topics.walkthrough.schema import WALKTHROUGH
 from relpos.topics.walkthrough.snippet import walkthrough_snippet
-from relpos.ui import common as ui
 
 PAGE = "worked_example"  # url_path: lesson links, scenario files and keys name the page by it
 # session values (relpos.state.keys: page:name)

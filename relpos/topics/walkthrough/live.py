@@ -19,11 +19,12 @@ from urllib.parse import parse_qsl, urlencode
 
 import streamlit as st
 
+from relpos import ui
+from relpos.class_routes.events import session_client
 from relpos.classroom import model as class_model
 from relpos.classroom.errors import ClassroomError, StoreUnavailableError, ends_identity
 from relpos.classroom.model import Class, Pace
 from relpos.server import turns
-from relpos.server.class_events import session_client
 from relpos.state.keys import state_key, widget_key
 from relpos.text.numbers import readable, subscript
 from relpos.topics.walkthrough import controls as walk
@@ -33,7 +34,6 @@ from relpos.topics.walkthrough.controls import PAGE, Lesson
 from relpos.topics.walkthrough.schema import WALKTHROUGH
 from relpos.ui import class_events as events
 from relpos.ui import class_follow, classroom
-from relpos.ui import common as ui
 
 __all__ = [
     "Live",

@@ -1,7 +1,7 @@
 """A live class's follow view of the walkthrough: one stop as JSON that a student's browser draws.
 
 A student who follows the teacher does not rerun the page at every Next: the server
-builds this view once per class state (:mod:`relpos.server.class_follow`), and each
+builds this view once per class state (:mod:`relpos.class_routes.following`), and each
 student's browser draws it (``relpos/ui/follow_assets/follow.js``). It holds what the page
 shows of a stop: the heading, the arithmetic (LaTeX, drawn with KaTeX), the sentences (as
 :func:`relpos.text.rich.runs`, never HTML), the score matrix, the weight bars, the offset

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import streamlit as st
 
+from relpos import ui
 from relpos.text import numbers as num
 from relpos.topics.walkthrough import figures as walkthrough_figures
 from relpos.topics.walkthrough import model as wt
 from relpos.topics.walkthrough import tables as step_tables
 from relpos.topics.walkthrough import text as wt_text
 from relpos.topics.walkthrough.controls import OFFSETS, SCORES, STAGE_ANCHOR, TABLE, WEIGHTS, Lesson
-from relpos.ui import common as ui
 
 __all__ = ["offset_section", "stage", "step_table"]
 

@@ -11,11 +11,11 @@ from dataclasses import replace
 
 import streamlit as st
 
+from relpos import ui
 from relpos.topics.walkthrough import controls as walk
 from relpos.topics.walkthrough import live as walk_live
 from relpos.topics.walkthrough import stage as walk_stage
 from relpos.topics.walkthrough.controls import Lesson
-from relpos.ui import common as ui
 
 __all__ = ["render", "show"]
 

@@ -1,6 +1,6 @@
 // relpos live class: rerun this page (or its fragment) when the class changes.
 //
-// Opens one EventSource on /relpos/class/CODE/events (relpos.server.class_events) and hands
+// Opens one EventSource on /relpos/class/CODE/events (relpos.class_routes.events) and hands
 // a new version to Streamlit only when it differs from the one the page was drawn with, so
 // a quiet class costs no runs. Versions that arrive faster than minInterval ms apart are
 // coalesced into one (a projector counting 60 answers reruns a few times, not 60).
@@ -10,7 +10,7 @@
 // connection, not three of the six a browser opens to one host).
 //
 // It also keeps who this browser is in the class, per class code, sealed by the server
-// (relpos.server.identity: no credential in clear), in the browser's local storage and in
+// (relpos.class_routes.identity: no credential in clear), in the browser's local storage and in
 // an HttpOnly cookie the server sets when asked (POST data.identityUrl): a new session (a
 // server restart, another replica, a second tab) that knows only the code from its URL
 // reads the cookie in its first run, or else gets the local copy back

@@ -1,9 +1,9 @@
 // relpos live class: a following student's screen, drawn in the browser.
 //
 // A student who follows the teacher's stop gets the page once; every later stop is drawn
-// here, from the class's view (relpos.server.class_follow, built once per class version
+// here, from the class's view (relpos.class_routes.following, built once per class version
 // on the server and the same for every student), so a Next costs the server no page run.
-// One EventSource on the class's state stream (relpos.server.class_events) says when the
+// One EventSource on the class's state stream (relpos.class_routes.events) says when the
 // version moves on; the view of that version is fetched and drawn: the stop (heading,
 // formulas with the KaTeX Streamlit's st.latex uses, sentences, Plotly figures with the
 // plotly.js its st.plotly_chart uses, the table of every pair), the open question with its

@@ -43,7 +43,7 @@ const SCORE_PANELS = ["content", "bias", "scores"]; // one hover template, which
 const LOGITS = { content_weights: "content", weights: "scores" }; // the softmax behind a weight panel
 const MATRIX = { a: "table", q: "queries", keys: "keys" };
 const SEND_DELAY_MS = 120; // a burst of key presses is sent once
-// No zoom or pan by drag, wheel or double tap (as relpos.ui.common.CHART_CONFIG): a swipe
+// No zoom or pan by drag, wheel or double tap (as relpos.ui.charts.CHART_CONFIG): a swipe
 // that starts on a panel scrolls the page on a phone, a tap still shows the cell (issue 12).
 // Not plotly.js's "responsive": its resize (Plotly.Plots.resize) deletes a figure's height
 // 100 ms after a window resize, and a figure drawn in between, for a new n, then keeps the

@@ -1,7 +1,7 @@
 """The class's results as a CSV file, for the teacher's browser only (issue 38, point 13).
 
 ``GET /relpos/class/{code}/results.csv?tz=Europe/Paris`` answers the CSV only to a request
-that carries the class's teacher identity cookie (:mod:`relpos.server.identity`: HttpOnly,
+that carries the class's teacher identity cookie (:mod:`relpos.class_routes.identity`: HttpOnly,
 SameSite=Strict, so a link followed from another site does not carry it). Streamlit's
 ``download_button`` served the same file at an unguessable ``/media/…`` address that
 anyone holding the address could fetch without any session, for as long as Streamlit kept
@@ -18,10 +18,11 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
+from relpos.class_routes import identity
+from relpos.class_routes.store import class_store
 from relpos.classroom import model
 from relpos.classroom.errors import ClassroomError, StoreUnavailableError
-from relpos.server import asgi, identity
-from relpos.server.class_events import class_store
+from relpos.server import asgi
 
 __all__ = ["RESULTS_PATH", "file_name", "results_path"]
 

@@ -8,7 +8,7 @@
   them uncompressed on purpose (its gzip middleware skips ``/static`` because it would
   recompress them on every request). Here each file is compressed once, with brotli and
   gzip, and the variants are kept on disk (:data:`CACHE_DIR`, filled at install by
-  ``python -m relpos.server.weight``) and in memory. Hashed file names
+  ``python -m relpos.server.frontend``) and in memory. Hashed file names
   (``index.DormvYxC.js``) are immutable: ``Cache-Control: public, max-age=31536000,
   immutable``. The others get an ETag and ``no-cache``, so a reload asks and gets a 304.
 * **Everything else** (the page HTML of ``/explorer``, ``/_stcore/host-config``, the live
@@ -19,9 +19,9 @@
   variants are kept in memory by the body's digest. Answers of unknown length (a stream,
   server-sent events) and partial ones (``Range``) pass untouched.
 * **Streamlit's Plotly chunk** is served with only the plotly.js the app draws with
-  (:func:`app_transforms`, :mod:`relpos.server.plotly_trim`): 0.31 MB in brotli instead
-  of 1.06. Its URL's hash names Streamlit's file, not what is sent, so it is revalidated
-  (ETag, ``no-cache``) rather than immutable.
+  (:func:`relpos.server.frontend.app_transforms`, :mod:`relpos.static.plotly_trim`): 0.31 MB
+  in brotli instead of 1.06. Its URL's hash names Streamlit's file, not what is sent, so it
+  is revalidated (ETag, ``no-cache``) rather than immutable.
 * **A page's head** can carry a few lines of the app's own (``head``: the theme's style
   sheet, :data:`relpos.ui.theme.THEME_CSS`): they are put before ``</head>`` of every HTML
   page served (``/`` from the static folder, ``/explorer`` from Streamlit), so they hold
@@ -440,22 +440,6 @@ def with_head(page: bytes, head: str) -> bytes | None:
     return page[:at] + head.encode() + page[at:]
 
 
-def app_transforms(head: str = "") -> dict[str, Transform]:
-    """The files of Streamlit's build that relpos serves changed: the Plotly chunk with
-    only the plotly.js the app draws with (:mod:`relpos.server.plotly_trim`), the icon
-    font with only the icons a page can show (:mod:`relpos.server.icon_font`), and
-    ``index.html`` with `head` in its head (:func:`with_head`)."""
-    from relpos.server import icon_font, internals, plotly_trim
-
-    transforms = {
-        internals.PLOTLY_CHUNK_GLOB: Transform(plotly_trim.trim_bytes, plotly_trim.key()),
-        internals.ICON_FONT_GLOB: icon_font.transform(internals.static_dir()),
-    }
-    if head:
-        transforms["index.html"] = Transform(lambda page: with_head(page, head), f"head {digest_of(head.encode())}")
-    return transforms
-
-
 # ---------------------------------------------------------------------------------------
 # The middleware
 
@@ -501,7 +485,7 @@ class WeightMiddleware:
         Where compressed variants are kept; a new :class:`CompressedStore` by default.
     head
         HTML put in the head of every page Streamlit serves (:func:`with_head`); the
-        static folder's ``index.html`` gets it through `transforms` (:func:`app_transforms`).
+        static folder's ``index.html`` gets it through `transforms` (:func:`relpos.server.frontend.app_transforms`).
     """
 
     def __init__(
@@ -642,17 +626,3 @@ class WeightMiddleware:
             content_type=content_type or "application/octet-stream", cache_control=cache_control,
             persist=False, headers=keep, status=start["status"],
         )  # fmt: skip
-
-
-if __name__ == "__main__":  # python -m relpos.server.weight: fill the disk cache (install, image build)
-    import sys
-    import time
-
-    from relpos.server import internals
-
-    began = time.perf_counter()
-    store = CompressedStore()
-    folder = StaticFolder(internals.static_dir(), transforms=app_transforms(), cache_dir=store.cache_dir)
-    written, present = precompress(folder, store)
-    print(f"{written} variants written, {present} present, in {store.cache_dir} ({time.perf_counter() - began:.1f} s)")
-    sys.exit(0)

@@ -9,7 +9,7 @@ waited up to 16 s). Instead their page draws once, and its follow view
   from :func:`relpos.topics.walkthrough.spec.follow_view`, the open question, the
   results once revealed). It is built once per class version and process and the same
   bytes serve every student, so a Next costs the server one build and one small
-  response a student. The event stream (:mod:`relpos.server.class_events`) says when
+  response a student. The event stream (:mod:`relpos.class_routes.events`) says when
   N moves on.
 * ``POST /relpos/class/{code}/answer``: a student's answer (``{"question", "answer"}``),
   judged and stored by the store as the answer box's button does it. Answers are
@@ -22,7 +22,7 @@ waited up to 16 s). Instead their page draws once, and its follow view
 
 The student is named by their token, sent in the ``X-Relpos-Token`` header (the page hands
 it to its follow view; it is never in a URL) or the class's sealed identity cookie
-(:mod:`relpos.server.identity`). The view
+(:mod:`relpos.class_routes.identity`). The view
 holds no token and, while a question is open, not its answer: anyone with the code may
 read it.
 """
@@ -40,6 +40,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from relpos.class_routes import identity
+from relpos.class_routes.store import class_store
 from relpos.classroom import model
 from relpos.classroom.errors import ClassroomError, InputError, NotJoinedError, StoreUnavailableError
 from relpos.classroom.limits import TokenBucket
@@ -47,8 +49,7 @@ from relpos.classroom.model import Class, Question
 from relpos.classroom.results import Results
 from relpos.plots.classroom import answer_bars
 from relpos.plots.plain import plain_figure
-from relpos.server import asgi, identity
-from relpos.server.class_events import class_store
+from relpos.server import asgi
 from relpos.text import numbers
 from relpos.text.rich import runs
 from relpos.topics.quiz.checking import make_quiz

@@ -41,10 +41,11 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from relpos.class_routes.store import class_store
 from relpos.classroom import model
 from relpos.classroom.errors import ClassroomError, StoreUnavailableError
 from relpos.classroom.store import default_sqlite_path
-from relpos.server import asgi, class_events, internals
+from relpos.server import asgi, internals
 
 __all__ = [
     "IDENTITY_PATH",
@@ -231,7 +232,7 @@ def kept(cookies, code: str) -> tuple[str, str] | None:
 
 def seat_ticket(code: str, token: str) -> str:
     """What a student's event stream names their seat by (``?seat=``, so the server counts
-    them here while it is open; :mod:`relpos.server.class_presence`): the token sealed as a
+    them here while it is open; :mod:`relpos.class_routes.leases`): the token sealed as a
     ``seat``, which opens no class (:func:`kept` and the identity cookie refuse it), so a
     stream's address in a log holds nothing that answers for the student."""
     return seal("seat", code, token)
@@ -330,7 +331,7 @@ async def redeem_route(request: Request) -> Response:
         )
         return JSONResponse({"message": message}, status_code=403, headers=_PAGE_HEADERS)
     try:
-        await asyncio.to_thread(class_events.class_store().check_teacher, code, found[1])
+        await asyncio.to_thread(class_store().check_teacher, code, found[1])
     except StoreUnavailableError as error:
         return JSONResponse({"message": error.message}, status_code=503, headers=_PAGE_HEADERS)
     except ClassroomError as error:

@@ -17,8 +17,8 @@ classes are one thread, where one thread per class made 1,000 threads polling 5 
 second each.
 
 A student's page names their seat on its stream (``&seat=``, a sealed ticket:
-:func:`relpos.server.identity.seat_ticket`): while the stream is open the seat counts as
-here (:mod:`relpos.server.class_presence`), and a closed tab is subtracted a few seconds
+:func:`relpos.class_routes.identity.seat_ticket`): while the stream is open the seat counts as
+here (:mod:`relpos.class_routes.leases`), and a closed tab is subtracted a few seconds
 after its stream ends.
 
 An unknown code gets the same answer as a class nobody has changed yet (``data: 0``, then
@@ -59,11 +59,12 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from relpos.class_routes import identity, leases
+from relpos.class_routes.store import class_store
 from relpos.classroom import model
 from relpos.classroom.errors import ClassroomError, RateLimitedError, StoreUnavailableError, UnknownClassError
 from relpos.classroom.store import BaseStore
-from relpos.classroom.stores import open_store
-from relpos.server import asgi, class_presence, identity
+from relpos.server import asgi
 
 __all__ = ["HEALTH_PATH", "HEARTBEAT", "PATH", "class_store", "events_path", "health", "open_streams", "session_client"]
 
@@ -84,18 +85,7 @@ PURGE_EVERY = 60.0
 WAIT_SECONDS = 10.0
 
 _log = logging.getLogger(__name__)
-_store: BaseStore | None = None
-_store_lock = threading.Lock()
 _stopping = threading.Event()  # the server is shutting down: streams end
-
-
-def class_store() -> BaseStore:
-    """The process's one live-class store (:func:`relpos.classroom.stores.open_store`)."""
-    global _store
-    with _store_lock:
-        if _store is None:
-            _store = open_store()
-        return _store
 
 
 def session_client() -> str:
@@ -288,7 +278,7 @@ def _attended(store: BaseStore, code: str, ticket: str | None, release: Callable
     token = identity.seat_token(ticket, code) if ticket else None
     if token is None:
         return release
-    leave = class_presence.arrive(store, code, token)
+    leave = leases.arrive(store, code, token)
 
     def both() -> None:
         release()

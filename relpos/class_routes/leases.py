@@ -1,7 +1,7 @@
 """Who is here: the leases this server process keeps on the seats whose streams it holds.
 
 A student's page names their seat on its event stream (``?seat=``, a
-:func:`relpos.server.identity.seat_ticket`); while that stream is open this process counts
+:func:`relpos.class_routes.identity.seat_ticket`); while that stream is open this process counts
 the seat as here, and keeps a lease on it in the class store
 (:mod:`relpos.classroom.presence`), shared by every replica. Writing is cheap and
 rate-limited: one thread (:class:`Presence`) looks at its seats once every :data:`TICK`

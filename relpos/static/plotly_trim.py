@@ -26,7 +26,7 @@ every chart twice on a page load, hidden at plotly.js's default size and then at
 The trimmed chunk is served under Streamlit's URL for the chunk (the main bundle imports
 it by that name), so it is not immutable as that name promises: a later trim of the same
 chunk (another set of traces) must reach browsers, so it is revalidated by its ETag
-(:mod:`relpos.server.weight`).
+(:mod:`relpos.static.weight`).
 """
 
 from __future__ import annotations

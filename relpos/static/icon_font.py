@@ -20,12 +20,11 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from relpos.server.internals import ICON_NAME_PREFIX
+from relpos.static.weight import Transform
 
 __all__ = ["app_sources", "icon_names", "subset", "transform"]
 
 ROOT = Path(__file__).resolve().parents[2]
-_NAME = re.compile(re.escape(ICON_NAME_PREFIX) + r"([a-z0-9_]+):")
 
 
 def app_sources(root: Path = ROOT) -> list[Path]:
@@ -34,10 +33,12 @@ def app_sources(root: Path = ROOT) -> list[Path]:
     return sorted(path for path in found if path.is_file())
 
 
-def icon_names(static_root: Path, sources: Iterable[Path]) -> set[str]:
-    """Every ``:material/name:`` in Streamlit's frontend code (below `static_root`) and in `sources`."""
+def icon_names(static_root: Path, sources: Iterable[Path], prefix: str) -> set[str]:
+    """Every icon name written ``<prefix>name:`` (``:material/name:``) in Streamlit's frontend
+    code (below `static_root`) and in `sources`."""
+    named = re.compile(re.escape(prefix) + r"([a-z0-9_]+):")
     files = [*static_root.glob("static/js/*.js"), *sources]
-    return {name for path in files for name in _NAME.findall(path.read_text(encoding="utf-8", errors="replace"))}
+    return {name for path in files for name in named.findall(path.read_text(encoding="utf-8", errors="replace"))}
 
 
 def ligatures(font) -> dict[str, str]:
@@ -84,11 +85,9 @@ def subset(data: bytes, names: Iterable[str]) -> bytes | None:
     return out.getvalue()
 
 
-def transform(static_root: Path):
-    """The :class:`relpos.server.weight.Transform` serving the font with the icons of this
-    build of Streamlit and of the app."""
-    from relpos.server.weight import Transform
-
-    names = sorted(icon_names(static_root, app_sources()))
+def transform(static_root: Path, prefix: str) -> Transform:
+    """The :class:`relpos.static.weight.Transform` serving the font with the icons of this
+    build of Streamlit (below `static_root`) and of the app, named ``<prefix>name:``."""
+    names = sorted(icon_names(static_root, app_sources(), prefix))
     code = Path(__file__).read_text(encoding="utf-8")
     return Transform(lambda data: subset(data, names), f"icon-font {' '.join(names)} {code}")

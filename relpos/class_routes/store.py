@@ -1,0 +1,26 @@
+"""The process's one live-class store, shared by every page, stream and route of this server.
+
+Its own module so that every route module can reach it without importing another route
+module (the event route and the identity cookie each need the other's store otherwise).
+"""
+
+from __future__ import annotations
+
+import threading
+
+from relpos.classroom.store import BaseStore
+from relpos.classroom.stores import open_store
+
+__all__ = ["class_store"]
+
+_store: BaseStore | None = None
+_store_lock = threading.Lock()
+
+
+def class_store() -> BaseStore:
+    """The process's one live-class store (:func:`relpos.classroom.stores.open_store`)."""
+    global _store
+    with _store_lock:
+        if _store is None:
+            _store = open_store()
+        return _store

@@ -1,0 +1,8 @@
+"""What the browser downloads, made light: every answer compressed once and cached as long as it may be.
+
+* :mod:`~relpos.static.weight`: the page weight middleware: Streamlit's frontend files (its
+  static folder) answered compressed, from a disk cache filled at install, and every other
+  complete answer compressed once;
+* :mod:`~relpos.static.plotly_trim`: Streamlit's Plotly chunk with only the plotly.js the app draws with;
+* :mod:`~relpos.static.icon_font`: Streamlit's icon font with only the icons a page can show.
+"""

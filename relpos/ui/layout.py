@@ -1,0 +1,57 @@
+"""Where a page draws: a phone's screen or a wide one, cards linking to pages, and the
+container a page opens scrolled to."""
+
+from __future__ import annotations
+
+import re
+
+import streamlit as st
+
+from relpos.server.internals import css_class
+
+__all__ = ["PHONE_WIDTH", "WIDTH_COOKIE", "land_on", "page_links", "phone_screen"]
+
+
+#: Narrower than this (CSS px) is a phone: presenter mode's CSS steps aside below it too.
+PHONE_WIDTH = 700
+
+#: The cookie in which the classroom helpers (relpos/server/assets/classroom.js) keep the
+#: window's width, so a later run knows the screen before anything is drawn.
+WIDTH_COOKIE = "relpos-width"
+
+
+def phone_screen() -> bool:
+    """Whether this browser is a phone, decided on the server before anything is drawn.
+
+    The window width the classroom helpers keep in a cookie decides; before they have
+    run in this browser (its first visit), the phone's own word does: the client hint
+    ``Sec-CH-UA-Mobile: ?1`` or "Mobi" in the user agent (as every phone browser sends).
+    """
+    width = str(st.context.cookies.get(WIDTH_COOKIE, ""))
+    if width.isdigit():
+        return int(width) < PHONE_WIDTH
+    headers = st.context.headers
+    return headers.get("Sec-CH-UA-Mobile", "") == "?1" or "Mobi" in headers.get("User-Agent", "")
+
+
+def page_links(pages, *, columns: int = 2) -> None:
+    """A card per page (link plus its one-line summary), `columns` to a row."""
+    for first in range(0, len(pages), columns):
+        for column, spec in zip(st.columns(columns), pages[first : first + columns], strict=False):
+            with column.container(border=True):
+                st.page_link(spec.path, label=spec.title, icon=spec.icon)
+                st.caption(spec.summary)
+
+
+def land_on(key: str) -> None:
+    """Have this page open scrolled to the container keyed `key` (``st.container(key=…)``).
+
+    A mark for the classroom helpers (relpos/server/assets/classroom.js, landOnStop), drawn
+    in the sidebar, where it takes no room: they keep that container at the top of the
+    screen while the page settles, until the reader scrolls, taps or types. Draw it in one
+    run only.
+    """
+    if not re.fullmatch(r"[a-z][a-z0-9-]*", key):
+        raise ValueError(f"key must be a CSS-safe container key (a-z, 0-9, -); got {key!r}")
+    with st.sidebar:
+        st.html(f'<span data-relpos-land="{css_class(key)}" hidden></span>', width="content")
