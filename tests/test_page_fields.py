@@ -10,9 +10,9 @@ from relpos.topics.value_side import view as value_side_ui
 from relpos.topics.value_side.schema import VALUE_VARIANTS
 from tests.support.apptest import open_app
 
-PAGES = {"schemes": schemes_ui.FIELDS, "value_side": value_side_ui.FIELDS}
+PAGES = {"schemes": schemes_ui.STATE, "value_side": value_side_ui.STATE}
 #: How a widget shows a choice, where it shows more than the choice's URL code.
-SHOWN = {value_side_ui.FIELDS.key("variant"): lambda code: value_side_ui.latex_names(VALUE_VARIANTS[code])}
+SHOWN = {value_side_ui.STATE.key("variant"): lambda code: value_side_ui.latex_names(VALUE_VARIANTS[code])}
 
 
 def _widget(at, key: str):
@@ -59,7 +59,7 @@ def test_every_field_drives_its_widget(page):
 
 def test_a_dependent_bound_follows_the_field_it_depends_on():
     """k ≤ n − 1 and head ≤ H: the widgets' maxima are the schema's limits in the current state."""
-    fields = schemes_ui.FIELDS
+    fields = schemes_ui.STATE
     at = open_app("schemes", query={"n": "12", "k": "10", "heads": "6", "head": "5"})
     assert at.slider(key=fields.key("k")).max == 11 and at.slider(key=fields.key("head")).max == 6
     at.slider(key=fields.key("n")).set_value(5).run()

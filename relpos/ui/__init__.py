@@ -1,7 +1,7 @@
 """The widget kit: the Streamlit pieces every topic's view is built from.
 
 A view imports the kit once, ``from relpos import ui``, and calls its pieces by name:
-``ui.markdown("overview")``, ``ui.chart(fig)``, ``ui.PageFields(page, schema)``. The names
+``ui.markdown("overview")``, ``ui.chart(fig)``, ``ui.PageState(page, schema)``. The names
 below are the kit, each from the module of its job (the kit's modules import one another
 by module, never through this face):
 
@@ -30,7 +30,7 @@ its topic folder (``relpos/topics/<topic>/view.py``). May import everything belo
 from relpos.server import set_widget
 from relpos.ui.charts import chart, chart_name, chart_row, heatmap_panel, plotly
 from relpos.ui.downloads import Download, download_buttons, download_csv, export_section, scenario_upload
-from relpos.ui.fields import PageFields
+from relpos.ui.fields import PageState
 from relpos.ui.layout import land_on, page_links, phone_screen
 from relpos.ui.presenter import ALWAYS_CSS, PRESENTER_CSS, presenter_heading, presenter_style, presenter_toggle
 from relpos.ui.prose import bullets, callout, caption, markdown
@@ -40,16 +40,15 @@ from relpos.ui.url_state import (
     lesson_link,
     page_state,
     seed_widget,
-    set_page_state,
     show_url_problems,
     write_url,
 )
 
 __all__ = [
-    "ALWAYS_CSS", "PRESENTER_CSS", "Download", "PageFields",
+    "ALWAYS_CSS", "PRESENTER_CSS", "Download", "PageState",
     "app_url", "bullets", "callout", "caption", "chart", "chart_name", "chart_row", "chart_tables",
     "download_buttons", "download_csv", "export_section", "heatmap_panel", "labelled_table", "land_on",
     "lesson_link", "markdown", "matrix_table", "matrix_tables", "named_index", "page_links", "page_state",
     "phone_screen", "plotly", "presenter_heading", "presenter_style", "presenter_toggle", "scenario_upload",
-    "seed_widget", "set_page_state", "set_widget", "show_url_problems", "write_url",
+    "seed_widget", "set_widget", "show_url_problems", "write_url",
 ]  # fmt: skip

@@ -3,17 +3,15 @@
 
 from __future__ import annotations
 
-import functools
 from string import Template
 from urllib.parse import quote
 
 import streamlit as st
 
 from relpos.server.internals import css_class
-from relpos.state.codec import Schema
 from relpos.state.keys import CLICKER, LESSON_NAV
 from relpos.ui import layout
-from relpos.ui.url_state import page_state, seed_widget
+from relpos.ui.fields import PageState
 
 __all__ = [
     "ALWAYS_CSS",
@@ -134,7 +132,7 @@ _PRESENTER_THEME_HELP = (
 )
 
 
-def presenter_toggle(key: str, *, help: str, on_change=None) -> None:
+def presenter_toggle(key: str, *, help: str, on_change=None, args: tuple = ()) -> None:
     """A page's Presenter mode toggle (widget `key`, its `help` followed by a word on the theme);
     in presenter mode a "Copy link" button beside it (the sidebar with the lesson link stays folded)."""
     with st.container(horizontal=True, vertical_alignment="center", gap=None):
@@ -145,31 +143,28 @@ def presenter_toggle(key: str, *, help: str, on_change=None) -> None:
             width="content",
             help=help + _PRESENTER_THEME_HELP,
             on_change=on_change,
+            args=args,
         )
         if st.session_state.get(key):
             copy_link_button()
 
 
-def _store_presenter(name: str, key: str) -> None:
-    st.session_state[name] = dict(st.session_state[name], presenter=bool(st.session_state[key]))
-
-
-def presenter_heading(name: str, schema: Schema, title: str, *, toggle_key: str, help: str) -> dict:
-    """A page's state (``page_state(name, schema)``, with a ``presenter`` field), its title and its
-    Presenter mode toggle beside it, presenter mode's style applied; returns the state.
+def presenter_heading(page: PageState, title: str, *, help: str) -> dict:
+    """A page's state (with a ``presenter`` field), its title and its Presenter mode toggle
+    beside it (bound to that field), presenter mode's style applied; returns the state.
 
     A presenter link opened on a phone gets the phone's layout (presenter mode is for a projector).
     """
-    opening = name not in st.session_state
-    state = page_state(name, schema)
+    opening = not page.opened()
+    state = page.state()
     if opening and state["presenter"] and layout.phone_screen():  # a projector's layout is no phone's
-        state = st.session_state[name] = dict(state, presenter=False)
+        page.replace(dict(state, presenter=False), forget=())
+        state = page.state()
     presenter_style(state["presenter"])
     heading, toggle = st.columns([3, 1], vertical_alignment="center")
     heading.title(title)
     with toggle:
-        seed_widget(toggle_key, state["presenter"])
-        presenter_toggle(toggle_key, help=help, on_change=functools.partial(_store_presenter, name, toggle_key))
+        presenter_toggle(help=help, **page.bind("presenter"))
     return state
 
 

@@ -22,7 +22,6 @@ __all__ = [
     "lesson_link",
     "page_state",
     "seed_widget",
-    "set_page_state",
     "show_url_problems",
     "url_problems_text",
     "write_url",
@@ -60,16 +59,6 @@ def url_problems_text(problems) -> str:
     """
     lines = "\n".join(f"- {escape_markdown(problem)}" for problem in problems)
     return f"Parts of this link could not be used as given; each line says what the page used instead:\n\n{lines}"
-
-
-def set_page_state(name: str, state: dict, *, widget_prefix: str) -> None:
-    """Replace the page's state and forget its widgets' values so they re-seed from it.
-
-    Call from widget callbacks (before widgets are drawn).
-    """
-    st.session_state[name] = state
-    for key in [key for key in st.session_state if isinstance(key, str) and key.startswith(widget_prefix)]:
-        del st.session_state[key]
 
 
 def seed_widget(key: str, value) -> None:

@@ -18,7 +18,7 @@ import relpos
 from relpos import ui
 from relpos.plots import panels
 from relpos.server import fragment
-from relpos.state.keys import state_key, widget_key
+from relpos.state.keys import state_key
 from relpos.text import explain
 from relpos.topics.explorer import live_values, presets
 from relpos.topics.explorer import schema as explorer_schema
@@ -30,58 +30,42 @@ from relpos.ui import live as live_ui
 __all__ = ["render"]
 
 PAGE = "explorer"  # url_path
-STATE = "explorer"  # st.session_state key of the state dict
-W = widget_key(PAGE, "")  # "explorer.": this page's widget keys (forgotten when the state is replaced)
-LIVE = widget_key(PAGE, "live")  # the live panel (component)
+STATE = ui.PageState("explorer", EXPLORER)  # the page state; its widgets are "explorer.<name>"
+LIVE = STATE.key("live")  # the live panel (component)
 SEQ = state_key(PAGE, "live_seq")  # number of the last release applied (survives preset changes)
 LIVE_PROBLEMS = state_key(PAGE, "live_problems")
-PRESENTER = W + "presenter"
-
-
-def _state() -> dict:
-    return st.session_state[STATE]
-
-
-def _replace(new: dict) -> None:
-    ui.set_page_state(STATE, new, widget_prefix=W)
 
 
 # --- callbacks of the sidebar (structural changes) -------------------------------------
 def _on_preset() -> None:
-    _replace(explorer_schema.apply_preset(_state(), st.session_state[W + "preset"]))
+    STATE.replace(explorer_schema.apply_preset(STATE.state(), STATE.value("preset")))
 
 
 #: The widgets a new n or k re-seeds: n and k themselves (a new n may lower k) and the live
 #: panel's values. The others keep theirs: on a phone n and k sit in the fragment, whose run
 #: draws nothing else, and a widget forgotten but not drawn again would fire its callback
 #: on the next full run as if the learner had changed it.
-_RESIZED = (W + "n", W + "k", LIVE)
+_RESIZED = ("n", "k", "live")
 
 
 def _resize(**size: int) -> None:
-    st.session_state[STATE] = explorer_schema.resize(_state(), **size)
-    for key in _RESIZED:
-        st.session_state.pop(key, None)
+    STATE.replace(explorer_schema.resize(STATE.state(), **size), forget=_RESIZED)
 
 
 def _on_n() -> None:
-    _resize(n=st.session_state[W + "n"])
+    _resize(n=STATE.value("n"))
 
 
 def _on_k() -> None:
-    _resize(k=st.session_state[W + "k"])
+    _resize(k=STATE.value("k"))
 
 
 def _on_d() -> None:
-    _replace(dict(_state(), d=st.session_state[W + "d"]))
+    STATE.replace(dict(STATE.state(), d=STATE.value("d")))
 
 
 def _on_seed() -> None:
-    _replace(explorer_schema.reseed(_state(), st.session_state[W + "seed"]))
-
-
-def _on_upload(state: dict) -> None:
-    _replace(state)
+    STATE.replace(explorer_schema.reseed(STATE.state(), STATE.value("seed")))
 
 
 #: Sequence lengths offered: every n with per-token sliders, then a few long ones.
@@ -95,21 +79,17 @@ def _token_counts(current: int) -> list[int]:
 
 def size_controls(state: dict) -> None:
     """Tokens n and the clipping distance k (k's bounds from the schema: at most n − 1)."""
-    for name in ("n", "k"):
-        ui.seed_widget(W + name, state[name])
     st.select_slider(
         "Tokens n",
         _token_counts(state["n"]),
-        key=W + "n",
-        on_change=_on_n,
+        **STATE.bind("n", on_change=_on_n),
         help=f"Up to {SLIDER_TOKENS} tokens every q and k has a slider; longer sequences are generated "
         "from the preset and seed.",
     )
     st.slider(
         "Clipping distance k",
         *EXPLORER.bounds("k", state),
-        key=W + "k",
-        on_change=_on_k,
+        **STATE.bind("k", on_change=_on_k),
         help="Offsets j − i beyond ±k share the table entries of ±k.",
     )
 
@@ -118,18 +98,14 @@ def setup_sidebar(state: dict, *, sizes: bool = True) -> None:
     """The scenario's structure; n and k too unless `sizes` is False (a phone has them beside the panels)."""
     with st.sidebar:
         st.subheader("Scenario")
-        for name in ("preset", "d", "seed"):
-            ui.seed_widget(W + name, state[name])
-        st.selectbox(
-            "Preset", list(presets.PRESETS), format_func=presets.PRESETS.get, key=W + "preset", on_change=_on_preset
-        )
+        preset = STATE.bind("preset", on_change=_on_preset)
+        st.selectbox("Preset", list(presets.PRESETS), format_func=presets.PRESETS.get, **preset)
         if sizes:
             size_controls(state)
         st.radio(
             "Vector size d",
             (1, 2),
-            key=W + "d",
-            on_change=_on_d,
+            **STATE.bind("d", on_change=_on_d),
             horizontal=True,
             format_func=lambda d: "d = 1 (textbook)" if d == 1 else "d = 2",
             help="With d = 2 the sliders set the first coordinate; the second comes from the seed.",
@@ -137,12 +113,11 @@ def setup_sidebar(state: dict, *, sizes: bool = True) -> None:
         st.number_input(
             "Seed",
             *EXPLORER.bounds("seed", state),
-            key=W + "seed",
-            on_change=_on_seed,
+            **STATE.bind("seed", on_change=_on_seed),
             help="Draws the random preset, the values beyond the textbook's four tokens and "
             "the second coordinates for d = 2.",
         )
-        ui.scenario_upload(PAGE, EXPLORER, key=W + "upload", on_loaded=_on_upload, lazy_key="explorer:load")
+        ui.scenario_upload(PAGE, EXPLORER, key=STATE.key("upload"), on_loaded=STATE.replace, lazy_key="explorer:load")
 
 
 # --- the fragment: the live panel and everything a release changes ---------------------
@@ -151,8 +126,8 @@ def _on_release() -> None:
     message = live_ui.values_message(LIVE)
     if message is None:
         return
-    state, problems = live_values.apply_live_values(_state(), message)
-    st.session_state[STATE] = state
+    state, problems = live_values.apply_live_values(STATE.state(), message)
+    STATE.replace(state, forget=())  # the panel holds these values already
     if isinstance(message.get("seq"), int):
         st.session_state[SEQ] = message["seq"]
     st.session_state[LIVE_PROBLEMS] = problems
@@ -179,7 +154,7 @@ def _attention(inputs: presets.ExplorerInputs, scalar: bool) -> relpos.Attention
 @fragment  # fragment runs skip app.py: the same back-pressure and turns here
 def explorer_body() -> None:
     """The live panel and everything its release changes: a release reruns only this."""
-    state = _state()
+    state = STATE.state()
     for problem in st.session_state.pop(LIVE_PROBLEMS, ()):
         st.warning(f"Some values from the sliders could not be used: {problem}", icon="⚠️")
     inputs = _inputs(state)
@@ -201,7 +176,7 @@ def explorer_body() -> None:
     ui.markdown("explorer_offsets")
     matrices = panels.panel_matrices(result)
     titles = {name: panels.plain_title(name, d, scalar=scalar) for name in matrices}
-    ui.matrix_tables({titles[name]: matrix for name, matrix in matrices.items()}, key=W + "tables")
+    ui.matrix_tables({titles[name]: matrix for name, matrix in matrices.items()}, key=STATE.key("tables"))
     ui.export_section(
         schema=EXPLORER,
         state=state,
@@ -210,9 +185,9 @@ def explorer_body() -> None:
         result=result,
         computed={"queries": inputs.queries, "keys": inputs.keys, "table a^K": inputs.table},
         snippet=explorer_snippet(state, inputs.queries, inputs.keys, inputs.table),
-        key=W + "export",
+        key=STATE.key("export"),
     )
-    ui.write_url(EXPLORER, state)
+    STATE.write_url()
 
 
 def _introduction() -> None:
@@ -225,16 +200,14 @@ def render() -> None:
     presenter mode the live panel first, the questions below it)."""
     state = ui.presenter_heading(
         STATE,
-        EXPLORER,
         "Explorer: content and position, side by side",
-        toggle_key=PRESENTER,
         help="Bigger text and figures for a projector: the combined scores and weights side by side "
         "under the sliders, the sidebar folded away (its arrow brings it back).",
     )
     presenter = state["presenter"]
     if not presenter:
         _introduction()
-    ui.show_url_problems(STATE)
+    STATE.show_problems()
     setup_sidebar(state, sizes=not ui.phone_screen())
     explorer_body()
     if presenter:

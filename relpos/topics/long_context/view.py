@@ -22,9 +22,8 @@ from relpos.text.escape import escape_markdown
 from relpos.topics.long_context import figures, model, tables, text
 from relpos.topics.long_context.schema import LONG_CONTEXT
 
-PAGE = "long_context"  # url_path, and the st.session_state key of the settings dict
-FIELDS = ui.PageFields(PAGE, LONG_CONTEXT)
-PRESENTER = widget_key(PAGE, "presenter")
+PAGE = "long_context"  # url_path
+STATE = ui.PageState(PAGE, LONG_CONTEXT)  # the page state; its widgets are "long_context.<name>"
 #: The preset picker (outside the fields' key prefix: loading a preset re-seeds every field).
 PRESET = "long_context:preset"
 #: Training steps of the experiment's head (the trainer's default run).
@@ -35,14 +34,10 @@ FACTORS = (1, 2, 4, 8)
 MAP_FACTOR = 4
 
 
-def _state() -> dict:
-    return st.session_state[PAGE]
-
-
 def _on_preset() -> None:
     key = st.session_state.get(PRESET)
     if key in model.PRESETS:
-        ui.set_page_state(PAGE, dict(_state(), **model.PRESETS[key].values), widget_prefix=PAGE + ".")
+        STATE.replace(dict(STATE.state(), **model.PRESETS[key].values))
 
 
 #: Help beside a field's widget.
@@ -54,11 +49,11 @@ def _row(*names: str) -> None:
     for column, name in zip(st.columns(len(names)), names, strict=True):
         with column:
             if name == "seed":
-                FIELDS.number_input(name)
+                STATE.number_input(name)
             elif LONG_CONTEXT.fields[name].kind == "choice":
-                FIELDS.select_slider(name, help=HELP.get(name))
+                STATE.select_slider(name, help=HELP.get(name))
             else:
-                FIELDS.slider(name, help=HELP.get(name))
+                STATE.slider(name, help=HELP.get(name))
 
 
 def _chart(fig, name: str) -> None:
@@ -79,14 +74,14 @@ def rotations_section(look: dict) -> None:
     )
     width, base, index = st.columns(3)
     with width:
-        FIELDS.select_slider("d")
+        STATE.select_slider("d")
     with base:
-        FIELDS.select_slider("b")
+        STATE.select_slider("b")
     with index:
-        FIELDS.slider(
+        STATE.slider(
             "m", help="The angle's index m: the first token has m = 0, the token at position p has m = p − 1."
         )
-    chosen = model.setting(_state())
+    chosen = model.setting(STATE.state())
     plain = model.frequencies(chosen, "none")
     _chart(figures.hands_figure(plain, chosen.m, model.hand_pairs(chosen.d), **look), "hands")
     st.caption(
@@ -127,9 +122,9 @@ def extension_controls() -> None:
         key=PRESET,
         on_change=_on_preset,
     )
-    FIELDS.radio("method", format_func=ROPE_SCALINGS.get)
+    STATE.radio("method", format_func=ROPE_SCALINGS.get)
     _row("s", "L0")
-    state = _state()
+    state = STATE.state()
     st.caption(f"Head width d = {state['d']} and base b = {text.count(int(state['b']))}: the sliders of section 1.")
     method = state["method"]
     extra = {"dynamic": ("ell",), "llama3": ("low", "high"), "yarn": ("bfast", "bslow")}
@@ -151,7 +146,7 @@ def extension_section(look: dict) -> None:
         r"\text{Llama 3.1: } \gamma_i = \frac{L_0/\lambda_i - l}{h - l}"
     )
     extension_controls()
-    chosen = model.setting(_state())
+    chosen = model.setting(STATE.state())
     freq = model.frequencies(chosen)
     bands = model.bands(freq)
     ui.bullets(_extension_sentences(chosen, freq, bands))
@@ -224,7 +219,7 @@ def training_section(look: dict) -> None:
         "pages/training.py", label="The trainer and its task: Train a tiny head", icon=":material/model_training:"
     )
     _row("task", "L", "seed")
-    state = _state()
+    state = STATE.state()
     trained = int(state["L"])
     table = experiment(state["task"], trained, int(state["seed"]))
     left, right = st.columns([2, 3])
@@ -263,7 +258,7 @@ def pi_section(look: dict) -> None:
     st.latex(
         r"a(s) = \operatorname{Re}\Big[\sum_{j=0}^{d/2-1} h_j\, e^{\,i s \theta_j}\Big],\qquad \theta_j = 10000^{-2j/d}"
     )
-    bound = _pi_bound(int(_state()["seed"]))
+    bound = _pi_bound(int(STATE.state()["seed"]))
     _chart(figures.pi_figure(bound, **look), "pi")
     st.caption(text.pi_sentence(bound))
 
@@ -274,20 +269,18 @@ def pi_section(look: dict) -> None:
 def render() -> None:
     """The whole page: RoPE's rotations, context extension, presets, the experiment, PI's bound."""
     state = ui.presenter_heading(
-        PAGE,
-        LONG_CONTEXT,
+        STATE,
         "Long context: RoPE and its extensions",
-        toggle_key=PRESENTER,
         help="Bigger text and figures for a projector, the sidebar folded away (its arrow brings it back).",
     )
     look = {"big": state["presenter"], "narrow": ui.phone_screen()}
     ui.markdown("long_context")
-    FIELDS.show_problems()
+    STATE.show_problems()
     rotations_section(look)
     extension_section(look)
     presets_section()
     training_section(look)
     pi_section(look)
     with st.expander("Lesson link", icon=":material/ios_share:"):
-        ui.lesson_link(LONG_CONTEXT, _state(), PAGE)
-    FIELDS.write_url()
+        ui.lesson_link(LONG_CONTEXT, STATE.state(), PAGE)
+    STATE.write_url()

@@ -19,27 +19,15 @@ from relpos.topics.position_effects import text as effects_text
 from relpos.topics.position_effects.schema import D_K_CHOICES, D_MODEL_CHOICES, EFFECTS
 from relpos.topics.position_effects.snippet import effects_snippet
 
-__all__ = ["PAGE", "STATE", "W", "setup_sidebar"]
+__all__ = ["PAGE", "STATE", "setup_sidebar"]
 
 PAGE = "position_effects"  # url_path
-STATE = "effects"  # st.session_state key of the state dict
-W = "effects."  # prefix of this page's widget keys
+STATE = ui.PageState("effects", EFFECTS)  # the experiment; the page's widgets are "effects.<name>"
 
 
-def _state() -> dict:
-    return st.session_state[STATE]
-
-
-def _on_change(name: str) -> None:
-    """Copy one widget into the state; a new n may lower k."""
-    state = dict(_state(), **{name: st.session_state[W + name]})
-    state["k"] = min(state["k"], state["n"] - 1)
-    ui.set_page_state(STATE, state, widget_prefix=W + "k")  # re-seed only the k slider
-    st.session_state[STATE] = state
-
-
-def _on_upload(state: dict) -> None:
-    ui.set_page_state(STATE, state, widget_prefix=W)
+def _bind(name: str) -> dict:
+    """A sidebar widget bound to field `name`; any change re-seeds the k slider (a new n may lower k)."""
+    return STATE.bind(name, forget=("k",))
 
 
 def _options(choices: tuple[int, ...], current: int) -> list[int]:
@@ -63,31 +51,25 @@ def _preset_selector() -> None:
         "Table preset (illustrative hand-made tables, or trained live)",
         list(labels),
         format_func=labels.get,
-        key=W + "preset",
-        args=("preset",),
+        **_bind("preset"),
         help="Hand-made: built by hand, not trained, a 0/1 profile over the offsets times the queries' mean "
         "direction. Trained: the mean bias per offset that a tiny Shaw head learned on this server "
         "(a copying task, seed 0), times the same direction.",
-        on_change=_on_change,
     )
 
 
-def _size_sliders(state: dict, common: dict) -> None:
+def _size_sliders(state: dict) -> None:
     """d_k and d_model, each with a one-line gloss."""
     st.select_slider(
         "Query/key size d_k",
         _options(D_K_CHOICES, state["dk"]),
-        key=W + "dk",
-        args=("dk",),
-        **common,
+        **_bind("dk"),
         help="d_k: the length of each query, key and table vector; both terms are divided by √d_k.",
     )
     st.select_slider(
         "Embedding size d_model",
         _options(D_MODEL_CHOICES, state["dmodel"]),
-        key=W + "dmodel",
-        args=("dmodel",),
-        **common,
+        **_bind("dmodel"),
         help="d_model: the length of each token's embedding (a row of X); W_q and W_k map it to d_k.",
     )
 
@@ -96,42 +78,34 @@ def setup_sidebar(state: dict) -> None:
     """The experiment's settings in the sidebar, and a scenario file to load."""
     with st.sidebar:
         st.subheader("Experiment")
-        for name in EFFECTS.fields:
-            ui.seed_widget(W + name, state[name])
-        common = {"on_change": _on_change}
         _preset_selector()
-        st.slider("Tokens n", *EFFECTS.bounds("n", state), key=W + "n", args=("n",), **common)
+        st.slider("Tokens n", *EFFECTS.bounds("n", state), **_bind("n"))
         st.slider(
             "Clipping distance k",
             *EFFECTS.bounds("k", state),
-            key=W + "k",
-            args=("k",),
-            **common,
+            **_bind("k"),
             help="Offsets beyond ±k share the edge vectors of the table. Clipping matters once n > k + 1.",
         )
-        _size_sliders(state, common)
-        st.number_input("Seed", *EFFECTS.bounds("seed", state), key=W + "seed", args=("seed",), **common)
+        _size_sliders(state)
+        st.number_input("Seed", *EFFECTS.bounds("seed", state), **_bind("seed"))
         st.slider(
             "Preset strength",
             *EFFECTS.bounds("strength", state),
             step=0.1,
-            key=W + "strength",
-            args=("strength",),
-            **common,
+            **_bind("strength"),
             help="Structured presets: the average bias a favoured offset adds. Random: the spread of aᴷ.",
         )
         st.slider(
             "Shared direction in X",
             *EFFECTS.bounds("shared", state),
             step=0.1,
-            key=W + "shared",
-            args=("shared",),
-            **common,
+            **_bind("shared"),
             help="Real embeddings share a common direction. At 0 the queries point every which way, "
             "and one table cannot favour the same offset for all of them.",
         )
         st.divider()
-        ui.scenario_upload(PAGE, EFFECTS, key=W + "upload", on_loaded=_on_upload, lazy_key=state_key("effects", "load"))
+        loading = {"key": STATE.key("upload"), "lazy_key": state_key("effects", "load")}
+        ui.scenario_upload(PAGE, EFFECTS, on_loaded=STATE.replace, **loading)
 
 
 #: A panel's height two a row, and stacked on a phone (a 390 px screen's square and its axes).
@@ -152,7 +126,7 @@ def _panels(state: dict, inputs, result, favoured) -> None:
                 ui.heatmap_panel(
                     figures[name],
                     captions[name],
-                    key=f"{W}fig.{name}",
+                    key=STATE.key(f"fig.{name}"),
                     alt=f"Heatmap: {panels.plain_title(name, effects=True)}",
                 )
 
@@ -172,7 +146,7 @@ def _how_it_is_built(state: dict, inputs, result) -> None:
         "weights": result.weights,
     }
     ui.matrix_tables(
-        {panels.plain_title(name, effects=True): matrix for name, matrix in matrices.items()}, key=W + "tables"
+        {panels.plain_title(name, effects=True): matrix for name, matrix in matrices.items()}, key=STATE.key("tables")
     )
     ui.export_section(
         schema=EFFECTS,
@@ -182,7 +156,7 @@ def _how_it_is_built(state: dict, inputs, result) -> None:
         result=result,
         computed={"X": inputs.X, "W_q": inputs.W_q, "W_k": inputs.W_k, "table a^K": inputs.table},
         snippet=effects_snippet(state),
-        key=W + "export",
+        key=STATE.key("export"),
     )
 
 
@@ -192,8 +166,8 @@ def render() -> None:
 
     st.title("Position effects: what the position term does to attention")
     ui.markdown("position_effects_lead")
-    state = ui.page_state(STATE, EFFECTS)
-    ui.show_url_problems(STATE)
+    state = STATE.state()
+    STATE.show_problems()
     setup_sidebar(state)
 
     profile, trained_note = effects_presets.preset_profile(state)  # None, [] for a hand-made or random preset
@@ -215,4 +189,4 @@ def render() -> None:
     )
     ui.bullets(sentences)
     _how_it_is_built(state, inputs, result)
-    ui.write_url(EFFECTS, state)
+    STATE.write_url()

@@ -18,7 +18,7 @@ from relpos.topics.schemes.schema import SCHEMES
 
 SCHEME_PAGE = "schemes"
 #: The page's settings (schema :data:`relpos.topics.schemes.schema.SCHEMES`) and their widgets.
-FIELDS = ui.PageFields(SCHEME_PAGE, SCHEMES)
+STATE = ui.PageState(SCHEME_PAGE, SCHEMES)
 #: The expander with section 1's numbers as tables.
 SCORE_TABLES = widget_key(SCHEME_PAGE, "tables", "scores")
 
@@ -59,17 +59,17 @@ def scheme_sidebar():
     """
     from relpos.core.schemes import alibi_slopes
 
-    FIELDS.show_problems()
+    STATE.show_problems()
     with st.sidebar:
         st.markdown("**Scenario** (shared by every scheme)")
-        n = FIELDS.slider("n")
-        seed = FIELDS.number_input("seed")
-        k = FIELDS.slider("k")
-        buckets = FIELDS.select_slider("buckets")
-        max_distance = FIELDS.select_slider("maxdist")
+        n = STATE.slider("n")
+        seed = STATE.number_input("seed")
+        k = STATE.slider("k")
+        buckets = STATE.select_slider("buckets")
+        max_distance = STATE.select_slider("maxdist")
         st.caption("T5 itself uses 32 buckets and max_distance 128; smaller values show the log buckets sooner.")
-        heads = FIELDS.slider("heads")
-        head = FIELDS.slider("head") if heads > 1 else 1
+        heads = STATE.slider("heads")
+        head = STATE.slider("head") if heads > 1 else 1
         slopes = alibi_slopes(heads)
         exponent = num.number(math.log2(slopes[head - 1]), 3, trim=0)
         st.caption(f"slope m of head {head}: {slopes[head - 1]:.4g} = 2^{exponent}")
@@ -86,7 +86,7 @@ def cached_scheme_setup(n: int, seed: int, k: int, buckets: int, max_distance: i
 
 def save_scheme_settings() -> None:
     """Write the comparison page's settings into the URL (call at the end of the page)."""
-    FIELDS.write_url()
+    STATE.write_url()
 
 
 def scheme_rows(results, position_figures, weight_figures) -> None:
@@ -131,7 +131,7 @@ def translation_section(setup, results) -> None:
     """Section 2: every token moved s places; which schemes' scores change."""
     st.header("2 · The translation test")
     ui.markdown("schemes_translation")
-    shift = FIELDS.slider("shift")
+    shift = STATE.slider("shift")
     changes = translation_changes(setup, shift)
     ui.chart(scheme_figures.translation_bar_figure(changes, shift))
     st.caption(f"Each panel: score after moving the tokens {shift} places minus the score before, same colour range.")
@@ -154,7 +154,7 @@ def length_section(setup, slopes, head: int) -> None:
     """Section 3: each scheme at offsets (or positions) a model trained at length L never saw."""
     st.header("3 · Length generalization")
     ui.markdown("schemes_length")
-    length = FIELDS.slider("L")
+    length = STATE.slider("L")
     report = length_generalization(setup, length, slopes)
     curves = [
         scheme_figures.shaw_curve_figure(report, setup.k),

@@ -23,8 +23,7 @@ from relpos.topics.training import figures, tables, text
 from relpos.topics.training.schema import ALL_SCHEMES, TRAINING, TRAINING_STEP_CHOICES
 
 PAGE = "training"  # url_path
-STATE = "training"  # st.session_state key of the settings dict
-W = "training."  # prefix of the page's widget keys
+STATE = ui.PageState("training", TRAINING)  # the run's settings; the page's widgets are "training.<name>"
 RUN = "training:run"  # the settings of the last Train press
 TABLE = "training:table"  # the settings whose "train short, test long" table was asked for
 DRAWN = "training:drawn"  # (settings, table) drawn by Train in this run, so its bar shows once
@@ -47,10 +46,6 @@ FIXED_POSITIONS = {
 }
 
 
-def _state() -> dict:
-    return st.session_state[STATE]
-
-
 def run_key(state: dict) -> tuple:
     """Everything a training run depends on (the trainer's other settings are fixed)."""
     return tuple(state[name] for name in ("task", "scheme", "L", "k", "steps", "seed"))
@@ -61,10 +56,6 @@ def table_key(state: dict) -> tuple:
     return tuple(state[name] for name in ("task", "L", "k", "steps", "seed"))
 
 
-def _on_change(name: str) -> None:
-    st.session_state[STATE] = dict(_state(), **{name: st.session_state[W + name]})
-
-
 def _scheme_name(scheme: str) -> str:
     return "all schemes at once" if scheme == ALL_SCHEMES else relpos.TRAINING_SCHEMES[scheme]
 
@@ -73,43 +64,32 @@ def sidebar(state: dict) -> None:
     """The run's settings; each widget writes its value into the page state."""
     with st.sidebar:
         st.subheader("Training run")
-        for name in TRAINING.fields:
-            ui.seed_widget(W + name, state[name])
-        common = {"on_change": _on_change}
         st.selectbox(
             "Task",
             list(relpos.TRAINING_TASKS),
             format_func=relpos.TRAINING_TASKS.get,
-            key=W + "task",
-            args=("task",),
-            **common,
+            **STATE.bind("task"),
         )
         st.selectbox(
             "Position scheme",
             [*relpos.TRAINING_SCHEMES, ALL_SCHEMES],
             format_func=_scheme_name,
-            key=W + "scheme",
-            args=("scheme",),
-            **common,
+            **STATE.bind("scheme"),
         )
-        st.slider("Training length L", *TRAINING.bounds("L", state), key=W + "L", args=("L",), **common)
+        st.slider("Training length L", *TRAINING.bounds("L", state), **STATE.bind("L"))
         st.slider(
             "Shaw: clipping distance k",
             *TRAINING.bounds("k", state),
-            key=W + "k",
-            args=("k",),
-            **common,
+            **STATE.bind("k"),
             help="Only the Shaw scheme uses k: offsets below −k share the row of −k. The head is causal, so the "
             "rows after the query (+1 … +k) are never trained.",
         )
         steps = sorted(set(TRAINING_STEP_CHOICES) | {state["steps"]})
-        st.select_slider("Training steps (Adam updates)", steps, key=W + "steps", args=("steps",), **common)
+        st.select_slider("Training steps (Adam updates)", steps, **STATE.bind("steps"))
         st.number_input(
             "Seed",
             *TRAINING.bounds("seed", state),
-            key=W + "seed",
-            args=("seed",),
-            **common,
+            **STATE.bind("seed"),
             help="Seeds the initial parameters, the training batches and the test sequences.",
         )
         st.caption(f"Fixed: vocabulary {VOCAB} tokens, width d = 16, batch 32, Adam learning rate 0.01.")
@@ -171,7 +151,7 @@ def trained_heads(state: dict) -> dict[str, TrainedHead]:
 def train_controls(state: dict) -> dict[str, TrainedHead] | None:
     """The Train button; the trained heads once Train was pressed for these settings, else None."""
     label = "Train all schemes" if state["scheme"] == ALL_SCHEMES else f"Train: {_scheme_name(state['scheme'])}"
-    if st.button(label, type="primary", key=W + "train", icon=":material/model_training:"):
+    if st.button(label, type="primary", key=STATE.key("train"), icon=":material/model_training:"):
         st.session_state[RUN] = run_key(state)
     if st.session_state.get(RUN) == run_key(state):
         return trained_heads(state)
@@ -191,14 +171,14 @@ def detail_scheme(heads: dict[str, TrainedHead]) -> str:
         list(heads),
         index=list(heads).index("shaw"),
         format_func=_scheme_name,
-        key=W + "detail",
+        key=STATE.key("detail"),
     )
 
 
 def loss_section(heads: dict[str, TrainedHead]) -> None:
     st.header("1 · The training loss")
     losses = {scheme: head.losses for scheme, head in heads.items()}
-    ui.plotly(figures.loss_figure(losses, vocab=VOCAB), key=W + "fig.loss")
+    ui.plotly(figures.loss_figure(losses, vocab=VOCAB), key=STATE.key("fig.loss"))
     if len(heads) == 1:
         st.caption(text.loss_summary(next(iter(losses.values())), vocab=VOCAB))
     else:
@@ -222,7 +202,7 @@ def _offset_bars(head: TrainedHead, scheme: str) -> None:
     """Bias per offset over training (Shaw, T5) or the fixed ALiBi penalty, as bars."""
     k = head.settings.k if scheme == "shaw" else None
     every = [relpos.offset_biases(head, snapshot=s)[1] for s in range(len(head.snapshots))]  # m × (L,)
-    index = _snapshot_slider(head, f"{W}snapshot.{scheme}") if scheme != "alibi" else len(every) - 1
+    index = _snapshot_slider(head, STATE.key(f"snapshot.{scheme}")) if scheme != "alibi" else len(every) - 1
     offsets, biases = relpos.offset_biases(head, snapshot=index)
     step = int(head.snapshot_steps[index])
     y_title = "mean bias added to the score" if scheme == "shaw" else "bias added to the score"
@@ -234,14 +214,14 @@ def _offset_bars(head: TrainedHead, scheme: str) -> None:
         k=k,
         y_range=figures.bias_range(every),
     )
-    ui.plotly(fig, key=f"{W}fig.bias")
+    ui.plotly(fig, key=STATE.key("fig.bias"))
     settings = head.settings
     st.caption(
         text.offset_bars_caption(scheme, offsets, biases, step=step, k=settings.k, length=settings.length, vocab=VOCAB)
     )
     ui.chart_tables(
         {text.bias_chart_title(scheme, step): tables.offset_bias_frame(offsets, biases)},
-        key=f"{W}tables.bias",
+        key=STATE.key("tables.bias"),
         label="Numbers as tables (screen-reader friendly)",
         decimals=4,
     )
@@ -250,11 +230,12 @@ def _offset_bars(head: TrainedHead, scheme: str) -> None:
 def _position_vectors(head: TrainedHead) -> None:
     """The learned absolute position vectors over training, as a heatmap."""
     snapshots = head.position_snapshots  # (m, L, d)
-    index = _snapshot_slider(head, f"{W}snapshot.absolute")
+    index = _snapshot_slider(head, STATE.key("snapshot.absolute"))
     step = int(head.snapshot_steps[index])
     limit = float(np.abs(snapshots).max()) or 1.0
     title = f"Learned absolute position vectors, step {step}"
-    ui.plotly(figures.position_vectors_figure(snapshots[index], title=title, limit=limit), key=f"{W}fig.positions")
+    fig = figures.position_vectors_figure(snapshots[index], title=title, limit=limit)
+    ui.plotly(fig, key=STATE.key("fig.positions"))
     st.caption(
         f"One row per position 1 … {head.settings.length}, one column per feature; the same colour range at "
         "every step. Positions beyond L have no row of their own: they read row L."
@@ -311,10 +292,11 @@ def attention_section(head: TrainedHead) -> None:
     for (label, matrix), column in zip(patterns.items(), st.columns(2), strict=True):
         with column:
             fig = figures.attention_figure(matrix, title=f"{name}: weights at {label}", trained_length=length)
-            ui.plotly(fig, key=f"{W}fig.attention.{label}")
+            ui.plotly(fig, key=STATE.key(f"fig.attention.{label}"))
     st.caption(text.attention_summary(patterns, settings.task))
     ui.markdown("training_attention")
-    ui.matrix_tables({f"Weights at {label}": matrix for label, matrix in patterns.items()}, key=f"{W}tables.attention")
+    tables_shown = {f"Weights at {label}": matrix for label, matrix in patterns.items()}
+    ui.matrix_tables(tables_shown, key=STATE.key("tables.attention"))
 
 
 def length_section(state: dict) -> None:
@@ -322,7 +304,8 @@ def length_section(state: dict) -> None:
     st.header("4 · Train short, test long")
     drawn_key, table = st.session_state.pop(DRAWN, (None, None))
     ui.markdown("training_length")
-    asked = st.button("Train every scheme and test at L, 2L and 4L", key=W + "table", icon=":material/table_chart:")
+    label = "Train every scheme and test at L, 2L and 4L"
+    asked = st.button(label, key=STATE.key("table"), icon=":material/table_chart:")
     if asked:
         st.session_state[TABLE] = table_key(state)
     if st.session_state.get(TABLE) != table_key(state):
@@ -340,14 +323,14 @@ def length_section(state: dict) -> None:
         ui.labelled_table(frame, decimals=text.TABLE_DECIMALS, caption="Next-token accuracy, percent.", stretch=True)
     with right:
         fig = figures.accuracy_figure(table.schemes, table.lengths, table.accuracy, vocab=VOCAB)
-        ui.plotly(fig, key=W + "fig.accuracy")
+        ui.plotly(fig, key=STATE.key("fig.accuracy"))
     names = [relpos.TRAINING_SCHEMES[scheme] for scheme in table.schemes]
     sentences = text.length_summary(names, table.lengths, table.accuracy, vocab=VOCAB)
     st.markdown("\n".join(f"- {sentence}" for sentence in sentences))
     ui.download_buttons(
         [ui.Download("accuracy table.csv", "training_accuracy.csv", _csv(frame.reset_index()))],
         columns=3,
-        key=W + "table.download",
+        key=STATE.key("table.download"),
     )
 
 
@@ -373,15 +356,15 @@ def export_section(state: dict, heads: dict[str, TrainedHead] | None) -> None:
                         _csv(tables.position_frame(head)),
                     )
                 )
-        ui.download_buttons(files, columns=2, key=W + "download")
+        ui.download_buttons(files, columns=2, key=STATE.key("download"))
 
 
 def render() -> None:
     """The whole page: train heads live, watch a^K learn, test them on longer sequences."""
     st.title("Train a tiny head")
     ui.markdown("training")
-    state = ui.page_state(STATE, TRAINING)
-    ui.show_url_problems(STATE)
+    state = STATE.state()
+    STATE.show_problems()
     sidebar(state)
 
     heads = train_controls(state)
@@ -392,4 +375,4 @@ def render() -> None:
         attention_section(head)
     length_section(state)
     export_section(state, heads)
-    ui.write_url(TRAINING, state)
+    STATE.write_url()

@@ -18,7 +18,7 @@ from relpos.topics.value_side.schema import VALUE_SIDE, VALUE_VARIANTS
 
 VALUE_PAGE = "value_side"
 #: The page's settings (schema :data:`relpos.topics.value_side.schema.VALUE_SIDE`) and their widgets.
-FIELDS = ui.PageFields(VALUE_PAGE, VALUE_SIDE)
+STATE = ui.PageState(VALUE_PAGE, VALUE_SIDE)
 
 
 def offset_window(k: int) -> str:
@@ -60,11 +60,11 @@ def _choice_row() -> int:
     """k, the query and which relative tables are in use, side by side; returns k."""
     top = st.columns([2, 2, 3])
     with top[0]:
-        k = FIELDS.slider("k")
+        k = STATE.slider("k")
     with top[1]:
-        FIELDS.radio("query")
+        STATE.radio("query")
     with top[2]:
-        FIELDS.radio("variant", format_func=lambda code: latex_names(VALUE_VARIANTS[code]))
+        STATE.radio("variant", format_func=lambda code: latex_names(VALUE_VARIANTS[code]))
     return k
 
 
@@ -75,28 +75,28 @@ def value_side_controls():
     :data:`relpos.topics.value_side.schema.VALUE_VARIANTS`); the tables it leaves out are zeroed
     by the page, not forgotten, so switching back restores them.
     """
-    FIELDS.show_problems()
+    STATE.show_problems()
     n = len(VALUE_SIDE.fields["v"].default)
     k = _choice_row()
     offsets = range(-(n - 1), n)
     st.markdown("**Values $v_j$** (one number per token, d = 1)")
-    FIELDS.sliders("v", [f"v{num.subscript(j + 1)}" for j in range(n)])
+    STATE.sliders("v", [f"v{num.subscript(j + 1)}" for j in range(n)])
     st.markdown(
         f"**Value-side table $a^V$** (offsets {num.offset_range(n - 1)}; at k = {k} only {offset_window(k)} "
         f"{'is' if k == 0 else 'are'} used, "
         "the others are greyed out)"
     )
-    FIELDS.sliders("av", [_table_label("V", o) for o in offsets], disabled=[abs(o) > k for o in offsets])
+    STATE.sliders("av", [_table_label("V", o) for o in offsets], disabled=[abs(o) > k for o in offsets])
     with st.expander("Queries, keys and $a^K$ (the textbook's numbers)"):
         st.caption(
             "The textbook gives aᴷ only for offsets −2..+2; the ±3 entries start equal to the ±2 ones, "
             "so k = 3 changes nothing on the key side until you edit them."
         )
-        FIELDS.sliders("q", [f"q{num.subscript(i + 1)}" for i in range(n)])
-        FIELDS.sliders("kk", [f"k{num.subscript(j + 1)}" for j in range(n)])
-        FIELDS.sliders("ak", [_table_label("K", o) for o in offsets], disabled=[abs(o) > k for o in offsets])
-    st.button("Reset to the example's numbers", on_click=FIELDS.reset)
-    values = FIELDS.write_url()
+        STATE.sliders("q", [f"q{num.subscript(i + 1)}" for i in range(n)])
+        STATE.sliders("kk", [f"k{num.subscript(j + 1)}" for j in range(n)])
+        STATE.sliders("ak", [_table_label("K", o) for o in offsets], disabled=[abs(o) > k for o in offsets])
+    st.button("Reset to the example's numbers", on_click=STATE.reset)
+    values = STATE.write_url()
     example = ValueExample(
         queries=tuple(values["q"]),
         keys=tuple(values["kk"]),
