@@ -10,10 +10,11 @@ by module, never through this face):
 * :mod:`~relpos.ui.tables`: matrices and tables by the one number formatter, and charts as tables;
 * :mod:`~relpos.ui.layout`: a phone's screen or a wide one, page cards, the container a page opens at;
 * :mod:`~relpos.ui.presenter`: presenter mode, its toggle and its "Copy link" button;
-* :mod:`~relpos.ui.url_state`: a page's whole state in the URL (lesson links), widgets seeded from it;
-* :mod:`~relpos.ui.fields`: a page's widgets drawn from its schema's fields;
+* :mod:`~relpos.ui.fields`: ``PageState``, the one page-state API of every lesson: the page's state
+  dict read from the URL once and mirrored into it, widgets bound to its fields, every change of
+  the state and every widget value the app sets (its ``set_widget``);
+* :mod:`~relpos.ui.url_state`: the lesson links underneath (decoding, the warning, the URL, a link to copy);
 * :mod:`~relpos.ui.downloads`: CSV and scenario downloads, the export section, the scenario upload;
-* ``set_widget``: the harness's way to set a keyed widget's value (:func:`relpos.server.set_widget`).
 
 Beside the kit, a few views import a module by name: ``live`` (the Explorer's live panel),
 ``classroom``, ``class_events`` and ``class_follow`` (a live class), ``explorer_link``;
@@ -27,7 +28,6 @@ its topic folder (``relpos/topics/<topic>/view.py``). May import everything belo
 ``relpos.state``, ``relpos.text``, ``relpos.core``.
 """
 
-from relpos.server import set_widget
 from relpos.ui.charts import chart, chart_name, chart_row, heatmap_panel, plotly
 from relpos.ui.downloads import Download, download_buttons, download_csv, export_section, scenario_upload
 from relpos.ui.fields import PageState
@@ -35,20 +35,12 @@ from relpos.ui.layout import land_on, page_links, phone_screen
 from relpos.ui.presenter import ALWAYS_CSS, PRESENTER_CSS, presenter_heading, presenter_style, presenter_toggle
 from relpos.ui.prose import bullets, callout, caption, markdown
 from relpos.ui.tables import chart_tables, labelled_table, matrix_table, matrix_tables, named_index
-from relpos.ui.url_state import (
-    app_url,
-    lesson_link,
-    page_state,
-    seed_widget,
-    show_url_problems,
-    write_url,
-)
+from relpos.ui.url_state import app_url, lesson_link
 
 __all__ = [
     "ALWAYS_CSS", "PRESENTER_CSS", "Download", "PageState",
     "app_url", "bullets", "callout", "caption", "chart", "chart_name", "chart_row", "chart_tables",
     "download_buttons", "download_csv", "export_section", "heatmap_panel", "labelled_table", "land_on",
-    "lesson_link", "markdown", "matrix_table", "matrix_tables", "named_index", "page_links", "page_state",
+    "lesson_link", "markdown", "matrix_table", "matrix_tables", "named_index", "page_links",
     "phone_screen", "plotly", "presenter_heading", "presenter_style", "presenter_toggle", "scenario_upload",
-    "seed_widget", "set_widget", "show_url_problems", "write_url",
 ]  # fmt: skip

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from relpos.server import set_widget
 from relpos.state.codec import Schema
 from relpos.state.keys import widget_key
 from relpos.ui.url_state import page_state, seed_widget, show_url_problems, write_url
@@ -46,8 +47,10 @@ class PageState:
     page: str
     schema: Schema
     #: URL parameters that belong to someone else (a live class's ``class``): no problem in
-    #: a link, and kept in the URL by :meth:`write_url`.
+    #: a link.
     foreign: tuple[str, ...] = ()
+    #: Foreign parameters that :meth:`write_url` keeps in the URL (the others are dropped).
+    keep: tuple[str, ...] = ()
 
     # --- reading ---------------------------------------------------------------------
     def state(self) -> dict:
@@ -109,11 +112,15 @@ class PageState:
         return names
 
     # --- widgets -----------------------------------------------------------------------
-    def seed(self, name: str, value) -> str:
-        """Seed widget `name` of the page with `value` unless it holds one; returns its key.
-        For a widget that is no field (a bound field's widget is seeded by :meth:`bind`)."""
-        seed_widget(self.key(name), value)
-        return self.key(name)
+    def set_widget(self, key: str, value) -> None:
+        """Set the page's keyed widget `key` (one that is no field, or a field's widget following a
+        change made elsewhere) to `value`, from a callback or before it is drawn; a field's widget is
+        seeded by :meth:`bind`."""
+        set_widget(key, value)
+
+    def link_names(self, *names: str) -> bool:
+        """Whether the URL names any of the parameters `names` (on the first run: the opening link)."""
+        return any(name in st.query_params for name in names)
 
     def _changed(self, name: str, index: int | None, forget: tuple[str, ...]) -> None:
         """A bound widget moved: store its value."""
@@ -182,7 +189,7 @@ class PageState:
         show_url_problems(self.page)
 
     def write_url(self) -> dict:
-        """Mirror the state into the URL (keeping the foreign parameters); returns the state."""
+        """Mirror the state into the URL (keeping the parameters named in :attr:`keep`); returns the state."""
         state = self.state()
-        write_url(self.schema, state, keep=self.foreign)
+        write_url(self.schema, state, keep=self.keep)
         return state

@@ -78,9 +78,7 @@ def rotations_section(look: dict) -> None:
     with base:
         STATE.select_slider("b")
     with index:
-        STATE.slider(
-            "m", help="The angle's index m: the first token has m = 0, the token at position p has m = p − 1."
-        )
+        STATE.slider("m", help="The angle's index m: the first token has m = 0, the token at position p has m = p − 1.")
     chosen = model.setting(STATE.state())
     plain = model.frequencies(chosen, "none")
     _chart(figures.hands_figure(plain, chosen.m, model.hand_pairs(chosen.d), **look), "hands")

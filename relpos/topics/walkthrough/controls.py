@@ -45,7 +45,6 @@ SCENARIO = state_key(PAGE, "scenario")  # last good Scenario
 MEMORY = state_key(PAGE, "memory")  # a^K values by offset, remembered when k is lowered
 STOP = state_key(PAGE, "stop")  # current wt.Stop
 FLASH = state_key(PAGE, "flash")  # one-off confirmation message
-LINK = state_key(PAGE, "link")  # the view as a WALKTHROUGH state dict, mirrored in the URL
 LAND = state_key(PAGE, "land")  # the opening link named a stop, not yet landed on
 # widgets (page.name)
 ROW, STEP, K, PRESENTER = (widget_key(PAGE, name) for name in ("row", "step", "k", "presenter"))
@@ -58,6 +57,10 @@ SHARE = widget_key(PAGE, "share")
 SCORES, WEIGHTS, OFFSETS, TABLE = (widget_key(PAGE, name) for name in ("scores", "weights", "offsets", "table"))
 #: The live class's URL parameter (relpos.ui.classroom): the lesson link keeps it.
 CLASS_PARAM = "class"
+#: The view as a WALKTHROUGH state dict, mirrored in the URL (a live class's ``class`` and a
+#: teacher's ``teacher`` are no problem in a link; the lesson link keeps ``class``). Its
+#: widgets are not bound to fields: the scenario and the stop above are the view.
+STATE = ui.PageState(PAGE, WALKTHROUGH, foreign=(CLASS_PARAM, "teacher"), keep=(CLASS_PARAM,))
 #: Container key of the Previous / Next bar, which presenter mode keeps on screen (ui.PRESENTER_CSS);
 #: the invisible Page Up / Page Down buttons are in the container keyed CLICKER (hidden by ui.ALWAYS_CSS).
 NAV = LESSON_NAV
@@ -148,7 +151,7 @@ class Lesson:
 
 def _set_fields(scenario: Scenario) -> None:
     for key, _, value in _fields(scenario):
-        ui.set_widget(key, wt_text.short_number(value))
+        STATE.set_widget(key, wt_text.short_number(value))
 
 
 def _restore(link: dict) -> None:
@@ -159,9 +162,9 @@ def _restore(link: dict) -> None:
     state[MEMORY] = {}
     state[STOP] = view.stop
     # presenter mode is for a projector: a link opened on a phone gets the phone layout
-    ui.set_widget(PRESENTER, view.presenter and not ui.phone_screen())
-    state[LAND] = any(name in st.query_params for name in ("i", "j"))
-    ui.set_widget(K, view.scenario.k)
+    STATE.set_widget(PRESENTER, view.presenter and not ui.phone_screen())
+    state[LAND] = STATE.link_names("i", "j")
+    STATE.set_widget(K, view.scenario.k)
     _set_fields(view.scenario)
 
 
@@ -172,18 +175,17 @@ def follow_view(scenario: Scenario, stop: wt.Stop) -> None:
     if state.get(SCENARIO) != scenario:
         state[SCENARIO] = scenario
         state[MEMORY] = {}
-        state[K] = scenario.k
+        STATE.set_widget(K, scenario.k)
         _set_fields(scenario)
     else:  # a field edited meanwhile goes back to the teacher's number
-        for key, _, value in _fields(scenario):
-            state[key] = wt_text.short_number(value)
+        _set_fields(scenario)
     state[STOP] = stop
 
 
 def open_link_once() -> None:
     """Open the view the page's link describes, on the session's first run of this page."""
     if SCENARIO not in st.session_state:
-        _restore(ui.page_state(LINK, WALKTHROUGH, foreign=(CLASS_PARAM, "teacher")))
+        _restore(STATE.state())
 
 
 def _init_state() -> None:
@@ -192,9 +194,9 @@ def _init_state() -> None:
     scenario = state[SCENARIO]
     for key, _, value in _fields(scenario):
         if key not in state:  # first visit, or the widget was dropped on a page switch
-            ui.set_widget(key, wt_text.short_number(value))
+            STATE.set_widget(key, wt_text.short_number(value))
     if state.get(K) not in wt.K_CHOICES:
-        ui.set_widget(K, scenario.k)
+        STATE.set_widget(K, scenario.k)
 
 
 def _read_edits() -> tuple[tuple[str, str], ...]:
@@ -241,7 +243,7 @@ def _change_k() -> None:
     good: Scenario = state[SCENARIO]
     new_k = state.get(K)
     if new_k not in wt.K_CHOICES or new_k == good.k:
-        ui.set_widget(K, good.k)
+        STATE.set_widget(K, good.k)
         return
     memory = dict(state[MEMORY])
     memory.update({int(o): v for o, v in zip(good.table_offsets(), good.table, strict=True)})
@@ -254,7 +256,7 @@ def _reset() -> None:
     state = st.session_state
     state[SCENARIO] = worked_example()
     state[MEMORY] = {}
-    ui.set_widget(K, state[SCENARIO].k)
+    STATE.set_widget(K, state[SCENARIO].k)
     _set_fields(state[SCENARIO])
     state[FLASH] = "Restored the textbook example."
 
@@ -304,8 +306,8 @@ def presenter_toggle() -> None:
 
 def sync_url(lesson: Lesson) -> None:
     """Write the view into the URL (only when it changed): the address bar stays a lesson link."""
-    st.session_state[LINK] = lesson.link_state
-    ui.write_url(WALKTHROUGH, lesson.link_state, keep=(CLASS_PARAM,))
+    STATE.replace(lesson.link_state, forget=())
+    STATE.write_url()
 
 
 def edited_note(lesson: Lesson) -> None:
@@ -332,7 +334,7 @@ def problems_summary(lesson: Lesson) -> None:
 
     Messages quote user text only escaped.
     """
-    ui.show_url_problems(LINK)
+    STATE.show_problems()
     if lesson.problems:
         lines = "\n".join(f"- {message}" for _, message in lesson.problems)
         st.warning(f"**Some numbers were not accepted; the page keeps their last good values.**\n{lines}")
@@ -397,8 +399,8 @@ def step_controls(lesson: Lesson) -> None:
 
     In presenter mode the pickers join the navigation bar, so the bar is one row."""
     n, stop = lesson.n, lesson.stop
-    st.session_state[ROW] = stop.row  # the widgets mirror STOP
-    st.session_state[STEP] = stop.step
+    STATE.set_widget(ROW, stop.row)  # the widgets mirror STOP
+    STATE.set_widget(STEP, stop.step)
     index, total = wt.stop_index(stop, n), len(wt.lesson_stops(n))
     if not lesson.presenter:
         with st.container(horizontal=True, vertical_alignment="bottom", gap="medium"):
