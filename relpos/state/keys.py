@@ -9,9 +9,9 @@ Containers that CSS or JavaScript find by their ``st-key-…`` class
 (:func:`relpos.server.internals.css_class`) keep a CSS-safe key without dots
 (:data:`LESSON_NAV`, :data:`CLICKER`).
 
-A page whose view is one state dict (Explorer, Position effects, Train a tiny head) keeps
-that dict under the bare page name (``explorer``, ``effects``, ``training``); its widgets are
-``<page>.<name>``, so one prefix forgets them all when the state is replaced.
+A lesson with a lesson link keeps its view as one state dict (:class:`relpos.ui.fields.PageState`)
+under the bare page name (``explorer``, ``effects``, ``training``, ``worked_example`` …); its
+widgets are ``<page>.<name>``, so one prefix forgets them all when the state is replaced.
 
 ``<page>`` is the page's url_path (``explorer``, ``worked_example``, ``quiz`` …; Position
 effects keeps its older short name ``effects``), or ``app`` and ``links`` for values of the

@@ -3,7 +3,8 @@
 A page keeps its state as one dict in ``st.session_state[name]``. On the page's first run
 in a browser session the dict is decoded from ``st.query_params`` (bad values reported and
 replaced by defaults); afterwards widgets change the dict and :func:`write_url` mirrors it
-into the address bar, so the URL is always a link to exactly this view.
+into the address bar, so the URL is always a link to exactly this view. A lesson uses these
+through :class:`relpos.ui.fields.PageState`, never directly.
 """
 
 from __future__ import annotations
