@@ -88,6 +88,8 @@ JOIN_CODE, JOIN_NICKNAME, JOIN = (widget_key(PAGE, name) for name in ("join_code
 EVENTS, ACTIVITY, COUNT = (widget_key(PAGE, name) for name in ("events", "activity", "count"))
 PACED, END, LINK = (widget_key(PAGE, name) for name in ("paced", "end", "teacher_link"))
 REVEAL, HIDE, AGAIN = (widget_key(PAGE, name) for name in ("reveal", "hide", "again"))
+#: The open question's row: its count and its controls.
+QUESTION_ROW = widget_key(PAGE, "question_row")
 #: The URL parameter a join link carries (and that keeps a class across a server restart).
 CLASS_PARAM, TEACHER_PARAM = "class", "teacher"
 _LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1", "0.0.0.0", ""}
@@ -396,9 +398,9 @@ def _projector_fragment(who: Role, link: str, short: str, compact: bool) -> None
 
 
 def question_panel(who: Role, record: Class, ask: Sequence[tuple[str, Callable[[], Question]]], *, presenter: bool):
-    """Ask buttons for this stop, then the current question with Reveal, Hide and Ask
-    again, and the results once revealed. (Its live count, "a of N answered", is in the
-    projector's fragment: one fragment per page listens, so joins and answers rerun only it.)"""
+    """Ask buttons for this stop, then the current question (a quiz question with its
+    numbers), and under it one row: "a of N answered" (live, while open), Reveal, Hide and
+    Ask again, so the count and its controls share one screen; the results once revealed."""
     show_flash()
     with st.container(horizontal=True, gap="small"):
         for number, (label, make) in enumerate(ask):
@@ -407,11 +409,12 @@ def question_panel(who: Role, record: Class, ask: Sequence[tuple[str, Callable[[
     if question is None:
         return
     st.markdown(f"**Question {question.id}:** {escape_markdown(question.prompt)} ({question.status})")
-    if question.is_open:  # the count beside Reveal, live: no scrolling up to the join panel
-        _answered_count(who)
     if question.kind == "quiz":  # the projector shows what the students answer
         quiz_body(question)
-    with st.container(horizontal=True, gap="small"):
+    with st.container(horizontal=True, vertical_alignment="center", gap="small", key=QUESTION_ROW):
+        if question.is_open:  # the count beside Reveal, live: no scrolling up to the join panel
+            with st.container(width="content"):  # a fragment's own container would take the row
+                _answered_count(who)
         if question.is_open or question.status == "hidden":
             st.button("Reveal", key=REVEAL, type="primary", on_click=_teacher_action, args=("reveal", who))
         if question.revealed:
@@ -434,7 +437,7 @@ def _answered_count(who: Role) -> None:
         show_error(error)
         return
     events.class_events(who.code, activity, key=COUNT, watch="activity", min_interval_ms=250)
-    st.markdown(f"**{answered} of {count} answered**")
+    st.markdown(f"**{answered} of {count} answered**", width="content")
 
 
 def _ask(who: Role, make: Callable[[], Question]) -> None:

@@ -192,6 +192,8 @@ ALWAYS_CSS = """
 #:   a clicker's first key press would light up round the whole lesson, stays off;
 #: * the "Copy link" button beside the Presenter toggle (:func:`copy_link_button`): an icon,
 #:   whose message floats below it, so the page never moves;
+#: * the walkthrough's "Start a class" beside the title, no taller than the title's row (the
+#:   first screen has no room for a row of its own);
 #: * colours in pairs, light-dark(), picked by the colour scheme Streamlit gives its app
 #:   element (the themes' page, text and border colours of deploy/streamlit.toml):
 #:   presenter mode follows the reader's theme like the rest of the app (a projector
@@ -232,6 +234,7 @@ PRESENTER_CSS = """
   .st-key-lesson-nav { flex-wrap: wrap; row-gap: 0.3rem; }
   .st-key-lesson-nav button { padding-left: 0.55rem; padding-right: 0.55rem; min-height: 2.1rem; }
   .st-key-lesson-nav [data-testid="stMarkdownContainer"] p { white-space: nowrap; }
+  .st-key-worked_example-start_class button { min-height: 1.5rem; height: 1.5rem; padding-top: 0; padding-bottom: 0; }
 }
 </style>
 """

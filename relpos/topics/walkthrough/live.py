@@ -53,6 +53,8 @@ _PUSHED = state_key(PAGE, "pushed")
 _FOLLOWED = state_key(PAGE, "followed")
 START = widget_key(PAGE, "start_class")
 FOLLOW = widget_key(PAGE, "follow")
+#: The teacher's console (an expander whose open state the session keeps).
+CONSOLE = widget_key(PAGE, "class_console")
 
 
 @dataclass(frozen=True)
@@ -276,11 +278,16 @@ def class_panel(lesson: Lesson, live: Live) -> None:
 
 
 def teacher_questions(lesson: Lesson, live: Live) -> None:
-    """Under the stop: ask, count, reveal; the console below it (folded)."""
+    """Under the stop: ask, count, reveal; the console below it, folded until the teacher
+    opens it. Its open state is the session's (a widget's), not the browser's: an Ask, a
+    Reveal or a Next adds or removes what is above it, and an untracked expander that moves
+    is drawn anew, folded."""
     if not (live.who and live.who.teacher and live.record) or live.record.ended_at is not None:
         return
     classroom.question_panel(live.who, live.record, ask_options(lesson), presenter=lesson.presenter)
-    with st.expander("Class console: students, quiz, results, end", icon=":material/settings:"):
+    with st.expander(
+        "Class console: students, quiz, results, end", icon=":material/settings:", key=CONSOLE, on_change="rerun"
+    ):
         classroom.console(live.who, live.record, PAGE)
         classroom.quiz_round(live.who)
 
