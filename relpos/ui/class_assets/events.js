@@ -3,7 +3,12 @@
 // Opens one EventSource on /relpos/class/CODE/events (relpos.server.class_events) and hands
 // a new version to Streamlit only when it differs from the one the page was drawn with, so
 // a quiet class costs no runs. Versions that arrive faster than minInterval ms apart are
-// coalesced into one (a projector counting 60 answers reruns a few times, not 60).
+// coalesced into one (a projector counting 60 answers reruns a few times, not 60). Two
+// receivers on one page (the teacher's join panel and the open question's count, each in a
+// fragment of its own) hear a change at the same moment: their hand-overs go one task apart
+// (handOver), since Streamlit sends the widget changes of one task as one rerun of one
+// fragment, and the other fragment's count stayed behind. A hand-over whose run is not
+// drawn within PENDING_MS is made again.
 // The stream outlives a rerun (Streamlit unmounts and mounts the element again): it is
 // closed only when no mount claims it for a few seconds.
 //
@@ -48,6 +53,7 @@ function open(stream) {
 function end(stream) {
   stream.ended = true;
   clearTimeout(stream.reopen);
+  clearTimeout(stream.lost);
   if (stream.source) stream.source.close();
 }
 
@@ -71,7 +77,29 @@ function offer(stream, version) {
   stream.sent = version;
   stream.sentAt = Date.now();
   stream.pending = true;
-  if (stream.setStateValue) stream.setStateValue("version", version);
+  clearTimeout(stream.lost);
+  stream.lost = setTimeout(() => {
+    if (!stream.pending || stream.sent !== version || stream.ended) return;
+    stream.pending = false; // its run never came (or never drew this receiver): hand it over again
+    stream.sent = null;
+    offer(stream, stream.latest);
+  }, PENDING_MS);
+  handOver(stream, version);
+}
+
+// Hand-overs to Streamlit, one task each (see the notes at the top): queued, and each made
+// in a task of its own after Streamlit has sent the one before.
+const handOvers = [];
+function handOver(stream, version) {
+  handOvers.push(() => stream.setStateValue && stream.setStateValue("version", version));
+  if (handOvers.length === 1) setTimeout(nextHandOver, 0);
+}
+function nextHandOver() {
+  const next = handOvers.shift();
+  if (next) next();
+  // Streamlit sends the changes of a task from a timer of its own (0 ms), set by the call
+  // above: this timer, set after it, runs after it
+  if (handOvers.length) setTimeout(nextHandOver, 0);
 }
 
 // The server keeps the identity cookie (HttpOnly: no script reads it, this one included):
@@ -125,6 +153,7 @@ export default function (component) {
     open(stream);
   }
   clearTimeout(stream.closing);
+  clearTimeout(stream.lost);
   stream.drawn = data.version;
   stream.pending = false;
   stream.minInterval = data.minInterval || 0;
