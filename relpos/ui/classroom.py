@@ -78,6 +78,7 @@ PAGE = "classroom"
 TEACHER, STUDENT = state_key(PAGE, "teacher"), state_key(PAGE, "student")
 _FLASH = state_key(PAGE, "flash")
 _REMEMBERED = state_key(PAGE, "remembered")  # codes whose identity the browser was asked for
+_ENDED = state_key(PAGE, "ended")  # the class this session has just ended (said once, in a toast)
 #: Widgets. The answer field's key holds "answer": phones get the decimal keypad for it.
 START, SUBMIT = widget_key(PAGE, "start"), widget_key(PAGE, "submit")
 #: The answer field: a number (its key is in relpos.state.keys.NUMBER_FIELDS, so a phone
@@ -476,7 +477,8 @@ def _end(who: Role) -> None:
         flash(error.message)
         return
     flash(f"Class {who.code} has ended; its results stay downloadable for an hour.")
-    st.toast(f"Class {who.code} has ended.", icon=":material/stop_circle:")
+    # said by the next run's ended_notice: a toast made here is lost to the dialog's st.rerun
+    st.session_state[_ENDED] = who.code
 
 
 def console(who: Role, record: Class, page: str) -> None:
@@ -567,7 +569,12 @@ def confirm_end(who: Role) -> None:
 
 
 def ended_notice(who: Role) -> None:
-    """An ended class on the teacher's screen: the results, and the way out."""
+    """An ended class on the teacher's screen: the results, and the way out. Just ended, it
+    is said in a toast too, wherever the teacher is on the page (the notice is at its top,
+    the console that ended it below the lesson)."""
+    if st.session_state.pop(_ENDED, None) == who.code:
+        said = f"Class {who.code} has ended. Its results are at the top of the page."
+        st.toast(said, icon=":material/stop_circle:")
     st.info(f"Class {who.code} has ended. Its results stay downloadable for an hour.")
     with st.container(horizontal=True, gap="small"):
         results_link(who)

@@ -30,6 +30,7 @@ globalThis.EventSource = class {
   addEventListener() {}
   close() { this.readyState = 2; }
 };
+globalThis.window = globalThis;
 globalThis.localStorage = { getItem: () => null, setItem() {}, removeItem() {} };
 // Streamlit's batching: every change made before its 0 ms timer fires goes in one rerun,
 // of the first change's fragment.

@@ -214,16 +214,18 @@
   });
 
   // 9. The lesson's clicker keys, taken before Streamlit's shortcuts see them. Each press is
-  //    queued, and pressed on the lesson's hidden clicker button only once the last press's
-  //    run has moved the lesson (the navigation bar shows another stop) and ended, or after
-  //    PRESS_WAIT_MS. A second press sent sooner was lost, or undone: sent before the first
-  //    one's run had started, the two reached the server as one rerun request, which
-  //    Streamlit merges into one button press (a second press within about 0.6 s on a busy
-  //    server); sent during that run, it carried the row and key pickers' old values, which
-  //    put the lesson back. Page Up / Page Down also step the lesson while a text or number
-  //    field has the focus (Streamlit's shortcuts skip key presses in fields: the teacher who
-  //    typed a quiz seed found the clicker dead): the field lets go. The arrow keys keep their
-  //    use in a field or on a slider.
+  //    queued, and pressed on the lesson's hidden clicker button only once the last press
+  //    has moved the lesson: the navigation bar names another stop and the row and key
+  //    pickers show it too (or after PRESS_WAIT_MS). A second press sent sooner was lost or
+  //    undone: sent before the first one's run had started, the two reached the server as
+  //    one rerun request, which Streamlit merges into one button press (a second press
+  //    within about 0.6 s on a busy server); sent before the pickers had their new values,
+  //    it carried their old ones, which put the lesson back. A press takes its turn with the
+  //    class's event receivers (events.js, streamlitTurn): Streamlit sends the widget changes
+  //    of one task as one rerun, of one fragment only. Page Up / Page Down also step the
+  //    lesson while a text or number field has the focus (Streamlit's shortcuts skip key
+  //    presses in fields: the teacher who typed a quiz seed found the clicker dead): the
+  //    field lets go. The arrow keys keep their use in a field or on a slider.
   const CLICKER_KEYS = { PageDown: 'Page Down', PageUp: 'Page Up', ArrowRight: 'Page Down', ArrowLeft: 'Page Up' };
   const PRESS_WAIT_MS = 15000;
   const PRESS_POLL_MS = 50;
@@ -232,14 +234,21 @@
   let inFlight = null; // the press on its way: where the lesson was, and when
   let pressTimer = null;
   const lessonPlace = () => document.querySelector('.st-key-lesson-nav')?.textContent ?? '';
-  const running = () => document.querySelector('[data-testid=stApp]')?.getAttribute('data-test-script-state') === 'running';
+  // whether the row and key pickers show the stop the navigation bar names
+  const pickersAgree = () => {
+    const named = lessonPlace().match(/pair \((\d+), (\d+)\)|row (\d+), softmax/);
+    if (!named) return true;
+    const wanted = named[3] ? [`i = ${named[3]}`, 'softmax'] : [`i = ${named[1]}`, `j = ${named[2]}`];
+    const shown = new Set([...document.querySelectorAll('[aria-checked=true]')].map((node) => node.textContent.trim()));
+    return wanted.every((label) => shown.has(label));
+  };
   const clickerButton = (label) => [...document.querySelectorAll('.st-key-clicker button')]
     .find((candidate) => candidate.textContent.startsWith(label));
   const nextPress = () => {
     clearTimeout(pressTimer);
     if (inFlight) {
       const waited = performance.now() - inFlight.at;
-      if ((lessonPlace() === inFlight.place || running()) && waited < PRESS_WAIT_MS) {
+      if ((lessonPlace() === inFlight.place || !pickersAgree()) && waited < PRESS_WAIT_MS) {
         pressTimer = setTimeout(nextPress, PRESS_POLL_MS);
         return;
       }
@@ -250,7 +259,9 @@
       if (!button || button.disabled) continue; // the lesson's first or last stop: nothing to step
       inFlight = { place: lessonPlace(), at: performance.now() };
       pressTimer = setTimeout(nextPress, PRESS_POLL_MS);
-      button.click();
+      const turn = window[Symbol.for('relpos.streamlitTurn')];
+      if (turn) turn(() => button.click());
+      else button.click();
       return;
     }
   };

@@ -87,19 +87,23 @@ function offer(stream, version) {
   handOver(stream, version);
 }
 
-// Hand-overs to Streamlit, one task each (see the notes at the top): queued, and each made
-// in a task of its own after Streamlit has sent the one before.
-const handOvers = [];
-function handOver(stream, version) {
-  handOvers.push(() => stream.setStateValue && stream.setStateValue("version", version));
-  if (handOvers.length === 1) setTimeout(nextHandOver, 0);
+// Hand-overs to Streamlit, one task each (see the notes at the top), each made after
+// Streamlit has sent the one before: its changes go out from a 0 ms timer set by the change,
+// so a job's turn is a timer set after the last job. The page's other widget changes that
+// must not share a rerun take turns here too (the clicker: relpos/server/assets/classroom.js).
+const TURN = Symbol.for("relpos.streamlitTurn");
+const turns = [];
+function nextTurn() {
+  const job = turns.shift();
+  if (job) job();
+  if (turns.length) setTimeout(nextTurn, 0);
 }
-function nextHandOver() {
-  const next = handOvers.shift();
-  if (next) next();
-  // Streamlit sends the changes of a task from a timer of its own (0 ms), set by the call
-  // above: this timer, set after it, runs after it
-  if (handOvers.length) setTimeout(nextHandOver, 0);
+window[TURN] ||= (job) => {
+  turns.push(job);
+  if (turns.length === 1) setTimeout(nextTurn, 0);
+};
+function handOver(stream, version) {
+  window[TURN](() => stream.setStateValue && stream.setStateValue("version", version));
 }
 
 // The server keeps the identity cookie (HttpOnly: no script reads it, this one included):
