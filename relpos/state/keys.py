@@ -21,7 +21,7 @@ or by label, never by hand-written key strings.
 
 from __future__ import annotations
 
-__all__ = ["CLICKER", "LESSON_NAV", "NUMBER_FIELDS", "state_key", "widget_key"]
+__all__ = ["CLICKER", "LESSON_NAV", "NUMBER_FIELDS", "START_CLASS", "state_key", "widget_key"]
 
 #: Container key of a lesson's Previous / Next bar, which presenter mode keeps on screen
 #: (relpos.ui.presenter.PRESENTER_CSS).
@@ -29,6 +29,9 @@ LESSON_NAV = "lesson-nav"
 #: Container key of the invisible Page Up / Page Down buttons a presentation clicker presses
 #: (hidden by relpos.ui.presenter.ALWAYS_CSS).
 CLICKER = "clicker"
+
+#: The walkthrough's "Start a class" button, which presenter mode fits into the title's row.
+START_CLASS = "start-class"
 
 
 def widget_key(page: str, *parts) -> str:

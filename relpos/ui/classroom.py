@@ -84,6 +84,7 @@ TEACHER, STUDENT = state_key(PAGE, "teacher"), state_key(PAGE, "student")
 _FLASH = state_key(PAGE, "flash")
 _REMEMBERED = state_key(PAGE, "remembered")  # codes whose identity the browser was asked for
 _REMOVED = state_key(PAGE, "removed")  # the code of the class whose teacher took this session's seat back
+_ENDED = state_key(PAGE, "ended")  # the class this session has just ended (said once, in a toast)
 #: Widgets. The answer field's key holds "answer": phones get the decimal keypad for it.
 START, SUBMIT = widget_key(PAGE, "start"), widget_key(PAGE, "submit")
 #: The answer field: a number (its key is in relpos.state.keys.NUMBER_FIELDS, so a phone
@@ -95,6 +96,8 @@ EVENTS, ACTIVITY, COUNT = (widget_key(PAGE, name) for name in ("events", "activi
 PACED, END, LINK = (widget_key(PAGE, name) for name in ("paced", "end", "teacher_link"))
 REVEAL, HIDE, AGAIN = (widget_key(PAGE, name) for name in ("reveal", "hide", "again"))
 ROSTER, ROSTER_LIST, LOCK = (widget_key(PAGE, name) for name in ("roster", "roster_list", "lock"))
+#: The open question's row: its count and its controls.
+QUESTION_ROW = widget_key(PAGE, "question_row")
 #: The URL parameter a join link carries (and that keeps a class across a server restart).
 CLASS_PARAM, TEACHER_PARAM = "class", "teacher"
 _LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1", "0.0.0.0", ""}
@@ -422,9 +425,9 @@ def _joined_line(record: Class, attendance: Attendance) -> str:
 
 
 def question_panel(who: Role, record: Class, ask: Sequence[tuple[str, Callable[[], Question]]], *, presenter: bool):
-    """Ask buttons for this stop, then the current question with Reveal, Hide and Ask
-    again, and the results once revealed. (Its live count, "a of N answered", is in the
-    projector's fragment: one fragment per page listens, so joins and answers rerun only it.)"""
+    """Ask buttons for this stop, then the current question (a quiz question with its
+    numbers), and under it one row: "a of N here answered" (live, while open), Reveal, Hide and
+    Ask again, so the count and its controls share one screen; the results once revealed."""
     show_flash()
     with st.container(horizontal=True, gap="small"):
         for number, (label, make) in enumerate(ask):
@@ -433,11 +436,12 @@ def question_panel(who: Role, record: Class, ask: Sequence[tuple[str, Callable[[
     if question is None:
         return
     st.markdown(f"**Question {question.id}:** {escape_markdown(question.prompt)} ({question.status})")
-    if question.is_open:  # the count beside Reveal, live: no scrolling up to the join panel
-        _answered_count(who)
     if question.kind == "quiz":  # the projector shows what the students answer
         quiz_body(question)
-    with st.container(horizontal=True, gap="small"):
+    with st.container(horizontal=True, vertical_alignment="center", gap="small", key=QUESTION_ROW):
+        if question.is_open:  # the count beside Reveal, live: no scrolling up to the join panel
+            with st.container(width="content"):  # a fragment's own container would take the row
+                _answered_count(who)
         if question.is_open or question.status == "hidden":
             st.button("Reveal", key=REVEAL, type="primary", on_click=_teacher_action, args=("reveal", who))
         if question.revealed:
@@ -456,7 +460,7 @@ def _answered_count(who: Role) -> None:
     someone joins, answers or leaves."""
     attendance = _live_attendance(who, COUNT)
     if attendance is not None:
-        st.markdown(f"**{attendance.progress()}**")
+        st.markdown(f"**{attendance.progress()}**", width="content")
 
 
 def _live_attendance(who: Role, key: str) -> Attendance | None:
@@ -508,7 +512,8 @@ def _end(who: Role) -> None:
         flash(error.message)
         return
     flash(f"Class {who.code} has ended; its results stay downloadable for an hour.")
-    st.toast(f"Class {who.code} has ended.", icon=":material/stop_circle:")
+    # said by the next run's ended_notice: a toast made here is lost to the dialog's st.rerun
+    st.session_state[_ENDED] = who.code
 
 
 def console(who: Role, record: Class, page: str) -> None:
@@ -631,7 +636,12 @@ def confirm_end(who: Role) -> None:
 
 
 def ended_notice(who: Role) -> None:
-    """An ended class on the teacher's screen: the results, and the way out."""
+    """An ended class on the teacher's screen: the results, and the way out. Just ended, it
+    is said in a toast too, wherever the teacher is on the page (the notice is at its top,
+    the console that ended it below the lesson)."""
+    if st.session_state.pop(_ENDED, None) == who.code:
+        said = f"Class {who.code} has ended. Its results are at the top of the page."
+        st.toast(said, icon=":material/stop_circle:")
     st.info(f"Class {who.code} has ended. Its results stay downloadable for an hour.")
     with st.container(horizontal=True, gap="small"):
         results_link(who)

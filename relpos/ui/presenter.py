@@ -9,7 +9,7 @@ from urllib.parse import quote
 import streamlit as st
 
 from relpos.server.internals import css_class
-from relpos.state.keys import CLICKER, LESSON_NAV
+from relpos.state.keys import CLICKER, LESSON_NAV, START_CLASS
 from relpos.ui import layout
 from relpos.ui.fields import PageState
 
@@ -53,6 +53,8 @@ ALWAYS_CSS = f"""
 #:   a clicker's first key press would light up round the whole lesson, stays off;
 #: * the "Copy link" button beside the Presenter toggle (:func:`copy_link_button`): an icon,
 #:   whose message floats below it, so the page never moves;
+#: * the walkthrough's "Start a class" beside the title, no taller than the title's row (the
+#:   first screen has no room for a row of its own);
 #: * colours in pairs, light-dark(), picked by the colour scheme Streamlit gives its app
 #:   element (the themes' page, text and border colours of deploy/streamlit.toml):
 #:   presenter mode follows the reader's theme like the rest of the app (a projector
@@ -93,9 +95,10 @@ PRESENTER_CSS = Template("""
   $nav { flex-wrap: wrap; row-gap: 0.3rem; }
   $nav button { padding-left: 0.55rem; padding-right: 0.55rem; min-height: 2.1rem; }
   $nav [data-testid="stMarkdownContainer"] p { white-space: nowrap; }
+  $start button { min-height: 1.5rem; height: 1.5rem; padding-top: 0; padding-bottom: 0; }
 }
 </style>
-""").substitute(nav="." + css_class(LESSON_NAV))
+""").substitute(nav="." + css_class(LESSON_NAV), start="." + css_class(START_CLASS))
 
 
 #: Presenter mode's "Copy link" button: static HTML, no user text; the classroom helpers

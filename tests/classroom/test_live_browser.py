@@ -1,8 +1,8 @@
 """The live class in real browsers and over HTTP, on a server of its own (its own data folder).
 
-* browser: a teacher's tab and three students (one a 390 × 844 touch phone) who join by the
-  link and by the typed code, follow Next, submit predictions and see the reveal; the
-  teacher downloads the CSV. Screenshots go to test-artifacts/.
+* browser: a student whose event stream a proxy refuses opens a new one and follows (a
+  class of a teacher and three students, one a phone, through a whole lesson is
+  tests/classroom/test_class_lesson_browser.py).
 * server: the event stream sends the version at once and every change after; an unknown
   code is answered as a class nobody changed yet; an idle class with open streams costs the server almost no CPU; a
   server stopped (SIGTERM) under open streams ends them and exits at once.
@@ -53,75 +53,6 @@ def _asked(store, code, timeout=NEXT_WITHIN):
 
 def _wait_text(page, text, timeout=NEXT_WITHIN):
     page.get_by_text(text).first.wait_for(timeout=timeout * 1000)
-
-
-@pytest.mark.browser
-@pytest.mark.server
-def test_a_class_of_three_follows_answers_and_sees_the_reveal(chromium, class_server):
-    contexts = []
-
-    def context(**options):
-        made = chromium.new_context(**options)
-        made.set_default_timeout(90_000)  # a first page load on a busy machine: the waits end at their condition
-        contexts.append(made)
-        return made.new_page()
-
-    try:
-        teacher = context(viewport={"width": 1440, "height": 900}, accept_downloads=True)
-        teacher.goto(class_server.url("worked_example"))
-        start = teacher.get_by_role("button", name="Start a class")
-        start.wait_for(timeout=FIRST_RUN_WITHIN * 1000)
-        start.click(no_wait_after=True)
-        _wait_text(teacher, "Join code:", 60)
-        code = teacher.locator("[aria-label^='Join code']").first.inner_text().strip()
-        assert "teacher=" not in teacher.url
-
-        phone = context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
-        laptop = context(viewport={"width": 1280, "height": 720})
-        typed = context(viewport={"width": 1280, "height": 720})
-        for page, name in ((phone, "Ada"), (laptop, "")):  # by the join link
-            page.goto(class_server.url("worked_example", {"class": code}))
-            page.get_by_label("Nickname (optional)").fill(name)
-            page.get_by_role("button", name="Join the class").click(no_wait_after=True)
-        typed.goto(class_server.url(""))  # by the code typed on the Overview
-        typed.get_by_label("Class code").fill(code.lower())
-        typed.get_by_label("Nickname (optional)").fill("Grace")
-        typed.get_by_role("button", name="Join", exact=True).click(no_wait_after=True)
-        students = (phone, laptop, typed)
-        for page in students:
-            _wait_text(page, "you follow your teacher", 60)
-        _wait_text(teacher, "3 students here")
-
-        teacher.get_by_role("button", name=re.compile("^Next")).first.click(no_wait_after=True)
-        for page in students:
-            _wait_text(page, "Stop 2 of 20")
-            # a following student's page has no teacher's controls at all
-            assert page.get_by_role("button", name=re.compile("^(Next|Previous|Start a class)")).count() == 0
-
-        teacher.get_by_role("button", name=re.compile("^Ask: predict")).click(no_wait_after=True)
-        truth = _asked(_store(class_server), code).truth
-        for page, answer in zip(students, (f"{truth}", "0.1", "-0.3"), strict=True):
-            field = page.get_by_label("Your answer")
-            field.wait_for(timeout=NEXT_WITHIN * 1000)
-            field.fill(answer)
-            page.get_by_role("button", name="Submit").click(no_wait_after=True)
-            _wait_text(page, "is in")
-        _wait_text(teacher, "3 of 3 here answered")
-        teacher.get_by_role("button", name="Reveal").click(no_wait_after=True)
-        _wait_text(phone, "Right")
-        _wait_text(laptop, "Not quite")
-        phone.screenshot(path=ARTIFACTS / "live-class-phone-reveal.png", full_page=True)
-        teacher.screenshot(path=ARTIFACTS / "live-class-teacher.png")
-
-        teacher.get_by_text("Class console").click()
-        with teacher.expect_download() as download:
-            teacher.get_by_role("link", name="Download results (CSV)").click()
-        rows = Path(download.value.path()).read_text(encoding="utf-8")
-        assert "Ada" in rows and "Grace" in rows and "anonymous 2" in rows
-        assert rows.count("\n") >= 4  # a header and three answers
-    finally:
-        for made in contexts:
-            made.close()
 
 
 @pytest.mark.browser

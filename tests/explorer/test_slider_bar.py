@@ -5,11 +5,14 @@ of the screen's height: on a laptop (1440 × 900), on a phone (390 × 844) and a
 zoom of the laptop's screen (a 720 × 450 CSS viewport), with 16 tokens and every group
 of sliders full (k = n − 1: 2n − 1 table entries, n queries, n keys). Every slider of
 the open group stays within reach: scrolled into view inside the bar (its row scrolls
-sideways), nothing covers it. Two page loads: the zoom is the laptop's tab resized, as a
-browser zooms.
+sideways), nothing covers it. The slider the "Try this first" task names is one link away:
+on a phone and at 200 % zoom it is far along the sideways row, and the task's link brings
+it into view. Two page loads: the zoom is the laptop's tab resized, as a browser zooms.
 """
 
 from __future__ import annotations
+
+import re
 
 import pytest
 
@@ -87,6 +90,48 @@ def _measure_every_group(tab: AppTab, where: str) -> list[str]:
     return problems
 
 
+# The slider named `label` as drawn: on screen inside the bar, not covered, with the keyboard's focus.
+SLIDER_SHOWN_JS = """
+(label) => {
+  const input = [...document.querySelectorAll('.relpos-live input[type=range]')]
+    .find((candidate) => candidate.getAttribute('aria-label') === label);
+  const bar = document.querySelector('.relpos-live .rl-controls').getBoundingClientRect();
+  const r = input.getBoundingClientRect();
+  const inside = r.width > 0 && r.left >= bar.left - 1 && r.right <= bar.right + 1 && r.top >= bar.top - 1
+    && r.bottom <= bar.bottom + 1 && r.right <= window.innerWidth + 1 && r.bottom <= window.innerHeight + 1;
+  const hit = inside && document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) === input;
+  return { shown: Boolean(hit), focused: document.activeElement === input, box: [r.left, r.top, r.right, r.bottom] };
+}
+"""
+#: The slider the second "Try this first" question names (content/explorer_questions.md).
+TASK_SLIDER = "aᴷ₊₂"
+
+
+def _task_link_problems(tab: AppTab, where: str) -> list[str]:
+    """Follow the second task's link to its slider, with another group open and the page at
+    its top, as a reader does who reads the task first: the slider, far along a row that
+    scrolls sideways on a phone or at 200 % zoom, must be on screen, reachable, focused."""
+    tab.page.locator(".relpos-live [role=tab]").filter(has_text="Keys").click()
+    tab.page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollTo(0, 0)")
+    before = tab.page.evaluate(SLIDER_SHOWN_JS, TASK_SLIDER)
+    link = tab.page.get_by_role("link", name=re.compile("slider"))
+    if link.count() != 1:
+        return [f"{where}: the task names the {TASK_SLIDER} slider without a link to it ({link.count()} links)"]
+    url = tab.page.url
+    link.click()
+    tab.page.wait_for_timeout(300)  # a smooth scroll would still be moving
+    shown = tab.page.evaluate(SLIDER_SHOWN_JS, TASK_SLIDER)
+    tab.screenshot(f"slider-bar-{where}-task-link", full_page=False)
+    problems = []
+    if before["shown"]:
+        problems.append(f"{where}: the {TASK_SLIDER} slider was on screen before the link was followed")
+    if not (shown["shown"] and shown["focused"]):
+        problems.append(f"{where}: after the task's link the {TASK_SLIDER} slider is not in view and focused: {shown}")
+    if tab.page.url != url:
+        problems.append(f"{where}: the link changed the address bar: {tab.page.url}")
+    return problems
+
+
 def _open_full_explorer(tab: AppTab) -> None:
     tab.open("explorer", {"n": N, "k": N - 1}, timeout=90)
     tab.page.wait_for_function(LIVE_PLOTS, timeout=60_000)
@@ -103,6 +148,7 @@ def test_on_a_laptop_and_at_200_percent_zoom(chromium, app_server):
         tab.page.set_viewport_size({"width": 720, "height": 450})
         tab.wait_drawn(timeout=60)
         problems += _measure_every_group(tab, "720x450-zoom200")
+        problems += _task_link_problems(tab, "720x450-zoom200")
         assert not problems, "\n".join(problems)
         assert_clean(tab)
     finally:
@@ -115,6 +161,7 @@ def test_on_a_phone(chromium, app_server):
     try:
         _open_full_explorer(tab)
         problems = _measure_every_group(tab, "390x844-phone")
+        problems += _task_link_problems(tab, "390x844-phone")
         assert not problems, "\n".join(problems)
         assert_clean(tab)
     finally:

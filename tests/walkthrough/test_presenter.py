@@ -240,3 +240,50 @@ def test_the_clicker_steps_the_lesson_while_a_field_has_the_focus(projector):
     field.focus()
     _clicker(tab, "PageUp", "Query i = 1, key j = 1")
     assert not tab.errors, tab.errors
+
+
+#: Holds the page's next WebSocket message back for ``window.__relposHoldNext`` ms, and every
+#: message after it behind it, in order: the first press's run is on its way (a busy server,
+#: a slow network) when the second press comes.
+HOLD_NEXT_MESSAGE_JS = """(() => {
+  const send = WebSocket.prototype.send;
+  let queue = Promise.resolve();
+  window.__relposHoldNext = 0;
+  WebSocket.prototype.send = function (data) {
+    const hold = window.__relposHoldNext;
+    window.__relposHoldNext = 0;
+    queue = queue.then(() => hold && new Promise((done) => setTimeout(done, hold))).then(() => send.call(this, data));
+  };
+})();"""
+
+
+def test_two_clicker_presses_a_moment_apart_step_two_stops(chromium, app_server):
+    """A clicker pressed twice 0.3 s apart while the first press's run is on its way moves
+    the lesson two stops, every time (issue 34: the second press was merged into the first
+    by the server, or undone by the pickers' old values)."""
+    tab = AppTab.new(chromium, app_server.base_url, viewport=(WIDTH, HEIGHT), init_scripts=(HOLD_NEXT_MESSAGE_JS,))
+    try:
+        tab.open("worked_example", {"i": 1, "j": 1, "presenter": 1})
+        tab.page.wait_for_function(DRAWN_JS)
+        steps = (
+            ("PageDown", "Query i = 1, key j = 3"),
+            ("ArrowRight", "Softmax of row i = 1"),
+            ("PageUp", "Query i = 1, key j = 3"),
+            ("ArrowLeft", "Query i = 1, key j = 1"),
+        )
+        for key, stop in steps:
+            tab.page.evaluate("() => { window.__relposHoldNext = 600; }")
+            tab.page.keyboard.press(key)
+            tab.page.wait_for_timeout(300)
+            tab.page.keyboard.press(key)
+            with contextlib.suppress(PlaywrightTimeout):
+                tab.page.wait_for_function(
+                    "(stop) => document.getElementById('current-stop')?.textContent.startsWith(stop)",
+                    arg=stop,
+                    timeout=30_000,
+                )
+            tab.wait_idle(timeout=60)
+            assert _stop(tab).startswith(stop), f"two presses of {key} show {_stop(tab)!r}, not {stop!r}"
+        assert not tab.errors, tab.errors
+    finally:
+        tab.close()

@@ -24,7 +24,8 @@
 //    not on Apple's phones and tablets, whose decimal pad cannot type a minus sign.
 // 8. Presenter mode's "Copy link" button (data-relpos-copy-link) copies the address bar,
 //    which always holds the lesson link of what is on screen, in the browser (no rerun).
-// 9. A clicker's Page Up / Page Down steps the lesson while a field has the focus.
+// 9. A clicker's presses (Page Up / Page Down, and the arrow keys) step the lesson one stop
+//    each, in order, and Page Up / Page Down work while a field has the focus (pressClicker).
 (() => {
   if (window.__relposClassroom) return;
   window.__relposClassroom = true;
@@ -216,6 +217,75 @@ ${ST.chart} .js-plotly-plot .nsewdrag { touch-action: pan-x pan-y !important; }
     if (button) copyLink(button);
   });
 
+  // 9. The lesson's clicker keys, taken before Streamlit's shortcuts see them. Each press is
+  //    queued, and pressed on the lesson's hidden clicker button only once the last press
+  //    has moved the lesson: the navigation bar names another stop and the row and key
+  //    pickers show it too (or after PRESS_WAIT_MS). A second press sent sooner was lost or
+  //    undone: sent before the first one's run had started, the two reached the server as
+  //    one rerun request, which Streamlit merges into one button press (a second press
+  //    within about 0.6 s on a busy server); sent before the pickers had their new values,
+  //    it carried their old ones, which put the lesson back. A press takes its turn with the
+  //    class's event receivers (events.js, streamlitTurn): Streamlit sends the widget changes
+  //    of one task as one rerun, of one fragment only. Page Up / Page Down also step the
+  //    lesson while a text or number field has the focus (Streamlit's shortcuts skip key
+  //    presses in fields: the teacher who typed a quiz seed found the clicker dead): the
+  //    field lets go. The arrow keys keep their use in a field or on a slider.
+  const CLICKER_KEYS = { PageDown: 'Page Down', PageUp: 'Page Up', ArrowRight: 'Page Down', ArrowLeft: 'Page Up' };
+  const PRESS_WAIT_MS = 15000;
+  const PRESS_POLL_MS = 50;
+  const MAX_PRESSES = 20;
+  const presses = [];
+  let inFlight = null; // the press on its way: where the lesson was, and when
+  let pressTimer = null;
+  const lessonPlace = () => document.querySelector(ST.lessonNav)?.textContent ?? '';
+  // whether the row and key pickers show the stop the navigation bar names
+  const pickersAgree = () => {
+    const named = lessonPlace().match(/pair \((\d+), (\d+)\)|row (\d+), softmax/);
+    if (!named) return true;
+    const wanted = named[3] ? [`i = ${named[3]}`, 'softmax'] : [`i = ${named[1]}`, `j = ${named[2]}`];
+    const shown = new Set([...document.querySelectorAll('[aria-checked=true]')].map((node) => node.textContent.trim()));
+    return wanted.every((label) => shown.has(label));
+  };
+  const clickerButton = (label) => [...document.querySelectorAll(`${ST.clicker} button`)]
+    .find((candidate) => candidate.textContent.startsWith(label));
+  const nextPress = () => {
+    clearTimeout(pressTimer);
+    if (inFlight) {
+      const waited = performance.now() - inFlight.at;
+      if ((lessonPlace() === inFlight.place || !pickersAgree()) && waited < PRESS_WAIT_MS) {
+        pressTimer = setTimeout(nextPress, PRESS_POLL_MS);
+        return;
+      }
+      inFlight = null;
+    }
+    while (presses.length) {
+      const button = clickerButton(presses.shift());
+      if (!button || button.disabled) continue; // the lesson's first or last stop: nothing to step
+      inFlight = { place: lessonPlace(), at: performance.now() };
+      pressTimer = setTimeout(nextPress, PRESS_POLL_MS);
+      const turn = window[Symbol.for('relpos.streamlitTurn')];
+      if (turn) turn(() => button.click());
+      else button.click();
+      return;
+    }
+  };
+  const pressClicker = (event) => {
+    const label = CLICKER_KEYS[event.key];
+    if (!label || event.ctrlKey || event.metaKey || event.altKey || event.shiftKey) return;
+    if (!document.querySelector(ST.clicker)) return; // not the walkthrough
+    const field = event.target instanceof Element ? event.target : null;
+    const typing = field && (field.matches('input, textarea, select') || field.isContentEditable);
+    if (event.key.startsWith('Arrow') && (typing || field?.closest('[role=slider]'))) return;
+    if (!event.key.startsWith('Arrow') && typing
+        && !field.closest(`${ST.numberInput}, ${ST.textInput}`)) return;
+    event.preventDefault();
+    event.stopPropagation();
+    if (event.repeat || presses.length >= MAX_PRESSES) return; // a held key is not a clicker
+    if (typing) field.blur();
+    presses.push(label);
+    nextPress();
+  };
+
   // The root element's data-relpos-layout says "settled" once the last render's formulas
   // were fitted for the final time, and "fitting" until then: a screenshot or a
   // measurement taken before that may see a formula (and what follows it) move.
@@ -254,21 +324,7 @@ ${ST.chart} .js-plotly-plot .nsewdrag { touch-action: pan-x pan-y !important; }
         && field.closest(ST.textInput) && !field.closest(ST.form)) {
       setTimeout(() => field.blur(), 0);
     }
-    // 9. A presentation clicker's Page Up / Page Down steps the lesson even while a field has
-    //    the focus (Streamlit's shortcuts skip key presses in fields: the teacher who typed a
-    //    quiz seed found the clicker dead): the field lets go and the clicker's button is pressed.
-    if ((event.key === 'PageDown' || event.key === 'PageUp') && field instanceof HTMLInputElement
-        && field.closest(`${ST.numberInput}, ${ST.textInput}`)) {
-      const wanted = event.key === 'PageDown' ? 'Page Down' : 'Page Up';
-      const button = [...document.querySelectorAll(`${ST.clicker} button`)]
-        .find((candidate) => candidate.textContent.startsWith(wanted));
-      if (button && !button.disabled) {
-        event.preventDefault();
-        event.stopPropagation();
-        field.blur();
-        button.click();
-      }
-    }
+    pressClicker(event);
   }, true);
   refresh();
 })();

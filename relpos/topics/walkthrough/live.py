@@ -25,7 +25,7 @@ from relpos.classroom import model as class_model
 from relpos.classroom.errors import ClassroomError, StoreUnavailableError, ends_identity
 from relpos.classroom.model import Class, Pace
 from relpos.server import turns
-from relpos.state.keys import state_key, widget_key
+from relpos.state.keys import START_CLASS, state_key, widget_key
 from relpos.text.numbers import readable, subscript
 from relpos.topics.walkthrough import controls as walk
 from relpos.topics.walkthrough import model as wt
@@ -55,8 +55,10 @@ _PUSHED = state_key(PAGE, "pushed")
 _PUSHING = state_key(PAGE, "pushing")
 #: This session's last run drew the follow view (its next ordinary run starts at the teacher's stop).
 _FOLLOWED = state_key(PAGE, "followed")
-START = widget_key(PAGE, "start_class")
+START = START_CLASS
 FOLLOW = widget_key(PAGE, "follow")
+#: The teacher's console (an expander whose open state the session keeps).
+CONSOLE = widget_key(PAGE, "class_console")
 
 
 @dataclass(frozen=True)
@@ -285,11 +287,16 @@ def class_panel(lesson: Lesson, live: Live) -> None:
 
 
 def teacher_questions(lesson: Lesson, live: Live) -> None:
-    """Under the stop: ask, count, reveal; the console below it (folded)."""
+    """Under the stop: ask, count, reveal; the console below it, folded until the teacher
+    opens it. Its open state is the session's (a widget's), not the browser's: an Ask, a
+    Reveal or a Next adds or removes what is above it, and an untracked expander that moves
+    is drawn anew, folded."""
     if not (live.who and live.who.teacher and live.record) or live.record.ended_at is not None:
         return
     classroom.question_panel(live.who, live.record, ask_options(lesson), presenter=lesson.presenter)
-    with st.expander("Class console: students, quiz, results, end", icon=":material/settings:"):
+    with st.expander(
+        "Class console: students, quiz, results, end", icon=":material/settings:", key=CONSOLE, on_change="rerun"
+    ):
         classroom.console(live.who, live.record, PAGE)
         classroom.quiz_round(live.who)
 

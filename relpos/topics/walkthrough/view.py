@@ -41,12 +41,16 @@ def show(lesson: Lesson, live: walk_live.Live | None = None) -> None:
     record = walk_live.push(lesson, live)  # the teacher's stop, before the version is listened to
     walk_live.listen(live, record)
 
-    heading, toggle = st.columns([3, 1], vertical_alignment="center")
+    if lesson.presenter:  # Start a class in the title's row: on the first screen, with no row of its own
+        heading, start, toggle = st.columns([2, 1, 1], vertical_alignment="center")
+    else:
+        heading, toggle = st.columns([3, 1], vertical_alignment="center")
+        start = toggle
     heading.title("Walkthrough: one pair at a time")
     with toggle:
         walk.presenter_toggle()
-        if not lesson.presenter:
-            walk_live.start_button(lesson, live)
+    with start:
+        walk_live.start_button(lesson, live)
     walk_live.class_panel(lesson, live)
     # the teacher is talking (presenter mode, or a paced student): the stop first, the rest below it
     if not lesson.presenter and not live.locked:
@@ -59,8 +63,6 @@ def show(lesson: Lesson, live: walk_live.Live | None = None) -> None:
     walk_live.student_panel(lesson, live)
     walk_stage.stage(lesson)
     walk_live.teacher_questions(lesson, live)
-    if lesson.presenter:  # below the stop: in the title row it would push a softmax stop's takeaway off a 720 px screen
-        walk_live.start_button(lesson, live)
     if lesson.presenter:  # one screen holds the stop; the note, conventions and editor follow
         walk.edited_note(lesson)
         ui.callout("walkthrough_offsets")

@@ -3,7 +3,12 @@
 // Opens one EventSource on /relpos/class/CODE/events (relpos.class_routes.events) and hands
 // a new version to Streamlit only when it differs from the one the page was drawn with, so
 // a quiet class costs no runs. Versions that arrive faster than minInterval ms apart are
-// coalesced into one (a projector counting 60 answers reruns a few times, not 60).
+// coalesced into one (a projector counting 60 answers reruns a few times, not 60). Two
+// receivers on one page (the teacher's join panel and the open question's count, each in a
+// fragment of its own) hear a change at the same moment: their hand-overs go one task apart
+// (handOver), since Streamlit sends the widget changes of one task as one rerun of one
+// fragment, and the other fragment's count stayed behind. A hand-over whose run is not
+// drawn within PENDING_MS is made again.
 // The stream outlives a rerun (Streamlit unmounts and mounts the element again): it is
 // closed only when no mount claims it for a few seconds. Elements that watch the same
 // address share one EventSource (the teacher's join panel, count and roster: one
@@ -75,6 +80,7 @@ function close(shared) {
 
 function end(stream) {
   stream.ended = true;
+  clearTimeout(stream.lost);
   const shared = stream.shared;
   if (!shared) return;
   shared.streams.delete(stream);
@@ -101,28 +107,33 @@ function offer(stream, version) {
   stream.sent = version;
   stream.sentAt = Date.now();
   stream.pending = true;
+  clearTimeout(stream.lost);
+  stream.lost = setTimeout(() => {
+    if (!stream.pending || stream.sent !== version || stream.ended) return;
+    stream.pending = false; // its run never came (or never drew this receiver): hand it over again
+    stream.sent = null;
+    offer(stream, stream.latest);
+  }, PENDING_MS);
   handOver(stream, version);
 }
 
-// Streamlit sends the widget changes of one moment as one batch, for one fragment only:
-// two elements (two fragments) handing a version over at once would rerun just one. So
-// versions are handed over one at a time, HANDOVER_MS apart (after Streamlit's flush).
-const HANDOVER_MS = 30;
-const waiting = [];
-let handing = false;
-
-function handOver(stream, version) {
-  waiting.push([stream, version]);
-  if (!handing) pump();
+// Hand-overs to Streamlit, one task each (see the notes at the top), each made after
+// Streamlit has sent the one before: its changes go out from a 0 ms timer set by the change,
+// so a job's turn is a timer set after the last job. The page's other widget changes that
+// must not share a rerun take turns here too (the clicker: relpos/server/assets/classroom.js).
+const TURN = Symbol.for("relpos.streamlitTurn");
+const turns = [];
+function nextTurn() {
+  const job = turns.shift();
+  if (job) job();
+  if (turns.length) setTimeout(nextTurn, 0);
 }
-
-function pump() {
-  const next = waiting.shift();
-  handing = Boolean(next);
-  if (!next) return;
-  const [stream, version] = next;
-  if (stream.setStateValue) stream.setStateValue("version", version);
-  setTimeout(pump, HANDOVER_MS);
+window[TURN] ||= (job) => {
+  turns.push(job);
+  if (turns.length === 1) setTimeout(nextTurn, 0);
+};
+function handOver(stream, version) {
+  window[TURN](() => stream.setStateValue && stream.setStateValue("version", version));
 }
 
 // The server keeps the identity cookie (HttpOnly: no script reads it, this one included):
@@ -176,6 +187,7 @@ export default function (component) {
     subscribe(stream);
   }
   clearTimeout(stream.closing);
+  clearTimeout(stream.lost);
   stream.drawn = data.version;
   stream.pending = false;
   stream.minInterval = data.minInterval || 0;

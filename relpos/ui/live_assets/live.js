@@ -589,6 +589,30 @@ class LivePanel {
     if (focus) this.tabButtons[name].focus();
   }
 
+  // A link to a slider (SLIDER_LINK) followed: its group opened, the bar on screen above
+  // the panels, the slider scrolled to the middle of its row and given the keyboard. On a
+  // phone or at 200 % zoom the slider a task names is far along a row that scrolls sideways.
+  showSlider(label) {
+    for (const [group, sliders] of Object.entries(this.sliders || {})) {
+      const found = sliders.find(({ input }) => input.getAttribute("aria-label") === label);
+      if (!found) continue;
+      this.openTab(group, false);
+      const row = found.input.closest(".rl-slider");
+      const grid = this.sliderGrids[group];
+      this.el.scrollIntoView({ block: "start" }); // the bar sticks under the header
+      const gridBox = grid.getBoundingClientRect();
+      const rowBox = row.getBoundingClientRect();
+      grid.scrollLeft += rowBox.left - gridBox.left - (gridBox.width - rowBox.width) / 2;
+      this.shade(grid);
+      found.input.focus({ preventScroll: true });
+      row.classList.add("rl-found");
+      clearTimeout(this.foundTimer);
+      this.foundTimer = setTimeout(() => row.classList.remove("rl-found"), FOUND_MS);
+      return true;
+    }
+    return false;
+  }
+
   // Every group's sliders laid out for the bar's width (sliderColumns).
   fitSliders() {
     const width = this.controls ? this.controls.clientWidth : 0;
@@ -780,6 +804,28 @@ const panels = (window[REGISTRY] = window[REGISTRY] || new Map());
 
 function sameRange(a, b) {
   return !!a && !!b && a[0] === b[0] && a[1] === b[1];
+}
+
+// A link in the page's text to a slider: href "#slider=" and the slider's label, as in
+// content/explorer_questions.md ("the aᴷ₊₂ slider"). Followed in the panel that has that
+// slider (LivePanel.showSlider); the address bar keeps the lesson link (no #fragment).
+const SLIDER_LINK = "#slider=";
+const FOUND_MS = 2500; // how long the slider a link brought into view stays marked
+const LINKS = Symbol.for("relpos.live.sliderLinks");
+if (!window[LINKS]) {
+  window[LINKS] = true;
+  document.addEventListener(
+    "click",
+    (event) => {
+      const link = event.target instanceof Element && event.target.closest(`a[href^="${SLIDER_LINK}"]`);
+      if (!link) return;
+      event.preventDefault();
+      event.stopPropagation();
+      const label = decodeURIComponent(link.getAttribute("href").slice(SLIDER_LINK.length));
+      for (const panel of panels.values()) if (panel.el.isConnected && panel.showSlider(label)) return;
+    },
+    true,
+  );
 }
 
 export default function (component) {
