@@ -12,6 +12,6 @@ if __name__ != "__main__":  # imported by `streamlit run` as the server: st.App 
 else:  # each session's run of the script
     st.set_page_config(page_title="relpos: relative position encoding", page_icon="↔", layout="wide")
     page = st.navigation(sections())
-    with page_run():  # back-pressure, turns, reconnect, routing, the client helpers and the reader's theme
+    with page_run():  # back-pressure, turns, reconnect, routing, the page helpers and the reader's theme
         follow_theme()  # a switch of theme reruns the page, so its figures follow (relpos.ui.theme)
         page.run()

@@ -46,7 +46,7 @@ Measured, each with a summary line (PASS or FAIL against its target):
 * ``--restart`` (one server): the same, with the server killed (SIGKILL) and started
   again on the same port with the same data folder.
 
-tests/classroom/test_live_failover.py runs the kill and the restart at a test's size.
+tests/classroom/test_class_failover.py runs the kill and the restart at a test's size.
 """
 
 from __future__ import annotations
@@ -302,7 +302,7 @@ def start_class(tab: AppTab, key: bytes) -> tuple[str, str]:
     """The teacher's tab starts a class on the walkthrough: its code and the credential its
     browser keeps, sealed by the server (opened with the servers' `key`; the bench asks
     questions with it, as the teacher's Ask button does)."""
-    tab.open("worked_example", timeout=120)
+    tab.open("walkthrough", timeout=120)
     tab.page.get_by_role("button", name="Start a class").click(no_wait_after=True)
     tab.page.get_by_text("Join code:").wait_for(timeout=60_000)
     code = tab.page.locator("[aria-label^='Join code']").first.inner_text().strip()
@@ -343,7 +343,7 @@ def joins(report: Report, deployment: Deployment, code: str, students: int, arri
     window = join_within(students)
     arrive = 0.8 * window if arrive is None else arrive
     entry = SimpleNamespace(port=int(deployment.url.rsplit(":", 1)[1]), base_url=deployment.url)
-    room = Classroom(entry, "worked_example", code, affinity=COOKIE)
+    room = Classroom(entry, "walkthrough", code, affinity=COOKIE)
     cpu_before = sum(cpu_seconds(pid) for pid in deployment.app_pids())
     started = time.monotonic()
     room.join_all(students, spread=arrive, cookies=deployment.cookie_for)

@@ -1,4 +1,4 @@
-"""Dragging an Explorer slider: how often and how soon the live panel repaints.
+"""Dragging an Explorer slider: how often and how soon the Explorer panel repaints.
 
 For n = 4, 16 and 64 (``--n`` to choose), in one Chromium against one ``streamlit run
 app.py`` with the deployment's options, this measures:
@@ -41,7 +41,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from relpos.ui.live import plotly_chunk
+from relpos.ui.explorer_panel import plotly_chunk
 from tests.support.browser import (
     CHROMIUM,
     AppTab,
@@ -53,11 +53,11 @@ from tests.support.browser import (
 
 SLIDER = "aᴷ₊₁"
 TARGETS = {"small": (0.8, 2.0), "large": (0.5, 3.0)}  # (rate ratio ≥, p95 ratio ≤); large: n = 64
-LIVE_READY = "() => document.querySelectorAll('.relpos-live .js-plotly-plot').length === 7"
+PANEL_READY = "() => document.querySelectorAll('.relpos-explorer-panel .js-plotly-plot').length === 7"
 NOW_JS = "() => performance.now()"
-STATS_JS = "() => { const { paints, painted, restyled, sends, specs } = window.__relposLiveLog;"
+STATS_JS = "() => { const { paints, painted, restyled, sends, specs } = window.__relposPanelLog;"
 STATS_JS += " return { paints, painted, restyled, sends, specs }; }"
-PAINTED_JS = "(n) => window.__relposLiveLog.painted > n"
+PAINTED_JS = "(n) => window.__relposPanelLog.painted > n"
 FOCUSED_JS = "() => [document.activeElement.tagName, document.activeElement.outerHTML.slice(0, 200)]"
 
 # Median interval between animation frames over `frames` frames.
@@ -75,7 +75,7 @@ FRAME_INTERVAL_JS = """
 })
 """
 
-# The bare-Plotly floor: the seven figures of the live panel, redrawn with Plotly.react and
+# The bare-Plotly floor: the seven figures of the Explorer panel, redrawn with Plotly.react and
 # new z, one repaint at a time; each time is from the calls to the next animation frame.
 FLOOR_JS = """
 async ([figures, n, repeats]) => {
@@ -105,9 +105,9 @@ async ([figures, n, repeats]) => {
 """
 
 
-# The seven figures as the live panel drew them: Python's skeletons with the cells it filled in.
+# The seven figures as the Explorer panel drew them: Python's skeletons with the cells it filled in.
 DRAWN_FIGURES_JS = """
-() => Object.fromEntries(Object.entries(window.__relposLiveLog.plots()).map(
+() => Object.fromEntries(Object.entries(window.__relposPanelLog.plots()).map(
   ([name, plot]) => [name, { data: plot.data, layout: plot.layout }]))
 """
 
@@ -145,7 +145,7 @@ def drag(tab: AppTab, seconds: float) -> dict:
     start = tab.slider_value(SLIDER)
     page.mouse.move(thumb_x(box, start), y)
     page.mouse.down()
-    restyled = page.evaluate("() => window.__relposLiveLog.restyled || 0")
+    restyled = page.evaluate("() => window.__relposPanelLog.restyled || 0")
     since, started, moves = page.evaluate(NOW_JS), time.perf_counter(), 0
     while (elapsed := time.perf_counter() - started) < seconds:
         phase = elapsed % 2.0  # one sweep a second, there and back
@@ -175,7 +175,7 @@ def drag(tab: AppTab, seconds: float) -> dict:
 
 def server_drawn(tab: AppTab, since: float) -> float:
     """Time (ms) from `since` to the first figures Python rebuilt being drawn."""
-    tab.page.wait_for_function("(t) => window.__relposLiveLog.specs.some((s) => s.presentedAt > t)", arg=since)
+    tab.page.wait_for_function("(t) => window.__relposPanelLog.specs.some((s) => s.presentedAt > t)", arg=since)
     specs = tab.page.evaluate(STATS_JS)["specs"]
     return min(spec["presentedAt"] for spec in specs if spec["presentedAt"] > since) - since
 
@@ -187,7 +187,7 @@ def keys(tab: AppTab, steps: int) -> tuple[float, float]:
     slider.focus()
     since = page.evaluate(NOW_JS)
     for step in range(steps):
-        painted = page.evaluate("() => window.__relposLiveLog.painted")
+        painted = page.evaluate("() => window.__relposPanelLog.painted")
         value = float(slider.input_value())
         right = value < -1.5 or (value <= 1.5 and step % 8 < 4)  # never press into an end of the range
         page.keyboard.press("ArrowRight" if right else "ArrowLeft")
@@ -217,7 +217,7 @@ def floors(browser, server: StreamlitServer, figures: dict, n: int, repeats: int
     context = browser.new_context(viewport={"width": 1440, "height": 900})
     try:
         page = context.new_page()
-        # the plotly.js the live panel draws with: Streamlit's Plotly chunk (an ES module)
+        # the plotly.js the Explorer panel draws with: Streamlit's Plotly chunk (an ES module)
         plotly_js = server.url(plotly_chunk())
         page.goto(server.url("_stcore/health"))
         page.set_content(f'<html><body><script type="module" src="{plotly_js}"></script></body></html>')
@@ -230,11 +230,11 @@ def floors(browser, server: StreamlitServer, figures: dict, n: int, repeats: int
 
 
 def measure(browser, server: StreamlitServer, n: int, args: argparse.Namespace) -> dict:
-    """Every number of one row: the live panel at n tokens, then the floors with its figures."""
+    """Every number of one row: the Explorer panel at n tokens, then the floors with its figures."""
     tab = AppTab.new(browser, server.base_url, viewport=(1440, 900))
     try:
         tab.open("explorer", {"preset": "random", "n": n, "k": 3, "seed": 1}, timeout=120)
-        tab.page.wait_for_function(LIVE_READY, timeout=120_000)
+        tab.page.wait_for_function(PANEL_READY, timeout=120_000)
         tab.wait_idle()
         figures = tab.page.evaluate(DRAWN_FIGURES_JS)
         result = {"drag": drag(tab, args.seconds), "keys": keys(tab, args.steps)}
@@ -280,7 +280,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     args.n = args.n or [4, 16, 64]
     if any(not 2 <= n <= 64 for n in args.n):
-        parser.error("--n must be between 2 and 64 (the live panel's range)")
+        parser.error("--n must be between 2 and 64 (the Explorer panel's range)")
     return args
 
 

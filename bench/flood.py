@@ -160,7 +160,7 @@ class AnswerFlood(threading.Thread):
 def join_flood(server, code: str, joins: int) -> tuple[Classroom, threading.Thread, list[float]]:
     """`joins` sessions open the join page and press Join at once, in the background; the
     room, its thread and [seconds the flood took] once it is over."""
-    room = Classroom(server, "worked_example", code, timeout=120.0)
+    room = Classroom(server, "walkthrough", code, timeout=120.0)
     took: list[float] = []
 
     def run() -> None:
@@ -185,7 +185,7 @@ def run(chromium, args: argparse.Namespace) -> bool:
         rooms: list[Classroom] = []
         try:
             code, credential = start_class(tab, deployment.cookie_secret.encode())
-            followers = Classroom(server, "worked_example", code)
+            followers = Classroom(server, "walkthrough", code)
             rooms.append(followers)
             followers.join_all(FOLLOWERS, spread=1.0)
             watcher = followers.joined[0]

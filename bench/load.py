@@ -38,7 +38,7 @@ Examples (from the repository root)::
     python bench/load.py --page explorer --query n=16 --slider "Clipping distance k"
     python bench/load.py --script bench/floor_app.py --query "n=16&heatmaps=7"
     python bench/load.py --cold-start --query n=16               # 30 first loads on fresh servers, 5 trials
-    python bench/load.py --cold-start --page worked_example --trials 3
+    python bench/load.py --cold-start --page walkthrough --trials 3
 """
 
 from __future__ import annotations

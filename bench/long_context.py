@@ -9,8 +9,8 @@ Measured side by side in one run with Streamlit's AppTest and the timing harness
   section 5's curve;
 * its reruns after moving the scale factor s (sections 2 to 5 recomputed, the training
   a cache hit) and after moving the index m of section 1;
-* the Explorer at n = 16 rerun after its live panel releases the aᴷ₀ slider (as a browser
-  does, through ``tests.support.apptest.live_release``).
+* the Explorer at n = 16 rerun after its Explorer panel releases the aᴷ₀ slider (as a browser
+  does, through ``tests.support.apptest.panel_release``).
 
 Prints the medians of the paired reruns and their ratio.
 
@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import page_rerun  # installs the timing harness
 from page_rerun import ROOT, AppTest
 
-from tests.support.apptest import live_release
+from tests.support.apptest import panel_release
 
 RERUNS = 20
 PAGE = "pages/long_context.py"
@@ -72,9 +72,9 @@ def explorer() -> AppTest:
 
 
 def release(at: AppTest, value: float) -> float:
-    """The Explorer's live panel lets go of aᴷ₀ at `value`; seconds of the page script."""
+    """The Explorer panel lets go of aᴷ₀ at `value`; seconds of the page script."""
     page_rerun._PAGE_SECONDS.clear()
-    live_release(at, a={0: value})
+    panel_release(at, a={0: value})
     if at.exception:
         raise RuntimeError(at.exception[0].value)
     return sum(page_rerun._PAGE_SECONDS)

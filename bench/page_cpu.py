@@ -8,7 +8,7 @@ from ``/proc``, whatever else the machine is doing). Prints the median of ``--lo
 per page and checkout, and B's ratio to A.
 
     git worktree add /tmp/before <commit>
-    python bench/page_cpu.py /tmp/before . --pages schemes,efficiency,worked_example --loads 3
+    python bench/page_cpu.py /tmp/before . --pages schemes,efficiency,walkthrough --loads 3
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("a", type=Path, help="checkout A (holds app.py)")
     parser.add_argument("b", type=Path, help="checkout B")
-    parser.add_argument("--pages", default="schemes,efficiency,worked_example,explorer", help="comma-separated")
+    parser.add_argument("--pages", default="schemes,efficiency,walkthrough,explorer", help="comma-separated")
     parser.add_argument("--loads", type=int, default=3, help="loads per page and checkout")
     args = parser.parse_args(argv)
     pages = args.pages.split(",")

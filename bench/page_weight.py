@@ -8,13 +8,13 @@ the frames' payloads as CDP reports them, inflated, are printed beside it), requ
 the time to ready (from the
 navigation's start to the first animation frame in which the script is idle, the socket
 connected, nothing stale and every chart drawn: each ``st.plotly_chart`` and each figure
-of the live panel, counted once the page has settled). Then the same under network
+of the Explorer panel, counted once the page has settled). Then the same under network
 emulation (1.5 MB/s down, 40 ms latency), and a bare Streamlit page with one Plotly chart
 (bench/floor_app.py, ``?heatmaps=1``) as the floor in the same run. Last, a class:
-``--class-size`` browser contexts open ``/worked_example?presenter=1`` at once on one
+``--class-size`` browser contexts open ``/walkthrough?presenter=1`` at once on one
 server (total bytes, p95 time to ready).
 
-Targets: cold /explorer ≤ 1.8 MB, /worked_example ≤ 2.2 MB; a warm reload ≤ 80 KB on every
+Targets: cold /explorer ≤ 1.8 MB, /walkthrough ≤ 2.2 MB; a warm reload ≤ 80 KB on every
 page; throttled time to ready ≤ 1.3× the floor's.
 
 Example (from the repository root)::
@@ -52,14 +52,14 @@ from tests.support.browser import (
 )
 
 MB = 1_000_000
-TARGET_COLD = {"explorer": 1.8 * MB, "worked_example": 2.2 * MB}
+TARGET_COLD = {"explorer": 1.8 * MB, "walkthrough": 2.2 * MB}
 TARGET_WARM = 80_000
 TARGET_THROTTLED_RATIO = 1.3
 #: 1.5 MB/s down, 40 ms latency (CDP takes bytes per second); upload as a classroom's Wi-Fi gives.
 THROTTLE = {"offline": False, "latency": 40, "downloadThroughput": 1.5 * MB, "uploadThroughput": 0.75 * MB}
 #: Charts a page draws at least: its load is ready only once they are drawn (Streamlit loads
 #: a chart's code after the run, and on a busy machine the page can look finished before).
-CHARTS = {"worked_example": 3, "explorer": 7, "position_effects": 4, "value_side": 3, "schemes": 24}
+CHARTS = {"walkthrough": 3, "explorer": 7, "position_effects": 4, "value_side": 3, "schemes": 24}
 FLOOR_SCRIPT = "bench/floor_app.py"
 FLOOR_QUERY = "heatmaps=1"
 
@@ -75,7 +75,7 @@ WATCH_JS = """
       && app.getAttribute('data-test-script-state') === 'notRunning'
       && !document.querySelector('[data-stale=true]')
       && !document.querySelector('[data-testid=stStatusWidgetRunningIcon], [data-testid=stStatusWidgetRunningManIcon]');
-    const charts = [...document.querySelectorAll('[data-testid=stPlotlyChart], .relpos-live .rl-plot')];
+    const charts = [...document.querySelectorAll('[data-testid=stPlotlyChart], .relpos-explorer-panel .ep-plot')];
     const drawn = charts.filter((chart) => {
       const plot = chart.querySelector('.js-plotly-plot') || chart;
       return !!plot._fullLayout;
@@ -319,7 +319,7 @@ def class_opens(browser: Any, tap: Tap, url: str, size: int, timeout: float = 30
         for page in pages:  # start every navigation before waiting for any
             page.evaluate("(url) => { window.location.href = url; }", tap.url(url))
         times = [
-            ready_time(page, wire, settle_ms=1000, timeout=timeout, charts=CHARTS["worked_example"])[0]
+            ready_time(page, wire, settle_ms=1000, timeout=timeout, charts=CHARTS["walkthrough"])[0]
             for page, wire in zip(pages, wires, strict=True)
         ]
         # the tap counts every tab's WebSocket: the first wire's count holds them all
@@ -411,10 +411,10 @@ def run(browser: Any, args: argparse.Namespace) -> int:
                 f"worst {worst:.2f}× {verdict(ok)}"
             )
         if args.class_size:
-            url = server.url("worked_example", "presenter=1")
+            url = server.url("walkthrough", "presenter=1")
             total, times = class_opens(browser, tap, url, args.class_size)
             print(
-                f"class: {args.class_size} contexts open /worked_example?presenter=1 at once: "
+                f"class: {args.class_size} contexts open /walkthrough?presenter=1 at once: "
                 f"{total / MB:.1f} MB in all ({total / args.class_size / MB:.2f} MB each), "
                 f"time to ready p50 {statistics.median(times):.0f} ms, p95 {p95(times):.0f} ms"
             )

@@ -32,7 +32,7 @@ def main() -> None:
     with StreamlitServer(ROOT / "app.py") as server, sync_playwright() as playwright:
         browser = launch_chromium(playwright)
         tab = AppTab.new(browser, server.base_url, viewport=(WIDTH, HEIGHT))
-        tab.open("worked_example", {"i": 1, "j": 1, "presenter": 1})
+        tab.open("walkthrough", {"i": 1, "j": 1, "presenter": 1})
         print(f"{'stop':<30}{'nav':>5}{'formula':>8}{'matrix':>7}{'cell':>6}{'takeaway':>9}  px: formula body figure")
         worst = 0.0
         for stop in range(1, STOPS + 1):

@@ -2,13 +2,13 @@
 
 Part 1, the fragment body's pure part (what ``relpos.topics.explorer.view.explorer_body`` computes
 besides Streamlit): the path before (seven whole Plotly figures with every cell's text,
-hover strings and z, then stripped to skeletons by ``oracle.live_spec``) and the path now
-(``live.release_spec``: skeletons and hover recipes built directly, the offset map's
+hover strings and z, then stripped to skeletons by ``oracle.spec_from_figures``) and the path now
+(``panel_spec.release_spec``: skeletons and hover recipes built directly, the offset map's
 skeleton cached by size), timed alternately in one run, same state, for each n.
 
 Part 2 (``--served OLD_TREE``): whole releases through served apps, the tree at
 OLD_TREE (e.g. ``git archive <commit> | tar -x -C /tmp/old``) next to this one, one
-protocol client each (tests/support/streamlit_client.py) releasing the live panel's aᴷ₀ slider;
+protocol client each (tests/support/streamlit_client.py) releasing the Explorer panel's aᴷ₀ slider;
 reports each server's CPU time per release (utime + stime from /proc) and the client's
 wall time, in alternating blocks.
 
@@ -29,8 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import relpos
 from relpos.plots import panels
 from relpos.text import explain
+from relpos.topics.explorer import panel_spec
 from relpos.topics.explorer import schema as explorer_schema
-from relpos.topics.explorer import spec as live
 from tests.support import oracle
 
 SIZES = (8, 16, 64)
@@ -48,16 +48,16 @@ def body_before(state, inputs, result, offsets_pickle: bytes | None) -> dict:
     """The fragment body's pure part as it was: whole figures (the offset map a cached copy:
     st.cache_data unpickles one per call; None: built afresh), then stripped."""
     n, height = state["n"], panels.panel_height(state["n"])
-    hovers = live.explorer_hovers(inputs.queries, inputs.keys, inputs.table, result, cells=True)
+    hovers = panel_spec.explorer_hovers(inputs.queries, inputs.keys, inputs.table, result, cells=True)
     figures = oracle.explorer_panels(
         inputs.queries, inputs.keys, inputs.table, result, height=height, offsets=False, hovers=hovers
     )
     if offsets_pickle is None:
-        figures["offsets"] = live.offset_map_panel(n, n, state["k"], height)
+        figures["offsets"] = panel_spec.offset_map_panel(n, n, state["k"], height)
     else:  # an unpickled figure's template reads {"data": {"scatter": [...]}}, not {}: no heatmap uses it
         figures["offsets"] = pickle.loads(offsets_pickle)
     captions = explain.explorer_captions(result)
-    spec = oracle.live_spec(state, inputs, figures, captions, result=result, hovers=hovers, seq=n)
+    spec = oracle.spec_from_figures(state, inputs, figures, captions, result=result, hovers=hovers, seq=n)
     explain.diagonal_note(inputs.queries, inputs.table, result)
     panels.panel_matrices(result)
     return spec
@@ -66,7 +66,7 @@ def body_before(state, inputs, result, offsets_pickle: bytes | None) -> dict:
 def body_now(state, inputs, result, _unused: bytes) -> dict:
     """The fragment body's pure part now."""
     captions = explain.explorer_captions(result)
-    spec = live.release_spec(state, inputs, result, captions, seq=state["n"])
+    spec = panel_spec.release_spec(state, inputs, result, captions, seq=state["n"])
     explain.diagonal_note(inputs.queries, inputs.table, result)
     panels.panel_matrices(result)
     return spec
@@ -75,7 +75,7 @@ def body_now(state, inputs, result, _unused: bytes) -> dict:
 def time_bodies(n: int, rounds: int = 7, repeat: int = 20) -> tuple[float, float]:
     """Median ms per call of each body, timed in alternating rounds (same machine load for both)."""
     state, inputs, result = setting(n)
-    offsets = pickle.dumps(live.offset_map_panel(n, n, state["k"], panels.panel_height(n)))
+    offsets = pickle.dumps(panel_spec.offset_map_panel(n, n, state["k"], panels.panel_height(n)))
     if body_before(state, inputs, result, None) != body_now(state, inputs, result, offsets):
         raise AssertionError(f"n = {n}: the two paths send different specs")
     times: dict = {body_before: [], body_now: []}

@@ -1,7 +1,7 @@
 """Whole Explorer releases through served apps: an old tree next to this one (bench/release_cost.py --served).
 
 One protocol client per server (tests/support/streamlit_client.py) loads ``/explorer?n=N`` and then
-releases the live panel's aᴷ₀ slider again and again, as a browser does on letting go;
+releases the Explorer panel's aᴷ₀ slider again and again, as a browser does on letting go;
 the two servers take turns in blocks, so both see the same machine load. Reported per
 release: the server process's CPU time (utime + stime from /proc, all its threads) and
 the client's wall time until ``script_finished``.

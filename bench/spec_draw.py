@@ -1,4 +1,4 @@
-"""How long the Explorer's live panel takes to draw a spec now that it fills the cells itself.
+"""How long the Explorer panel takes to draw a spec now that it fills the cells itself.
 
 For each n (default 16, 64, 512), in one Chromium against one ``streamlit run app.py``
 with the deployment's options (port 8711 unless ``--port``), on ``/explorer?n=N``:
@@ -39,19 +39,19 @@ from tests.support.browser import (
     launch_chromium,
 )
 
-LIVE_READY = "() => document.querySelectorAll('.relpos-live .js-plotly-plot').length === 7"
+PANEL_READY = "() => document.querySelectorAll('.relpos-explorer-panel .js-plotly-plot').length === 7"
 # Redraw the spec the panel shows, every figure, as when it arrived: ms to the next frame.
 COMPACT_JS = """
 async () => {
-  const live = window.__relposLiveLog;
-  const shown = await live.load(live.spec, true);
+  const panel = window.__relposPanelLog;
+  const shown = await panel.load(panel.spec, true);
   return { ms: shown.presentedAt - shown.startedAt, drawn: shown.drawn };
 }
 """
 # The whole figures (JSON text, as sent before) parsed and drawn into the same plots.
 WHOLE_JS = """
 async (texts) => {
-  const plots = window.__relposLiveLog.plots();
+  const plots = window.__relposPanelLog.plots();
   const config = { displayModeBar: false, responsive: true, scrollZoom: false, doubleClick: false };
   const started = performance.now();
   for (const [name, text] of Object.entries(texts)) {
@@ -62,17 +62,17 @@ async (texts) => {
   return performance.now() - started;
 }
 """
-RELEASE_JS = "(t) => window.__relposLiveLog.specs.some((s) => s.presentedAt > t)"
+RELEASE_JS = "(t) => window.__relposPanelLog.specs.some((s) => s.presentedAt > t)"
 
 
 def release(tab: AppTab, step: int) -> float:
     """Arrow key on the first aᴷ slider, then ms until the spec Python rebuilt for it is drawn."""
-    slider = tab.page.locator(".relpos-live .rl-slider input").first
+    slider = tab.page.locator(".relpos-explorer-panel .ep-slider input").first
     slider.focus()
     since = tab.page.evaluate("() => performance.now()")
     tab.page.keyboard.press("ArrowRight" if step % 2 == 0 else "ArrowLeft")
     tab.page.wait_for_function(RELEASE_JS, arg=since, timeout=120_000)
-    specs = tab.page.evaluate("() => window.__relposLiveLog.specs")
+    specs = tab.page.evaluate("() => window.__relposPanelLog.specs")
     tab.wait_idle()
     return min(spec["presentedAt"] for spec in specs if spec["presentedAt"] > since) - since
 
@@ -84,7 +84,7 @@ def measure(browser, server: StreamlitServer, n: int, repeats: int) -> dict:
     tab = AppTab.new(browser, server.base_url, viewport=(1440, 900))
     try:
         tab.open("explorer", {"n": n}, timeout=180)
-        tab.page.wait_for_function(LIVE_READY, timeout=180_000)
+        tab.page.wait_for_function(PANEL_READY, timeout=180_000)
         tab.wait_idle()
         compact, old = [], []
         for _ in range(repeats):  # alternated: both see the same machine load

@@ -1,6 +1,6 @@
-"""Size of the Explorer live panel's spec, one release's message.
+"""Size of the Explorer Explorer panel's spec, one release's message.
 
-Prints, for each n, the JSON size of :func:`tests.support.oracle.live_spec` as the page
+Prints, for each n, the JSON size of :func:`tests.support.oracle.spec_from_figures` as the page
 builds it (figure skeletons, the browser fills the cells) next to the same spec carrying
 the seven figures whole (what the page sent before: every cell's ``z``, ``text`` and
 ``customdata``), and their ratio. Both are measured side by side in one run from the
@@ -20,8 +20,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import relpos
 from relpos.plots import panels
 from relpos.text import explain
+from relpos.topics.explorer import panel_spec
 from relpos.topics.explorer import schema as explorer_schema
-from relpos.topics.explorer import spec as live
 from tests.support import oracle
 
 SIZES = (2, 8, 16, 64, 128, 512)
@@ -31,8 +31,8 @@ COMPACT_ONLY = ("offsets", "origin", "layout", "trace")
 
 def page_spec(query: dict[str, str], *, seq: int = 0) -> tuple[dict, dict]:
     """The spec the Explorer sends for a link's query (built from the whole figures; the page's
-    live.release_spec sends the same without building them, tests/explorer/test_live_spec.py),
-    and the seven Plotly figures it was made from, keyed as :data:`relpos.topics.explorer.spec.PANEL_ORDER`."""
+    panel_spec.release_spec sends the same without building them, tests/explorer/test_panel_spec.py),
+    and the seven Plotly figures it was made from, keyed as :data:`relpos.topics.explorer.panel_spec.PANEL_ORDER`."""
     state = explorer_schema.EXPLORER.decode(query).state
     inputs = explorer_schema.explorer_inputs(state)
     scalar = state["bias"] == "scalar"
@@ -40,14 +40,14 @@ def page_spec(query: dict[str, str], *, seq: int = 0) -> tuple[dict, dict]:
         result = relpos.scalar_bias_attention(inputs.queries, inputs.keys, inputs.table[:, 0])
     else:
         result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
-    layout = live.panel_layout(state)
+    layout = panel_spec.panel_layout(state)
     height = panels.panel_height(state["n"], layout)
-    hovers = live.explorer_hovers(inputs.queries, inputs.keys, inputs.table, result, scalar=scalar, cells=True)
+    hovers = panel_spec.explorer_hovers(inputs.queries, inputs.keys, inputs.table, result, scalar=scalar, cells=True)
     figures = oracle.explorer_panels(
         inputs.queries, inputs.keys, inputs.table, result, scalar=scalar, height=height, hovers=hovers, layout=layout
     )
     captions = explain.explorer_captions(result, scalar=scalar)
-    return oracle.live_spec(state, inputs, figures, captions, result=result, hovers=hovers, seq=seq), figures
+    return oracle.spec_from_figures(state, inputs, figures, captions, result=result, hovers=hovers, seq=seq), figures
 
 
 def spec_bytes(n: int) -> tuple[int, int]:

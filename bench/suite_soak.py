@@ -38,7 +38,7 @@ def per_file(report: Path) -> collections.Counter:
     """Seconds spent in each test file (setup, call and teardown), from a JUnit report."""
     seconds: collections.Counter = collections.Counter()
     for case in ET.parse(report).iter("testcase"):
-        # "tests.explorer.test_live_panel" or "tests.test_theme.TestPalettes": up to the module
+        # "tests.explorer.test_explorer_panel" or "tests.test_theme.TestPalettes": up to the module
         parts = (case.get("classname") or "").split(".")
         module = next((index for index, part in enumerate(parts) if part.startswith("test_")), len(parts) - 1)
         seconds["/".join(parts[: module + 1]) + ".py"] += float(case.get("time") or 0)

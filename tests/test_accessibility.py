@@ -127,17 +127,17 @@ def test_cell_numbers_never_below_10_px_at_200_percent_zoom(chromium, app_server
 
 #: Each presenter mode's sticky bar (a CSS selector): the walkthrough's navigation, the
 #: Explorer's sliders.
-_PRESENTER_BARS = {"worked_example": ":has(> .st-key-lesson-nav)", "explorer": ".relpos-live .rl-controls"}
+_PRESENTER_BARS = {"walkthrough": ":has(> .st-key-lesson-nav)", "explorer": ".relpos-explorer-panel .ep-controls"}
 
 
 @pytest.mark.parametrize(
     ("page", "open_presenter"),
-    [("worked_example", open_presenter_walkthrough), ("explorer", open_presenter_explorer)],
-    ids=["worked_example", "explorer"],
+    [("walkthrough", open_presenter_walkthrough), ("explorer", open_presenter_explorer)],
+    ids=["walkthrough", "explorer"],
 )
 def test_presenter_mode_has_no_accessibility_violations_in_light_and_dark(axe, audit_tab, page, open_presenter):
     """Presenter mode rearranges the walkthrough (pickers in the bar, editor in the main area)
-    and lays the Explorer's live panel out for a projector (its own text sizes). It follows
+    and lays the Explorer panel out for a projector (its own text sizes). It follows
     the theme too: in the dark its charts (the Explorer's projector panels included) are
     drawn dark, and its sticky bar is the dark page's colour."""
     open_presenter(audit_tab)
@@ -158,7 +158,7 @@ def test_presenter_mode_has_no_accessibility_violations_in_light_and_dark(axe, a
 
 _FRESH_WIDE_FORMULA_JS = """() => {
   // A formula box as React draws it, far wider than its column, before any frame has run:
-  // the check runs synchronously, so classroom.js has not fitted it yet.
+  // the check runs synchronously, so page_helpers.js has not fitted it yet.
   const box = document.createElement('span');
   box.className = 'katex-display';
   box.style.display = 'block';
@@ -172,11 +172,11 @@ _FRESH_WIDE_FORMULA_JS = """() => {
 
 
 def test_a_formula_box_is_never_a_scroll_region_before_it_is_fitted(app_tab):
-    """Between React drawing a formula and classroom.js fitting it (one frame), the box must
+    """Between React drawing a formula and page_helpers.js fitting it (one frame), the box must
     not be a scroll region that a keyboard cannot reach: axe-core once caught that frame."""
-    app_tab.open("worked_example", {"i": 2, "j": "softmax"}, timeout=90)
+    app_tab.open("walkthrough", {"i": 2, "j": "softmax"}, timeout=90)
     app_tab.wait_drawn()
-    # the rule comes with the classroom helpers' style sheet, which a run may send late
+    # the rule comes with the page helpers' style sheet, which a run may send late
     app_tab.page.wait_for_function("() => document.getElementById('relpos-classroom-css')")
     state = app_tab.page.evaluate(_FRESH_WIDE_FORMULA_JS)
     assert state == {"overflow": "hidden hidden", "fitted": False}

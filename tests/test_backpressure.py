@@ -54,7 +54,7 @@ def test_outside_a_served_session_nothing_waits():
 
 def test_a_stalled_client_cannot_grow_the_servers_memory():
     """One client at 64 tokens asks for a run every 0.3 s for 7 s and never reads. Measured
-    with the live panel when each run sent its figures whole: 28 MiB more without the
+    with the Explorer panel when each run sent its figures whole: 28 MiB more without the
     back-pressure, 5–7 MiB with it (first-run caches, allocator noise on a busy machine)."""
     sys.path.insert(0, str(ROOT / "bench"))
     from stalled import StalledSession

@@ -343,8 +343,8 @@ def test_position_effects_lesson_query_restores_its_values(app_tab):
         ("Shared direction in X", "shared"),
     ):
         assert app_tab.slider_value(label) == pytest.approx(float(query[name])), label
-    state = position_effects_schema.EFFECTS.decode(query).state
-    inputs = position_effects_schema.effects_inputs(state)
+    state = position_effects_schema.POSITION_EFFECTS.decode(query).state
+    inputs = position_effects_schema.state_inputs(state)
     expected = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
     content, bias, weights = drawn(
         app_tab, POSITION_EFFECTS.content_title, POSITION_EFFECTS.bias_title, POSITION_EFFECTS.weights_title
@@ -463,7 +463,7 @@ def test_the_classroom_helpers_reach_a_tab_whose_html_code_arrives_after_a_secon
     fitted formulas, and axe-core then found a scroll region no keyboard could reach."""
     held = []
     app_tab.page.route(re.compile(r"/static/js/Html\.[\w-]+\.js$"), lambda route: held.append(route))
-    app_tab.open("worked_example", {"i": 1, "j": 2})
+    app_tab.open("walkthrough", {"i": 1, "j": 2})
     app_tab.click("Next")  # a second run, finished while the html code is still held back
     assert held, "the page never asked for Streamlit's html code"
     helpers_js = "() => !!document.getElementById('relpos-classroom-css')"

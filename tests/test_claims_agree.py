@@ -23,18 +23,18 @@ from relpos.core.examples import Scenario
 from relpos.tables.frames import speed_ratio
 from relpos.text import explain
 from relpos.text.facts import distance
-from relpos.text.hover import effects_hover, score_hover, weight_hovers
-from relpos.topics.explorer.spec import offset_map_panel
-from relpos.topics.position_effects import model as effects
-from relpos.topics.position_effects import text as effects_text
-from relpos.topics.position_effects.schema import EFFECTS
+from relpos.text.hover import position_effects_hover, score_hover, weight_hovers
+from relpos.topics.explorer.panel_spec import offset_map_panel
+from relpos.topics.position_effects import model as position_effects_model
+from relpos.topics.position_effects import text as position_effects_text
+from relpos.topics.position_effects.schema import POSITION_EFFECTS
 from relpos.topics.quiz.checking import check_answer, make_quiz, question_slips
 from relpos.topics.schemes.schema import SCHEMES
 from relpos.topics.training import text as training_text
-from relpos.topics.walkthrough import live
+from relpos.topics.walkthrough import classroom_view
 from relpos.topics.walkthrough import model as wt
 from relpos.topics.walkthrough import text as wt_text
-from relpos.topics.walkthrough.controls import Lesson
+from relpos.topics.walkthrough.controls_view import Lesson
 from relpos.ui.url_state import url_problems_text
 from tests.support.strategies import (
     caption_settings,
@@ -56,8 +56,8 @@ def lesson_at(scenario: Scenario, stop: wt.Stop) -> Lesson:
 
 
 def class_question(scenario: Scenario, stop: wt.Stop) -> class_model.Question:
-    """The one question the teacher can ask at `stop`, as :func:`live.ask_options` makes it."""
-    ((_, ask),) = live.ask_options(lesson_at(scenario, stop))
+    """The one question the teacher can ask at `stop`, as :func:`classroom_view.ask_options` makes it."""
+    ((_, ask),) = classroom_view.ask_options(lesson_at(scenario, stop))
     return ask()
 
 
@@ -76,11 +76,11 @@ def check_verdict_agrees(scenario: Scenario, row: int) -> str:
     question = class_question(scenario, wt.Stop(row, scenario.n))
     claims = GAINED.findall(takeaway_text(scenario, row))
     if not claims:
-        assert question.expected == live.NO_GAIN, (question.expected, takeaway_text(scenario, row))
+        assert question.expected == classroom_view.NO_GAIN, (question.expected, takeaway_text(scenario, row))
     elif len(claims) == 1:
         assert not claims[0][1] and question.expected == f"key {claims[0][0]}", (question.expected, claims)
     else:
-        assert question.expected == live.TIE, (question.expected, claims)
+        assert question.expected == classroom_view.TIE, (question.expected, claims)
     assert class_model.grade(question, question.expected).correct
     wrong = [other for other in question.choices if other != question.expected]
     assert not any(class_model.grade(question, other).correct for other in wrong)
@@ -91,7 +91,7 @@ class TestOneVerdict:
     """Family 1: the class's "which key gains most" answer is the takeaway's."""
 
     def test_issue_example_key_2_gains_most(self):
-        """/worked_example?i=2&j=softmax&k=1&q=-0.4,0.02,-0.51,-0.62&keys=1.46,1.97,-0.53,-0.25&a=0.29,0.47,-0.02:
+        """/walkthrough?i=2&j=softmax&k=1&q=-0.4,0.02,-0.51,-0.62&keys=1.46,1.97,-0.53,-0.25&a=0.29,0.47,-0.02:
         the takeaway says key 2 gained most (+0.0015 against +0.0005), so key 2 is right, not a tie."""
         scenario = Scenario((-0.4, 0.02, -0.51, -0.62), (1.46, 1.97, -0.53, -0.25), (0.29, 0.47, -0.02))
         assert check_verdict_agrees(scenario, 1) == "key 2"
@@ -101,13 +101,13 @@ class TestOneVerdict:
     def test_k_0_offers_no_tie_of_gains(self):
         """k = 0: nothing moves, so the answer says no key gains, not "a tie: equal gains"."""
         scenario = Scenario((0.5, 1.0, -1.0, 0.2), (0.3, -0.2, 1.0, 0.0), (0.4,))
-        assert check_verdict_agrees(scenario, 1) == live.NO_GAIN
+        assert check_verdict_agrees(scenario, 1) == classroom_view.NO_GAIN
 
     def test_constant_table_and_saturated_row(self):
         constant = Scenario((0.5, 1.0, -1.0, 0.2), (0.3, -0.2, 1.0, 0.0), (0.7, 0.7, 0.7))
         saturated = Scenario((10.0, 1.0, -1.0, 0.2), (10.0, -10.0, -10.0, -10.0), (0.5, 0.0, -0.5))
-        assert check_verdict_agrees(constant, 0) == live.NO_GAIN
-        assert check_verdict_agrees(saturated, 0) == live.NO_GAIN
+        assert check_verdict_agrees(constant, 0) == classroom_view.NO_GAIN
+        assert check_verdict_agrees(saturated, 0) == classroom_view.NO_GAIN
 
     @settings(max_examples=300, deadline=None)
     @given(hard_scenarios())
@@ -262,7 +262,7 @@ class TestPrintedArithmetic:
         """0.125 + 0.125 printed "0.12 + (0.12) = 0.25" (issue 37, low: score hovers)."""
         result = relpos.relative_attention([[0.5]], [[0.25]], A_K=[[0.25]])
         assert score_hover([[0.5]], [[0.25]], [[0.25]], result).customdata[0, 0, -1] == "0.125 + (0.125) = 0.250"
-        assert score_hovers_hold(effects_hover(result)[0]) == 1
+        assert score_hovers_hold(position_effects_hover(result)[0]) == 1
 
     @settings(max_examples=300, deadline=None)
     @given(st.one_of(hard_settings(), caption_settings()))
@@ -270,7 +270,7 @@ class TestPrintedArithmetic:
         queries, keys, table = setting[:3]
         result = relpos.relative_attention(queries, keys, A_K=table)
         score_hovers_hold(score_hover(queries, keys, table, result))
-        score_hovers_hold(effects_hover(result)[0])
+        score_hovers_hold(position_effects_hover(result)[0])
 
     def test_every_quiz_sum_of_2000_seeds(self):
         for seed in range(2000):
@@ -364,10 +364,12 @@ LEAK = re.compile(
 )
 
 
-def effects_sentences(n: int, k: int, pattern: str, seed: int = 0, strength: float = 2.0) -> list[str]:
-    inputs = effects.position_effects_inputs(n, k, seed=seed, pattern=pattern, strength=strength)
+def position_effects_sentences(n: int, k: int, pattern: str, seed: int = 0, strength: float = 2.0) -> list[str]:
+    inputs = position_effects_model.position_effects_inputs(n, k, seed=seed, pattern=pattern, strength=strength)
     result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
-    return effects_text.effects_summary(inputs.queries, result, effects.favoured_offsets(pattern), inputs.direction)
+    return position_effects_text.position_effects_summary(
+        inputs.queries, result, position_effects_model.favoured_offsets(pattern), inputs.direction
+    )
 
 
 def naive_leaks(favoured, n: int, k: int) -> list[int]:
@@ -384,10 +386,10 @@ class TestClippingAdvice:
     @pytest.mark.parametrize("pattern", ["back", "forward"])
     def test_n_3_k_1_nothing_leaks(self, pattern):
         """/position_effects?n=3&k=1 with "back" or "forward": "Raise k to 3…", though k stops at 2."""
-        assert not any("Clipping" in s or "Raise k to" in s for s in effects_sentences(3, 1, pattern))
+        assert not any("Clipping" in s or "Raise k to" in s for s in position_effects_sentences(3, 1, pattern))
 
     def test_a_real_leak_names_its_keys_and_a_reachable_k(self):
-        (sentence,) = [s for s in effects_sentences(6, 1, "back") if s.startswith("Clipping")]
+        (sentence,) = [s for s in position_effects_sentences(6, 1, "back") if s.startswith("Clipping")]
         assert "also reaches offsets −5 to −3, which are not favoured" in sentence and "Raise k to 3" in sentence
 
     @settings(max_examples=300, deadline=None)
@@ -400,8 +402,8 @@ class TestClippingAdvice:
     )
     def test_advice_only_for_a_real_leak(self, n, k, seed, pattern, strength):
         k = min(k, n - 1)  # the slider's range
-        favoured = effects.favoured_offsets(pattern)
-        text = " ".join(effects_sentences(n, k, pattern, seed, strength))
+        favoured = position_effects_model.favoured_offsets(pattern)
+        text = " ".join(position_effects_sentences(n, k, pattern, seed, strength))
         leaks = naive_leaks(favoured, n, k)
         if match := LEAK.search(text):
             assert leaks and int(match[1]) == k, (text, leaks)
@@ -420,15 +422,15 @@ class TestLowItems:
     def test_effects_hover_change_is_its_printed_difference(self):
         """The Position effects weight hover printed a change from the unrounded weights: 0.0719 → 0.1047 (+0.0329)."""
         queries, keys, table = [[0.55], [-0.92], [-1.84]], [[-1.93], [1.25], [1.65]], [[0.43], [0.92], [0.17]]
-        weights = effects_hover(relpos.relative_attention(queries, keys, A_K=table))[1].customdata
+        weights = position_effects_hover(relpos.relative_attention(queries, keys, A_K=table))[1].customdata
         for before, after, change in weights.reshape(-1, 3).tolist():
             assert _decimal(after) - _decimal(before) == _decimal(change), (before, after, change)
 
     def test_one_favoured_offset_is_singular(self):
         """/position_effects?preset=trained_previous: "Weight on offsets −1"."""
-        inputs = effects.position_effects_inputs(6, 2, seed=0, pattern="back")
+        inputs = position_effects_model.position_effects_inputs(6, 2, seed=0, pattern="back")
         result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
-        text = " ".join(effects_text.effects_summary(inputs.queries, result, (-1,), None))
+        text = " ".join(position_effects_text.position_effects_summary(inputs.queries, result, (-1,), None))
         assert "Weight on offset −1:" in text and "offsets −1" not in text
 
     def test_one_more_cell_ties(self):
@@ -495,7 +497,7 @@ class TestLowItems:
 
     @pytest.mark.parametrize(
         ("schema", "params", "used"),
-        [(SCHEMES, {"n": "8", "k": "9"}, "used 7"), (EFFECTS, {"n": "3", "k": "3"}, "Using 2")],
+        [(SCHEMES, {"n": "8", "k": "9"}, "used 7"), (POSITION_EFFECTS, {"n": "3", "k": "3"}, "Using 2")],
     )
     def test_link_warning_says_what_was_used(self, schema, params, used):
         """/schemes?n=8&k=9 (used 7) and /position_effects?n=3&k=3 (used 2) said "shows the defaults instead"."""

@@ -30,7 +30,7 @@ STUDENTS = 30
 WITHIN_S = 0.5
 #: The links a teacher shares most, each tried on 2 fresh servers; every other page on one
 #: (the import race failed 87 of 150 loads: one fresh server of 30 loads shows it).
-LESSON_LINKS = {"explorer": "n=16", "worked_example": "i=3&j=2", "position_effects": ""}
+LESSON_LINKS = {"explorer": "n=16", "walkthrough": "i=3&j=2", "position_effects": ""}
 TRIALS = 2
 CASES = [(url_path, query, trial) for url_path, query in LESSON_LINKS.items() for trial in range(1, TRIALS + 1)] + [
     (spec.url_path, "", 1) for spec in PAGES if spec.url_path not in LESSON_LINKS

@@ -97,8 +97,10 @@ def test_the_path_check_sees_a_missing_file():
     assert missing_path("tests/test_docs.py::test_the_path_check_sees_a_missing_file") is None
     assert missing_path("relpos/topics/<topic>/view.py") is None and missing_path("relpos/topics/<x>/nope.py")
     assert missing_path("docs/benchmarks.md#the-test-suite") is None and missing_path("docs/benchmarks.md#nothing")
-    assert repo_paths("see `relpos/ui/live.py`, `/explorer?n=2`, [x](docs/pages.md)\n```\nbench/  x\n```\n") == {
-        "relpos/ui/live.py",
+    assert repo_paths(
+        "see `relpos/ui/explorer_panel.py`, `/explorer?n=2`, [x](docs/pages.md)\n```\nbench/  x\n```\n"
+    ) == {
+        "relpos/ui/explorer_panel.py",
         "docs/pages.md",
         "bench/",
     }
@@ -118,7 +120,7 @@ def test_every_path_a_doc_names_exists(doc):
 
 
 def dotted_names(text: str) -> set[str]:
-    """``relpos.…`` names (not parts of a path or URL such as ``relpos.live/…``)."""
+    """``relpos.…`` names (not parts of a path or URL such as ``relpos.explorer_panel/…``)."""
     return {m.group(0) for m in re.finditer(r"(?<![\w/.-])relpos(?:\.\w+)+(?![\w/-])", text)}
 
 
@@ -141,8 +143,10 @@ def resolves(name: str) -> bool:
 def test_the_name_check_sees_a_missing_name():
     assert resolves("relpos.text.hover.sum_text") and resolves("relpos.__all__") and resolves("relpos.plots")
     assert not resolves("relpos.text.hover.no_such_name") and not resolves("relpos.nowhere.thing")
-    assert dotted_names("`relpos.ui.live`, /_stcore/bidi-components/relpos.live/x, relpos.core.") == {
-        "relpos.ui.live",
+    assert dotted_names(
+        "`relpos.ui.explorer_panel`, /_stcore/bidi-components/relpos.explorer_panel/x, relpos.core."
+    ) == {
+        "relpos.ui.explorer_panel",
         "relpos.core",
     }
 

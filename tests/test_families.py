@@ -16,7 +16,7 @@ import relpos
 from relpos.core.examples import Scenario
 from relpos.plots import panels
 from relpos.text import explain
-from relpos.topics.position_effects import text as effects_text
+from relpos.topics.position_effects import text as position_effects_text
 from relpos.topics.quiz import checking as quiz
 from relpos.topics.quiz.model import Question
 from relpos.topics.schemes import figures as schemes_plots
@@ -169,7 +169,7 @@ class TestLabels:
         assert panels.plain_title("bias", d=2) == "position bias  q_i·a^K_clip(j−i)/√2"
         assert panels.plain_title("content") == "content  q_i·k_j"
         assert panels.plain_title("bias", scalar=True) == "position bias  b_clip(j−i)  (query-independent)"
-        assert panels.plain_title("content", effects=True) == "content scores  q_i·k_j/√d_k"
+        assert panels.plain_title("content", position_effects=True) == "content scores  q_i·k_j/√d_k"
 
     def test_diagonal_note_and_bias_caption_at_d2(self):
         """At d = 2 the printed biases are qᵢ·aᴷ₀/√2, and the note and caption say so."""
@@ -179,7 +179,7 @@ class TestLabels:
         assert "each is qᵢ·aᴷ₀/√2" in note
         caption = explain.explorer_captions(self.D2, d=2)["bias"]
         assert "the bias is qᵢ·aᴷ/√2" in caption
-        assert "qᵢ·aᴷ/√16" in effects_text.effects_captions(self.D2, (), d=16)["bias"]
+        assert "qᵢ·aᴷ/√16" in position_effects_text.position_effects_captions(self.D2, (), d=16)["bias"]
 
     def test_explorer_tables_at_d2(self):
         at = open_app("explorer", query={"d": "2"})
@@ -198,7 +198,7 @@ class TestLabels:
 
     def test_position_effects_tables(self):
         at = open_app("position_effects")
-        at.session_state["effects.tables"] = True
+        at.session_state["position_effects.tables"] = True
         at.run()
         titles = table_titles(at)
         assert "**content scores  q_i·k_j/√d_k**" in titles
@@ -215,7 +215,7 @@ class TestTrainingTies:
         assert text.startswith("After 10 steps the largest bias is at offsets −2 to −1 (2.00), 1.50 above")
 
     def test_trained_preset_note_names_every_tied_offset(self):
-        note = effects_text.trained_preset_note(
+        note = position_effects_text.trained_preset_note(
             "previous token",
             length=16,
             steps=400,

@@ -190,9 +190,9 @@ def test_url_parameters_of_an_unregistered_page(first_loads, path):
 def test_walkthrough_text_fields(first_loads):
     """All 13 number fields of the walkthrough get each value at once; every rejected
     field gets its own error, and the page keeps computing with the last good numbers."""
-    at = open_page("worked_example")
+    at = open_page("walkthrough")
     fields = [field.key for field in at.text_input]
-    assert len(fields) == TEXT_PAGES["worked_example"]
+    assert len(fields) == TEXT_PAGES["walkthrough"]
     good_scores = None
     for name, value in TEXT_CORPUS.items():
         case = f"walkthrough fields={name}"

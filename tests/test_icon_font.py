@@ -81,8 +81,8 @@ def test_the_icon_font_is_served_as_a_small_subset(chromium, app_server):
     fonts = []
     try:
         tab.page.on("response", lambda answer: fonts.append(answer.url) if "MaterialSymbols" in answer.url else None)
-        tab.open("worked_example")
-        assert_icons_are_glyphs(tab, "/worked_example")
+        tab.open("walkthrough")
+        assert_icons_are_glyphs(tab, "/walkthrough")
         assert fonts, "the icon font was loaded"
         (url,) = set(fonts)
         served = tab.page.request.get(url).body()

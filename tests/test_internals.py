@@ -1,7 +1,7 @@
 """Every private Streamlit name relpos relies on exists on the installed Streamlit.
 
 ``relpos.server.internals`` lists them; an upgrade that renames one fails here, by name,
-instead of as a silent loss of back-pressure, routing or the live panel.
+instead of as a silent loss of back-pressure, routing or the Explorer panel.
 """
 
 from __future__ import annotations
@@ -113,7 +113,7 @@ def test_streamlit_still_names_a_keyed_container_as_css_class_does():
     """``st-key-`` and the key with every character but [a-zA-Z0-9_-] made a ``-``."""
     assert "st-key-" in frontend().strings
     assert "replaceAll(/[^a-zA-Z0-9_-]/g," in frontend().source
-    assert internals.css_class("worked_example.a.+2") == "st-key-worked_example-a--2"
+    assert internals.css_class("walkthrough.a.+2") == "st-key-walkthrough-a--2"
 
 
 def _app_files(*suffixes: str) -> list[Path]:

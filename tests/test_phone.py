@@ -122,7 +122,7 @@ def test_a_swipe_on_a_heatmap_scrolls_the_page_and_a_tap_shows_the_cell(phone):
     phone.page.evaluate(_CENTRE_HEATMAP_JS)
     phone.page.wait_for_timeout(300)
     box = phone.page.evaluate(_HEATMAP_BOX_JS)
-    # the centre: the live panel's sticky sliders (44 px rows on a phone) cover the chart's top
+    # the centre: the Explorer panel's sticky sliders (44 px rows on a phone) cover the chart's top
     phone.page.touchscreen.tap(box["x"] + box["width"] * 0.5, box["y"] + box["height"] * 0.55)
     label = phone.page.locator(".hoverlayer .hovertext").first
     label.wait_for(state="attached", timeout=5000)
@@ -131,7 +131,7 @@ def test_a_swipe_on_a_heatmap_scrolls_the_page_and_a_tap_shows_the_cell(phone):
 
 
 def test_a_presenter_link_on_a_phone_gets_the_phone_layout(phone):
-    phone.open("worked_example", {"i": 2, "j": 4, "presenter": 1})
+    phone.open("walkthrough", {"i": 2, "j": 4, "presenter": 1})
     phone.page.wait_for_function(
         "() => !new URLSearchParams(location.search).has('presenter')"
         " || new URLSearchParams(location.search).get('presenter') === '0'"
@@ -181,7 +181,7 @@ _BARS_JS = """
 
 
 def test_narrow_charts_stay_legible(phone):
-    phone.open("worked_example")
+    phone.open("walkthrough")
     phone.wait_plots(3)
     bars = phone.page.evaluate(_BARS_JS)
     assert bars and set(bars) == {"h"}, f"colour bars beside narrow charts: {bars}"
@@ -240,7 +240,7 @@ def test_a_presenter_link_on_a_phone_keeps_every_number_after_next(chromium, app
     for attempt in range(RACE_TRIES):  # a race: each fresh phone is another chance to lose the numbers
         tab = AppTab.new(chromium, app_server.base_url, viewport=(WIDTH, HEIGHT), touch=True, fresh=True)
         try:
-            tab.page.goto(app_server.url("worked_example", EDITED_LINK), wait_until="domcontentloaded")
+            tab.page.goto(app_server.url("walkthrough", EDITED_LINK), wait_until="domcontentloaded")
             tab.page.wait_for_function(PRESENTER_OFF_JS, timeout=60_000)
             tap_next_twice_from_the_first_run(tab)
             fields = field_numbers(tab)
@@ -297,7 +297,7 @@ def test_presenter_mode_switched_off_while_the_first_run_arrives_keeps_every_num
             fresh=True,
         )
         try:
-            tab.page.goto(app_server.url("worked_example", EDITED_LINK), wait_until="domcontentloaded")
+            tab.page.goto(app_server.url("walkthrough", EDITED_LINK), wait_until="domcontentloaded")
             tab.page.wait_for_function(PRESENTER_OFF_JS, timeout=60_000)
             tab.wait_idle(timeout=60)
             tab.interact(tab.page.locator("button").filter(has_text="Next", visible=True).first.tap)
@@ -319,7 +319,7 @@ _KEYBOARDS_JS = """
 
 
 def test_number_fields_open_the_decimal_keyboard(phone):
-    phone.open("worked_example")
+    phone.open("walkthrough")
     phone.wait_count("[data-testid=stTextInput] input[inputmode=decimal]", 13)
     fields = phone.page.evaluate(_KEYBOARDS_JS)
     assert len(fields) == 13 and all(mode == "decimal" for _, mode in fields), fields
@@ -362,7 +362,7 @@ def on_screen(place: dict, where: dict) -> bool:
 
 
 def test_a_lesson_link_on_a_phone_lands_on_its_stop(phone):
-    phone.open("worked_example", {"i": 3, "j": 2})
+    phone.open("walkthrough", {"i": 3, "j": 2})
     phone.wait_plots(3)
     phone.wait_drawn()
     where = phone.wait_layout_settled(_STOP_ON_SCREEN_JS)
@@ -371,7 +371,7 @@ def test_a_lesson_link_on_a_phone_lands_on_its_stop(phone):
     assert on_screen(where["heading"], where), f"the linked stop's heading is off screen: {where}"
     assert on_screen(where["next"], where), f"Next is off screen: {where}"
     # a link without a stop opens where the lesson starts: the title and the introduction
-    phone.open("worked_example")
+    phone.open("walkthrough")
     phone.wait_plots(3)
     where = phone.wait_layout_settled(_STOP_ON_SCREEN_JS)
     assert on_screen(where["title"], where), where
@@ -395,12 +395,12 @@ _K_TO_BOTTOM_JS = """
   (scroller || document.scrollingElement).scrollBy(0, slider.getBoundingClientRect().bottom - window.innerHeight + 8);
 }
 """
-# How much of the offset map's cells is on screen (below the live panel's sticky sliders,
+# How much of the offset map's cells is on screen (below the Explorer panel's sticky sliders,
 # which cover what scrolls under them), and the k slider's box.
 _MAP_IN_SIGHT_JS = """
 () => {
-  const cells = document.querySelector('.relpos-live .rl-offsets .nsewdrag').getBoundingClientRect();
-  const covered = document.querySelector('.relpos-live .rl-controls').getBoundingClientRect().bottom;
+  const cells = document.querySelector('.relpos-explorer-panel .ep-offsets .nsewdrag').getBoundingClientRect();
+  const covered = document.querySelector('.relpos-explorer-panel .ep-controls').getBoundingClientRect().bottom;
   const slider = [...document.querySelectorAll('[data-testid=stMain] [data-testid=stSlider]')]
     .find((s) => s.textContent.includes('Clipping distance k')).getBoundingClientRect();
   const seen = Math.max(0, Math.min(cells.bottom, window.innerHeight) - Math.max(cells.top, covered));
@@ -408,9 +408,10 @@ _MAP_IN_SIGHT_JS = """
 }
 """
 
-# The offset map's title says `text` (once the live panel has drawn the new spec).
+# The offset map's title says `text` (once the Explorer panel has drawn the new spec).
 _MAP_TITLE_JS = """
-(text) => [...document.querySelectorAll('.relpos-live .rl-offsets .gtitle')].some((t) => t.textContent.includes(text))
+(text) => [...document.querySelectorAll('.relpos-explorer-panel .ep-offsets .gtitle')]
+  .some((t) => t.textContent.includes(text))
 """
 
 

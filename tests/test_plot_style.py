@@ -30,7 +30,7 @@ LITERALS = {
 class TestOneStyle:
     def test_every_figure_module_is_checked(self):
         names = {str(p.relative_to(PLOTS.parent)) for p in FIGURE_MODULES}
-        expected = {"plots/heatmaps.py", "plots/offset_map.py", "plots/panels.py", "topics/explorer/spec.py"}
+        expected = {"plots/heatmaps.py", "plots/offset_map.py", "plots/panels.py", "topics/explorer/panel_spec.py"}
         topics = {f"topics/{t}/figures.py" for t in ("walkthrough", "efficiency", "value_side", "schemes", "training")}
         assert expected | topics <= names
 

@@ -84,7 +84,7 @@ def test_the_installed_chunk_keeps_the_app_traces_and_drops_the_rest(installed):
         assert f'"{kept}"(' in trimmed
     for dropped in ("src/plots/map/map.js", "src/plots/gl3d/scene.js", "src/traces/pie/plot.js", "lib/sankey.js"):
         assert f'"{dropped}"(' in source and f'"{dropped}"(' not in trimmed
-    assert internals.PLOTLY_CHUNK_GLOBAL in trimmed  # the live panel finds window.Plotly
+    assert internals.PLOTLY_CHUNK_GLOBAL in trimmed  # the Explorer panel finds window.Plotly
     served = plotly_trim.draw_once(trimmed)
     assert served is not None, "Streamlit's chart element is no longer built as draw_once expects"
     assert served.encode() == plotly_trim.trim_bytes(source.encode())

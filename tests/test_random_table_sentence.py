@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 
 import relpos
 from relpos.text.numbers import number, offset
-from relpos.topics.position_effects import model as effects
+from relpos.topics.position_effects import model as position_effects_model
 from relpos.topics.position_effects import schema as position_effects_schema
-from relpos.topics.position_effects import text as effects_text
+from relpos.topics.position_effects import text as position_effects_text
 
 
 def read_rows(n: int, k: int) -> list[int]:
@@ -42,17 +42,19 @@ def favourites(queries, table) -> list[set[int]]:
 
 
 def summary(n, k, seed, *, dk=8, shared=1.0, dmodel=16):
-    inputs = effects.position_effects_inputs(n, k, d_model=dmodel, d_k=dk, seed=seed, pattern="random", shared=shared)
+    inputs = position_effects_model.position_effects_inputs(
+        n, k, d_model=dmodel, d_k=dk, seed=seed, pattern="random", shared=shared
+    )
     result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
-    sentences = effects_text.effects_summary(inputs.queries, result, (), table=inputs.table)
+    sentences = position_effects_text.position_effects_summary(inputs.queries, result, (), table=inputs.table)
     return inputs, sentences
 
 
 def test_seed_6_at_the_default_settings():
-    state = dict(position_effects_schema.EFFECTS.decode({}).state, preset="random", seed=6)
-    inputs = position_effects_schema.effects_inputs(state)
+    state = dict(position_effects_schema.POSITION_EFFECTS.decode({}).state, preset="random", seed=6)
+    inputs = position_effects_schema.state_inputs(state)
     result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
-    text = " ".join(effects_text.effects_summary(inputs.queries, result, (), table=inputs.table))
+    text = " ".join(position_effects_text.position_effects_summary(inputs.queries, result, (), table=inputs.table))
     assert "no preferred offset" not in text
     assert f"all {state['n']} queries score the row of offset {offset(-1)} highest" in text
     assert all(sets == {-1} for sets in favourites(inputs.queries, inputs.table))

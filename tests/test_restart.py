@@ -57,7 +57,7 @@ def _walkthrough_next(tab: AppTab) -> None:
     assert (_query(tab)["i"], _query(tab)["j"]) != step, "Next must move to the next stop"
 
 
-def _effects_move(tab: AppTab) -> None:
+def _position_effects_move(tab: AppTab) -> None:
     n_before = _query(tab)["n"]
     _applied(tab, lambda: _press(tab, "Tokens n"), "Position effects' slider move")
     assert int(_query(tab)["n"]) == int(n_before) + 1
@@ -77,18 +77,18 @@ def _upload(tab: AppTab, n: int, restart: str) -> None:
 
 
 def _open_tabs(chromium, server: StreamlitServer) -> dict[str, AppTab]:
-    names = ("moved", "fresh", "walk", "effects", "upload")
+    names = ("moved", "fresh", "walk", "position_effects", "upload")
     tabs = {name: AppTab.new(chromium, server.base_url) for name in names}
     tabs["moved"].open("explorer", {"n": 8})
     tabs["moved"].wait_plots(7)
     tabs["moved"].press_slider("aᴷ₊₁", "ArrowRight", 2)
     tabs["fresh"].open("explorer", {"n": 8})
     tabs["fresh"].wait_plots(7)
-    tabs["walk"].open("worked_example")
+    tabs["walk"].open("walkthrough")
     tabs["walk"].click("Next")
     tabs["walk"].click("Next")
-    tabs["effects"].open("position_effects")
-    tabs["effects"].press_slider("Tokens n")
+    tabs["position_effects"].open("position_effects")
+    tabs["position_effects"].press_slider("Tokens n")
     tabs["upload"].open("explorer", {"n": 8})
     tabs["upload"].wait_plots(7)
     section = tabs["upload"].page.locator("[data-testid=stSidebar] summary").filter(has_text="Load a scenario file")
@@ -122,7 +122,7 @@ def test_next_interaction_after_a_restart_is_drawn(chromium):
             _explorer_move(tabs["moved"])
             _explorer_move(tabs["fresh"])
             _walkthrough_next(tabs["walk"])
-            _effects_move(tabs["effects"])
+            _position_effects_move(tabs["position_effects"])
             _upload(tabs["upload"], {signal.SIGTERM: 6, signal.SIGKILL: 5}[how], how.name)
             for name, tab in tabs.items():
                 assert not tab.exceptions(), f"{name}: {tab.exceptions()}"

@@ -27,8 +27,8 @@ from relpos.core.examples import Scenario
 from relpos.core.measures import attention_distance
 from relpos.text import explain, facts
 from relpos.text.numbers import number, readable, scientific
-from relpos.topics.position_effects import model as effects
-from relpos.topics.position_effects import text as effects_text
+from relpos.topics.position_effects import model as position_effects_model
+from relpos.topics.position_effects import text as position_effects_text
 from relpos.topics.quiz import checking as quiz
 from relpos.topics.walkthrough import model as wt
 from relpos.topics.walkthrough import text as wt_text
@@ -527,10 +527,10 @@ class TestEffects:
     @pytest.mark.parametrize("pattern", ["back", "forward", "local", "random"])
     @pytest.mark.parametrize(("n", "k", "strength"), [(8, 0, 2.0), (8, 2, 0.0), (2, 1, 2.0), (8, 7, 2.0), (6, 2, 2.0)])
     def test_summary_claims_hold(self, pattern, n, k, strength):
-        inputs = effects.position_effects_inputs(n, k, seed=3, pattern=pattern, strength=strength)
+        inputs = position_effects_model.position_effects_inputs(n, k, seed=3, pattern=pattern, strength=strength)
         result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
-        favoured = effects.favoured_offsets(pattern)
-        sentences = effects_text.effects_summary(inputs.queries, result, favoured, inputs.direction)
+        favoured = position_effects_model.favoured_offsets(pattern)
+        sentences = position_effects_text.position_effects_summary(inputs.queries, result, favoured, inputs.direction)
         text = " ".join(sentences)
         unchanged = bool(np.abs(result.weights - result.content_weights).max() <= 1e-12)
         assert ("moved nothing" in text) is unchanged
@@ -542,7 +542,7 @@ class TestEffects:
             shift = attention_distance(result.weights).mean() - attention_distance(result.content_weights).mean()
             assert match[1] == number(shift, sign=True)
             assert bool(shift < 0) == (match[2] == "more local")
-        captions = effects_text.effects_captions(result, favoured, d=inputs.queries.shape[1])
+        captions = position_effects_text.position_effects_captions(result, favoured, d=inputs.queries.shape[1])
         if "the bias is qᵢ·aᴷ" in captions["bias"]:
             assert f"the bias is qᵢ·aᴷ/√{inputs.queries.shape[1]}," in captions["bias"]
         SENTENCES["position effects"] += len(sentences) + len(captions)
@@ -557,10 +557,10 @@ class TestEffects:
     )
     def test_distance_sentences_and_captions(self, n, k, seed, pattern, strength):
         """k = 0 and k ≥ n, strengths from none to saturating: the distance sentence and the labels."""
-        inputs = effects.position_effects_inputs(n, k, seed=seed, pattern=pattern, strength=strength)
+        inputs = position_effects_model.position_effects_inputs(n, k, seed=seed, pattern=pattern, strength=strength)
         result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
-        favoured = effects.favoured_offsets(pattern)
-        sentences = effects_text.effects_summary(inputs.queries, result, favoured, inputs.direction)
+        favoured = position_effects_model.favoured_offsets(pattern)
+        sentences = position_effects_text.position_effects_summary(inputs.queries, result, favoured, inputs.direction)
         before, after = attention_distance(result.content_weights).mean(), attention_distance(result.weights).mean()
         printed = re.match(r"Average attention distance Σⱼ αᵢⱼ \|j − i\|: (\S+) with content only, (\S+)", sentences[0])
         assert printed, sentences[0]
@@ -570,7 +570,7 @@ class TestEffects:
         else:
             assert printed.groups() == (number(before), number(after))
             assert "less than 0.005" not in sentences[0] or abs(after - before) < 0.005
-        captions = effects_text.effects_captions(result, favoured, d=inputs.queries.shape[1])
+        captions = position_effects_text.position_effects_captions(result, favoured, d=inputs.queries.shape[1])
         check_content(captions["content"], result)
         text = " ".join(sentences) + " ".join(captions.values())
         assert not SIGNED_ZERO.search(text), text
@@ -579,9 +579,11 @@ class TestEffects:
 
     def test_k_zero_says_nothing_moved(self):
         """ "moved it by +0.00 (more spread out)" when nothing changed."""
-        inputs = effects.position_effects_inputs(8, 0, seed=0, pattern="back")
+        inputs = position_effects_model.position_effects_inputs(8, 0, seed=0, pattern="back")
         result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
-        text = " ".join(effects_text.effects_summary(inputs.queries, result, (-2, -1), inputs.direction))
+        text = " ".join(
+            position_effects_text.position_effects_summary(inputs.queries, result, (-2, -1), inputs.direction)
+        )
         assert "+0.00" not in text and "moved nothing" in text and "with k = 0 every pair reads" in text
 
 

@@ -26,8 +26,8 @@ from relpos.topics.explorer import schema as explorer_schema
 from relpos.topics.explorer.schema import EXPLORER
 from relpos.topics.explorer.snippet import explorer_snippet
 from relpos.topics.position_effects import schema as position_effects_schema
-from relpos.topics.position_effects.schema import EFFECTS
-from relpos.topics.position_effects.snippet import effects_snippet
+from relpos.topics.position_effects.schema import POSITION_EFFECTS
+from relpos.topics.position_effects.snippet import position_effects_snippet
 from tests.support.strategies import hostile_texts
 
 SCHEMA = Schema(
@@ -235,24 +235,24 @@ class TestExplorerSchema:
 
 class TestEffectsSchema:
     def test_defaults(self):
-        state = EFFECTS.decode({}).state
+        state = POSITION_EFFECTS.decode({}).state
         assert (state["n"], state["k"], state["dk"], state["preset"]) == (6, 3, 8, "back")
 
     def test_k_below_n(self):
-        decoded = EFFECTS.decode({"n": "2", "k": "40"})
+        decoded = POSITION_EFFECTS.decode({"n": "2", "k": "40"})
         assert decoded.state["k"] == 1 and decoded.problems
 
     @pytest.mark.parametrize("preset", ["trained_previous", "trained_two_back", "trained_first"])
     def test_trained_presets_round_trip(self, preset):
         """The trained presets' keys travel in the URL and in scenario files."""
-        decoded = EFFECTS.decode({"preset": preset, "k": "2"})
+        decoded = POSITION_EFFECTS.decode({"preset": preset, "k": "2"})
         assert decoded.state["preset"] == preset and not decoded.problems
-        assert EFFECTS.decode(EFFECTS.encode(decoded.state)).state == decoded.state
-        text = export.scenario_json("position_effects", EFFECTS, decoded.state)
-        assert export.load_scenario(text, "position_effects", EFFECTS) == decoded.state
+        assert POSITION_EFFECTS.decode(POSITION_EFFECTS.encode(decoded.state)).state == decoded.state
+        text = export.scenario_json("position_effects", POSITION_EFFECTS, decoded.state)
+        assert export.load_scenario(text, "position_effects", POSITION_EFFECTS) == decoded.state
 
     def test_unknown_preset_is_reported(self):
-        decoded = EFFECTS.decode({"preset": "trained"})
+        decoded = POSITION_EFFECTS.decode({"preset": "trained"})
         assert decoded.state["preset"] == "back" and "preset: expected" in decoded.problems[0]
 
 
@@ -263,9 +263,11 @@ class TestScenarioFiles:
         assert export.load_scenario(text.encode(), "explorer", EXPLORER) == state
 
     def test_effects_round_trip(self):
-        state = EFFECTS.decode({"n": "12", "preset": "local", "strength": "3.5"}).state
+        state = POSITION_EFFECTS.decode({"n": "12", "preset": "local", "strength": "3.5"}).state
         assert (
-            export.load_scenario(export.scenario_json("position_effects", EFFECTS, state), "position_effects", EFFECTS)
+            export.load_scenario(
+                export.scenario_json("position_effects", POSITION_EFFECTS, state), "position_effects", POSITION_EFFECTS
+            )
             == state
         )
 
@@ -336,10 +338,10 @@ class TestSnippets:
         from relpos import relative_attention
         from relpos.core import trained_presets
 
-        state = EFFECTS.decode({"preset": "trained_first", "n": "9", "k": "4", "dk": "4"}).state
+        state = POSITION_EFFECTS.decode({"preset": "trained_first", "n": "9", "k": "4", "dk": "4"}).state
         profile = trained_presets.preset_profile(trained_presets.train_preset_head("trained_first", 4), 4)
-        inputs = position_effects_schema.effects_inputs(state, profile)
-        result = self._run(effects_snippet(state))["result"]
+        inputs = position_effects_schema.state_inputs(state, profile)
+        result = self._run(position_effects_snippet(state))["result"]
         np.testing.assert_array_equal(
             result.bias, relative_attention(inputs.queries, inputs.keys, A_K=inputs.table).bias
         )
@@ -348,8 +350,8 @@ class TestSnippets:
         """Both terms divided by sqrt(d_k): the snippet gives the reference's numbers."""
         from tests.support import reference
 
-        state = EFFECTS.decode({"preset": "forward", "n": "9", "dk": "4"}).state
-        inputs = position_effects_schema.effects_inputs(state)
-        result = self._run(effects_snippet(state))["result"]
+        state = POSITION_EFFECTS.decode({"preset": "forward", "n": "9", "dk": "4"}).state
+        inputs = position_effects_schema.state_inputs(state)
+        result = self._run(position_effects_snippet(state))["result"]
         expected = reference.content(inputs.queries, inputs.keys) + reference.biases(inputs.queries, inputs.table, 9)
         np.testing.assert_allclose(result.scores, expected, atol=1e-9)

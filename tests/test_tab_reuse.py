@@ -33,7 +33,7 @@ def leave_traces(tab: AppTab) -> None:
 def test_a_kept_tab_carries_nothing_of_its_test_into_the_next(chromium, app_server, monkeypatch):
     monkeypatch.delenv("RELPOS_FRESH_TABS", raising=False)  # tabs are kept even in a run that measures without
     first = AppTab.new(chromium, app_server.base_url, viewport=(1000, 700))
-    first.open("worked_example")
+    first.open("walkthrough")
     leave_traces(first)
     page = first.page
     first.close()
@@ -41,7 +41,7 @@ def test_a_kept_tab_carries_nothing_of_its_test_into_the_next(chromium, app_serv
     try:
         assert second.page is page, "the closed tab was kept for the next test"
         assert (second.errors, second.runs_finished) == ([], 0)
-        second.open("worked_example")
+        second.open("walkthrough")
         assert second.page.evaluate(LEFT_BEHIND_JS) == {
             "local": None,
             "session": None,
@@ -60,7 +60,7 @@ def test_a_kept_tab_carries_nothing_of_its_test_into_the_next(chromium, app_serv
 
 def test_other_options_a_fresh_tab_or_a_window_left_open_get_a_new_context(chromium, app_server):
     kept = AppTab.new(chromium, app_server.base_url, viewport=(1000, 700))
-    kept.open("worked_example")
+    kept.open("walkthrough")
     with kept.page.context.expect_page() as popup:
         kept.page.evaluate("() => window.open('about:blank')")
     popup.value.wait_for_load_state()

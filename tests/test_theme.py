@@ -6,7 +6,7 @@ default, the browser's setting), Light and Dark. What a reader of the dark theme
 checked on every page by tests/test_accessibility.py (after each page's light audit, the
 tab's system setting turns dark, Chromium's ``prefers-color-scheme`` emulation, which
 "System" follows): axe-core finds nothing (contrast included), the page is dark, and every
-chart, the live panel's included, is drawn on the dark page in its light text; presenter
+chart, the Explorer panel's included, is drawn on the dark page in its light text; presenter
 mode too. Here: the palettes, a page opened dark from its first paint, and a switch in
 the menu, which recolours the figures as well (relpos.ui.theme reruns the page).
 Screenshots go to ``test-artifacts/screens/dark-*.png``.
@@ -65,7 +65,7 @@ class TestConfiguration:
         assert contrast(blended, page) >= 4.5
         # selected pills and slider values print the primary colour on the page
         assert contrast(primary, page) >= (3 if name == "light" else 4.5)
-        # primary buttons print their label in the page's colour (classroom.js)
+        # primary buttons print their label in the page's colour (page_helpers.js)
         assert contrast(page, primary) >= 4.5
 
     def test_the_style_sheet_pairs_the_configured_colours(self):

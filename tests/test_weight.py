@@ -274,13 +274,17 @@ def test_a_passed_through_answer_gets_an_etag_and_a_304_keeping_its_cookies():
 
 
 def test_public_without_a_lifetime_becomes_revalidated():
-    """The live panel's files come from Streamlit as ``Cache-Control: public``, nothing more."""
+    """The Explorer panel's files come from Streamlit as ``Cache-Control: public``, nothing more."""
     inner = Inner(body=JS, content_type="text/javascript", extra=[(b"cache-control", b"public")])
     app = weight.WeightMiddleware(inner, store=weight.CompressedStore(None))
-    _, headers, _, _ = request(app, "/_stcore/bidi-components/relpos.live/live.js", headers={"Accept-Encoding": "br"})
+    _, headers, _, _ = request(
+        app, "/_stcore/bidi-components/relpos.explorer_panel/explorer_panel.js", headers={"Accept-Encoding": "br"}
+    )
     assert headers["cache-control"] == "public, no-cache" and headers["etag"]
     status, _, _, _ = request(
-        app, "/_stcore/bidi-components/relpos.live/live.js", headers={"If-None-Match": headers["etag"]}
+        app,
+        "/_stcore/bidi-components/relpos.explorer_panel/explorer_panel.js",
+        headers={"If-None-Match": headers["etag"]},
     )
     assert status == 304
 

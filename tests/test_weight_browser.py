@@ -22,9 +22,9 @@ pytestmark = pytest.mark.browser
 
 MB = 1_000_000
 #: cold bytes at most, per page
-COLD_LIMIT = {"explorer": 1.8 * MB, "worked_example": 2.2 * MB}
+COLD_LIMIT = {"explorer": 1.8 * MB, "walkthrough": 2.2 * MB}
 #: charts each page draws at least (the load counts as ready only once they are drawn)
-CHARTS = {"explorer": 7, "worked_example": 3}
+CHARTS = {"explorer": 7, "walkthrough": 3}
 WARM_LIMIT = 80_000
 
 

@@ -2,7 +2,7 @@
 
 One server for the module: Streamlit's big Plotly chunk arrives trimmed to the app's
 traces (relpos/static/plotly_trim.py) in brotli, revalidated by its ETag; the page HTML
-and the live panel's files carry ETags and answer a revalidation with 304, nothing is
+and the Explorer panel's files carry ETags and answer a revalidation with 304, nothing is
 encoded twice, and the same holds behind docs/hosting.md's HAProxy configuration (the
 proxy neither recompresses nor drops a header).
 """
@@ -97,12 +97,12 @@ def test_the_page_and_the_live_panel_files_answer_revalidations_with_304(server)
     # the panel's files are served once a session has run the Explorer (it registers them)
     stats = run_in_own_loop(first_loads(server, "explorer", "", sessions=1, within=0.0, timeout=60))
     assert stats.errors == [], stats.errors
-    assert_revalidated(server.url("_stcore/bidi-components/relpos.live/live.js"))
+    assert_revalidated(server.url("_stcore/bidi-components/relpos.explorer_panel/explorer_panel.js"))
 
 
 def test_the_panel_draws_with_streamlits_plotly_not_a_copy(server):
     """One plotly.js: the panel imports the chunk st.plotly_chart loads; no vendored copy is served."""
-    status, _, _ = fetch(server.url("_stcore/bidi-components/relpos.live/vendor/plotly.min.js"))
+    status, _, _ = fetch(server.url("_stcore/bidi-components/relpos.explorer_panel/vendor/plotly.min.js"))
     assert status == 404
     assert re.fullmatch(r"static/js/PlotlyChart\.[\w-]{8}\.js", chunk_path())
 

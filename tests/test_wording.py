@@ -16,7 +16,7 @@ from relpos.core.training_model import init_params, loss_and_gradient
 from relpos.core.training_tasks import random_batch
 from relpos.tables import frames as tables
 from relpos.text import explain
-from relpos.topics.position_effects import model as effects
+from relpos.topics.position_effects import model as position_effects_model
 from relpos.topics.schemes.view import SCHEME_SYMBOLS
 from relpos.topics.walkthrough import model as wt
 from relpos.ui import navigation
@@ -58,7 +58,7 @@ class TestHandMadePresets:
     def test_selector_says_which_presets_are_hand_made_and_which_trained(self):
         """Trained presets sit next to the hand-made ones, and each option says which it is."""
         at = open_app("position_effects")
-        options = at.selectbox(key="effects.preset").options
+        options = at.selectbox(key="position_effects.preset").options
         assert options == [
             "hand-made: Attend 1–2 back",
             "hand-made: Attend 1–2 forward",
@@ -70,9 +70,9 @@ class TestHandMadePresets:
         ]
 
     def test_the_tables_really_are_a_profile_times_the_mean_direction(self):
-        inputs = effects.position_effects_inputs(6, 3, seed=1, pattern="back")
+        inputs = position_effects_model.position_effects_inputs(6, 3, seed=1, pattern="back")
         direction = inputs.queries.mean(axis=0) / np.linalg.norm(inputs.queries.mean(axis=0))
-        profile = effects.pattern_profile("back", 3)
+        profile = position_effects_model.pattern_profile("back", 3)
         row = inputs.table[profile > 0][0]
         np.testing.assert_allclose(inputs.table, np.outer(profile, row))
         np.testing.assert_allclose(row / np.linalg.norm(row), direction)
@@ -101,7 +101,7 @@ class TestQueryIndependentWording:
     def test_toggle_and_background(self):
         label = explain.SCALAR_TOGGLE_LABEL
         assert "as in T5 or ALiBi" not in label and "per bucket" in label and "ALiBi learns none" in label
-        assert "SCALAR_TOGGLE_LABEL" in read("relpos/topics/explorer/spec.py")  # the live panel's toggle
+        assert "SCALAR_TOGGLE_LABEL" in read("relpos/topics/explorer/panel_spec.py")  # the Explorer panel's toggle
         background = read("content/walkthrough_background.md")
         assert "T5's learned scalar\nper offset" not in background and "per *bucket*" in background
         assert "ALiBi (Attention with Linear Biases, Press et al. 2022) learns\nnothing" in background

@@ -72,7 +72,7 @@ VIEW_PATH = "/relpos/class/{code}/view"
 #: The short join link a projector shows (``host:8501/j/K7QX2M``): it leads to the lesson's join box.
 JOIN_PATH = "/j/{code}"
 #: The page a short join link opens (the live class runs on the walkthrough).
-JOIN_PAGE = "worked_example"
+JOIN_PAGE = "walkthrough"
 ANSWER_PATH = "/relpos/class/{code}/answer"
 MINE_PATH = "/relpos/class/{code}/mine"
 TOKEN_HEADER = "x-relpos-token"

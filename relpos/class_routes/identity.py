@@ -67,7 +67,7 @@ __all__ = [
 IDENTITY_PATH = "/relpos/class/{code}/identity"
 TEACH_PATH = "/relpos/class/{code}/teach"
 #: The page a private teacher link opens (the live class runs on the walkthrough).
-TEACH_PAGE = "worked_example"
+TEACH_PAGE = "walkthrough"
 #: How long the cookie is kept: the class's lifetime.
 KEEP_SECONDS = int(model.CLASS_LIFETIME)
 #: How long a private teacher link opens the class: enough to open it on another device.

@@ -231,7 +231,7 @@ class Class:
     locked: bool = False
     removed: tuple[str, ...] = ()
 
-    def check_live(self, now: float) -> None:
+    def check_admits(self, now: float) -> None:
         """Raise :class:`ClassEndedError` or :class:`ClassExpiredError` unless the class admits students."""
         if self.ended_at is not None:
             raise ClassEndedError(f"Class {self.code} has ended; ask your teacher for a new code.")

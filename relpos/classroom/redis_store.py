@@ -166,7 +166,7 @@ class RedisStore(BaseStore):
         return self._transact([key], body)
 
     @_reachable
-    def _count_live(self, now: float) -> int:
+    def _count_kept(self, now: float) -> int:
         return self._redis.zcount(self._index, f"({now}", "+inf")
 
     @_reachable

@@ -265,7 +265,7 @@ class SqliteStore(BaseStore):
             return False
         return True
 
-    def _count_live(self, now: float) -> int:
+    def _count_kept(self, now: float) -> int:
         return self._one("SELECT COUNT(*) FROM classes WHERE gone_at > ?", now)
 
     def _load_class(self, code: str) -> Class | None:

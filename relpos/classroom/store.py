@@ -95,7 +95,7 @@ JOINS_PER_CLIENT, JOINS_PER_CLIENT_RATE = 100, 5.0
 JOINS_PER_CLASS, JOINS_PER_CLASS_RATE = 150, 10.0
 #: Classes one store keeps at once, at most (a school needs tens; a script could start
 #: thousands from many addresses).
-MAX_LIVE_CLASSES = 2000
+MAX_KEPT_CLASSES = 2000
 #: Leases one call of :meth:`BaseStore.note_presence` may name (each student in two tabs).
 MAX_LEASES = 2 * model.MAX_STUDENTS
 #: ``state``: what students follow; ``activity``: joins, answers and who is here.
@@ -332,7 +332,7 @@ class BaseStore(ABC):
     def _load_class(self, code: str) -> Class | None: ...
 
     @abstractmethod
-    def _count_live(self, now: float) -> int:
+    def _count_kept(self, now: float) -> int:
         """How many classes are kept at `now` (not yet gone)."""
 
     @abstractmethod
@@ -421,11 +421,11 @@ class BaseStore(ABC):
         raise RuntimeError("no free class code after 20 draws")  # 31⁶ codes: only a broken rng gets here
 
     def _may_start(self, client: str | None, now: float) -> None:
-        """Refuse a start past :data:`MAX_LIVE_CLASSES` in all, or past the client's rate
+        """Refuse a start past :data:`MAX_KEPT_CLASSES` in all, or past the client's rate
         (anyone could otherwise start classes at a few a second, each one kept 12 hours)."""
-        if self._count_live(now) >= MAX_LIVE_CLASSES:
+        if self._count_kept(now) >= MAX_KEPT_CLASSES:
             raise RateLimitedError(
-                f"This server runs {MAX_LIVE_CLASSES:,} classes already; "
+                f"This server runs {MAX_KEPT_CLASSES:,} classes already; "
                 "try again later, or end a class you no longer need.",
                 60.0,
             )
@@ -439,7 +439,7 @@ class BaseStore(ABC):
 
     def get_class(self, code: str) -> Class:
         record = self._existing(code)
-        record.check_live(self._clock())
+        record.check_admits(self._clock())
         return record
 
     def look_up(self, code: str, client: str | None = None) -> Class:
@@ -504,7 +504,7 @@ class BaseStore(ABC):
         if record is None:
             raise UnknownClassError(f"There is no class with the code {code}; check the code on the projector.")
         if record.gone_at <= self._clock():
-            record.check_live(self._clock())  # gone means ended or expired: this raises which
+            record.check_admits(self._clock())  # gone means ended or expired: this raises which
         return record
 
     def _teach(self, code: str, credential: str, change: Callable[[Class], Class]) -> Class:
@@ -512,7 +512,7 @@ class BaseStore(ABC):
         self.check_teacher(code, credential)
 
         def checked(record: Class) -> Class:
-            record.check_live(self._clock())
+            record.check_admits(self._clock())
             changed = change(record)
             return record if changed == record else replace(changed, version=record.version + 1)
 
@@ -694,7 +694,7 @@ class BaseStore(ABC):
 
         def change(stored: Class, previous: Answer | None) -> tuple[Answer | None, Ack]:
             now = self._clock()
-            stored.check_live(now)
+            stored.check_admits(now)
             self._open(stored, question.id)
             candidate = Answer(
                 question.id, joined.token, joined.number, graded.text, graded.value, graded.correct, now, now

@@ -396,7 +396,7 @@ def heatmap_spec(
     """A heatmap as the plain ``{"data": [trace], "layout": ...}`` dict its figure is built from.
 
     With ``cells=False`` the trace leaves out the per-cell arrays (``z``, cell ``text``,
-    ``customdata``) without computing them: what :func:`relpos.topics.explorer.spec.skeleton` keeps
+    ``customdata``) without computing them: what :func:`relpos.topics.explorer.panel_spec.skeleton` keeps
     of the figure, at a fraction of the cost (the Explorer's browser fills the cells).
 
     >>> spec = heatmap_spec([[0.5]], "t", WEIGHT_RANGE, style.DEFAULT_HEATMAP, cells=False)

@@ -85,7 +85,7 @@ def _panel_labels(offsets: np.ndarray, clipped: np.ndarray) -> dict:
 def panel_cells(n_q: int, n_k: int, k: int, *, labelled: bool = True) -> dict:
     """What the cells of the offset map *as a panel* hold, for a browser that builds them itself.
 
-    The Explorer's live panel receives the figure without its cells and fills them from
+    The Explorer panel receives the figure without its cells and fills them from
     this recipe: ``z`` is the clipped offset ``clip(j − i, k)`` plus ``shift`` (the table
     row above :data:`LARGE_CELLS` cells, see :func:`_large_map`); ``labels`` says whether
     the cells carry their offsets as text (``+2``, ``0``, ``−1``; never without `labelled`,

@@ -18,13 +18,11 @@ from relpos.plots.style import HeatmapStyle, PanelLayout
 from relpos.text import hover
 
 __all__ = [
-    "EFFECTS_PANELS",
     "EXPLORER_PANELS",
     "HOVER_MAX_N",
+    "POSITION_EFFECTS_PANELS",
     "TEXT_MAX_N",
     "cell_numbers",
-    "effects_decimals",
-    "effects_panels",
     "explorer_titles",
     "panel_detail",
     "panel_height",
@@ -32,6 +30,8 @@ __all__ = [
     "panel_matrices",
     "percent_line",
     "plain_title",
+    "position_effects_decimals",
+    "position_effects_panels",
 ]
 
 #: Hover labels show each cell's arithmetic up to this many tokens.
@@ -48,7 +48,7 @@ EXPLORER_PANELS = {
     "offsets": "offset map: table row used",
 }
 #: Position-effects panel key -> title.
-EFFECTS_PANELS = {
+POSITION_EFFECTS_PANELS = {
     "content": "content scores  q<sub>i</sub>·k<sub>j</sub>/√d<sub>k</sub>",
     "bias": "position biases  q<sub>i</sub>·a<sup>K</sup><sub>clip(j−i)</sub>/√d<sub>k</sub>",
     "content_weights": "content-only weights",
@@ -56,7 +56,7 @@ EFFECTS_PANELS = {
 }
 
 
-def plain_title(name: str, d: int = 1, *, scalar: bool = False, effects: bool = False) -> str:
+def plain_title(name: str, d: int = 1, *, scalar: bool = False, position_effects: bool = False) -> str:
     """A panel's title without HTML (for tables and screen readers), saying what its numbers are.
 
     Parameters
@@ -67,15 +67,15 @@ def plain_title(name: str, d: int = 1, *, scalar: bool = False, effects: bool = 
         The Explorer's vector width: both products are divided by √d (named for d > 1).
     scalar : bool
         The Explorer's query-independent bias (one number per offset, not q_i·a^K).
-    effects : bool
-        A Position effects panel (:data:`EFFECTS_PANELS`, scaled by √d_k).
+    position_effects : bool
+        A Position effects panel (:data:`POSITION_EFFECTS_PANELS`, scaled by √d_k).
 
     Examples
     --------
-    >>> plain_title("content"), plain_title("content", 2), plain_title("bias", effects=True)
+    >>> plain_title("content"), plain_title("content", 2), plain_title("bias", position_effects=True)
     ('content  q_i·k_j', 'content  q_i·k_j/√2', 'position biases  q_i·a^K_clip(j−i)/√d_k')
     """
-    title = EFFECTS_PANELS[name] if effects else explorer_titles(d, scalar=scalar)[name]
+    title = POSITION_EFFECTS_PANELS[name] if position_effects else explorer_titles(d, scalar=scalar)[name]
     for tag, plain in (("<sub>", "_"), ("</sub>", ""), ("<sup>", "^"), ("</sup>", "")):
         title = title.replace(tag, plain)
     return title
@@ -157,44 +157,44 @@ def panel_look(detail: dict, height: int, cell_format: str, layout: PanelLayout 
 
 #: The weight panels' cell numbers ("0.08"): two decimals at every size that prints them.
 WEIGHT_CELL_FORMAT = ".2f"
-#: Decimals of the Position effects hover labels (relpos.text.hover.effects_hover): scores, weights.
-_EFFECTS_HOVER_DECIMALS = (2, 4)
+#: Decimals of the Position effects hover labels (relpos.text.hover.position_effects_hover): scores, weights.
+_POSITION_EFFECTS_HOVER_DECIMALS = (2, 4)
 
 
-def effects_decimals(n: int) -> tuple[int, int]:
+def position_effects_decimals(n: int) -> tuple[int, int]:
     """Decimals of the numbers the Position effects panels show for n tokens: (scores, weights).
 
     The cells' own where they print numbers (up to :data:`TEXT_MAX_N` tokens), else the
     hover labels', the only numbers on screen; captions print theirs alike.
 
-    >>> effects_decimals(6), effects_decimals(10), effects_decimals(20)
+    >>> position_effects_decimals(6), position_effects_decimals(10), position_effects_decimals(20)
     ((2, 2), (1, 2), (2, 4))
     """
     detail = panel_detail(n)
     if not detail["text"]:
-        return _EFFECTS_HOVER_DECIMALS
+        return _POSITION_EFFECTS_HOVER_DECIMALS
     return int(detail["score_format"][1:-1]), int(WEIGHT_CELL_FORMAT[1:-1])
 
 
-def effects_panels(result: AttentionResult, *, height: int = 420) -> dict[str, go.Figure]:
-    """The Position effects page's four panels, keyed as :data:`EFFECTS_PANELS`.
+def position_effects_panels(result: AttentionResult, *, height: int = 420) -> dict[str, go.Figure]:
+    """The Position effects page's four panels, keyed as :data:`POSITION_EFFECTS_PANELS`.
 
     Examples
     --------
     >>> import relpos
-    >>> panels = effects_panels(relpos.worked_example().attention())
-    >>> sorted(panels) == sorted(EFFECTS_PANELS)
+    >>> panels = position_effects_panels(relpos.worked_example().attention())
+    >>> sorted(panels) == sorted(POSITION_EFFECTS_PANELS)
     True
     """
     n_q, n_k = result.scores.shape
     detail = panel_detail(max(n_q, n_k))
-    score_hover, weight_hover = hover.effects_hover(result) if detail["hover"] else (None, None)
+    score_hover, weight_hover = hover.position_effects_hover(result) if detail["hover"] else (None, None)
     limit = symmetric_range(result.content, result.bias)
     clipped = result.k < max(n_q, n_k) - 1
     panels = {
         name: score_heatmap(
             getattr(result, name).astype(detail["dtype"]),
-            EFFECTS_PANELS[name],
+            POSITION_EFFECTS_PANELS[name],
             limit=limit,
             look=panel_look(detail, height, detail["score_format"]),
             hover=score_hover,
@@ -205,7 +205,7 @@ def effects_panels(result: AttentionResult, *, height: int = 420) -> dict[str, g
     for name in ("content_weights", "weights"):
         panels[name] = weight_heatmap(
             getattr(result, name).astype(detail["dtype"]),
-            EFFECTS_PANELS[name],
+            POSITION_EFFECTS_PANELS[name],
             look=panel_look(detail, height, WEIGHT_CELL_FORMAT),
             hover=weight_hover,
         )

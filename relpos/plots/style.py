@@ -372,8 +372,8 @@ class PanelText:
     """Font sizes (px) of the texts of panels shown side by side (``cell`` None lets Plotly
     fit the cell numbers to the cells).
 
-    ``hover`` None keeps Plotly's size of a hover label. No colour: the live panel draws
-    every text in the theme's text colour (relpos/ui/live_assets/live.js, ``themed``), ink
+    ``hover`` None keeps Plotly's size of a hover label. No colour: the Explorer panel draws
+    every text in the theme's text colour (relpos/ui/explorer_panel_assets/explorer_panel.js, ``themed``), ink
     on either page, never a grey; a hover label's, Plotly picks for the label's colour.
     """
 

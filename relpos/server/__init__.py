@@ -12,7 +12,7 @@ page file's first statement is :func:`page_entry`. Inside:
 * :mod:`~relpos.server.routing`: every page runs through app.py, even on a fresh server
   whose first request names a page;
 * :mod:`~relpos.server.links`: a link too long for Streamlit is reported, not dropped;
-* :mod:`~relpos.server.client`: the classroom's browser-side helpers (``assets/classroom.js``);
+* :mod:`~relpos.server.page_helpers`: the browser-side helpers of every page (``assets/page_helpers.js``);
 * :mod:`~relpos.server.seeds`: widget values a page sets reach the browser, even when a
   click races the run that set them;
 * :func:`draw_in_readers_theme`: the figures of a run (or of a fragment's run) take the
@@ -31,7 +31,7 @@ from contextlib import contextmanager
 import streamlit as st
 
 from relpos.plots import style, template
-from relpos.server import backpressure, client, links, reconnect, routing, seeds, turns
+from relpos.server import backpressure, links, page_helpers, reconnect, routing, seeds, turns
 
 __all__ = ["draw_in_readers_theme", "fragment", "page_entry", "page_run", "run_finished", "set_widget"]
 
@@ -49,7 +49,7 @@ def page_run() -> Iterator[None]:
 
     Before the page: wait for a client that has not read its answers, start figures from
     the app's lean Plotly template and draw them in the reader's theme, check the link the
-    tab was opened with, send the classroom helpers, say if the link was too long, and
+    tab was opened with, send the page helpers, say if the link was too long, and
     register the reconnect marker, and write again the widget values the browser has not
     applied yet. The page then runs in its turn, marked as reached through app.py. A
     complete run is marked finished; a run that stopped or switched pages on the way
@@ -59,7 +59,7 @@ def page_run() -> Iterator[None]:
     template.use_lean_default()  # once per process; every later run finds it done
     draw_in_readers_theme()
     links.guard_oversized_links()
-    client.install_client_helpers()
+    page_helpers.install_page_helpers()
     links.oversized_link_notice()
     reconnect.rerun_on_reconnect()
     seeds.resend()

@@ -23,14 +23,14 @@ Why each is still private:
   ``_new_widget_state`` and ``_key_id_mapper``): a value the app sets for a widget reaches
   the browser only if the browser applies it in the run that carried it, and Streamlit
   neither says whether it did nor sends it again (:mod:`relpos.server.seeds`).
-* **Registering the live panel's manifest** (``Runtime.bidi_component_registry``,
+* **Registering the Explorer panel's manifest** (``Runtime.bidi_component_registry``,
   ``ComponentManifest``): ``st.components.v2`` finds manifests only in installed
   distributions, and relpos runs from its source tree.
 * **Where Streamlit's frontend build lives** (``file_util.get_static_dir``): the page
   weight middleware (:mod:`relpos.static.weight`) answers those files itself,
   compressed once, because Streamlit sends them uncompressed on purpose.
 * **Streamlit's Plotly chunk** (``static/js/PlotlyChart.<hash>.js``, which sets
-  ``window.Plotly`` when it is evaluated): the live panel draws with the plotly.js that
+  ``window.Plotly`` when it is evaluated): the Explorer panel draws with the plotly.js that
   ``st.plotly_chart`` loads, so a page carries one copy; the chunk's hashed name is a
   detail of Streamlit's build, found here (:data:`CHECKED_FILES`); it is served trimmed
   to the app's traces (:mod:`relpos.static.plotly_trim`).
@@ -254,7 +254,7 @@ def katex_chunk() -> str:
 #: ``tests/test_internals.py`` finds each in the installed Streamlit's frontend build and
 #: fails on a ``data-testid`` anywhere in relpos that is not declared here.
 TESTIDS: dict[str, str] = {
-    "stApp": "the app element: its colour scheme is the theme shown (theme.js, live.js)",
+    "stApp": "the app element: its colour scheme is the theme shown (theme.js, explorer_panel.js)",
     "stMain": "the main area: formulas to fit, heatmap numbers to hide, presenter mode's focus frame",
     "stMainBlockContainer": "the main area's content: presenter mode's padding and text sizes",
     "stSidebar": "the sidebar: formulas to fit, folded in presenter mode",
@@ -293,8 +293,8 @@ def css_class(key: str) -> str:
     """The class Streamlit gives a keyed element's container (``st-key-`` and the key, with
     every character but letters, digits, ``_`` and ``-`` made a ``-``).
 
-    >>> css_class("worked_example.a.+2")
-    'st-key-worked_example-a--2'
+    >>> css_class("walkthrough.a.+2")
+    'st-key-walkthrough-a--2'
     """
     return KEY_CLASS_PREFIX + re.sub(r"[^A-Za-z0-9_-]", "-", key)
 

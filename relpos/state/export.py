@@ -23,7 +23,7 @@ __all__ = [
 
 FORMAT = "relpos-scenario"
 VERSION = 1
-_PAGE_NAMES = {"explorer": "Explorer", "position_effects": "Position effects", "worked_example": "Walkthrough"}
+_PAGE_NAMES = {"explorer": "Explorer", "position_effects": "Position effects", "walkthrough": "Walkthrough"}
 
 
 def scenario_json(page: str, schema: Schema, state: dict, computed: dict | None = None) -> str:

@@ -10,11 +10,11 @@ Containers that CSS or JavaScript find by their ``st-key-…`` class
 (:data:`LESSON_NAV`, :data:`CLICKER`).
 
 A lesson with a lesson link keeps its view as one state dict (:class:`relpos.ui.fields.PageState`)
-under the bare page name (``explorer``, ``effects``, ``training``, ``worked_example`` …); its
+under the bare page name (``explorer``, ``position_effects``, ``training``, ``walkthrough`` …); its
 widgets are ``<page>.<name>``, so one prefix forgets them all when the state is replaced.
 
-``<page>`` is the page's url_path (``explorer``, ``worked_example``, ``quiz`` …; Position
-effects keeps its older short name ``effects``), or ``app`` and ``links`` for values of the
+``<page>`` is the page's url_path (``explorer``, ``walkthrough``, ``quiz`` …), or
+``app`` and ``links`` for values of the
 whole app. Pages' modules build their keys here; tests find widgets through these functions
 or by label, never by hand-written key strings.
 """
@@ -52,16 +52,16 @@ def state_key(page: str, name: str) -> str:
     return f"{page}:{name}"
 
 
-#: Key prefixes of the text fields where a number is typed: the classroom helpers give
+#: Key prefixes of the text fields where a number is typed: the page helpers give
 #: them a phone's decimal keyboard (``inputmode="decimal"``). The walkthrough's q, k and
-#: aᴷ fields (``worked_example.q.0``, ``worked_example.a.+1`` …), and the quiz's and the
+#: aᴷ fields (``walkthrough.q.0``, ``walkthrough.a.+1`` …), and the quiz's and the
 #: live class's number answers.
 NUMBER_FIELDS = tuple(
     widget_key(page, *parts, "")
     for page, *parts in (
-        ("worked_example", "q"),
-        ("worked_example", "k"),
-        ("worked_example", "a"),
+        ("walkthrough", "q"),
+        ("walkthrough", "k"),
+        ("walkthrough", "a"),
         ("quiz", "answer"),  # number answers only: the others are quiz.typed.…
         ("classroom", "answer"),
     )

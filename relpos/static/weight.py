@@ -11,7 +11,7 @@
   ``python -m relpos.server.frontend``) and in memory. Hashed file names
   (``index.DormvYxC.js``) are immutable: ``Cache-Control: public, max-age=31536000,
   immutable``. The others get an ETag and ``no-cache``, so a reload asks and gets a 304.
-* **Everything else** (the page HTML of ``/explorer``, ``/_stcore/host-config``, the live
+* **Everything else** (the page HTML of ``/explorer``, ``/_stcore/host-config``, the Explorer
   panel's files, media) goes through Streamlit with ``Accept-Encoding`` taken off the
   request, so Streamlit's gzip never runs and nothing is encoded twice. A complete answer
   of known length (at most :data:`BUFFER_LIMIT`) then gets an ETag of its bytes (and a 304

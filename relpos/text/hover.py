@@ -25,8 +25,8 @@ from relpos.text.facts import decimals_adding_up, printed
 __all__ = [
     "TEXT_CELLS",
     "Hover",
-    "effects_hover",
     "format_cells",
+    "position_effects_hover",
     "scheme_score_hover",
     "scheme_weight_hover",
     "score_hover",
@@ -40,7 +40,7 @@ class Hover:
     """``customdata`` of shape (n_q, n_k, fields) and the template that reads it.
 
     ``fields`` names what each customdata column holds, as ``(name, format)`` (the
-    Explorer's live panel recomputes them in the browser); ``as_text`` says whether they
+    Explorer panel recomputes them in the browser); ``as_text`` says whether they
     travel as formatted strings or as numbers Plotly formats.
     """
 
@@ -299,7 +299,7 @@ def weight_hovers(result: AttentionResult, *, cells: bool = True) -> tuple[Hover
 
 def _shown_change(before, after, decimals: int) -> np.ndarray:
     """``after − before`` of the values as printed at `decimals`: a reader subtracts what the hover shows
-    (the Explorer's browser computes the same, relpos/ui/live_assets/attention.js)."""
+    (the Explorer's browser computes the same, relpos/ui/explorer_panel_assets/attention.js)."""
     shown = np.vectorize(lambda value: printed(value, decimals), otypes=[float])
     return shown(after) - shown(before)
 
@@ -391,7 +391,7 @@ def translation_hover(before, change, shift: int) -> Hover:
     )
 
 
-def effects_hover(result: AttentionResult) -> tuple[Hover, Hover]:
+def position_effects_hover(result: AttentionResult) -> tuple[Hover, Hover]:
     """Hover of the Position effects panels: each score's two terms, each weight's change.
 
     Returns
@@ -403,7 +403,7 @@ def effects_hover(result: AttentionResult) -> tuple[Hover, Hover]:
     --------
     >>> import relpos
     >>> result = relpos.worked_example().attention()
-    >>> scores, weights = effects_hover(result)
+    >>> scores, weights = position_effects_hover(result)
     >>> scores.customdata[0, 3].tolist()  # content 1.20 + position (−0.50) = score 0.70
     ['+2', '+3', 'content 1.20 + position (−0.50) = score 0.70']
     """

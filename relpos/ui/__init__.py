@@ -16,7 +16,7 @@ by module, never through this face):
 * :mod:`~relpos.ui.url_state`: the lesson links underneath (decoding, the warning, the URL, a link to copy);
 * :mod:`~relpos.ui.downloads`: CSV and scenario downloads, the export section, the scenario upload;
 
-Beside the kit, a few views import a module by name: ``live`` (the Explorer's live panel),
+Beside the kit, a few views import a module by name: ``live`` (the Explorer panel),
 ``classroom``, ``class_events`` and ``class_follow`` (a live class), ``explorer_link``;
 app.py imports ``navigation``/``page_list`` (the page list) and ``theme``.
 

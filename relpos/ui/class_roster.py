@@ -15,7 +15,7 @@ from collections.abc import Callable
 import streamlit as st
 
 from relpos.classroom.presence import Attendance
-from relpos.ui import live
+from relpos.ui import explorer_panel
 
 __all__ = ["NAME", "removal", "roster_list", "rows"]
 
@@ -46,7 +46,7 @@ def rows(attendance: Attendance) -> list[dict]:
 
 def roster_list(attendance: Attendance, *, key: str, on_remove: Callable[..., None], args: tuple = ()) -> None:
     """Draw the roster; ``on_remove(*args)`` runs (a widget callback) when the teacher confirms a removal."""
-    mount = live.project_component(NAME, js="roster.js", css="roster.css", isolate_styles=False)
+    mount = explorer_panel.project_component(NAME, js="roster.js", css="roster.css", isolate_styles=False)
     mount(key=key, data={"rows": rows(attendance)}, on_remove_change=functools.partial(on_remove, *args))
 
 

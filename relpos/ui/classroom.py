@@ -287,7 +287,7 @@ def network_base_url(
     `server_address`: Streamlit's ``browser.serverAddress`` when set); else the address
     the teacher's browser used, with a localhost host replaced by `lan`.
 
-    >>> network_base_url("http://localhost:8501/worked_example?i=2", lan="192.168.1.7")
+    >>> network_base_url("http://localhost:8501/walkthrough?i=2", lan="192.168.1.7")
     'http://192.168.1.7:8501'
     >>> network_base_url("http://localhost:8501/x", public="https://relpos.example/app/")
     'https://relpos.example/app'

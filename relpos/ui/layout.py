@@ -15,7 +15,7 @@ __all__ = ["PHONE_WIDTH", "WIDTH_COOKIE", "land_on", "page_links", "phone_screen
 #: Narrower than this (CSS px) is a phone: presenter mode's CSS steps aside below it too.
 PHONE_WIDTH = 700
 
-#: The cookie in which the classroom helpers (relpos/server/assets/classroom.js) keep the
+#: The cookie in which the page helpers (relpos/server/assets/page_helpers.js) keep the
 #: window's width, so a later run knows the screen before anything is drawn.
 WIDTH_COOKIE = "relpos-width"
 
@@ -23,7 +23,7 @@ WIDTH_COOKIE = "relpos-width"
 def phone_screen() -> bool:
     """Whether this browser is a phone, decided on the server before anything is drawn.
 
-    The window width the classroom helpers keep in a cookie decides; before they have
+    The window width the page helpers keep in a cookie decides; before they have
     run in this browser (its first visit), the phone's own word does: the client hint
     ``Sec-CH-UA-Mobile: ?1`` or "Mobi" in the user agent (as every phone browser sends).
     """
@@ -46,7 +46,7 @@ def page_links(pages, *, columns: int = 2) -> None:
 def land_on(key: str) -> None:
     """Have this page open scrolled to the container keyed `key` (``st.container(key=…)``).
 
-    A mark for the classroom helpers (relpos/server/assets/classroom.js, landOnStop), drawn
+    A mark for the page helpers (relpos/server/assets/page_helpers.js, landOnStop), drawn
     in the sidebar, where it takes no room: they keep that container at the top of the
     screen while the page settles, until the reader scrolls, taps or types. Draw it in one
     run only.

@@ -29,10 +29,10 @@ HOME_URL_PATH = "home"
 PAGES: tuple[PageSpec, ...] = (
     PageSpec("pages/overview.py", "Overview", ":material/home:", "overview", "Learn"),
     PageSpec(
-        "pages/worked_example.py",
+        "pages/walkthrough.py",
         "Walkthrough",
         ":material/directions_walk:",
-        "worked_example",
+        "walkthrough",
         "Learn",
         "Step through the textbook example one (query, key) pair at a time; made for a projector.",
     ),

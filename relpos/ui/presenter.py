@@ -26,7 +26,7 @@ __all__ = [
 
 #: Always on pages that use :func:`presenter_style`: the walkthrough's invisible
 #: Page Up / Page Down buttons (for a presentation clicker) take no room. (A formula wider
-#: than its column is fitted or scrolls sideways: relpos/server/assets/classroom.js.)
+#: than its column is fitted or scrolls sideways: relpos/server/assets/page_helpers.js.)
 ALWAYS_CSS = f"""
 <style>
 .{css_class(CLICKER)} {{ display: none; }}
@@ -48,7 +48,7 @@ ALWAYS_CSS = f"""
 #:   nothing sticky) is what a student who opened a presenter link needs (the server
 #:   switches it off for a phone's link, :func:`relpos.ui.layout.phone_screen`; the CSS
 #:   covers a phone it could not tell);
-#: * ``--relpos-presenter`` tells the classroom helpers that presenter mode is on (they fold
+#: * ``--relpos-presenter`` tells the page helpers that presenter mode is on (they fold
 #:   the sidebar and free the focus from the toggle), and the main area's focus frame, which
 #:   a clicker's first key press would light up round the whole lesson, stays off;
 #: * the "Copy link" button beside the Presenter toggle (:func:`copy_link_button`): an icon,
@@ -101,8 +101,8 @@ PRESENTER_CSS = Template("""
 """).substitute(nav="." + css_class(LESSON_NAV), start="." + css_class(START_CLASS))
 
 
-#: Presenter mode's "Copy link" button: static HTML, no user text; the classroom helpers
-#: (relpos/server/assets/classroom.js) copy the address bar when it is clicked, in the
+#: Presenter mode's "Copy link" button: static HTML, no user text; the page helpers
+#: (relpos/server/assets/page_helpers.js) copy the address bar when it is clicked, in the
 #: browser (no rerun), and say so in its label.
 #: A chain-link icon (Material's "link"): st.html keeps no inline SVG, so the SVG is a mask
 #: over a box painted in the button's text colour, which follows the theme.

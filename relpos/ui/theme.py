@@ -18,7 +18,7 @@ import streamlit as st
 
 from relpos.server.internals import css_class, selectors
 from relpos.state.keys import widget_key
-from relpos.ui import live
+from relpos.ui import explorer_panel
 
 __all__ = ["KEY", "NAME", "THEME_CSS", "follow_theme"]
 
@@ -65,7 +65,7 @@ def follow_theme() -> None:
     theme = st.context.theme.type
     if theme is None:
         return
-    mount = live.project_component(NAME, js="theme.js", isolate_styles=False)
+    mount = explorer_panel.project_component(NAME, js="theme.js", isolate_styles=False)
     with st.sidebar.container(key=BOX):
         st.html(THEME_CSS)
         mount(key=KEY, data={"theme": theme, "dom": SELECTORS}, default={"theme": theme}, on_theme_change=_ignore)

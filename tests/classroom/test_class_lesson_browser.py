@@ -227,7 +227,7 @@ def test_the_projector_starts_the_class_and_two_students_join(lesson):
     from the back, a join screen with the code and a large QR code; the phone's join link
     opens on the join box, with no teacher's control."""
     teacher = lesson.teacher = lesson.page(viewport=PROJECTOR, accept_downloads=True, timezone_id=TIME_ZONE)
-    teacher.goto(lesson.server.url("worked_example", {"presenter": 1}))
+    teacher.goto(lesson.server.url("walkthrough", {"presenter": 1}))
     start = teacher.get_by_role("button", name="Start a class")
     start.wait_for()
     teacher.wait_for_timeout(1000)  # the page settled: fonts and charts drawn
@@ -249,7 +249,7 @@ def test_the_projector_starts_the_class_and_two_students_join(lesson):
     dialog.wait_for(state="hidden")
 
     phone = lesson.phone = lesson.page(viewport=PHONE, has_touch=True, is_mobile=True)
-    phone.goto(lesson.server.url("worked_example", {"class": code}))
+    phone.goto(lesson.server.url("walkthrough", {"class": code}))
     join = phone.get_by_role("button", name="Join the class")
     join.wait_for()
     assert _in_view(phone, join), f"the phone's join button is below its first screen: {join.bounding_box()}"
@@ -264,7 +264,7 @@ def test_the_projector_starts_the_class_and_two_students_join(lesson):
     laptop.get_by_label("Class code").fill(code.lower())
     laptop.get_by_label("Nickname (optional)").fill("-Grace")  # a spreadsheet would run it as a formula
     laptop.get_by_role("button", name="Join", exact=True).click(no_wait_after=True)
-    lesson.harness = Classroom(lesson.server, "worked_example", code)
+    lesson.harness = Classroom(lesson.server, "walkthrough", code)
     lesson.harness.join_all(1, spread=0)
     assert not lesson.harness.errors, lesson.harness.errors
     for page in (phone, laptop):

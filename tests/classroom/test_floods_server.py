@@ -38,7 +38,7 @@ def server(tmp_path_factory):
 
 
 def _start_class(tab: AppTab) -> str:
-    tab.open("worked_example", timeout=120)
+    tab.open("walkthrough", timeout=120)
     tab.page.get_by_role("button", name="Start a class").click(no_wait_after=True)
     tab.page.get_by_text("Join code:").wait_for(timeout=60_000)
     code = tab.page.locator("[aria-label^='Join code']").first.inner_text().strip()
@@ -83,13 +83,13 @@ def test_the_teachers_next_goes_through_a_join_flood_and_an_answer_flood(chromiu
     rooms: list[Classroom] = []
     try:
         code = _start_class(tab)
-        followers = Classroom(server, "worked_example", code)
+        followers = Classroom(server, "walkthrough", code)
         rooms.append(followers)
         followers.join_all(3, spread=1.0)
         assert len(followers.joined) == 3, followers.errors
         watcher = followers.joined[0]
 
-        flood = Classroom(server, "worked_example", code)
+        flood = Classroom(server, "walkthrough", code)
         rooms.append(flood)
         joining = threading.Thread(target=flood.join_all, args=(FLOOD_JOINS,), kwargs={"spread": 0.0}, daemon=True)
         joining.start()

@@ -5,7 +5,7 @@ no teacher's control is on the page. Joined, it follows five of the teacher's Ne
 drawn by the browser from the class's view (no run of its page), predicts a score while
 the score is nowhere on its screen, submits with the keyboard's Enter, and sees its
 verdict and the class's results after the reveal. The teacher's moves are stored as the
-teacher's tab stores them (relpos.topics.walkthrough.live.push). Screenshots go to
+teacher's tab stores them (relpos.topics.walkthrough.classroom_view.push). Screenshots go to
 test-artifacts/.
 """
 
@@ -22,7 +22,7 @@ from relpos.classroom.stores import open_store
 from relpos.core.examples import worked_example
 from relpos.topics.walkthrough import model as wt
 from relpos.topics.walkthrough import schema as walkthrough_schema
-from relpos.topics.walkthrough.live import pace_of
+from relpos.topics.walkthrough.classroom_view import pace_of
 from tests.support.browser import ARTIFACTS
 from tests.support.class_students import class_server
 
@@ -54,7 +54,7 @@ def test_a_phone_follows_five_nexts_answers_and_sees_the_reveal(chromium, server
         phone = context.new_page()
         frames: list = []  # what the page sends Streamlit: a page run is a rerun_script message
         phone.on("websocket", lambda socket: socket.on("framesent", lambda payload: frames.append(payload)))
-        phone.goto(server.url("worked_example", {"class": code}))
+        phone.goto(server.url("walkthrough", {"class": code}))
         join = phone.get_by_role("button", name="Join the class")
         join.wait_for()
         box = join.bounding_box()

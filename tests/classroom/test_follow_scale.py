@@ -18,7 +18,7 @@ from relpos.classroom.stores import open_store
 from relpos.core.examples import worked_example
 from relpos.topics.walkthrough import model as wt
 from relpos.topics.walkthrough import schema as walkthrough_schema
-from relpos.topics.walkthrough.live import pace_of
+from relpos.topics.walkthrough.classroom_view import pace_of
 from tests.support.class_students import Classroom, class_server
 from tests.support.streamlit_client import Session, run_in_own_loop
 
@@ -40,7 +40,7 @@ def _pace(stop: wt.Stop):
 async def _full_runs(server, count: int) -> None:
     """`count` ordinary runs of the walkthrough page (a new session each: a browser's page load)."""
     for number in range(count):
-        session = Session(server, "worked_example", f"i=1&j={number % 4 + 1}", None, None)
+        session = Session(server, "walkthrough", f"i=1&j={number % 4 + 1}", None, None)
         async with session.connect(60) as socket:
             await session.run_once(socket, session.rerun_message(), 60)
 
@@ -55,7 +55,7 @@ def server(tmp_path_factory):
 def test_a_next_costs_far_less_than_a_page_run_per_student(server):
     store = open_store(f"sqlite://{server.data_dir / 'classes.sqlite3'}")
     record, credential = store.create_class("walkthrough", _pace(wt.Stop(0, 0)))
-    room = Classroom(server, "worked_example", record.code)
+    room = Classroom(server, "walkthrough", record.code)
     pid = server.process.pid
     try:
         room.join_all(STUDENTS, spread=2.0)
@@ -90,7 +90,7 @@ def test_a_next_costs_far_less_than_a_page_run_per_student(server):
 
 def test_the_students_sessions_are_real_pages(server):
     """The students of the test above are sessions of the page, not calls to the store."""
-    session = Session(server, "worked_example", "class=ZZZZZZ", None, None)
+    session = Session(server, "walkthrough", "class=ZZZZZZ", None, None)
     run_in_own_loop(_load(session))
     assert "Join the class" not in session.buttons  # no such class: no join box
     assert any("no class" in alert.lower() for alert in session.alerts), session.alerts

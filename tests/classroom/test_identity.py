@@ -125,7 +125,7 @@ def test_a_resume_token_opens_its_class_once_redeemed_and_expires(class_store):
     record, credential = class_store.create_class("walkthrough", Pace(index=3, step="r1j1", state="i=1&j=1"))
     answer = _redeem(record.code, identity.resume_token(record.code, credential), query="presenter=1")
     assert answer.status == 200, answer.body
-    assert json.loads(answer.body)["next"] == f"/worked_example?class={record.code}&presenter=1"
+    assert json.loads(answer.body)["next"] == f"/walkthrough?class={record.code}&presenter=1"
     (cookie,) = answer.set_cookies
     assert "HttpOnly" in cookie and credential not in cookie
     kept = cookie.split(";", 1)[0].split("=", 1)[1]

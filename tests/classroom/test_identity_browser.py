@@ -52,7 +52,7 @@ def _start_class(chromium, class_server):
     context = chromium.new_context(viewport={"width": 1440, "height": 900}, accept_downloads=True)
     context.set_default_timeout(WITHIN)
     page = context.new_page()
-    page.goto(class_server.url("worked_example"))
+    page.goto(class_server.url("walkthrough"))
     page.get_by_role("button", name="Start a class").click(no_wait_after=True)
     page.get_by_text("Join code:").first.wait_for()
     code = page.locator("[aria-label^='Join code']").first.inner_text().strip()
@@ -71,7 +71,7 @@ def _private_link(page, base_url: str) -> str:
 
 def _settled(tab):
     """The teacher's lesson drawn in `tab`, its address written (the walkthrough's stop): its Next button."""
-    tab.wait_for_url(re.compile(r"/worked_example\?class=[A-Z0-9]+&i="))
+    tab.wait_for_url(re.compile(r"/walkthrough\?class=[A-Z0-9]+&i="))
     next_button = tab.get_by_role("button", name=re.compile("^Next"))
     next_button.first.wait_for()
     return next_button
@@ -104,7 +104,7 @@ def test_the_private_link_leaves_no_trace_and_its_tab_teaches(chromium, class_se
         next_button = _settled(tab)
         assert secret not in tab.url and "teacher=" not in tab.url and "/teach" not in tab.url, tab.url
         plain = projector.new_page()  # the lesson opened by its own address: the history it makes
-        plain.goto(class_server.url("worked_example", {"class": code}))
+        plain.goto(class_server.url("walkthrough", {"class": code}))
         _settled(plain)
         made = plain.evaluate("history.length")
         assert tab.evaluate("history.length") == made, "the private link left a history entry of its own"

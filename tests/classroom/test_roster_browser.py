@@ -86,11 +86,11 @@ def test_the_teacher_sees_who_is_here_live_removes_a_student_and_locks_the_class
         teacher = _page(chromium, contexts, viewport={"width": 1280, "height": 720})
         frames: list = []  # what the teacher's tab sends: a run of the page, or of one fragment
         teacher.on("websocket", lambda socket: socket.on("framesent", lambda frame: frames.append(frame)))
-        teacher.goto(class_server.url("worked_example"))
+        teacher.goto(class_server.url("walkthrough"))
         teacher.get_by_role("button", name="Start a class").click(no_wait_after=True)
         teacher.get_by_text("Join code:").first.wait_for()
         code = teacher.locator("[aria-label^='Join code']").first.inner_text().strip()
-        link = class_server.url("worked_example", {"class": code})
+        link = class_server.url("walkthrough", {"class": code})
         _open_console(teacher)
 
         phone, laptop, bo = _phone(chromium, contexts), _page(chromium, contexts), _page(chromium, contexts)

@@ -146,16 +146,16 @@ def _receivers(at) -> list[dict]:
 
 
 def _teacher():
-    from relpos.topics.walkthrough import live
+    from relpos.topics.walkthrough import classroom_view
 
-    at = open_app("worked_example")
-    at.button(key=live.START).click().run()
+    at = open_app("walkthrough")
+    at.button(key=classroom_view.START).click().run()
     assert not at.exception, at.exception
     return at
 
 
 def _student(code: str):
-    at = open_app("worked_example", query={"class": code})
+    at = open_app("walkthrough", query={"class": code})
     at.text_input(key=classroom.JOIN_NICKNAME).input("Ada")
     at.button(key=classroom.JOIN).click().run()
     assert not at.exception, at.exception
@@ -194,7 +194,7 @@ def test_a_crafted_class_link_tells_the_browser_to_forget_nothing(crafted, tmp_p
     browser read that as deleting the teacher's identity cookie of class ABC234. A malformed
     or unknown code in a link says nothing about anybody's class."""
     with app_store_at(f"sqlite://{tmp_path / 'classes.sqlite3'}", monkeypatch):
-        at = open_app("worked_example", query={"class": crafted})
+        at = open_app("walkthrough", query={"class": crafted})
     assert not at.exception, at.exception
     with pytest.raises(InputError):
         model.normalise_code(crafted)
@@ -290,13 +290,13 @@ def test_a_store_file_deleted_mid_lesson_does_not_pass_silently(sqlite_store):
 
 
 def test_the_page_refuses_to_start_a_class_it_cannot_store_and_shows_no_raw_error(tmp_path, monkeypatch):
-    from relpos.topics.walkthrough import live
+    from relpos.topics.walkthrough import classroom_view
 
     path = tmp_path / "classes.sqlite3"
     path.write_bytes(b"\x00garbage" * 512)
     with app_store_at(f"sqlite://{path}", monkeypatch):
-        at = open_app("worked_example")
-        at.button(key=live.START).click().run()
+        at = open_app("walkthrough")
+        at.button(key=classroom_view.START).click().run()
     assert not at.exception, at.exception
     assert classroom.TEACHER not in at.session_state
     shown = _texts(at)
@@ -360,7 +360,7 @@ def test_a_made_up_student_identity_from_the_browser_takes_no_seat(tmp_path, mon
     an unknown token used to join as a new student, with no click at all."""
     with app_store_at(f"sqlite://{tmp_path / 'classes.sqlite3'}", monkeypatch):
         record, _ = classroom.store().create_class()
-        at = open_app("worked_example", query={"class": record.code})
+        at = open_app("walkthrough", query={"class": record.code})
         made_up = {"code": record.code, "kind": "student", "secret": "madeUpStudentToken1234"}
         at.session_state[classroom.EVENTS] = {"identity": made_up}  # as the receiver hands it back
         at.run()
@@ -380,6 +380,6 @@ def test_a_guessing_address_waits_on_a_class_link_but_its_joined_students_follow
             classroom.store().wrong_code("local")  # AppTest's sessions have no address: relpos counts them as "local"
         student.run()
         assert "your screen follows your teacher" in _texts(student)
-        invited = open_app("worked_example", query={"class": code})
+        invited = open_app("walkthrough", query={"class": code})
         assert "Too many wrong class codes" in _texts(invited)
         assert classroom.store().students_count(code) == 1

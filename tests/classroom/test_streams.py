@@ -6,7 +6,7 @@
 * no client address holds more than MAX_STREAMS_PER_CLIENT streams, no class more than
   MAX_STREAMS_PER_CLASS (429 past either, and a closed stream frees its place);
 * a client starts at most STARTS_PER_CLIENT classes per window, and a store keeps at most
-  MAX_LIVE_CLASSES.
+  MAX_KEPT_CLASSES.
 """
 
 from __future__ import annotations
@@ -151,7 +151,7 @@ def test_a_client_starts_a_few_classes_then_waits(store, clock):
 
 
 def test_a_store_keeps_at_most_so_many_live_classes(store, monkeypatch):
-    monkeypatch.setattr(store_module, "MAX_LIVE_CLASSES", 3)
+    monkeypatch.setattr(store_module, "MAX_KEPT_CLASSES", 3)
     for number in range(3):
         store.create_class(client=f"10.0.0.{number}")
     with pytest.raises(RateLimitedError, match="runs 3 classes already"):
@@ -172,18 +172,18 @@ def test_the_watcher_reads_every_class_at_once(store):
 
 
 def test_wrong_codes_are_throttled_per_client_known_codes_too(store, clock):
-    live, _ = store.create_class()
+    running, _ = store.create_class()
     for number in range(store_module.WRONG_CODES_PER_CLIENT):
         with pytest.raises(UnknownClassError):
             store.look_up(f"ZZZ{number:03d}".translate(str.maketrans("01", "XY")), "10.0.0.1")
-    for guess in (live.code, "ZZZZZZ"):  # refused alike: a waiting guesser learns nothing
+    for guess in (running.code, "ZZZZZZ"):  # refused alike: a waiting guesser learns nothing
         with pytest.raises(RateLimitedError, match="Too many wrong class codes"):
             store.look_up(guess, "10.0.0.1")
     with pytest.raises(RateLimitedError):
-        store.join(live.code, "Ada", client="10.0.0.1")
-    assert store.look_up(live.code, "10.0.0.2") == live  # another address is not held up
+        store.join(running.code, "Ada", client="10.0.0.1")
+    assert store.look_up(running.code, "10.0.0.2") == running  # another address is not held up
     clock.advance(store_module.WRONG_CODES_WINDOW + 1)
-    assert store.join(live.code, "Ada", client="10.0.0.1").nickname == "Ada"
+    assert store.join(running.code, "Ada", client="10.0.0.1").nickname == "Ada"
 
 
 async def _first_chunk(response) -> str:
@@ -197,15 +197,15 @@ def test_the_event_route_answers_an_unknown_code_as_a_live_one(tmp_path, monkeyp
     monkeypatch.setattr(events, "_admissions", events._Admissions())
 
     async def scenario() -> None:
-        live, _ = events.class_store().create_class()
+        running, _ = events.class_store().create_class()
         answers = []
-        for code in (live.code, "ZZZZZZ"):
+        for code in (running.code, "ZZZZZZ"):
             response = await events.class_events(_request(code, "10.0.0.1"))
             answers.append((response.status_code, response.media_type, await _first_chunk(response)))
         assert answers[0] == answers[1] == (200, "text/event-stream", "retry: 1000\ndata: 0\n\n")
         for code in ("ZZZZZY", "ZZZZZX"):  # three wrong codes: the client waits
             await _first_chunk(await events.class_events(_request(code, "10.0.0.1")))
-        for code in (live.code, "ZZZZZW"):
+        for code in (running.code, "ZZZZZW"):
             refused = await events.class_events(_request(code, "10.0.0.1"))
             assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 0
 

@@ -11,7 +11,7 @@ import relpos
 from relpos.core.measures import attention_distance, diagonal_spread, mean_offset, weight_on_offsets
 from relpos.core.scalar_bias import scalar_bias_attention, scalar_position_biases
 from relpos.topics.explorer import presets
-from relpos.topics.position_effects import model as effects
+from relpos.topics.position_effects import model as position_effects_model
 from tests.support import reference
 from tests.support.strategies import attention_inputs, clip_distances, finite_values, sizes
 
@@ -171,37 +171,37 @@ class TestPositionEffectsInputs:
     @pytest.mark.parametrize("pattern", ["back", "forward", "local"])
     @pytest.mark.parametrize("d_k", [2, 8, 32])
     def test_mean_bias_of_favoured_offsets_is_the_strength(self, pattern, d_k):
-        inputs = effects.position_effects_inputs(6, 3, d_k=d_k, seed=5, pattern=pattern, strength=1.5)
+        inputs = position_effects_model.position_effects_inputs(6, 3, d_k=d_k, seed=5, pattern=pattern, strength=1.5)
         bias = inputs.queries @ inputs.table.T / np.sqrt(d_k)  # (n, 2k+1) per-offset biases
-        for offset in effects.favoured_offsets(pattern):
+        for offset in position_effects_model.favoured_offsets(pattern):
             assert bias[:, offset + 3].mean() == pytest.approx(1.5)
 
     @pytest.mark.parametrize(("pattern", "favoured"), [("back", (-2, -1)), ("forward", (1, 2)), ("local", (-1, 0, 1))])
     def test_presets_move_weight_to_their_offsets(self, pattern, favoured):
-        inputs = effects.position_effects_inputs(6, 3, seed=0, pattern=pattern)
+        inputs = position_effects_model.position_effects_inputs(6, 3, seed=0, pattern=pattern)
         result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
         before = weight_on_offsets(result.content_weights, favoured).mean()
         after = weight_on_offsets(result.weights, favoured).mean()
         assert after > before + 0.15
 
     def test_growing_n_keeps_the_first_tokens(self):
-        small = effects.position_effects_inputs(4, 2, seed=1, pattern="random")
-        large = effects.position_effects_inputs(9, 2, seed=1, pattern="random")
+        small = position_effects_model.position_effects_inputs(4, 2, seed=1, pattern="random")
+        large = position_effects_model.position_effects_inputs(9, 2, seed=1, pattern="random")
         np.testing.assert_array_equal(large.X[:4], small.X)
         np.testing.assert_array_equal(large.table, small.table)
 
     def test_changing_d_k_keeps_the_embeddings(self):
-        a = effects.position_effects_inputs(5, 1, d_k=4, seed=2)
-        b = effects.position_effects_inputs(5, 1, d_k=16, seed=2)
+        a = position_effects_model.position_effects_inputs(5, 1, d_k=4, seed=2)
+        b = position_effects_model.position_effects_inputs(5, 1, d_k=16, seed=2)
         np.testing.assert_array_equal(a.X, b.X)
 
     def test_profile_clips_to_the_edge_row(self):
-        np.testing.assert_array_equal(effects.pattern_profile("back", 1), [1.0, 0.0, 0.0])
-        np.testing.assert_array_equal(effects.pattern_profile("forward", 0), [1.0])
+        np.testing.assert_array_equal(position_effects_model.pattern_profile("back", 1), [1.0, 0.0, 0.0])
+        np.testing.assert_array_equal(position_effects_model.pattern_profile("forward", 0), [1.0])
 
     def test_without_a_shared_direction_some_queries_disagree(self):
         """One table cannot favour an offset for queries pointing every which way."""
-        inputs = effects.position_effects_inputs(64, 3, seed=3, shared=0.0)
+        inputs = position_effects_model.position_effects_inputs(64, 3, seed=3, shared=0.0)
         aligned = inputs.queries @ inputs.direction > 0
         assert 0 < aligned.sum() < 64
 
@@ -216,4 +216,4 @@ class TestPositionEffectsInputs:
     )
     def test_rejects_bad_arguments(self, kwargs, message):
         with pytest.raises(ValueError, match=message):
-            effects.position_effects_inputs(**kwargs)
+            position_effects_model.position_effects_inputs(**kwargs)

@@ -15,11 +15,11 @@ from relpos.plots import heatmaps, panels
 from relpos.plots.offset_map import offset_map_figure
 from relpos.plots.style import HeatmapStyle
 from relpos.text import explain, hover
+from relpos.topics.explorer import panel_spec
 from relpos.topics.explorer import schema as explorer_schema
-from relpos.topics.explorer import spec as live
 from relpos.topics.explorer.schema import EXPLORER
-from relpos.topics.position_effects import model as effects
-from relpos.topics.position_effects import text as effects_text
+from relpos.topics.position_effects import model as position_effects_model
+from relpos.topics.position_effects import text as position_effects_text
 from tests.support import oracle
 from tests.support.apptest import decode_z
 
@@ -121,12 +121,12 @@ class TestExplorerPanels:
 
 class TestOffsetMap:
     def test_colours_are_clipped_offsets_constant_along_diagonals(self):
-        z = np.asarray(live.offset_map_panel(5, 5, 1, 400).data[0].z)
+        z = np.asarray(panel_spec.offset_map_panel(5, 5, 1, 400).data[0].z)
         np.testing.assert_array_equal(z, relpos.clip_offsets(relpos.relative_offsets(5), 1))
         np.testing.assert_array_equal(z[1:, 1:], z[:-1, :-1])
 
     def test_small_maps_mark_clipped_cells(self):
-        fig = live.offset_map_panel(4, 4, 1, 400)
+        fig = panel_spec.offset_map_panel(4, 4, 1, 400)
         markers = fig.data[1]
         assert len(markers.x) == np.count_nonzero(np.abs(relpos.relative_offsets(4)) > 1)
 
@@ -150,7 +150,7 @@ class TestOffsetMap:
 
     def test_small_panel_offsets_follow_the_one_offset_rule(self, plotly_hover):
         """Cells and hover read +1, 0, −1 (true minus, no "+0"), formatted by relpos.text.numbers."""
-        trace = live.offset_map_panel(4, 4, 1, 300).data[0]
+        trace = panel_spec.offset_map_panel(4, 4, 1, 300).data[0]
         assert [list(row) for row in trace.text] == [
             ["0", "+1", "+1", "+1"],
             ["−1", "0", "+1", "+1"],
@@ -158,7 +158,7 @@ class TestOffsetMap:
             ["−1", "−1", "−1", "0"],
         ]
         assert trace.customdata[0][3].tolist() == ["+3", "+1"]  # true offset, clipped offset
-        label = plotly_hover.label(live.offset_map_panel(4, 4, 1, 300), 0, 3)
+        label = plotly_hover.label(panel_spec.offset_map_panel(4, 4, 1, 300), 0, 3)
         assert "offset j − i = +3 → table row a^K_+1" in label, label
 
 
@@ -229,9 +229,9 @@ class TestHover:
         assert f"score {result.content[0, 12]:.2f} + ({result.bias[0, 12]:.2f})" in label  # Plotly's hyphen-minus
 
     def test_effects_hover(self, plotly_hover):
-        inputs = effects.position_effects_inputs(5, 1, seed=0)
+        inputs = position_effects_model.position_effects_inputs(5, 1, seed=0)
         result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
-        scores, weights = hover.effects_hover(result)
+        scores, weights = hover.position_effects_hover(result)
         assert "offset j − i = +4, uses a^K_+1" in shown(plotly_hover, scores, result.bias, 0, 4)
         assert "→ with positions" in shown(plotly_hover, weights, result.weights, 0, 0)
 
@@ -273,26 +273,28 @@ class TestCaptions:
 
     @pytest.mark.parametrize("k", [1, 3])
     def test_effects_summary(self, k):
-        inputs = effects.position_effects_inputs(8, k, seed=0, pattern="back")
+        inputs = position_effects_model.position_effects_inputs(8, k, seed=0, pattern="back")
         result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
-        text = " ".join(effects_text.effects_summary(inputs.queries, result, (-2, -1), inputs.direction))
+        text = " ".join(
+            position_effects_text.position_effects_summary(inputs.queries, result, (-2, -1), inputs.direction)
+        )
         assert "the position term moved it by" in text and "Weight on offsets −2, −1:" in text
         assert ("Raise k to 3" in text) is (k == 1)  # with k = 1, "two back" leaks to every earlier key
 
     def test_effects_summary_for_a_random_table(self):
-        inputs = effects.position_effects_inputs(6, 2, seed=0, pattern="random")
+        inputs = position_effects_model.position_effects_inputs(6, 2, seed=0, pattern="random")
         result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
-        sentences = effects_text.effects_summary(inputs.queries, result, (), table=inputs.table)
+        sentences = position_effects_text.position_effects_summary(inputs.queries, result, (), table=inputs.table)
         assert "no preferred offset" not in " ".join(sentences)
-        assert effects_text.preferred_row_sentence(inputs.queries, inputs.table, result) in sentences
+        assert position_effects_text.preferred_row_sentence(inputs.queries, inputs.table, result) in sentences
 
 
 class TestEffectsPanels:
     def test_four_panels_share_geometry_and_scales(self):
-        inputs = effects.position_effects_inputs(6, 3, seed=0)
+        inputs = position_effects_model.position_effects_inputs(6, 3, seed=0)
         result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
-        figs = panels.effects_panels(result)
-        assert sorted(figs) == sorted(panels.EFFECTS_PANELS)
+        figs = panels.position_effects_panels(result)
+        assert sorted(figs) == sorted(panels.POSITION_EFFECTS_PANELS)
         assert figs["content"].data[0].zmax == figs["bias"].data[0].zmax
         for fig in figs.values():
             go.Figure(fig.to_dict())
@@ -349,7 +351,7 @@ class TestHoverAsDrawn:
 
     def test_position_effects_terms(self, plotly_hover):
         _, result = _example()
-        scores, _ = hover.effects_hover(result)
+        scores, _ = hover.position_effects_hover(result)
         assert shown(plotly_hover, scores, result.bias, 0, 3) == (
             "query i = 1, key j = 4: offset j − i = +3, uses a^K_+2\ncontent 1.20 + position (−0.50) = score 0.70"
         )

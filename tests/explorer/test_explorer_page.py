@@ -11,7 +11,7 @@ import relpos
 from relpos.state import export
 from relpos.text import explain
 from relpos.topics.explorer.schema import EXPLORER
-from tests.support.apptest import live_release, live_specs, open_app, panel_z, plotly_specs, texts
+from tests.support.apptest import open_app, panel_release, panel_specs, panel_z, plotly_specs, texts
 
 SCORE_PANELS = (
     "content  q",
@@ -37,7 +37,7 @@ def all_panels(at) -> dict[str, np.ndarray]:
 def moved(at, group: str, index: int, value: float) -> tuple[dict, dict]:
     """Every panel's z before and after moving one live slider and letting go."""
     before = all_panels(at)
-    live_release(at, **{group: {index: value}})
+    panel_release(at, **{group: {index: value}})
     assert not at.exception, at.exception
     return before, all_panels(at)
 
@@ -77,7 +77,7 @@ class TestDefaultView:
         assert scores["text"][0] == ["1.00", "0.50", "−0.10", "0.70"]
 
     def test_one_slider_per_value_in_the_live_panel(self):
-        (spec,) = live_specs(explorer())
+        (spec,) = panel_specs(explorer())
         labels = {group["name"]: group["labels"] for group in spec["groups"]}
         assert labels == {
             "a": ["aᴷ₋₂", "aᴷ₋₁", "aᴷ₀", "aᴷ₊₁", "aᴷ₊₂"],
@@ -124,7 +124,7 @@ class TestQueryIndependentBias:
         at = explorer()
         _, spread = relpos.diagonal_spread(panel_z(at, "position bias"))
         assert spread.max() > 0.1  # Shaw: the bias follows each row's query
-        live_release(at, bias="scalar")
+        panel_release(at, bias="scalar")
         bias = panel_z(at, "position bias")
         _, spread = relpos.diagonal_spread(bias)
         assert not spread.any()
@@ -176,7 +176,7 @@ class TestSizes:
     def test_k_changes_the_table_and_the_clipping(self):
         at = explorer()
         at.slider(key="explorer.k").set_value(0).run()
-        (spec,) = live_specs(at)
+        (spec,) = panel_specs(at)
         assert spec["groups"][0]["labels"] == ["aᴷ₀"]
         assert not panel_z(at, "offset map").any()  # every pair uses the one entry
         assert "nothing is clipped" not in texts(at)
@@ -187,10 +187,10 @@ class TestSizes:
         assert len(specs) == 7
         scores = next(s["data"][0] for s in specs if s["layout"]["title"]["text"] == "combined score")
         assert scores["z"]["dtype"] == "f4" and "customdata" not in scores and "texttemplate" not in scores
-        (spec,) = live_specs(at)
+        (spec,) = panel_specs(at)
         queries = spec["groups"][1]
         assert queries["labels"] == [] and "generated from the preset and seed" in queries["note"]
-        assert not spec["live"]  # beyond 64 tokens the panels repaint on release
+        assert not spec["drag_repaint"]  # beyond 64 tokens the panels repaint on release
 
     def test_d2_divides_both_terms_by_sqrt_2(self):
         at = explorer({"d": "2", "n": "5", "preset": "random"})
@@ -209,8 +209,8 @@ class TestLessonLinks:
         at.selectbox(key="explorer.preset").select("random").run()
         at.select_slider(key="explorer.n").set_value(6).run()
         at.slider(key="explorer.k").set_value(1).run()
-        live_release(at, a={0: 1.5})
-        live_release(at, bias="scalar")
+        panel_release(at, a={0: 1.5})
+        panel_release(at, bias="scalar")
         at.radio(key="explorer.d").set_value(2).run()
         params = dict(at.query_params)
         assert params["a"].startswith("1.5,") and params["n"] == "6" and params["bias"] == "scalar"
@@ -253,26 +253,26 @@ class TestLessonLinks:
 class TestPresenterMode:
     def test_a_presenter_link_lays_the_live_panel_out_for_a_projector(self):
         at = explorer({"presenter": "1"})
-        (spec,) = live_specs(at)
+        (spec,) = panel_specs(at)
         assert spec["presenter"] and list(spec["figures"])[:2] == ["scores", "weights"]
         assert at.toggle(key="explorer.presenter").value
         (style,) = [html for html in at.html if "<style>" in html.proto.body and "font-size: 22px" in html.proto.body]
-        assert "--relpos-presenter: 1" in style.proto.body  # the classroom helpers fold the sidebar
+        assert "--relpos-presenter: 1" in style.proto.body  # the page helpers fold the sidebar
         assert dict(at.query_params)["presenter"] == "1"
 
     def test_the_toggle_switches_it_and_a_release_keeps_it(self):
         at = explorer()
-        (spec,) = live_specs(at)
+        (spec,) = panel_specs(at)
         assert not spec["presenter"]
         at.toggle(key="explorer.presenter").set_value(True).run()
         assert not at.exception
-        live_release(at, a={2: 1.5})
-        (spec,) = live_specs(at)
+        panel_release(at, a={2: 1.5})
+        (spec,) = panel_specs(at)
         assert spec["presenter"] and dict(at.query_params)["presenter"] == "1"
         at.selectbox(key="explorer.preset").select("random").run()  # the page state is replaced
-        assert at.toggle(key="explorer.presenter").value and live_specs(at)[0]["presenter"]
+        assert at.toggle(key="explorer.presenter").value and panel_specs(at)[0]["presenter"]
         at.toggle(key="explorer.presenter").set_value(False).run()
-        assert not live_specs(at)[0]["presenter"] and dict(at.query_params)["presenter"] == "0"
+        assert not panel_specs(at)[0]["presenter"] and dict(at.query_params)["presenter"] == "0"
 
 
 class TestScenarioFiles:
@@ -352,9 +352,9 @@ class TestAccessibilityAndExport:
         at.session_state["explorer.tables"] = True
         at.session_state["explorer.export"] = True
         at.run()
-        (before,) = live_specs(at)
+        (before,) = panel_specs(at)
         note = at.info[0].value
-        live_release(at, a={2: 1.5})
+        panel_release(at, a={2: 1.5})
         assert not at.exception, at.exception
         example = relpos.worked_example()
         expected = relpos.relative_attention(example.queries, example.keys, A_K=np.array([-0.3, 0.4, 1.5, -0.2, -0.5]))
@@ -362,7 +362,7 @@ class TestAccessibilityAndExport:
         assert len(at.table) == 7 and list(tables) == [(4, 4)]
         np.testing.assert_allclose(at.table[1].value.to_numpy(dtype=float), expected.bias, atol=5e-5)
         np.testing.assert_allclose(at.table[4].value.to_numpy(dtype=float), expected.weights, atol=5e-5)
-        (after,) = live_specs(at)
+        (after,) = panel_specs(at)
         assert after["captions"]["weights"] != before["captions"]["weights"]
         assert after["captions"] == explain.explorer_captions(expected)
         assert "aᴷ₀ = 0.10" in note and "aᴷ₀ = 1.50" in at.info[0].value
@@ -395,7 +395,7 @@ class TestCaching:
 class TestWeightChangeArithmetic:
     def test_the_caption_is_plain_and_the_derivation_is_in_an_expander(self):
         at = explorer()
-        (spec,) = live_specs(at)
+        (spec,) = panel_specs(at)
         caption = spec["captions"]["difference"]
         assert "because its bias −0.50 is below the row's log-mean-exp." in caption
         assert "T = " not in caption and "e^(b" not in caption
@@ -430,7 +430,7 @@ class TestPhoneLayout:
         phone.radio(key="explorer.d").set_value(2).run()
         phone.slider(key="explorer.k").set_value(1).run()
         assert not phone.exception
-        (spec,) = live_specs(phone)
+        (spec,) = panel_specs(phone)
         assert "(k = 1)" in spec["figures"]["offsets"]["layout"]["title"]["text"]
         assert dict(phone.query_params)["k"] == "1" and dict(phone.query_params)["d"] == "2"
         phone.select_slider(key="explorer.n").set_value(6).run()

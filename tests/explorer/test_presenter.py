@@ -14,7 +14,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from tests.support.browser import AppTab
-from tests.support.pages import LIVE_PLOTS, assert_clean
+from tests.support.pages import PANEL_PLOTS, assert_clean
 from tests.support.presenter import FIGURE_TEXT_JS, HEIGHT, MIN_BODY_PX, WIDTH, figure_text_problems, inside
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
@@ -24,21 +24,21 @@ SIDEBAR_FOLDED_JS = "() => document.querySelector('[data-testid=stSidebar]')?.da
 SCREEN_JS = """
 () => {
   const box = (el) => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
-  const live = document.querySelector('.relpos-live');
+  const panel = document.querySelector('.relpos-explorer-panel');
   const shown = (el) => el.getClientRects().length && getComputedStyle(el).visibility !== 'hidden'
     && el.textContent.trim();
   const body = [...document.querySelectorAll(
-    '[data-testid=stMain] :is([data-testid=stMarkdownContainer] :is(p, li), .rl-caption, .rl-note, .rl-tab, '
-    + '.rl-toggle span, .rl-fit, .rl-slider :is(span, output))')].filter(shown);
+    '[data-testid=stMain] :is([data-testid=stMarkdownContainer] :is(p, li), .ep-caption, .ep-note, .ep-tab, '
+    + '.ep-toggle span, .ep-fit, .ep-slider :is(span, output))')].filter(shown);
   return {
-    bar: box(live.querySelector('.rl-controls')),
-    scores: box(live.querySelector('.rl-scores .rl-plot')),
-    weights: box(live.querySelector('.rl-weights .rl-plot')),
+    bar: box(panel.querySelector('.ep-controls')),
+    scores: box(panel.querySelector('.ep-scores .ep-plot')),
+    weights: box(panel.querySelector('.ep-weights .ep-plot')),
     body: body.map((el) => [el.textContent.trim().slice(0, 30), parseFloat(getComputedStyle(el).fontSize)]),
   };
 }
 """
-CELL_NUMBERS_JS = "() => document.querySelectorAll('.relpos-live .rl-scores g.heatmap-label text').length"
+CELL_NUMBERS_JS = "() => document.querySelectorAll('.relpos-explorer-panel .ep-scores g.heatmap-label text').length"
 
 
 def _on_screen(part: list[float], below: float) -> bool:
@@ -59,11 +59,13 @@ def _check_projector_layout(tab: AppTab, n: int, shot: str) -> None:
     """The sliders, then the combined scores and weights side by side, all on the screen;
     every body text at 22 px or more, every figure text at 20 px or more (cell numbers
     only where they fit at that size: 4 tokens, not 8)."""
-    assert tab.page.locator(".relpos-live.rl-presenter").count() == 1, "the live panel is not in its presenter layout"
+    assert tab.page.locator(".relpos-explorer-panel.ep-presenter").count() == 1, (
+        "the Explorer panel is not in its presenter layout"
+    )
     tab.page.wait_for_function(SIDEBAR_FOLDED_JS, timeout=60_000)
     tab.wait_drawn(timeout=60)
     screen = tab.wait_layout_settled(SCREEN_JS)
-    texts = tab.page.evaluate(FIGURE_TEXT_JS, ".relpos-live .rl-plot")
+    texts = tab.page.evaluate(FIGURE_TEXT_JS, ".relpos-explorer-panel .ep-plot")
     tab.screenshot(shot, full_page=False)
 
     bar_bottom = screen["bar"][3]
@@ -84,12 +86,14 @@ def _check_projector_layout(tab: AppTab, n: int, shot: str) -> None:
 def test_the_toggle_switches_presenter_mode_on_and_the_link_keeps_it(projector):
     tab = projector
     tab.open("explorer", timeout=90)  # the textbook example: 4 tokens
-    tab.page.wait_for_function(LIVE_PLOTS, timeout=60_000)
+    tab.page.wait_for_function(PANEL_PLOTS, timeout=60_000)
     assert not tab.page.evaluate(SIDEBAR_FOLDED_JS), "the test must start with the sidebar open"
-    assert not tab.page.evaluate("() => document.querySelector('.relpos-live').classList.contains('rl-presenter')")
+    assert not tab.page.evaluate(
+        "() => document.querySelector('.relpos-explorer-panel').classList.contains('ep-presenter')"
+    )
     tab.toggle("Presenter mode")
     tab.page.wait_for_function(
-        "() => document.querySelector('.relpos-live.rl-presenter .rl-scores .js-plotly-plot')", timeout=60_000
+        "() => document.querySelector('.relpos-explorer-panel.ep-presenter .ep-scores .js-plotly-plot')", timeout=60_000
     )
     assert parse_qs(urlparse(tab.page.url).query)["presenter"] == ["1"]
     root_px = tab.page.evaluate("() => parseFloat(getComputedStyle(document.documentElement).fontSize)")
@@ -101,5 +105,5 @@ def test_a_presenter_link_shows_scores_and_weights_on_one_screen(projector):
     """Opened from a link, with 8 tokens: the sidebar folded from the start."""
     tab = projector
     tab.open("explorer", {"presenter": 1, "n": 8}, timeout=90)
-    tab.page.wait_for_function(LIVE_PLOTS, timeout=60_000)
+    tab.page.wait_for_function(PANEL_PLOTS, timeout=60_000)
     _check_projector_layout(tab, 8, "explorer-presenter-1280x720-n8")

@@ -17,7 +17,7 @@ import re
 import pytest
 
 from tests.support.browser import AppTab
-from tests.support.pages import LIVE_PLOTS, assert_clean
+from tests.support.pages import PANEL_PLOTS, assert_clean
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
@@ -28,7 +28,7 @@ MOST = 0.25
 # screen, so the bar is stuck under the header above the panels it drives.
 SCROLL_TO_WEIGHTS_JS = """
 () => {
-  const target = document.querySelector('.relpos-live .rl-weights');
+  const target = document.querySelector('.relpos-explorer-panel .ep-weights');
   const scroller = [...document.querySelectorAll('[data-testid=stMain], [data-testid=stAppViewContainer]')]
     .find((el) => el.scrollHeight > el.clientHeight + 5) || document.scrollingElement;
   scroller.scrollTop += target.getBoundingClientRect().top - window.innerHeight / 2;
@@ -38,9 +38,9 @@ SCROLL_TO_WEIGHTS_JS = """
 # whether it is then inside the bar and on screen, and not covered by anything.
 BAR_JS = """
 () => {
-  const bar = document.querySelector('.relpos-live .rl-controls');
+  const bar = document.querySelector('.relpos-explorer-panel .ep-controls');
   const header = document.querySelector('[data-testid=stHeader]');
-  const open = bar.querySelector('.rl-group:not([hidden])');
+  const open = bar.querySelector('.ep-group:not([hidden])');
   const box = bar.getBoundingClientRect();
   const unreachable = [...open.querySelectorAll('input[type=range]')].filter((input) => {
     input.scrollIntoView({ block: 'nearest', inline: 'nearest' });
@@ -72,7 +72,7 @@ def _measure_every_group(tab: AppTab, where: str) -> list[str]:
     tab.page.evaluate(SCROLL_TO_WEIGHTS_JS)
     seen = []
     for name in ("Table", "Queries", "Keys"):
-        tab.page.locator(".relpos-live [role=tab]").filter(has_text=name).click()
+        tab.page.locator(".relpos-explorer-panel [role=tab]").filter(has_text=name).click()
         seen.append(tab.wait_layout_settled(BAR_JS, last_refit=False))
         if name == "Table":
             tab.screenshot(f"slider-bar-{where}-n{N}", full_page=False)
@@ -93,9 +93,9 @@ def _measure_every_group(tab: AppTab, where: str) -> list[str]:
 # The slider named `label` as drawn: on screen inside the bar, not covered, with the keyboard's focus.
 SLIDER_SHOWN_JS = """
 (label) => {
-  const input = [...document.querySelectorAll('.relpos-live input[type=range]')]
+  const input = [...document.querySelectorAll('.relpos-explorer-panel input[type=range]')]
     .find((candidate) => candidate.getAttribute('aria-label') === label);
-  const bar = document.querySelector('.relpos-live .rl-controls').getBoundingClientRect();
+  const bar = document.querySelector('.relpos-explorer-panel .ep-controls').getBoundingClientRect();
   const r = input.getBoundingClientRect();
   const inside = r.width > 0 && r.left >= bar.left - 1 && r.right <= bar.right + 1 && r.top >= bar.top - 1
     && r.bottom <= bar.bottom + 1 && r.right <= window.innerWidth + 1 && r.bottom <= window.innerHeight + 1;
@@ -111,7 +111,7 @@ def _task_link_problems(tab: AppTab, where: str) -> list[str]:
     """Follow the second task's link to its slider, with another group open and the page at
     its top, as a reader does who reads the task first: the slider, far along a row that
     scrolls sideways on a phone or at 200 % zoom, must be on screen, reachable, focused."""
-    tab.page.locator(".relpos-live [role=tab]").filter(has_text="Keys").click()
+    tab.page.locator(".relpos-explorer-panel [role=tab]").filter(has_text="Keys").click()
     tab.page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollTo(0, 0)")
     before = tab.page.evaluate(SLIDER_SHOWN_JS, TASK_SLIDER)
     link = tab.page.get_by_role("link", name=re.compile("slider"))
@@ -134,7 +134,7 @@ def _task_link_problems(tab: AppTab, where: str) -> list[str]:
 
 def _open_full_explorer(tab: AppTab) -> None:
     tab.open("explorer", {"n": N, "k": N - 1}, timeout=90)
-    tab.page.wait_for_function(LIVE_PLOTS, timeout=60_000)
+    tab.page.wait_for_function(PANEL_PLOTS, timeout=60_000)
     tab.wait_drawn(timeout=60)
 
 
@@ -168,24 +168,24 @@ def test_on_a_phone(chromium, app_server):
         tab.close()
 
 
-# Streamlit re-creates the component's container now and then (live.js: attach, detach): the
+# Streamlit re-creates the component's container now and then (explorer_panel.js: attach, detach): the
 # panel is taken out of the page, a spec of a new structure (presenter mode switched on) is
 # built while it is out, and it is put back in the same place at the same width.
 REBUILT_WHILE_OUT_JS = """
 async () => {
-  const log = window.__relposLiveLog;
+  const log = window.__relposPanelLog;
   const panel = log.root();
   const container = panel.parentNode;
   const frame = () => new Promise((done) => requestAnimationFrame(() => done()));
   const built = log.specs.length;
   container.removeChild(panel);
   const spec = { ...log.spec, presenter: !log.spec.presenter };
-  panel.dispatchEvent(new CustomEvent('relpos-live:load', { detail: { spec } }));
+  panel.dispatchEvent(new CustomEvent('relpos-explorer-panel:load', { detail: { spec } }));
   while (log.specs.length === built) await frame();
   container.appendChild(panel);
   for (let i = 0; i < 5; i += 1) await frame();
-  return [...panel.querySelectorAll('.rl-sliders')].map((grid) => [
-    grid.closest('.rl-group').dataset.group, grid.style.getPropertyValue('--rl-columns'),
+  return [...panel.querySelectorAll('.ep-sliders')].map((grid) => [
+    grid.closest('.ep-group').dataset.group, grid.style.getPropertyValue('--ep-columns'),
   ]);
 }
 """
@@ -195,7 +195,7 @@ def test_sliders_built_while_the_panel_is_out_of_the_page_are_fitted_once_it_is_
     tab = AppTab.new(chromium, app_server.base_url, viewport=(1280, 720))
     try:
         tab.open("explorer", {"n": 8, "k": 7}, timeout=90)
-        tab.page.wait_for_function(LIVE_PLOTS, timeout=60_000)
+        tab.page.wait_for_function(PANEL_PLOTS, timeout=60_000)
         grids = tab.page.evaluate(REBUILT_WHILE_OUT_JS)
         unfitted = [group for group, columns in grids if not columns]
         assert len(grids) == 3 and not unfitted, f"slider groups never fitted to the bar: {unfitted}"

@@ -1,4 +1,4 @@
-// The browser's mirror of Python (relpos/ui/live_assets/attention.js) against the NumPy
+// The browser's mirror of Python (relpos/ui/explorer_panel_assets/attention.js) against the NumPy
 // core's own numbers, under node's built-in test runner (no browser, no npm package).
 //
 // tests/js/test_attention_mirror.py writes the fixture (inputs and Python's answers) and runs
@@ -99,7 +99,7 @@ test("formatField: relpos.text.hover.format_cells", () => {
   assertTexts(fixture.fields, mirror.formatField, "fields");
 });
 
-test("hoverData: relpos.topics.explorer.spec.explorer_hovers(cells=True)", () => {
+test("hoverData: relpos.topics.explorer.panel_spec.explorer_hovers(cells=True)", () => {
   let checked = 0;
   for (const { n, k, scalar, queries, keys, table, hovers } of fixture.states) {
     const result = mirror.attend(queries, keys, table, scalar);

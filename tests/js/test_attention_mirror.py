@@ -1,6 +1,6 @@
-"""The browser's mirror of Python (relpos/ui/live_assets/attention.js), number for number, without a browser.
+"""The browser's mirror of Python (relpos/ui/explorer_panel_assets/attention.js), number for number, without a browser.
 
-While a slider moves, the Explorer's live panel recomputes in the browser what Python computes
+While a slider moves, the Explorer panel recomputes in the browser what Python computes
 on release: the core's matrices, the cell and hover text, the offset map's cells and the
 clipping window's outline. Here Python exports inputs and what the NumPy core (and the text
 and plot code) makes of them to a JSON fixture; node's own test runner (Debian's ``nodejs``,
@@ -24,13 +24,13 @@ import relpos
 from relpos.plots import heatmaps, offset_map, panels
 from relpos.text import numbers
 from relpos.text.hover import format_cells, sum_text
-from relpos.topics.explorer import spec as explorer_spec
+from relpos.topics.explorer import panel_spec as explorer_spec
 from tests.support.required import unavailable
 
 HERE = Path(__file__).resolve().parent
 TESTS = HERE / "attention.test.mjs"
-MODULE = HERE.parents[1] / "relpos" / "ui" / "live_assets" / "attention.js"
-#: The fields of every panel's hover: the softmax behind a weight panel (live.js LOGITS).
+MODULE = HERE.parents[1] / "relpos" / "ui" / "explorer_panel_assets" / "attention.js"
+#: The fields of every panel's hover: the softmax behind a weight panel (explorer_panel.js LOGITS).
 LOGITS = {"content_weights": "content", "weights": "scores"}
 
 

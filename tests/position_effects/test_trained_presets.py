@@ -11,8 +11,8 @@ import pytest
 import relpos
 from relpos.core import trained_presets as trained
 from relpos.text import explain
-from relpos.topics.position_effects import model as effects
-from relpos.topics.position_effects import text as effects_text
+from relpos.topics.position_effects import model as position_effects_model
+from relpos.topics.position_effects import text as position_effects_text
 from relpos.topics.training import text
 
 SIGNED_ZERO = re.compile(r"[−+-]0\.0+(?![0-9])")
@@ -144,7 +144,9 @@ class TestLearnedPresets:
 class TestEffectsInputsWithAProfile:
     def test_the_table_is_the_profile_times_the_mean_direction(self):
         profile = trained.preset_profile(head("trained_previous", 3), 3)
-        inputs = effects.position_effects_inputs(6, 3, seed=2, pattern="trained_previous", profile=profile)
+        inputs = position_effects_model.position_effects_inputs(
+            6, 3, seed=2, pattern="trained_previous", profile=profile
+        )
         direction = inputs.queries.mean(axis=0) / np.linalg.norm(inputs.queries.mean(axis=0))
         np.testing.assert_allclose(inputs.direction, direction)
         np.testing.assert_allclose(inputs.table, np.outer(profile, inputs.table[profile == 1.0][0]))
@@ -153,21 +155,21 @@ class TestEffectsInputsWithAProfile:
 
     def test_a_trained_preset_needs_its_profile(self):
         with pytest.raises(ValueError, match="needs its learned profile"):
-            effects.position_effects_inputs(6, 3, pattern="trained_first")
+            position_effects_model.position_effects_inputs(6, 3, pattern="trained_first")
         with pytest.raises(ValueError, match="needs its learned profile"):
-            effects.favoured_offsets("trained_first")
+            position_effects_model.favoured_offsets("trained_first")
 
     def test_profile_must_fit_k(self):
         with pytest.raises(ValueError, match="2k \\+ 1 = 7 finite values"):
-            effects.position_effects_inputs(6, 3, pattern="trained_first", profile=[1.0, 0.0, 0.0])
+            position_effects_model.position_effects_inputs(6, 3, pattern="trained_first", profile=[1.0, 0.0, 0.0])
 
     def test_hand_made_presets_take_no_profile(self):
         with pytest.raises(ValueError, match="only a trained preset"):
-            effects.position_effects_inputs(6, 3, pattern="back", profile=np.zeros(7))
+            position_effects_model.position_effects_inputs(6, 3, pattern="back", profile=np.zeros(7))
 
     def test_unknown_pattern(self):
         with pytest.raises(ValueError, match="pattern must be one of"):
-            effects.position_effects_inputs(6, 3, pattern="trained")
+            position_effects_model.position_effects_inputs(6, 3, pattern="trained")
 
 
 class TestSentencesHoldForTrainedTables:
@@ -177,10 +179,14 @@ class TestSentencesHoldForTrainedTables:
     @pytest.mark.parametrize(("n", "k", "strength"), [(8, 0, 2.0), (8, 1, 2.0), (6, 3, 2.0), (6, 3, 0.0), (2, 1, 5.0)])
     def test_claims_hold(self, pattern, n, k, strength):
         profile = trained.preset_profile(head(pattern, k), k)
-        inputs = effects.position_effects_inputs(n, k, seed=3, pattern=pattern, strength=strength, profile=profile)
+        inputs = position_effects_model.position_effects_inputs(
+            n, k, seed=3, pattern=pattern, strength=strength, profile=profile
+        )
         result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
-        favoured = effects.favoured_offsets(pattern, profile)
-        sentences = effects_text.effects_summary(inputs.queries, result, favoured, inputs.direction, trained=True)
+        favoured = position_effects_model.favoured_offsets(pattern, profile)
+        sentences = position_effects_text.position_effects_summary(
+            inputs.queries, result, favoured, inputs.direction, trained=True
+        )
         joined = " ".join(sentences)
         unchanged = bool(np.abs(result.weights - result.content_weights).max() <= 1e-12)
         assert ("moved nothing" in joined) is unchanged
@@ -204,7 +210,7 @@ class TestTrainedPresetNote:
         trained_head = head("trained_previous", 3)
         biases = trained.learned_biases(trained_head)
         accuracy = relpos.accuracy(trained_head, 16)
-        note = effects_text.trained_preset_note(
+        note = position_effects_text.trained_preset_note(
             '"previous token"', length=16, steps=400, seed=0, d=16, biases=biases, accuracy=accuracy, k=3,
             strength=2.0, flat=False,
         )  # fmt: skip
@@ -217,19 +223,19 @@ class TestTrainedPresetNote:
         assert "never trained" in joined
 
     def test_flat_and_capped_cases(self):
-        flat = effects_text.trained_preset_note(
+        flat = position_effects_text.trained_preset_note(
             "x", length=16, steps=400, seed=0, d=16, biases=[0.03], accuracy=0.3, k=0, strength=2.0, flat=True
         )
         assert "With k = 0 the head has one row" in flat[-1] and "adds no position bias" in flat[-1]
         assert len(flat) == 2
-        capped = effects_text.trained_preset_note(
+        capped = position_effects_text.trained_preset_note(
             "x", length=16, steps=400, seed=0, d=16, biases=np.arange(16.0), accuracy=1.0, k=20, strength=2.0,
             flat=False,
         )  # fmt: skip
         assert capped[-1].endswith("with k = 20, the rows of offsets −20 to −16 reuse row −15.")
 
     def test_no_signed_zero(self):
-        note = effects_text.trained_preset_note(
+        note = position_effects_text.trained_preset_note(
             "x", length=16, steps=400, seed=0, d=16, biases=[-0.001, 2.0, 0.0], accuracy=1.0, k=2, strength=0.0,
             flat=False,
         )  # fmt: skip

@@ -50,21 +50,21 @@ def open_app(page: str | None = None, *, query: dict[str, str] | None = None, ti
     return at
 
 
-def live_specs(at: AppTest) -> list[dict]:
-    """The data of every live panel (custom component) on the page (relpos.topics.explorer.spec.release_spec)."""
+def panel_specs(at: AppTest) -> list[dict]:
+    """The data of every Explorer panel on the page (relpos.topics.explorer.panel_spec.release_spec)."""
     specs = [json.loads(element.proto.json) for element in at.get("bidi_component") if element.proto.json]
     return [spec for spec in specs if isinstance(spec, dict) and "figures" in spec]
 
 
-def live_figures(spec: dict) -> dict[str, dict]:
-    """The figures a live panel draws from its spec: each skeleton with the cells the browser fills in.
+def panel_figures(spec: dict) -> dict[str, dict]:
+    """The figures an Explorer panel draws from its spec: each skeleton with the cells the browser fills in.
 
-    The spec sends no cells (relpos.topics.explorer.spec.skeleton); here they come from the Python
-    builders run on the spec's own inputs, which tests/explorer/test_live_panel.py shows equal the
+    The spec sends no cells (relpos.topics.explorer.panel_spec.skeleton); here they come from the Python
+    builders run on the spec's own inputs, which tests/explorer/test_explorer_panel.py shows equal the
     browser's, array for array.
     """
     import relpos
-    from relpos.topics.explorer import spec as live
+    from relpos.topics.explorer import panel_spec
 
     queries, keys, table = (np.array(spec[name], dtype=float) for name in ("queries", "keys", "table"))
     if spec["scalar"]:
@@ -74,28 +74,28 @@ def live_figures(spec: dict) -> dict[str, dict]:
     built = oracle.explorer_panels(queries, keys, table, result, scalar=spec["scalar"])
     figures = {}
     for name in spec["figures"]:
-        figure = live_skeleton(spec, name)
+        figure = panel_skeleton(spec, name)
         cells = oracle.figure_json(built[name])["data"][0]
-        first = {**figure["data"][0], **{key: cells[key] for key in live.CELL_FIELDS if key in cells}}
+        first = {**figure["data"][0], **{key: cells[key] for key in panel_spec.CELL_FIELDS if key in cells}}
         figures[name] = {**figure, "data": [first, *figure["data"][1:]]}
     return figures
 
 
-def live_skeleton(spec: dict, name: str) -> dict:
-    """A live spec's figure with the layout and trace properties all seven share put back (as live.js does)."""
+def panel_skeleton(spec: dict, name: str) -> dict:
+    """A panel spec's figure with the layout and trace properties all seven share put back (explorer_panel.js)."""
     figure = spec["figures"][name]
     first, *others = figure["data"]
     return {**figure, "layout": {**spec["layout"], **figure["layout"]}, "data": [{**spec["trace"], **first}, *others]}
 
 
 def plotly_specs(at: AppTest) -> list[dict]:
-    """Every Plotly chart on the page as its decoded figure JSON (live panels' figures, cells filled, included)."""
+    """Every Plotly chart on the page as its decoded figure JSON (Explorer panels' figures, cells filled, included)."""
     charts = [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
-    return charts + [figure for spec in live_specs(at) for figure in live_figures(spec).values()]
+    return charts + [figure for spec in panel_specs(at) for figure in panel_figures(spec).values()]
 
 
-def live_release(at: AppTest, *, bias: str | None = None, **changes: dict[int, float]) -> AppTest:
-    """Let go of the live panel's sliders as a browser does: hand back its values and rerun.
+def panel_release(at: AppTest, *, bias: str | None = None, **changes: dict[int, float]) -> AppTest:
+    """Let go of the Explorer panel's sliders as a browser does: hand back its values and rerun.
 
     ``changes`` maps a group (``a``, ``q``, ``keys``) to ``{index: value}``; the other
     values are the ones the panel shows now.
@@ -203,14 +203,14 @@ def panel_z(at: AppTest, prefix: str) -> np.ndarray:
 def texts(at: AppTest) -> str:
     """All Markdown, caption, info and warning text on the page, joined (for searching).
 
-    Live panels' captions and slider notes count: the browser shows them as text.
+    Explorer panels' captions and slider notes count: the browser shows them as text.
     """
     parts = [
         element.value
         for kind in ("markdown", "caption", "info", "warning", "error", "success")
         for element in getattr(at, kind)
     ]
-    for spec in live_specs(at):
+    for spec in panel_specs(at):
         parts += [*spec["captions"].values(), *(group["note"] for group in spec["groups"])]
     return "\n".join(parts)
 

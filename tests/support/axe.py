@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 
 from tests.support.browser import ARTIFACTS, AppTab
-from tests.support.pages import LIVE_PLOTS
+from tests.support.pages import PANEL_PLOTS
 
 __all__ = [
     "CONTRAST_EXCLUDED",
@@ -90,16 +90,18 @@ def audit(axe, tab: AppTab, report: str, *, screenshot: str) -> list[dict]:
 def open_presenter_walkthrough(tab: AppTab) -> None:
     """The walkthrough in presenter mode with its number editor open: presenter mode
     rearranges the page (pickers in the bar, the editor in the main area)."""
-    tab.open("worked_example", {"i": 2, "j": "softmax", "presenter": 1}, timeout=90)
+    tab.open("walkthrough", {"i": 2, "j": "softmax", "presenter": 1}, timeout=90)
     tab.page.get_by_text("Edit the numbers").click()
 
 
 def open_presenter_explorer(tab: AppTab) -> None:
-    """The Explorer in presenter mode (a lesson link's ``presenter=1``) once its live panel,
+    """The Explorer in presenter mode (a lesson link's ``presenter=1``) once its Explorer panel,
     laid out for a projector, has drawn its seven panels (it mounts after the run)."""
     tab.open("explorer", {"presenter": 1}, timeout=90)
-    tab.page.wait_for_function(LIVE_PLOTS, timeout=60_000)
-    assert tab.page.locator(".relpos-live.rl-presenter").count() == 1, "the live panel is not in its presenter layout"
+    tab.page.wait_for_function(PANEL_PLOTS, timeout=60_000)
+    assert tab.page.locator(".relpos-explorer-panel.ep-presenter").count() == 1, (
+        "the Explorer panel is not in its presenter layout"
+    )
 
 
 def describe(violations: list[dict]) -> str:

@@ -101,14 +101,14 @@ SELECTORS = {
     "error": "[data-testid=stAlertContentError]",
     "warning": "[data-testid=stAlertContentWarning]",
     "heading": "[data-testid=stMain] h1",
-    # st.plotly_chart figures and the Explorer's live panel (relpos/ui/live.py), in page order
-    "plot": "[data-testid=stPlotlyChart] .js-plotly-plot, .relpos-live .js-plotly-plot",
-    "slider": ":is([data-testid=stSlider], .relpos-live .rl-slider)",
+    # st.plotly_chart figures and the Explorer panel (relpos/ui/explorer_panel.py), in page order
+    "plot": "[data-testid=stPlotlyChart] .js-plotly-plot, .relpos-explorer-panel .js-plotly-plot",
+    "slider": ":is([data-testid=stSlider], .relpos-explorer-panel .ep-slider)",
     "slider_input": "input[type=range]",
     "button": "[data-testid=stButton] button",
     "toggle": "[data-testid=stCheckbox]",
     "tab": "[data-testid=stTab]",
-    "live_tab": ".relpos-live [role=tab]",
+    "panel_tab": ".relpos-explorer-panel [role=tab]",
     "dataframe": "[data-testid=stDataFrame], [data-testid=stTable]",
     "latex": "[data-testid=stMain] .katex",
     "sidebar_link": "[data-testid=stSidebarNav] a[data-testid=stSidebarNavLink]",
@@ -129,31 +129,32 @@ _STATE_LOG_JS = """
 })();
 """
 
-# Installed before any page script: what the Explorer's live panel reports as DOM events
-# (relpos/ui/live_assets/live.js), kept for tests and bench/, with readers of its DOM:
-# the plots and sliders by name, the slider values, and load(spec) (a relpos-live:load
+# Installed before any page script: what the Explorer panel reports as DOM events
+# (relpos/ui/explorer_panel_assets/explorer_panel.js), kept for tests and bench/, with readers of its DOM:
+# the plots and sliders by name, the slider values, and load(spec) (a relpos-explorer-panel:load
 # event, resolved once the spec is drawn).
-LIVE_LOG_JS = """
+PANEL_LOG_JS = """
 (() => {
-  if (window.__relposLiveLog) return;
-  const log = (window.__relposLiveLog = {
+  if (window.__relposPanelLog) return;
+  const log = (window.__relposPanelLog = {
     painted: 0, paints: [], restyled: 0, sends: [], specs: [], spec: null, mounts: 0,
-    root: () => document.querySelector('.relpos-live'),
-    plots: () => Object.fromEntries([...document.querySelectorAll('.relpos-live .rl-panel')].map((figure) => [
-      [...figure.classList].find((name) => name.startsWith('rl-') && name !== 'rl-panel').slice(3),
-      figure.querySelector('.rl-plot')])),
+    root: () => document.querySelector('.relpos-explorer-panel'),
+    plots: () => Object.fromEntries([...document.querySelectorAll('.relpos-explorer-panel .ep-panel')].map((figure) => [
+      [...figure.classList].find((name) => name.startsWith('ep-') && name !== 'ep-panel').slice(3),
+      figure.querySelector('.ep-plot')])),
     sliders: (group) =>
-      [...document.querySelectorAll(`.relpos-live .rl-group[data-group="${group}"] input[type=range]`)],
-    values: () => Object.fromEntries([...document.querySelectorAll('.relpos-live .rl-group')].map((panel) => [
+      [...document.querySelectorAll(`.relpos-explorer-panel .ep-group[data-group="${group}"] input[type=range]`)],
+    values: () => Object.fromEntries([...document.querySelectorAll('.relpos-explorer-panel .ep-group')].map((panel) => [
       panel.dataset.group, [...panel.querySelectorAll('input[type=range]')].map((input) => Number(input.value))])),
     load: (spec, redraw = false) => new Promise((done) => {
       const before = log.specs.length;
-      log.root().dispatchEvent(new CustomEvent('relpos-live:load', { detail: { spec, redraw } }));
+      log.root().dispatchEvent(new CustomEvent('relpos-explorer-panel:load', { detail: { spec, redraw } }));
       const check = () => (log.specs.length > before ? done(log.specs.at(-1)) : requestAnimationFrame(check));
       check();
     }),
   });
-  const on = (kind, record) => document.addEventListener(`relpos-live:${kind}`, (event) => record(event.detail), true);
+  const on = (kind, record) =>
+    document.addEventListener(`relpos-explorer-panel:${kind}`, (event) => record(event.detail), true);
   on('paint', (paint) => {
     log.painted += 1;
     log.paints.push(paint);
@@ -185,14 +186,14 @@ _LAYOUT_JS = """
   .map((el) => { const r = el.getBoundingClientRect(); return [Math.round(r.top), Math.round(r.height)]; })
 """
 
-# Every st.plotly_chart and every figure of the live panel has been drawn by plotly.js.
+# Every st.plotly_chart and every figure of the Explorer panel has been drawn by plotly.js.
 _ALL_DRAWN_JS = """
-() => [...document.querySelectorAll('[data-testid=stPlotlyChart], .relpos-live .rl-plot')]
+() => [...document.querySelectorAll('[data-testid=stPlotlyChart], .relpos-explorer-panel .ep-plot')]
   .every((chart) => { const plot = chart.querySelector('.js-plotly-plot') || chart; return !!plot._fullLayout; })
 """
 
 # Resolves with measure() once fonts are in, every formula box on the page has been fitted
-# by the classroom helpers (and, with `settled`, their last refit after the latest render
+# by the page helpers (and, with `settled`, their last refit after the latest render
 # is done), and measure() gives the same answer on two frames in a row.
 _SETTLED_JS = """
 async ({ measure, timeout, settled }) => {
@@ -212,7 +213,7 @@ async ({ measure, timeout, settled }) => {
     const now = JSON.stringify(read());
     const waiting = [];
     if (now !== last) waiting.push('the layout moved between two frames');
-    const missing = helpers() ? '' : ' (no classroom helpers on the page)';
+    const missing = helpers() ? '' : ' (no page helpers on the page)';
     if (unfitted()) waiting.push(`${unfitted()} formulas not fitted yet${missing}`);
     if (settled && helpers() && document.documentElement.dataset.relposLayout !== 'settled') {
       waiting.push('the helpers have not done their last refit');
@@ -640,7 +641,7 @@ class AppTab:
             )
             context.set_default_timeout(60_000)  # waits end at their condition; a busy machine is slow
             context.add_init_script(_STATE_LOG_JS)
-            context.add_init_script(LIVE_LOG_JS)
+            context.add_init_script(PANEL_LOG_JS)
             for script in init_scripts:
                 context.add_init_script(script)
             page = context.new_page()
@@ -800,7 +801,7 @@ class AppTab:
     def wait_layout_settled(self, measure_js: str = _LAYOUT_JS, *, timeout: float = 30, last_refit: bool = True) -> Any:
         """Wait until the page's layout has stopped moving; return ``measure_js``'s last result.
 
-        Settled means: every web font has loaded, the classroom helpers have fitted every
+        Settled means: every web font has loaded, the page helpers have fitted every
         formula box on the page (and, with ``last_refit``, done their last refit after the
         latest render: ``data-relpos-layout="settled"`` on the root element), and
         ``measure_js`` returns the same value on two animation frames in a row. No fixed
@@ -955,15 +956,19 @@ class AppTab:
         """Click the ``st.tabs`` tab with this text and wait for the rerun it causes.
 
         Only for tabs created with ``on_change="rerun"`` (lazy tabs): a plain tab switch
-        runs nothing on the server. A tab of the Explorer's live panel switches in the
+        runs nothing on the server. A tab of the Explorer panel switches in the
         browser only: nothing to wait for.
         """
         pattern = label if isinstance(label, re.Pattern) else re.compile(re.escape(label))
-        live = self.page.locator(SELECTORS["live_tab"]).filter(has_text=pattern)
-        target = live.first if live.count() else self.page.locator(SELECTORS["tab"]).filter(has_text=pattern).first
+        panel_tabs = self.page.locator(SELECTORS["panel_tab"]).filter(has_text=pattern)
+        target = (
+            panel_tabs.first
+            if panel_tabs.count()
+            else self.page.locator(SELECTORS["tab"]).filter(has_text=pattern).first
+        )
         if target.get_attribute("aria-selected") == "true":
             return
-        if live.count():
+        if panel_tabs.count():
             target.click()
         else:
             self.interact(target.click)

@@ -37,19 +37,19 @@ from dataclasses import dataclass
 
 from streamlit.testing.v1 import AppTest
 
-from relpos.server.client import script_tag
 from relpos.server.links import GUARD_HTML
+from relpos.server.page_helpers import script_tag
 from relpos.state.codec import MAX_JSON_BYTES, Schema
 from relpos.state.export import FORMAT, VERSION
 from relpos.text import answers
 from relpos.topics.explorer.schema import EXPLORER
 from relpos.topics.long_context.schema import LONG_CONTEXT
-from relpos.topics.position_effects.schema import EFFECTS
+from relpos.topics.position_effects.schema import POSITION_EFFECTS
 from relpos.topics.quiz.schema import read_quiz_seed
 from relpos.topics.schemes.schema import SCHEMES
 from relpos.topics.training.schema import TRAINING
 from relpos.topics.value_side.schema import VALUE_SIDE
-from relpos.topics.walkthrough import controls as walkthrough_ui
+from relpos.topics.walkthrough import controls_view
 from relpos.topics.walkthrough.schema import WALKTHROUGH
 from relpos.ui import presenter
 from tests.support.apptest import new_app_test
@@ -182,9 +182,9 @@ def _seed_accepts(name: str, text: str) -> bool:
 
 #: url_path -> URL parameters of the page (every page whose state travels in its URL).
 URL_PAGES: dict[str, UrlInputs] = {
-    "worked_example": _schema_inputs(WALKTHROUGH),
+    "walkthrough": _schema_inputs(WALKTHROUGH),
     "explorer": _schema_inputs(EXPLORER),
-    "position_effects": _schema_inputs(EFFECTS),
+    "position_effects": _schema_inputs(POSITION_EFFECTS),
     "value_side": _schema_inputs(VALUE_SIDE),
     "schemes": _schema_inputs(SCHEMES),
     "quiz": UrlInputs(("seed",), _seed_accepts, lambda name: "The seed in the address could not be used"),
@@ -227,13 +227,13 @@ URL_SPECIAL_CASES: tuple[tuple[str, dict[str, str | list[str]], tuple[str, ...]]
     ("schemes", {"n": "4", "k": "15"}, ("Shaw clipping distance k must be at most n − 1 = 3",)),
     ("schemes", {"heads": "2", "head": "16"}, ("ALiBi head must be at most the number of heads H = 2",)),
     ("schemes", {"n": "16", "k": "15", "heads": "16", "head": "16", "shift": "32", "L": "32"}, ()),
-    ("worked_example", {"k": "3", "a": "1,2"}, ("a: expected 7 values for k = 3", "Using the textbook's values")),
-    ("worked_example", {"k": "0", "a": "1,2,3"}, ("a: expected 1 value for k = 0",)),
-    ("worked_example", {"i": "1000000000", "j": "-0"}, ("i: expected", "j: expected")),
-    ("worked_example", {"q": "1,2,3"}, ("q: expected",)),
-    ("worked_example", {"zz": "1"}, ("Unknown parameter ignored",)),
-    ("worked_example", {"i": "4", "j": "softmax", "k": "3", "presenter": "1", "a": "10,-10,0,-0,1,2,3"}, ()),
-    ("worked_example", {"k": "-0", "a": "-0"}, ()),
+    ("walkthrough", {"k": "3", "a": "1,2"}, ("a: expected 7 values for k = 3", "Using the textbook's values")),
+    ("walkthrough", {"k": "0", "a": "1,2,3"}, ("a: expected 1 value for k = 0",)),
+    ("walkthrough", {"i": "1000000000", "j": "-0"}, ("i: expected", "j: expected")),
+    ("walkthrough", {"q": "1,2,3"}, ("q: expected",)),
+    ("walkthrough", {"zz": "1"}, ("Unknown parameter ignored",)),
+    ("walkthrough", {"i": "4", "j": "softmax", "k": "3", "presenter": "1", "a": "10,-10,0,-0,1,2,3"}, ()),
+    ("walkthrough", {"k": "-0", "a": "-0"}, ()),
     ("quiz", {"seed": str(answers.MAX_SEED + 1)}, ("The seed in the address could not be used",)),
     ("quiz", {"seed": str(answers.MAX_SEED)}, ()),
     ("training", {"L": "3", "k": "17", "steps": "49"}, ("L: expected", "k: expected", "steps: expected")),
@@ -260,14 +260,14 @@ class UploadInputs:
 
 #: url_path -> the page's scenario upload.
 UPLOAD_PAGES: dict[str, UploadInputs] = {
-    "worked_example": UploadInputs(walkthrough_ui.LOAD, WALKTHROUGH),
+    "walkthrough": UploadInputs(controls_view.LOAD, WALKTHROUGH),
     "explorer": UploadInputs("explorer:load", EXPLORER),
-    "position_effects": UploadInputs("effects:load", EFFECTS),
+    "position_effects": UploadInputs("position_effects:load", POSITION_EFFECTS),
 }
 
 #: url_path -> number of text fields on the page's first load (all of them are fuzzed).
 TEXT_PAGES: dict[str, int] = {
-    "worked_example": 13,  # q₁..q₄, k₁..k₄ and a^K for offsets −2..+2
+    "walkthrough": 13,  # q₁..q₄, k₁..k₄ and a^K for offsets −2..+2
     "quiz": 5,  # one answer per question
     "overview": 2,  # "Join a class": the code and a nickname
 }
@@ -342,7 +342,7 @@ def _json_with_infinity(document) -> bytes:
 
 def _cross_field_uploads(page: str, good: dict) -> list[Upload]:
     """Files whose every value is fine alone but not with the others."""
-    if page == "worked_example":  # the table must hold 2k + 1 entries
+    if page == "walkthrough":  # the table must hold 2k + 1 entries
         return [
             Upload(
                 "table too short for k", _encode(_document(page, {**good, "k": 3})), "a: expected 7 values for k = 3"
@@ -465,7 +465,7 @@ class PeakMemory:
 
 
 #: The HTML elements the app itself writes, constant text: the link guard (relpos.server.links)
-#: and the classroom helpers (relpos.server.client).
+#: and the page helpers (relpos.server.page_helpers).
 APP_HTML = frozenset(
     html.strip()  # as Streamlit sends it
     for html in {

@@ -1,7 +1,7 @@
-"""The Explorer's whole figures, built the slow way: the oracle the live panel is checked against.
+"""The Explorer's whole figures, built the slow way: the oracle the Explorer panel is checked against.
 
 The app never builds these: it sends skeletons and recipes
-(:func:`relpos.topics.explorer.spec.release_spec`) and the browser fills the cells.
+(:func:`relpos.topics.explorer.panel_spec.release_spec`) and the browser fills the cells.
 Here every cell is computed in Python, from the same panel specs, so the tests can
 compare what the browser drew, and what the page sent, with whole Plotly figures.
 """
@@ -17,10 +17,9 @@ from relpos.core.attention import AttentionResult
 from relpos.plots import panels, style
 from relpos.plots.heatmaps import figure_from_spec, heatmap_spec
 from relpos.text import hover
-from relpos.topics.explorer import presets
-from relpos.topics.explorer import spec as live
+from relpos.topics.explorer import panel_spec, presets
 
-__all__ = ["explorer_panels", "figure_json", "live_spec"]
+__all__ = ["explorer_panels", "figure_json", "spec_from_figures"]
 
 
 def explorer_panels(
@@ -66,17 +65,17 @@ def explorer_panels(
     True
     """
     if hovers is None:
-        hovers = live.explorer_hovers(queries, keys, table, result, scalar=scalar, cells=True)
+        hovers = panel_spec.explorer_hovers(queries, keys, table, result, scalar=scalar, cells=True)
     d = np.shape(queries)[1] if np.ndim(queries) == 2 else 1
     n_q, n_k = result.scores.shape
     dtype = panels.panel_detail(max(n_q, n_k))["dtype"]  # what the browser's cells are computed in
     figures = {}
-    heatmaps = live.explorer_heatmaps(result, d, scalar=scalar, height=height, hovers=hovers, layout=layout)
+    heatmaps = panel_spec.explorer_heatmaps(result, d, scalar=scalar, height=height, hovers=hovers, layout=layout)
     for name, args in heatmaps.items():
         args = {**args, "matrix": args["matrix"].astype(dtype)}
         figures[name] = figure_from_spec(heatmap_spec(**args), args["look"].validate)
     if offsets:
-        figures["offsets"] = live.offset_map_panel(n_q, n_k, result.k, height, layout, scalar=scalar)
+        figures["offsets"] = panel_spec.offset_map_panel(n_q, n_k, result.k, height, layout, scalar=scalar)
     return figures
 
 
@@ -85,7 +84,7 @@ def figure_json(figure: go.Figure) -> dict:
     return json.loads(figure.to_json())
 
 
-def live_spec(
+def spec_from_figures(
     state: dict,
     inputs: presets.ExplorerInputs,
     figures: dict[str, go.Figure],
@@ -95,9 +94,9 @@ def live_spec(
     hovers: dict[str, hover.Hover] | None = None,
     seq: int = 0,
 ) -> dict:
-    """The live panel's spec made from whole figures: what :func:`release_spec` must equal.
+    """The Explorer panel's spec made from whole figures: what :func:`release_spec` must equal.
 
-    Each figure's skeleton (:func:`relpos.topics.explorer.spec.skeleton`: no cells, the
+    Each figure's skeleton (:func:`relpos.topics.explorer.panel_spec.skeleton`: no cells, the
     clipping window's outline without its path), the decimals of its cell numbers and,
     with ``result`` and ``hovers``, the hover recipes.
 
@@ -106,18 +105,21 @@ def live_spec(
     >>> state = schema.EXPLORER.decode({}).state
     >>> inputs = schema.explorer_inputs(state)
     >>> result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
-    >>> spec = live_spec(state, inputs, explorer_panels(inputs.queries, inputs.keys, inputs.table, result), {})
-    >>> spec["n"], spec["k"], spec["live"]
+    >>> spec = spec_from_figures(state, inputs, explorer_panels(inputs.queries, inputs.keys, inputs.table, result), {})
+    >>> spec["n"], spec["k"], spec["drag_repaint"]
     (4, 2, True)
     """
     n, k = state["n"], state["k"]
-    skeletons = {name: live.outline_free(json.loads(_skeleton_json(figures[name])), n, k) for name in live.PANEL_ORDER}
-    decimals = {name: live.figure_decimals(figures[name]) for name in live.PANEL_ORDER}
-    recipes = live.hover_recipes(state, inputs, result, hovers) if result is not None and hovers else {}
-    return live.assemble(state, inputs, skeletons, decimals, captions, recipes, seq)
+    skeletons = {
+        name: panel_spec.outline_free(json.loads(_skeleton_json(figures[name])), n, k)
+        for name in panel_spec.PANEL_ORDER
+    }
+    decimals = {name: panel_spec.figure_decimals(figures[name]) for name in panel_spec.PANEL_ORDER}
+    recipes = panel_spec.hover_recipes(state, inputs, result, hovers) if result is not None and hovers else {}
+    return panel_spec.assemble(state, inputs, skeletons, decimals, captions, recipes, seq)
 
 
 def _skeleton_json(figure: go.Figure) -> str:
     import plotly.io as pio
 
-    return pio.json.to_json_plotly(live.skeleton(figure.to_plotly_json()))
+    return pio.json.to_json_plotly(panel_spec.skeleton(figure.to_plotly_json()))

@@ -12,7 +12,7 @@ __all__ = [
     "CHART_DRAWS",
     "CHART_TOOLBARS",
     "COUNT_DRAWS_JS",
-    "LIVE_PLOTS",
+    "PANEL_PLOTS",
     "assert_clean",
     "assert_texts",
     "assert_toolbars_keep_clear",
@@ -20,8 +20,8 @@ __all__ = [
     "require_page",
 ]
 
-#: The Explorer's live panel has drawn its seven panels.
-LIVE_PLOTS = "() => document.querySelectorAll('.relpos-live .js-plotly-plot').length === 7"
+#: The Explorer panel has drawn its seven panels.
+PANEL_PLOTS = "() => document.querySelectorAll('.relpos-explorer-panel .js-plotly-plot').length === 7"
 
 #: An init script: counts the plotly.js draws (``Plotly.react``) each chart element gets, on
 #: the element (``__relposDraws``), from the moment Streamlit's Plotly chunk sets ``window.Plotly``.

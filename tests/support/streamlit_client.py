@@ -54,8 +54,8 @@ class Slider:
 
 
 @dataclass
-class LiveValue:
-    """One value slider of the Explorer's live panel (a custom component, not a Streamlit slider).
+class PanelValue:
+    """One value slider of the Explorer panel (a custom component, not a Streamlit slider).
 
     The browser moves it without the server; on release the panel hands all its values back
     as the component's JSON state (``{"values": {"seq", "bias", "a", "q", "keys"}}``), which
@@ -114,12 +114,12 @@ class Session:
         self.texts: list[str] = []  # the text of every Markdown element drawn
         self.buttons: dict[str, str] = {}  # button label -> widget id
         self.charts: list[str] = []  # every Plotly figure drawn, as its JSON
-        self.component_figures = 0  # Plotly figures drawn inside custom components (the live panel's skeletons)
+        self.component_figures = 0  # Plotly figures drawn inside custom components (the Explorer panel's skeletons)
         self.triggers: list[str] = []  # ids of buttons the next message clicks
-        self.live_values: dict[str, LiveValue] = {}  # label -> a value slider of the live panel
-        self.live_state: dict[str, str] = {}  # component id -> the JSON state the next message sends
+        self.panel_values: dict[str, PanelValue] = {}  # label -> a value slider of the Explorer panel
+        self.panel_state: dict[str, str] = {}  # component id -> the JSON state the next message sends
         self.components: dict[str, dict] = {}  # custom component name -> the data it was last drawn with
-        self.live_seq = 0
+        self.panel_seq = 0
         # run_every fragments the server registered: with any, the browser asks for a full
         # run with its widget values whenever its WebSocket connects again
         self.auto_rerun_fragments: set[str] = set()
@@ -142,7 +142,7 @@ class Session:
             widget = state.widget_states.widgets.add()
             widget.id = widget_id
             widget.trigger_value = True
-        for widget_id, value in self.live_state.items():
+        for widget_id, value in self.panel_state.items():
             widget = state.widget_states.widgets.add()
             widget.id = widget_id
             widget.json_value = value
@@ -189,14 +189,14 @@ class Session:
             self.buttons.setdefault(element.button.label, element.button.id)
         elif kind == "plotly_chart":
             self.charts.append(element.plotly_chart.spec)
-        elif kind == "bidi_component":  # the Explorer's live panel: figure skeletons whose cells it fills itself
+        elif kind == "bidi_component":  # the Explorer panel: figure skeletons whose cells it fills itself
             data = element.bidi_component.json or element.bidi_component.mixed.json
             spec = json.loads(data) if data else {}
             self.components[element.bidi_component.component_name] = spec
             figures = spec.get("figures", {})
             self.charts.extend(json.dumps(figure) for figure in figures.values())
             self.component_figures += len(figures)
-            self.read_live_values(element.bidi_component.id, delta.fragment_id, spec)
+            self.read_panel_values(element.bidi_component.id, delta.fragment_id, spec)
         if kind == "exception":
             raise RunError(f"exception on the page: {element.exception.type}: {element.exception.message[:200]}")
         if kind == "slider" and element.slider.type == element.slider.SLIDER:
@@ -206,34 +206,34 @@ class Session:
                 Slider(proto.id, proto.label, proto.min, proto.max, proto.step, list(proto.default), delta.fragment_id),
             )
 
-    def read_live_values(self, component_id: str, fragment_id: str, spec: dict) -> None:
-        """Note the live panel's value sliders (labels, values) from the spec it was sent."""
+    def read_panel_values(self, component_id: str, fragment_id: str, spec: dict) -> None:
+        """Note the Explorer panel's value sliders (labels, values) from the spec it was sent."""
         groups = {group["name"]: [float(v) for v in group["values"]] for group in spec.get("groups", [])}
         for group in spec.get("groups", []):
             for index, label in enumerate(group["labels"]):
-                self.live_values[label] = LiveValue(
+                self.panel_values[label] = PanelValue(
                     component_id, fragment_id, group["name"], index, label,
                     float(spec.get("step", 0.01)), float(spec.get("low", -2.0)), float(spec.get("high", 2.0)),
                     groups, bool(spec.get("scalar")),
                 )  # fmt: skip
-        self.live_seq = max(self.live_seq, int(spec.get("seq", 0)))
+        self.panel_seq = max(self.panel_seq, int(spec.get("seq", 0)))
 
-    def pick_slider(self) -> Slider | LiveValue | None:
-        """The slider the session moves: a Streamlit slider, else a value slider of the live panel."""
+    def pick_slider(self) -> Slider | PanelValue | None:
+        """The slider the session moves: a Streamlit slider, else a value slider of the Explorer panel."""
         if self.slider_label is None:
             return next(iter(self.sliders.values()), None)
-        candidates = [*self.sliders.values(), *self.live_values.values()]
+        candidates = [*self.sliders.values(), *self.panel_values.values()]
         return next((s for s in candidates if label_matches(s.label, self.slider_label)), None)
 
-    def release_live_value(self, value: LiveValue) -> bytes:
-        """Move a live-panel slider one step up or down, alternately, and let go: what the panel sends."""
-        self.live_seq += 1
+    def release_panel_value(self, value: PanelValue) -> bytes:
+        """Move an Explorer-panel slider one step up or down, alternately, and let go: what the panel sends."""
+        self.panel_seq += 1
         values = value.groups[value.group]
-        step = value.step if self.live_seq % 2 else -value.step
+        step = value.step if self.panel_seq % 2 else -value.step
         if not value.low <= values[value.index] + step <= value.high:
             step = -step
         values[value.index] = round(values[value.index] + step, 2)
-        self.live_state = {value.component_id: value.release_json(self.live_seq)}
+        self.panel_state = {value.component_id: value.release_json(self.panel_seq)}
         return self.rerun_message(value.fragment_id)
 
     def next_interaction(self) -> bytes:
@@ -241,8 +241,8 @@ class Session:
         slider = self.pick_slider()
         if slider is None:
             return self.rerun_message()  # a page without the slider: a plain rerun
-        if isinstance(slider, LiveValue):
-            return self.release_live_value(slider)
+        if isinstance(slider, PanelValue):
+            return self.release_panel_value(slider)
         current = self.widget_values.get(slider.id, slider.default)
         default = slider.default[0]
         moved = default + slider.step if default + slider.step <= slider.high else default - slider.step

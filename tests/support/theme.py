@@ -63,7 +63,7 @@ CHART_COLOURS_JS = (
       if (trace.name && typeof colour === 'string') markers[trace.name] = hex(colour);
     }
     const title = layout.title && layout.title.text || '';
-    return { title, live: !!el.closest('.relpos-live'), paper: hex(layout.paper_bgcolor),
+    return { title, panel: !!el.closest('.relpos-explorer-panel'), paper: hex(layout.paper_bgcolor),
              plot: hex(layout.plot_bgcolor), text: hex(layout.font.color), markers };
   });
 }
@@ -71,7 +71,7 @@ CHART_COLOURS_JS = (
 )
 PAGE_JS = "() => getComputedStyle(document.querySelector('[data-testid=stApp]')).backgroundColor"
 
-#: True once the page, the theme component's last run and every drawn chart (the live
+#: True once the page, the theme component's last run and every drawn chart (the Explorer
 #: panel's too) are dark.
 _ALL_ON_JS = (
     """
@@ -106,7 +106,7 @@ def assert_drawn_dark(tab: AppTab, where: str) -> list[dict]:
     assert page == style.DARK.page, f"{where}: the page is {page}, not the dark theme's"
     charts = chart_colours(tab)
     for chart in charts:
-        name = f"{where}: {'live panel ' if chart['live'] else ''}chart {chart['title']!r}"
+        name = f"{where}: {'Explorer panel ' if chart['panel'] else ''}chart {chart['title']!r}"
         assert chart["paper"] == style.DARK.page, f"{name} is drawn on {chart['paper']}"
         assert luminance(chart["plot"]) < 0.1, f"{name} has a light plot area, {chart['plot']}"
         assert contrast(chart["text"], style.DARK.page) >= 7, f"{name} writes in {chart['text']}"

@@ -31,7 +31,7 @@ CONTRACTS: dict[str, PageContract] = {
         texts=("Relative position encoding in self-attention", "Combined scores", "Where next"), min_tables=4
     ),
     # score matrix filling in, offset map, a^K strip; the per-pair table
-    "pages/worked_example.py": PageContract(
+    "pages/walkthrough.py": PageContract(
         texts=("Walkthrough: one pair at a time", "Stop 1 of 20", "All 16 pairs at once"), min_charts=3, min_tables=1
     ),
     # content, position, combined; content-only and combined weights, difference; offset map
@@ -160,9 +160,9 @@ class PositionEffectsUI:
 
 @dataclass(frozen=True)
 class WalkthroughUI:
-    """pages/worked_example.py: labels checked against the merged page."""
+    """pages/walkthrough.py: labels checked against the merged page."""
 
-    path: str = "pages/worked_example.py"
+    path: str = "pages/walkthrough.py"
     #: (the buttons also show their keyboard shortcut, so match the start of their text)
     next_button: str | re.Pattern = re.compile(r"^\s*next", re.IGNORECASE)
     previous_button: str | re.Pattern = re.compile(r"^\s*previous", re.IGNORECASE)

@@ -55,7 +55,7 @@ def _softmax_label_problems(tab: AppTab, stop: int) -> list[str]:
 def test_every_stop_fits_a_1280x720_projector(projector):
     """Each stop in turn (Next), and at each softmax stop every label of its charts."""
     tab = projector
-    tab.open("worked_example", {"i": 1, "j": 1, "presenter": 1})
+    tab.open("walkthrough", {"i": 1, "j": 1, "presenter": 1})
     problems, matrix_tops = [], []
     for stop in range(1, STOPS + 1):
         tab.page.wait_for_function(DRAWN_JS)
@@ -98,7 +98,7 @@ _HEADING_JS = """
 
 def test_after_next_the_new_stop_is_in_view(projector):
     tab = projector
-    tab.open("worked_example", {"i": 2, "j": 2, "presenter": 1})
+    tab.open("walkthrough", {"i": 2, "j": 2, "presenter": 1})
     tab.page.wait_for_function(DRAWN_JS)
     tab.page.evaluate(_SCROLL_DOWN_JS, 900)  # the teacher scrolled down to the table of all pairs
     tab.page.wait_for_function(f"() => ({_HEADING_JS})().top < 0", timeout=10_000)  # the stop scrolled away
@@ -114,7 +114,7 @@ def test_after_next_the_new_stop_is_in_view(projector):
 
 def _first_query_field(tab: AppTab):
     """Presenter mode at the first pair, its number editor opened: the q₁ field."""
-    tab.open("worked_example", {"i": 1, "j": 1, "presenter": 1})
+    tab.open("walkthrough", {"i": 1, "j": 1, "presenter": 1})
     tab.page.get_by_text("Edit the numbers").click()
     field = tab.page.get_by_label("q₁", exact=True)
     field.wait_for()
@@ -174,7 +174,7 @@ def _clicker(tab: AppTab, key: str, stop: str) -> None:
 def test_switching_presenter_mode_on_leaves_the_clicker_working(chromium, app_server):
     tab = AppTab.new(chromium, app_server.base_url, viewport=(WIDTH, HEIGHT))
     try:
-        tab.open("worked_example", {"i": 1, "j": 1})
+        tab.open("walkthrough", {"i": 1, "j": 1})
         assert tab.page.evaluate(_FOCUS_JS)["sidebarOpen"], "the test must start with the sidebar open"
         tab.toggle("Presenter mode")
         tab.page.wait_for_function(DRAWN_JS)
@@ -197,7 +197,7 @@ def test_presenter_mode_folds_the_sidebar_in_every_tab_and_copies_the_link(chrom
     tab = AppTab.new(chromium, app_server.base_url, viewport=(WIDTH, HEIGHT))
     tab.page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=app_server.base_url)
     try:
-        tab.open("worked_example", {"i": 4, "j": "softmax", "presenter": 1})
+        tab.open("walkthrough", {"i": 4, "j": "softmax", "presenter": 1})
         tab.page.wait_for_function(DRAWN_JS)
         tab.page.locator(
             "[data-testid=stExpandSidebarButton] button, [data-testid=stExpandSidebarButton]"
@@ -205,7 +205,7 @@ def test_presenter_mode_folds_the_sidebar_in_every_tab_and_copies_the_link(chrom
         tab.page.wait_for_function(
             "() => document.querySelector('[data-testid=stSidebar]').dataset.collapsed === 'false'"
         )
-        tab.open("worked_example", {"i": 4, "j": "softmax", "presenter": 1})  # a later presenter tab
+        tab.open("walkthrough", {"i": 4, "j": "softmax", "presenter": 1})  # a later presenter tab
         tab.page.wait_for_function(DRAWN_JS)
         tab.page.wait_for_function(
             "() => document.querySelector('[data-testid=stSidebar]').dataset.collapsed === 'true'",
@@ -263,7 +263,7 @@ def test_two_clicker_presses_a_moment_apart_step_two_stops(chromium, app_server)
     by the server, or undone by the pickers' old values)."""
     tab = AppTab.new(chromium, app_server.base_url, viewport=(WIDTH, HEIGHT), init_scripts=(HOLD_NEXT_MESSAGE_JS,))
     try:
-        tab.open("worked_example", {"i": 1, "j": 1, "presenter": 1})
+        tab.open("walkthrough", {"i": 1, "j": 1, "presenter": 1})
         tab.page.wait_for_function(DRAWN_JS)
         steps = (
             ("PageDown", "Query i = 1, key j = 3"),

@@ -1,4 +1,4 @@
-"""Lesson links, scenario files and the NumPy snippet of the walkthrough (pages/worked_example.py).
+"""Lesson links, scenario files and the NumPy snippet of the walkthrough (pages/walkthrough.py).
 
 Unit tests of the WALKTHROUGH schema, its scenario files and snippet (no Streamlit),
 then AppTest runs of the page: a link opens exactly its view, bad links warn and fall
@@ -21,7 +21,7 @@ from relpos.core.examples import Scenario
 from relpos.state import export
 from relpos.state.codec import StateError
 from relpos.topics.explorer.schema import EXPLORER
-from relpos.topics.walkthrough import controls as walk
+from relpos.topics.walkthrough import controls_view
 from relpos.topics.walkthrough import model as wt
 from relpos.topics.walkthrough.schema import WALKTHROUGH, walkthrough_state, walkthrough_view
 from relpos.topics.walkthrough.snippet import walkthrough_snippet
@@ -42,7 +42,7 @@ DEFAULT_PARAMS = {
 TEACHER_LINK = dict(DEFAULT_PARAMS, i="3", j="2", presenter="1", q="2,0.5,0.8,0.3")
 
 
-def scenario_file(state: dict, *, page: str = "worked_example", version=1) -> bytes:
+def scenario_file(state: dict, *, page: str = "walkthrough", version=1) -> bytes:
     document = {"format": export.FORMAT, "version": version, "page": page, "state": state}
     return json.dumps(document).encode()
 
@@ -152,8 +152,8 @@ class TestWalkthroughSchema:
 class TestWalkthroughScenarioFile:
     def test_round_trip(self):
         state = WALKTHROUGH.decode(dict(TEACHER_LINK, k="1", a="0.4,0.125,-0.2", j="softmax")).state
-        text = export.scenario_json("worked_example", WALKTHROUGH, state, {"scores": np.ones((4, 4))})
-        assert export.load_scenario(text, "worked_example", WALKTHROUGH) == state
+        text = export.scenario_json("walkthrough", WALKTHROUGH, state, {"scores": np.ones((4, 4))})
+        assert export.load_scenario(text, "walkthrough", WALKTHROUGH) == state
 
     @pytest.mark.parametrize(
         ("state", "message"),
@@ -172,7 +172,7 @@ class TestWalkthroughScenarioFile:
     )
     def test_bad_states_are_refused_with_every_reason(self, state, message):
         with pytest.raises(StateError) as error:
-            export.load_scenario(scenario_file(state), "worked_example", WALKTHROUGH)
+            export.load_scenario(scenario_file(state), "walkthrough", WALKTHROUGH)
         assert message in str(error.value)
 
     @pytest.mark.parametrize(
@@ -181,17 +181,17 @@ class TestWalkthroughScenarioFile:
             (scenario_file({}, version=2), "unsupported scenario version 2; this app reads version 1"),
             (scenario_file({}, version="1"), "unsupported scenario version '1'"),
             (scenario_file({}, page="explorer"), "this scenario belongs to the Explorer page"),
-            (b'{"format": "relpos-scenario", "version": 1, "page": "worked_example", "state": {"q": [NaN]}}', "NaN"),
+            (b'{"format": "relpos-scenario", "version": 1, "page": "walkthrough", "state": {"q": [NaN]}}', "NaN"),
             (b"\xff\xfe not text", "not UTF-8 text"),
             (b"[1, 2]", "not a relpos scenario file"),
         ],
     )
     def test_bad_files_are_refused(self, data, message):
         with pytest.raises(StateError, match=message):
-            export.load_scenario(data, "worked_example", WALKTHROUGH)
+            export.load_scenario(data, "walkthrough", WALKTHROUGH)
 
     def test_the_explorer_names_the_walkthrough_for_its_files(self):
-        text = export.scenario_json("worked_example", WALKTHROUGH, WALKTHROUGH.decode({}).state)
+        text = export.scenario_json("walkthrough", WALKTHROUGH, WALKTHROUGH.decode({}).state)
         with pytest.raises(StateError, match="belongs to the Walkthrough page"):
             export.load_scenario(text, "explorer", EXPLORER)
 
@@ -228,20 +228,20 @@ class TestWalkthroughSnippet:
 
 
 def open_link(params: dict[str, str] | None = None):
-    at = open_app("worked_example", query=params)
+    at = open_app("walkthrough", query=params)
     assert not at.exception, at.exception
     return at
 
 
 def view_of(at) -> tuple:
     """What the page shows: stop pickers, presenter toggle, k, every field, the scores."""
-    fields = [at.text_input(key=key).value for key in _field_keys(at.segmented_control(key=walk.K).value)]
+    fields = [at.text_input(key=key).value for key in _field_keys(at.segmented_control(key=controls_view.K).value)]
     (frame,) = [df.value for df in at.table if "combined weight" in df.value.columns]
     return (
-        at.segmented_control(key=walk.ROW).value,
-        at.segmented_control(key=walk.STEP).value,
-        at.toggle(key=walk.PRESENTER).value,
-        at.segmented_control(key=walk.K).value,
+        at.segmented_control(key=controls_view.ROW).value,
+        at.segmented_control(key=controls_view.STEP).value,
+        at.toggle(key=controls_view.PRESENTER).value,
+        at.segmented_control(key=controls_view.K).value,
         fields,
         frame["score"].round(12).tolist(),
     )
@@ -249,15 +249,15 @@ def view_of(at) -> tuple:
 
 def _field_keys(k: int) -> list[str]:
     return [
-        *(walk.input_key("q", i) for i in range(4)),
-        *(walk.input_key("k", j) for j in range(4)),
-        *(walk.input_key("a", o) for o in range(-k, k + 1)),
+        *(controls_view.input_key("q", i) for i in range(4)),
+        *(controls_view.input_key("k", j) for j in range(4)),
+        *(controls_view.input_key("a", o) for o in range(-k, k + 1)),
     ]
 
 
 def lesson_link(at) -> str:
     assert not at.sidebar.code, "the link is drawn only while its expander is open"
-    at.session_state[walk.SHARE] = True
+    at.session_state[controls_view.SHARE] = True
     at.run()
     (link,) = [code.value for code in at.sidebar.code]
     return link
@@ -267,25 +267,28 @@ class TestOpeningALink:
     def test_the_teachers_link_opens_exactly_that_view(self):
         at = open_link(TEACHER_LINK)
         assert not at.warning
-        assert at.segmented_control(key=walk.ROW).value == 2 and at.segmented_control(key=walk.STEP).value == 1
+        assert (
+            at.segmented_control(key=controls_view.ROW).value == 2
+            and at.segmented_control(key=controls_view.STEP).value == 1
+        )
         latex = at.latex[0].value
         assert "j - i = 2 - 3 = -1" in latex and r"0.8 \times 0.7 = 0.56" in latex
-        assert at.toggle(key=walk.PRESENTER).value
+        assert at.toggle(key=controls_view.PRESENTER).value
         assert any("font-size: 22px" in html.proto.body for html in at.html)  # presenter style applied
-        assert at.text_input(key=walk.input_key("q", 0)).value == "2.0"
+        assert at.text_input(key=controls_view.input_key("q", 0)).value == "2.0"
         frame = next(df.value for df in at.table if "combined weight" in df.value.columns)
         np.testing.assert_allclose(frame["score"][:4], [2.0, 1.0, -0.2, 1.4], atol=1e-12)
         assert dict(at.query_params) == TEACHER_LINK
-        assert lesson_link(at).endswith("/worked_example?" + "&".join(f"{k}={v}" for k, v in TEACHER_LINK.items()))
+        assert lesson_link(at).endswith("/walkthrough?" + "&".join(f"{k}={v}" for k, v in TEACHER_LINK.items()))
 
     def test_round_trip_through_a_new_session(self):
         at = open_link()
-        at.segmented_control(key=walk.ROW).set_value(2).run()
+        at.segmented_control(key=controls_view.ROW).set_value(2).run()
         walk_next(at, 4)  # row 3's softmax step
-        at.text_input(key=walk.input_key("k", 1)).input("-1.5").run()
-        at.segmented_control(key=walk.K).set_value(1).run()
-        at.text_input(key=walk.input_key("a", 1)).input("0.75").run()
-        at.toggle(key=walk.PRESENTER).set_value(True).run()
+        at.text_input(key=controls_view.input_key("k", 1)).input("-1.5").run()
+        at.segmented_control(key=controls_view.K).set_value(1).run()
+        at.text_input(key=controls_view.input_key("a", 1)).input("0.75").run()
+        at.toggle(key=controls_view.PRESENTER).set_value(True).run()
         assert not at.exception
         params = dict(at.query_params)
         assert params == dict(
@@ -299,14 +302,14 @@ class TestOpeningALink:
 
     def test_digits_beyond_the_fields_four_decimals_survive(self):
         at = open_link(dict(DEFAULT_PARAMS, q="0.123456789,0.5,0.8,0.3"))
-        assert at.text_input(key=walk.input_key("q", 0)).value == "0.1235"
-        at.button(key=walk.NEXT).click().run()
+        assert at.text_input(key=controls_view.input_key("q", 0)).value == "0.1235"
+        at.button(key=controls_view.NEXT).click().run()
         assert at.query_params["q"] == "0.123456789,0.5,0.8,0.3"
 
 
 def walk_next(at, times: int) -> None:
     for _ in range(times):
-        at.button(key=walk.NEXT).click().run()
+        at.button(key=controls_view.NEXT).click().run()
         assert not at.exception
 
 
@@ -342,8 +345,8 @@ class TestMalformedLinks:
 
     def test_warning_is_shown_once_and_the_rest_of_the_link_is_kept(self):
         at = open_link(dict(TEACHER_LINK, k="-3"))
-        assert at.warning and at.toggle(key=walk.PRESENTER).value
-        assert at.text_input(key=walk.input_key("q", 0)).value == "2.0"
+        assert at.warning and at.toggle(key=controls_view.PRESENTER).value
+        assert at.text_input(key=controls_view.input_key("q", 0)).value == "2.0"
         at.run()
         assert not at.warning
 
@@ -366,9 +369,9 @@ class TestTheUrlFollowsThePage:
         assert at.query_params["i"] == "1" and at.query_params["j"] == "2"
         walk_next(at, 3)
         assert at.query_params["j"] == "softmax"
-        at.button(key=walk.PREVIOUS).click().run()
+        at.button(key=controls_view.PREVIOUS).click().run()
         assert at.query_params["j"] == "4"
-        at.segmented_control(key=walk.ROW).set_value(3).run()
+        at.segmented_control(key=controls_view.ROW).set_value(3).run()
         assert at.query_params["i"] == "4"
         assert lesson_link(at).endswith(
             "?i=4&j=4&presenter=0&k=2&q=1,0.5,0.8,0.3&keys=0.9,0.7,0.4,1.2&a=-0.3,0.4,0.1,-0.2,-0.5"
@@ -376,22 +379,24 @@ class TestTheUrlFollowsThePage:
 
     def test_edits_k_presenter_and_reset(self):
         at = open_link()
-        at.text_input(key=walk.input_key("q", 0)).input("2").run()
+        at.text_input(key=controls_view.input_key("q", 0)).input("2").run()
         assert at.query_params["q"] == "2,0.5,0.8,0.3"
-        at.text_input(key=walk.input_key("q", 1)).input("abc").run()  # rejected: the link keeps the last good value
+        at.text_input(key=controls_view.input_key("q", 1)).input(
+            "abc"
+        ).run()  # rejected: the link keeps the last good value
         assert at.warning and at.query_params["q"] == "2,0.5,0.8,0.3"
-        at.segmented_control(key=walk.K).set_value(0).run()
+        at.segmented_control(key=controls_view.K).set_value(0).run()
         assert at.query_params["k"] == "0" and at.query_params["a"] == "0.1"
-        at.toggle(key=walk.PRESENTER).set_value(True).run()
+        at.toggle(key=controls_view.PRESENTER).set_value(True).run()
         assert at.query_params["presenter"] == "1"
-        at.button(key=walk.RESET).click().run()
+        at.button(key=controls_view.RESET).click().run()
         assert dict(at.query_params) == dict(DEFAULT_PARAMS, presenter="1")
-        assert lesson_link(at).endswith("/worked_example?" + "&".join(f"{k}={v}" for k, v in at.query_params.items()))
+        assert lesson_link(at).endswith("/walkthrough?" + "&".join(f"{k}={v}" for k, v in at.query_params.items()))
 
 
 class TestScenarioFileOnThePage:
     def upload(self, at, data: bytes):
-        at.session_state[walk.LOAD] = True
+        at.session_state[controls_view.LOAD] = True
         at.run()
         at.get("file_uploader")[0].upload("scenario.json", data, "application/json")
         at.run()
@@ -401,9 +406,9 @@ class TestScenarioFileOnThePage:
     def test_download_then_upload_restores_the_view(self):
         with captured_downloads() as files:
             at = open_link(dict(TEACHER_LINK, k="1", a="0.4,0.1,-0.2", j="softmax"))
-            data = download_bytes(at, files, walk.JSON)
+            data = download_bytes(at, files, controls_view.JSON)
         document = json.loads(data)
-        assert document["page"] == "worked_example" and document["state"]["j"] == "softmax"
+        assert document["page"] == "walkthrough" and document["state"]["j"] == "softmax"
         expected = relpos.relative_attention([2.0, 0.5, 0.8, 0.3], TEXTBOOK.keys, A_K=[0.4, 0.1, -0.2])
         computed = document["computed (read-only, recomputed on upload)"]
         np.testing.assert_allclose(computed["scores"], expected.scores, atol=1e-6)
@@ -436,7 +441,7 @@ class TestSnippetOnThePage:
     def test_the_snippet_shown_reproduces_the_step_table(self):
         at = open_link(dict(TEACHER_LINK, k="3", a="0.5,-0.3,0.4,0.1,-0.2,-0.5,0.25"))
         assert not at.main.code, "the snippet is drawn only while its expander is open"
-        at.session_state[walk.SNIPPET] = True
+        at.session_state[controls_view.SNIPPET] = True
         at.run()
         (snippet,) = [code.value for code in at.main.code]
         namespace = {}

@@ -4,12 +4,12 @@ The whole view lives in one state dict (:data:`relpos.topics.explorer.schema.EXP
 in the URL. The sidebar changes its structure (preset, n, k, d, seed) with Streamlit
 widgets; on a phone, where the sidebar is an overlay over the panels, n and k sit right
 under the panels instead, so the offset map stays in sight while k moves. The values
-(aᴷ, q, k) and the query-independent toggle live in the live panel (:mod:`relpos.ui.live`),
+(aᴷ, q, k) and the query-independent toggle live in the Explorer panel (:mod:`relpos.ui.explorer_panel`),
 which repaints the seven heatmaps in the browser while a slider moves and hands the values
 back on release, when this fragment reruns: captions, the diagonal note, the tables, the
 exports and the URL follow. Presenter mode (a field of the state, so ``presenter=1`` in a
 lesson link) lays the panel out for a projector: the walkthrough's presenter style, the
-live panel first, two panels a row.
+Explorer panel first, two panels a row.
 """
 
 import streamlit as st
@@ -20,20 +20,19 @@ from relpos.plots import panels
 from relpos.server import fragment
 from relpos.state.keys import state_key
 from relpos.text import explain
-from relpos.topics.explorer import live_values, presets
+from relpos.topics.explorer import panel_spec, panel_values, presets
 from relpos.topics.explorer import schema as explorer_schema
-from relpos.topics.explorer import spec as live
 from relpos.topics.explorer.schema import EXPLORER, SLIDER_TOKENS
 from relpos.topics.explorer.snippet import explorer_snippet
-from relpos.ui import live as live_ui
+from relpos.ui import explorer_panel
 
 __all__ = ["render"]
 
 PAGE = "explorer"  # url_path
 STATE = ui.PageState("explorer", EXPLORER)  # the page state; its widgets are "explorer.<name>"
-LIVE = STATE.key("live")  # the live panel (component)
-SEQ = state_key(PAGE, "live_seq")  # number of the last release applied (survives preset changes)
-LIVE_PROBLEMS = state_key(PAGE, "live_problems")
+PANEL = STATE.key("live")  # the Explorer panel (component)
+SEQ = state_key(PAGE, "panel_seq")  # number of the last release applied (survives preset changes)
+PANEL_PROBLEMS = state_key(PAGE, "panel_problems")
 
 
 # --- callbacks of the sidebar (structural changes) -------------------------------------
@@ -41,7 +40,7 @@ def _on_preset() -> None:
     STATE.replace(explorer_schema.apply_preset(STATE.state(), STATE.value("preset")))
 
 
-#: The widgets a new n or k re-seeds: n and k themselves (a new n may lower k) and the live
+#: The widgets a new n or k re-seeds: n and k themselves (a new n may lower k) and the Explorer
 #: panel's values. The others keep theirs: on a phone n and k sit in the fragment, whose run
 #: draws nothing else, and a widget forgotten but not drawn again would fire its callback
 #: on the next full run as if the learner had changed it.
@@ -120,17 +119,17 @@ def setup_sidebar(state: dict, *, sizes: bool = True) -> None:
         ui.scenario_upload(PAGE, EXPLORER, key=STATE.key("upload"), on_loaded=STATE.replace, lazy_key="explorer:load")
 
 
-# --- the fragment: the live panel and everything a release changes ---------------------
+# --- the fragment: the Explorer panel and everything a release changes ---------------------
 def _on_release() -> None:
-    """The live panel handed back its values: apply them (checked) to the page state."""
-    message = live_ui.values_message(LIVE)
+    """The Explorer panel handed back its values: apply them (checked) to the page state."""
+    message = explorer_panel.values_message(PANEL)
     if message is None:
         return
-    state, problems = live_values.apply_live_values(STATE.state(), message)
+    state, problems = panel_values.apply_panel_values(STATE.state(), message)
     STATE.replace(state, forget=())  # the panel holds these values already
     if isinstance(message.get("seq"), int):
         st.session_state[SEQ] = message["seq"]
-    st.session_state[LIVE_PROBLEMS] = problems
+    st.session_state[PANEL_PROBLEMS] = problems
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -153,9 +152,9 @@ def _attention(inputs: presets.ExplorerInputs, scalar: bool) -> relpos.Attention
 
 @fragment  # fragment runs skip app.py: the same back-pressure and turns here
 def explorer_body() -> None:
-    """The live panel and everything its release changes: a release reruns only this."""
+    """The Explorer panel and everything its release changes: a release reruns only this."""
     state = STATE.state()
-    for problem in st.session_state.pop(LIVE_PROBLEMS, ()):
+    for problem in st.session_state.pop(PANEL_PROBLEMS, ()):
         st.warning(f"Some values from the sliders could not be used: {problem}", icon="⚠️")
     inputs = _inputs(state)
     scalar = state["bias"] == "scalar"
@@ -163,9 +162,9 @@ def explorer_body() -> None:
     d = inputs.queries.shape[1]
     captions = explain.explorer_captions(result, scalar=scalar, d=d, inputs=(inputs.queries, inputs.table))
     seq = st.session_state.get(SEQ, 0)
-    # the figures' skeletons and hover recipes only: the browser fills the cells (live.release_spec)
-    spec = live.release_spec(state, inputs, result, captions, seq=seq)
-    live_ui.live_panel(spec, key=LIVE, on_release=_on_release)
+    # the figures' skeletons and hover recipes only: the browser fills the cells (panel_spec.release_spec)
+    spec = panel_spec.release_spec(state, inputs, result, captions, seq=seq)
+    explorer_panel.explorer_panel(spec, key=PANEL, on_release=_on_release)
     if ui.phone_screen():  # side by side right under the offset map, on screen with it (not in the sidebar's overlay)
         with st.container(horizontal=True, gap="medium"):
             size_controls(state)
@@ -196,8 +195,8 @@ def _introduction() -> None:
 
 
 def render() -> None:
-    """The whole page: the questions to try first, then the sidebar and the live panel (in
-    presenter mode the live panel first, the questions below it)."""
+    """The whole page: the questions to try first, then the sidebar and the Explorer panel (in
+    presenter mode the Explorer panel first, the questions below it)."""
     state = ui.presenter_heading(
         STATE,
         "Explorer: content and position, side by side",

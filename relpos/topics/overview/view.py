@@ -15,7 +15,7 @@ from relpos.ui.navigation import PAGES
 def render() -> None:
     """The whole page: what relative position encoding is, and the worked example's scores."""
     st.title("Relative position encoding in self-attention")
-    classroom.join_form("pages/worked_example.py")
+    classroom.join_form("pages/walkthrough.py")
     ui.markdown("overview")
     st.latex(
         r"e_{ij} \;=\; \underbrace{\frac{q_i \cdot k_j}{\sqrt{d}}}_{\text{content}}"

@@ -27,7 +27,7 @@ __all__ = [
     "MAX_TOKENS",
     "PRESET_LABELS",
     "TABLE_PATTERNS",
-    "EffectsInputs",
+    "PositionEffectsInputs",
     "clipping_leaks",
     "favoured_offsets",
     "is_trained",
@@ -150,7 +150,7 @@ def pattern_profile(pattern: str, k) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class EffectsInputs:
+class PositionEffectsInputs:
     """Everything the experiment draws or derives.
 
     Attributes
@@ -186,7 +186,7 @@ def _streams(seed: int) -> list[np.random.Generator]:
 
 def position_effects_inputs(
     n, k, *, d_model=16, d_k=8, seed=0, pattern="back", strength=2.0, shared=1.0, profile=None
-) -> EffectsInputs:
+) -> PositionEffectsInputs:
     """Draw the experiment's embeddings, projections and relative table.
 
     Parameters
@@ -214,7 +214,7 @@ def position_effects_inputs(
 
     Returns
     -------
-    inputs : EffectsInputs
+    inputs : PositionEffectsInputs
 
     Notes
     -----
@@ -259,7 +259,7 @@ def position_effects_inputs(
     if profile is None:  # the random pattern
         centre = MAX_TOKENS - 1
         table = strength * table_draw.standard_normal((2 * MAX_TOKENS - 1, d_k))[centre - k : centre + k + 1]
-        return EffectsInputs(X, W_q, W_k, queries, keys, table, None)
+        return PositionEffectsInputs(X, W_q, W_k, queries, keys, table, None)
     mean_query = queries.mean(axis=0)  # (d_k,)
     length = float(np.linalg.norm(mean_query))
     direction = mean_query / length if length > 1e-12 else np.eye(d_k)[0]  # (d_k,)
@@ -267,7 +267,7 @@ def position_effects_inputs(
     gain = strength * np.sqrt(d_k) / max(length, 1e-12)
     # a^K_o = p_o g u
     table = np.outer(profile, gain * direction)  # (2k+1, d_k)
-    return EffectsInputs(X, W_q, W_k, queries, keys, table, direction)
+    return PositionEffectsInputs(X, W_q, W_k, queries, keys, table, direction)
 
 
 def _profile(pattern: str, k: int, profile) -> np.ndarray | None:

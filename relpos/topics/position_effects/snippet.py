@@ -2,27 +2,27 @@
 
 from __future__ import annotations
 
-from relpos.topics.position_effects import model as effects
+from relpos.topics.position_effects import model as position_effects_model
 
-__all__ = ["effects_snippet"]
+__all__ = ["position_effects_snippet"]
 
 
-def effects_snippet(state: dict) -> str:
+def position_effects_snippet(state: dict) -> str:
     """Python code that recomputes the Position effects page's numbers with relpos.
 
     Examples
     --------
-    >>> from relpos.topics.position_effects.schema import EFFECTS
+    >>> from relpos.topics.position_effects.schema import POSITION_EFFECTS
     >>> import contextlib, io
     >>> namespace = {}
     >>> with contextlib.redirect_stdout(io.StringIO()):
-    ...     exec(effects_snippet(EFFECTS.decode({}).state), namespace)
+    ...     exec(position_effects_snippet(POSITION_EFFECTS.decode({}).state), namespace)
     >>> namespace["result"].scores.shape
     (6, 6)
     """
     lines = ["import relpos", "from relpos.topics.position_effects.model import position_effects_inputs", ""]
     profile = ""
-    if effects.is_trained(state["preset"]):
+    if position_effects_model.is_trained(state["preset"]):
         lines += [
             "from relpos.core.trained_presets import preset_profile, train_preset_head",
             "",

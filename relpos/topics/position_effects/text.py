@@ -16,34 +16,34 @@ from relpos.text.explain import bias_kind, explorer_captions, number, offset_lab
 from relpos.text.facts import SCORE_DECIMALS
 from relpos.text.hover import format_cells
 from relpos.text.numbers import percent
-from relpos.topics.position_effects import model as effects_model
+from relpos.topics.position_effects import model as position_effects_model
 
 __all__ = [
-    "effects_captions",
-    "effects_summary",
     "favourite_rows",
+    "position_effects_captions",
+    "position_effects_summary",
     "preferred_row_sentence",
     "trained_preset_note",
 ]
 
 
-def effects_captions(
+def position_effects_captions(
     result: AttentionResult, favoured: tuple[int, ...], *, d: int = 1, cell_decimals: tuple[int, int] = (2, 2)
 ) -> dict[str, str]:
     """ "What to notice" under each Position effects panel.
 
-    Keys as :data:`relpos.plots.panels.EFFECTS_PANELS`.
+    Keys as :data:`relpos.plots.panels.POSITION_EFFECTS_PANELS`.
 
     `d` is the queries' width d_k: the bias caption names the product with its 1/√d_k.
     `cell_decimals` (scores, weights): the decimals of the panels' numbers
-    (:func:`relpos.plots.panels.effects_decimals`); the captions print theirs alike, and
+    (:func:`relpos.plots.panels.position_effects_decimals`); the captions print theirs alike, and
     judge ties at them.
 
     Examples
     --------
     >>> import relpos
     >>> result = relpos.relative_attention([[1.0], [1.0], [1.0]], [[0.0], [0.0], [0.0]], A_K=[[3.0], [0.0], [0.0]])
-    >>> effects_captions(result, (-1,))["weights"]
+    >>> position_effects_captions(result, (-1,))["weights"]
     'Softmax of the combined scores. Weight on offset −1: 22% → 47% on average (with content alone → with positions).'
     """
     captions = explorer_captions(result, d=d, cell_decimals=cell_decimals)
@@ -57,7 +57,7 @@ def effects_captions(
     return {name: captions[name] for name in ("content", "bias", "content_weights", "weights")}
 
 
-def effects_summary(
+def position_effects_summary(
     queries,
     result: AttentionResult,
     favoured: tuple[int, ...],
@@ -178,13 +178,13 @@ def _favoured_sentences(queries, result: AttentionResult, favoured, direction, t
 def _leak_sentence(favoured, n: int, k: int, trained: bool) -> str:
     """Clipping advice, only when a non-favoured key really reads a bonus row (empty otherwise), with a
     k the slider allows (at most n − 1)."""
-    rows, leaked = effects_model.clipping_leaks(favoured, n, k)
+    rows, leaked = position_effects_model.clipping_leaks(favoured, n, k)
     if not leaked:
         return ""
     if trained:
         advice = "A new k trains a new head, which may favour other offsets."
     else:
-        advice = f"Raise k to {effects_model.leak_free_k(favoured, n, k)} to keep it to the favoured offsets."
+        advice = f"Raise k to {position_effects_model.leak_free_k(favoured, n, k)} to keep it to the favoured offsets."
     row_names = " and ".join(f"aᴷ{numbers.offset_subscript(row)}" for row in rows)
     readers = offsets_text(np.array(leaked))
     return (

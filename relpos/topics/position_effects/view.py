@@ -1,6 +1,6 @@
 """Widgets of the Position effects page (pages/position_effects.py): the experiment's sidebar.
 
-The whole experiment is one state dict (relpos.topics.position_effects.schema.EFFECTS) mirrored in the URL;
+The whole experiment is one state dict (relpos.topics.position_effects.schema.POSITION_EFFECTS) mirrored in the URL;
 each sidebar widget copies its value into it.
 """
 
@@ -12,17 +12,17 @@ import relpos
 from relpos import ui
 from relpos.plots import panels
 from relpos.state.keys import state_key
-from relpos.topics.position_effects import model as effects
-from relpos.topics.position_effects import presets_view as effects_presets
+from relpos.topics.position_effects import model as position_effects_model
+from relpos.topics.position_effects import presets_view
 from relpos.topics.position_effects import schema as position_effects_schema
-from relpos.topics.position_effects import text as effects_text
-from relpos.topics.position_effects.schema import D_K_CHOICES, D_MODEL_CHOICES, EFFECTS
-from relpos.topics.position_effects.snippet import effects_snippet
+from relpos.topics.position_effects import text as position_effects_text
+from relpos.topics.position_effects.schema import D_K_CHOICES, D_MODEL_CHOICES, POSITION_EFFECTS
+from relpos.topics.position_effects.snippet import position_effects_snippet
 
 __all__ = ["PAGE", "STATE", "setup_sidebar"]
 
 PAGE = "position_effects"  # url_path
-STATE = ui.PageState("effects", EFFECTS)  # the experiment; the page's widgets are "effects.<name>"
+STATE = ui.PageState("position_effects", POSITION_EFFECTS)  # the experiment; the page's widgets are "effects.<name>"
 
 
 def _bind(name: str) -> dict:
@@ -39,9 +39,9 @@ def _preset_labels() -> dict[str, str]:
     """The selector's labels, in groups: "hand-made: …", the random table, then "trained: …"."""
     hand_made = {
         name: label if favoured is None else f"hand-made: {label}"
-        for name, (label, favoured) in effects.TABLE_PATTERNS.items()
+        for name, (label, favoured) in position_effects_model.TABLE_PATTERNS.items()
     }
-    return {name: hand_made.get(name, label) for name, label in effects.PRESET_LABELS.items()}
+    return {name: hand_made.get(name, label) for name, label in position_effects_model.PRESET_LABELS.items()}
 
 
 def _preset_selector() -> None:
@@ -79,33 +79,33 @@ def setup_sidebar(state: dict) -> None:
     with st.sidebar:
         st.subheader("Experiment")
         _preset_selector()
-        st.slider("Tokens n", *EFFECTS.bounds("n", state), **_bind("n"))
+        st.slider("Tokens n", *POSITION_EFFECTS.bounds("n", state), **_bind("n"))
         st.slider(
             "Clipping distance k",
-            *EFFECTS.bounds("k", state),
+            *POSITION_EFFECTS.bounds("k", state),
             **_bind("k"),
             help="Offsets beyond ±k share the edge vectors of the table. Clipping matters once n > k + 1.",
         )
         _size_sliders(state)
-        st.number_input("Seed", *EFFECTS.bounds("seed", state), **_bind("seed"))
+        st.number_input("Seed", *POSITION_EFFECTS.bounds("seed", state), **_bind("seed"))
         st.slider(
             "Preset strength",
-            *EFFECTS.bounds("strength", state),
+            *POSITION_EFFECTS.bounds("strength", state),
             step=0.1,
             **_bind("strength"),
             help="Structured presets: the average bias a favoured offset adds. Random: the spread of aᴷ.",
         )
         st.slider(
             "Shared direction in X",
-            *EFFECTS.bounds("shared", state),
+            *POSITION_EFFECTS.bounds("shared", state),
             step=0.1,
             **_bind("shared"),
             help="Real embeddings share a common direction. At 0 the queries point every which way, "
             "and one table cannot favour the same offset for all of them.",
         )
         st.divider()
-        loading = {"key": STATE.key("upload"), "lazy_key": state_key("effects", "load")}
-        ui.scenario_upload(PAGE, EFFECTS, on_loaded=STATE.replace, **loading)
+        loading = {"key": STATE.key("upload"), "lazy_key": state_key("position_effects", "load")}
+        ui.scenario_upload(PAGE, POSITION_EFFECTS, on_loaded=STATE.replace, **loading)
 
 
 #: A panel's height two a row, and stacked on a phone (a 390 px screen's square and its axes).
@@ -116,9 +116,9 @@ def _panels(state: dict, inputs, result, favoured) -> None:
     """The four heatmaps, two a row, each with its caption at the cells' own decimals."""
     # two panels a row: room for 64 tokens; a phone stacks them, each a square as wide as
     # the screen, and the spare height of 560 px stood empty between a title and its cells
-    figures = panels.effects_panels(result, height=PHONE_PANEL_HEIGHT if ui.phone_screen() else PANEL_HEIGHT)
-    captions = effects_text.effects_captions(
-        result, favoured, d=inputs.queries.shape[1], cell_decimals=panels.effects_decimals(state["n"])
+    figures = panels.position_effects_panels(result, height=PHONE_PANEL_HEIGHT if ui.phone_screen() else PANEL_HEIGHT)
+    captions = position_effects_text.position_effects_captions(
+        result, favoured, d=inputs.queries.shape[1], cell_decimals=panels.position_effects_decimals(state["n"])
     )
     for row in (("content", "bias"), ("content_weights", "weights")):
         for name, column in zip(row, st.columns(2), strict=True):
@@ -127,7 +127,7 @@ def _panels(state: dict, inputs, result, favoured) -> None:
                     figures[name],
                     captions[name],
                     key=STATE.key(f"fig.{name}"),
-                    alt=f"Heatmap: {panels.plain_title(name, effects=True)}",
+                    alt=f"Heatmap: {panels.plain_title(name, position_effects=True)}",
                 )
 
 
@@ -146,16 +146,17 @@ def _how_it_is_built(state: dict, inputs, result) -> None:
         "weights": result.weights,
     }
     ui.matrix_tables(
-        {panels.plain_title(name, effects=True): matrix for name, matrix in matrices.items()}, key=STATE.key("tables")
+        {panels.plain_title(name, position_effects=True): matrix for name, matrix in matrices.items()},
+        key=STATE.key("tables"),
     )
     ui.export_section(
-        schema=EFFECTS,
+        schema=POSITION_EFFECTS,
         state=state,
         url_path=PAGE,
         matrices=matrices,
         result=result,
         computed={"X": inputs.X, "W_q": inputs.W_q, "W_k": inputs.W_k, "table a^K": inputs.table},
-        snippet=effects_snippet(state),
+        snippet=position_effects_snippet(state),
         key=STATE.key("export"),
     )
 
@@ -170,21 +171,21 @@ def render() -> None:
     STATE.show_problems()
     setup_sidebar(state)
 
-    profile, trained_note = effects_presets.preset_profile(state)  # None, [] for a hand-made or random preset
-    inputs = position_effects_schema.effects_inputs(state, profile)
+    profile, trained_note = presets_view.preset_profile(state)  # None, [] for a hand-made or random preset
+    inputs = position_effects_schema.state_inputs(state, profile)
     result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)  # both terms / sqrt(d_k)
-    favoured = effects.favoured_offsets(state["preset"], profile)
+    favoured = position_effects_model.favoured_offsets(state["preset"], profile)
     _panels(state, inputs, result, favoured)
     if trained_note:
         st.info("\n".join(f"- {sentence}" for sentence in trained_note))
 
     st.header("What the position term did")
-    sentences = effects_text.effects_summary(
+    sentences = position_effects_text.position_effects_summary(
         inputs.queries,
         result,
         favoured,
         inputs.direction,
-        trained=effects.is_trained(state["preset"]),
+        trained=position_effects_model.is_trained(state["preset"]),
         table=inputs.table,
     )
     ui.bullets(sentences)

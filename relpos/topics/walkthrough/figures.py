@@ -306,7 +306,7 @@ def colour_bar_below(fig: go.Figure) -> go.Figure:
 
 
 # ---------------------------------------------------------------- one stop's figures
-# Drawn alike by the page (relpos.topics.walkthrough.stage) and by a live class's follow view
+# Drawn alike by the page (relpos.topics.walkthrough.stage_view) and by a live class's follow view
 # (relpos.topics.walkthrough.spec), from the stop's numbers; `hidden` names the cells whose
 # score a question asks for while it is open (they stay "not computed yet").
 

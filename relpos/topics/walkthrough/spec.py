@@ -107,7 +107,7 @@ def follow_view(state: str, asked: tuple[str, str] | None = None) -> dict:
     Parameters
     ----------
     state : str
-        The class's pace state (:func:`relpos.topics.walkthrough.live.pace_of`): the
+        The class's pace state (:func:`relpos.topics.walkthrough.classroom_view.pace_of`): the
         walkthrough's URL state of the teacher's stop and numbers.
     asked : (kind, stop id), optional
         The open question's kind and the stop it was asked at: what it asks for is left out.

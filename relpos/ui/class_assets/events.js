@@ -120,7 +120,7 @@ function offer(stream, version) {
 // Hand-overs to Streamlit, one task each (see the notes at the top), each made after
 // Streamlit has sent the one before: its changes go out from a 0 ms timer set by the change,
 // so a job's turn is a timer set after the last job. The page's other widget changes that
-// must not share a rerun take turns here too (the clicker: relpos/server/assets/classroom.js).
+// must not share a rerun take turns here too (the clicker: relpos/server/assets/page_helpers.js).
 const TURN = Symbol.for("relpos.streamlitTurn");
 const turns = [];
 function nextTurn() {

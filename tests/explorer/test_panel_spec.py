@@ -1,4 +1,4 @@
-"""The Python side of the Explorer's live panel: its spec, its checked release, its component."""
+"""The Python side of the Explorer panel: its spec, its checked release, its component."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ import pytest
 import relpos
 from relpos.plots import panels, style
 from relpos.text import explain
+from relpos.topics.explorer import panel_spec
 from relpos.topics.explorer import schema as explorer_schema
-from relpos.topics.explorer import spec as live
-from relpos.topics.explorer.live_values import apply_live_values
-from tests.support.apptest import ROOT, live_release, live_skeleton, live_specs, open_app, panel_z, texts
+from relpos.topics.explorer.panel_values import apply_panel_values
+from tests.support.apptest import ROOT, open_app, panel_release, panel_skeleton, panel_specs, panel_z, texts
 
 sys.path.insert(0, str(ROOT / "bench"))
 import spec_size
@@ -32,7 +32,7 @@ def without_path(shape: dict) -> dict:
     return {key: value for key, value in shape.items() if key != "path"}
 
 
-class TestLiveSpec:
+class TestPanelSpec:
     def test_is_json_and_carries_figure_skeletons_without_cells(self):
         _, spec = spec_for({})
         assert json.loads(json.dumps(spec)) == spec  # what Streamlit sends is what was built
@@ -42,15 +42,15 @@ class TestLiveSpec:
             example.queries, example.keys, example.table, example.attention(), height=panels.panel_height(4)
         )
         for name in spec["figures"]:
-            figure, full = live_skeleton(spec, name), oracle.figure_json(built[name])
-            assert not set(live.CELL_FIELDS) & set(figure["data"][0]), name  # the browser computes the cells
+            figure, full = panel_skeleton(spec, name), oracle.figure_json(built[name])
+            assert not set(panel_spec.CELL_FIELDS) & set(figure["data"][0]), name  # the browser computes the cells
             shapes = full["layout"].get("shapes", [])
             assert figure["layout"].get("shapes", []) == [without_path(shape) for shape in shapes], name
             assert all(shape["path"].startswith("M 3.5,0.5 L 3.5,1.5") for shape in shapes[:1])  # k = 2: outline
             sent = {**figure, "layout": {**figure["layout"], "shapes": shapes}} if shapes else figure
-            assert sent == live.skeleton(full), name  # everything else exactly as Python builds it
-            assert set(live.CELL_FIELDS) & set(full["data"][0]), name  # (which did have cells)
-        scores = live_skeleton(spec, "scores")["data"][0]
+            assert sent == panel_spec.skeleton(full), name  # everything else exactly as Python builds it
+            assert set(panel_spec.CELL_FIELDS) & set(full["data"][0]), name  # (which did have cells)
+        scores = panel_skeleton(spec, "scores")["data"][0]
         result = example.attention()
         limit = np.abs(np.stack([result.content, result.bias, result.scores])).max()
         assert scores["zmax"] == pytest.approx(limit) and scores["zmin"] == pytest.approx(-limit)  # Python's fit
@@ -59,7 +59,7 @@ class TestLiveSpec:
         assert spec["origin"] == 1  # the browser draws the outline paths from n, k and this
         assert len(spec["figures"]["bias"]["layout"]["shapes"]) == 2
         assert {"xaxis", "yaxis", "margin"} <= set(spec["layout"]) and "xaxis" not in spec["figures"]["bias"]["layout"]
-        assert spec["seq"] == 3 and spec["live"] and not spec["scalar"]
+        assert spec["seq"] == 3 and spec["drag_repaint"] and not spec["scalar"]
 
     def test_inputs_are_the_arrays_the_core_used(self):
         state, spec = spec_for({"d": "2", "n": "5", "preset": "random", "seed": "4"})
@@ -79,7 +79,7 @@ class TestLiveSpec:
 
     def test_long_sequences_have_notes_instead_of_sliders_and_repaint_on_release(self):
         _, spec = spec_for({"n": "96", "k": "20", "preset": "random"})
-        assert not spec["live"]
+        assert not spec["drag_repaint"]
         assert [g["labels"] for g in spec["groups"]] == [[], [], []]
         assert "With k > 16 the 41 table entries are generated" in spec["groups"][0]["note"]
         assert "With more than 16 tokens" in spec["groups"][1]["note"]
@@ -116,7 +116,7 @@ def _query_id(query: dict) -> str:
 @pytest.mark.parametrize("query", RELEASE_QUERIES, ids=_query_id)
 def test_a_release_builds_the_same_spec_without_building_figures(query):
     """release_spec (the page's path: skeletons straight from the specs, hover recipes, cached
-    offset map) sends exactly what live_spec makes of the whole figures, key for key."""
+    offset map) sends exactly what spec_from_figures makes of the whole figures, key for key."""
     state, whole = spec_for(query)
     inputs = explorer_schema.explorer_inputs(state)
     if state["bias"] == "scalar":
@@ -124,7 +124,7 @@ def test_a_release_builds_the_same_spec_without_building_figures(query):
     else:
         result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
     captions = explain.explorer_captions(result, scalar=state["bias"] == "scalar")
-    released = live.release_spec(state, inputs, result, captions, seq=3)
+    released = panel_spec.release_spec(state, inputs, result, captions, seq=3)
     assert json.dumps(released, sort_keys=True) == json.dumps(whole, sort_keys=True)
 
 
@@ -146,7 +146,7 @@ class TestPresenterSpec:
 
     def test_scores_and_weights_first_and_no_figure_text_below_20_px(self):
         _, spec = spec_for({"presenter": "1"})
-        assert spec["presenter"] and list(spec["figures"]) == list(live.PRESENTER_ORDER)
+        assert spec["presenter"] and list(spec["figures"]) == list(panel_spec.PRESENTER_ORDER)
         sizes = list(_font_sizes([spec["layout"], spec["trace"], spec["figures"]]))
         assert len(sizes) >= 10 and min(sizes) >= style.PRESENTER_MIN_FONT, sorted(sizes)
         bars = [figure["data"][0].get("colorbar", spec["trace"].get("colorbar")) for figure in spec["figures"].values()]
@@ -166,7 +166,7 @@ class TestPresenterSpec:
 
     def test_the_screen_layout_is_unchanged_without_it(self):
         _, spec = spec_for({})
-        assert not spec["presenter"] and list(spec["figures"]) == list(live.PANEL_ORDER)
+        assert not spec["presenter"] and list(spec["figures"]) == list(panel_spec.PANEL_ORDER)
         assert spec["layout"]["font"] == {"size": style.FONT_SIZE}
 
 
@@ -175,9 +175,9 @@ def test_each_release_gets_its_own_offset_map_skeleton():
     state = explorer_schema.EXPLORER.decode({}).state
     inputs = explorer_schema.explorer_inputs(state)
     result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
-    first = live.release_spec(state, inputs, result, {})
+    first = panel_spec.release_spec(state, inputs, result, {})
     first["figures"]["offsets"]["layout"]["title"]["text"] = "changed by one session"
-    assert live.release_spec(state, inputs, result, {})["figures"]["offsets"]["layout"]["title"]["text"] != (
+    assert panel_spec.release_spec(state, inputs, result, {})["figures"]["offsets"]["layout"]["title"]["text"] != (
         "changed by one session"
     )
 
@@ -186,7 +186,7 @@ def test_hover_recipes_carry_no_cells():
     example = relpos.worked_example()
     result = example.attention()
     args = (example.queries, example.keys, example.table, result)
-    full, recipes = live.explorer_hovers(*args, cells=True), live.explorer_hovers(*args)
+    full, recipes = panel_spec.explorer_hovers(*args, cells=True), panel_spec.explorer_hovers(*args)
     assert all(recipe.customdata is None for recipe in recipes.values())
     assert {name: (h.template, h.fields, h.as_text) for name, h in full.items()} == {
         name: (h.template, h.fields, h.as_text) for name, h in recipes.items()
@@ -204,18 +204,18 @@ def test_a_release_sends_a_small_spec_for_any_n(n):
     whole, compact = spec_size.spec_bytes(n)
     assert compact <= SPEC_KIB[n] * 1024, f"n = {n}: {compact / 1024:.1f} KiB"
     spec, _ = spec_size.page_spec({"n": str(n)})
-    assert not any(set(live.CELL_FIELDS) & set(figure["data"][0]) for figure in spec["figures"].values())
+    assert not any(set(panel_spec.CELL_FIELDS) & set(figure["data"][0]) for figure in spec["figures"].values())
     assert whole > compact  # the bench's "before" does carry the cells
 
 
 STATE = {"a": [0.1, 0.2, 0.3], "q": [1.0, 0.5], "keys": [0.9, 0.7], "bias": "shaw"}
 
 
-class TestApplyLiveValues:
-    STATE = STATE  # never mutated: apply_live_values returns a new dict
+class TestApplyPanelValues:
+    STATE = STATE  # never mutated: apply_panel_values returns a new dict
 
     def test_values_are_clamped_and_put_on_the_slider_grid(self):
-        new, problems = apply_live_values(self.STATE, {"a": [9, -0.0, 0.123456], "q": [-3, 0.5], "bias": "scalar"})
+        new, problems = apply_panel_values(self.STATE, {"a": [9, -0.0, 0.123456], "q": [-3, 0.5], "bias": "scalar"})
         assert new["a"] == [2.0, 0.0, 0.12] and new["q"] == [-2.0, 0.5] and new["bias"] == "scalar"
         assert math.copysign(1, new["a"][1]) == 1 and problems == []
         assert self.STATE["a"] == [0.1, 0.2, 0.3]  # a new dict; the old state is untouched
@@ -233,33 +233,36 @@ class TestApplyLiveValues:
         ],
     )
     def test_hostile_messages_change_nothing(self, message):
-        new, problems = apply_live_values(self.STATE, message)
+        new, problems = apply_panel_values(self.STATE, message)
         assert new == self.STATE and len(problems) == 1
 
     def test_lists_without_sliders_stay_generated(self):
-        new, problems = apply_live_values(dict(self.STATE, q=None), {"q": [1.0, 2.0]})
+        new, problems = apply_panel_values(dict(self.STATE, q=None), {"q": [1.0, 2.0]})
         assert new["q"] is None and problems == ["q: expected no values here; the values were kept."]
 
     def test_not_a_dict(self):
-        assert apply_live_values(self.STATE, [1, 2])[1] == ["the live panel sent no values; the values were kept."]
+        assert apply_panel_values(self.STATE, [1, 2])[1] == ["the Explorer panel sent no values; the values were kept."]
 
 
 class TestComponentOnThePage:
     def test_one_live_panel_served_from_the_package(self):
-        from relpos.ui import live as live_ui
+        from relpos.ui import explorer_panel
 
         at = open_app("explorer")
         (element,) = at.get("bidi_component")
-        assert element.proto.component_name == live_ui.NAME == "relpos.live"
-        assert element.proto.js_source_path == "live.js" and element.proto.css_source_path == "live.css"
+        assert element.proto.component_name == explorer_panel.NAME == "relpos.explorer_panel"
+        assert (
+            element.proto.js_source_path == "explorer_panel.js"
+            and element.proto.css_source_path == "explorer_panel.css"
+        )
         assert not at.get("plotly_chart")  # the panels are drawn by the component only
-        assert (live_ui.ASSETS / "attention.js").is_file()
-        assert live_ui.plotly_chunk().startswith("static/js/PlotlyChart.")  # Streamlit's own plotly.js
+        assert (explorer_panel.ASSETS / "attention.js").is_file()
+        assert explorer_panel.plotly_chunk().startswith("static/js/PlotlyChart.")  # Streamlit's own plotly.js
 
     def test_a_forged_release_is_reported_and_changes_nothing(self):
         at = open_app("explorer")
         before = panel_z(at, "combined score")
-        live_release(at, a={1: float("nan")})
+        panel_release(at, a={1: float("nan")})
         assert not at.exception
         assert "Some values from the sliders could not be used: a: expected 5 numbers" in texts(at)
         np.testing.assert_array_equal(panel_z(at, "combined score"), before)
@@ -267,8 +270,8 @@ class TestComponentOnThePage:
 
     def test_release_seq_comes_back_in_the_spec(self):
         at = open_app("explorer")
-        live_release(at, a={0: 1.0})
-        (spec,) = live_specs(at)
+        panel_release(at, a={0: 1.0})
+        (spec,) = panel_specs(at)
         assert spec["seq"] == 1 and spec["groups"][0]["values"][0] == 1.0
 
 
@@ -281,5 +284,5 @@ def test_with_k_0_the_weight_change_is_not_painted_from_rounding_noise():
     result = relpos.relative_attention(inputs.queries, inputs.keys, A_K=inputs.table)
     change = result.weights - result.content_weights
     assert 0 < abs(change).max() < 1e-15  # the noise is there
-    trace = live.release_spec(state, inputs, result, {})["figures"]["difference"]["data"][0]
+    trace = panel_spec.release_spec(state, inputs, result, {})["figures"]["difference"]["data"][0]
     assert (trace["zmin"], trace["zmax"]) == (-1.0, 1.0)

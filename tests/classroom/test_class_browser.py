@@ -77,14 +77,14 @@ def test_a_student_whose_stream_is_refused_opens_a_new_one_and_follows(chromium,
     try:
         page = context.new_page()
         page.route(re.compile(r"/relpos/class/[A-Z0-9]+/events"), proxy_restarting)
-        page.goto(class_server.url("worked_example", {"class": record.code}))
+        page.goto(class_server.url("walkthrough", {"class": record.code}))
         page.get_by_role("button", name="Join the class").click(no_wait_after=True)
         _wait_text(page, "you follow your teacher", 60)
         deadline = time.monotonic() + NEXT_WITHIN
         while len(asked) < 2:  # refused once, then asked again
             assert time.monotonic() < deadline, f"the stream was not opened again after a 502: {asked}"
             page.wait_for_timeout(100)
-        # the teacher's Next, as the teacher's tab stores it (relpos.topics.walkthrough.live.push)
+        # the teacher's Next, as the teacher's tab stores it (relpos.topics.walkthrough.classroom_view.push)
         store.set_stop(record.code, credential, index=1, step="r1j2", state="i=1&j=2")
         _wait_text(page, "Stop 2 of 20")
     finally:

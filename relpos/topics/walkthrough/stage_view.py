@@ -1,8 +1,8 @@
-"""The walkthrough's stage (``pages/worked_example.py``): the current stop's arithmetic, the
+"""The walkthrough's stage (``pages/walkthrough.py``): the current stop's arithmetic, the
 score matrix filling in, the weight bars at a softmax stop, the offset map and the step table.
 
-Everything is drawn from a :class:`relpos.topics.walkthrough.controls.Lesson`; its state, controls,
-editor and exports live in :mod:`relpos.topics.walkthrough.controls`.
+Everything is drawn from a :class:`relpos.topics.walkthrough.controls_view.Lesson`; its state, controls,
+editor and exports live in :mod:`relpos.topics.walkthrough.controls_view`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from relpos.topics.walkthrough import figures as walkthrough_figures
 from relpos.topics.walkthrough import model as wt
 from relpos.topics.walkthrough import tables as step_tables
 from relpos.topics.walkthrough import text as wt_text
-from relpos.topics.walkthrough.controls import OFFSETS, SCORES, STAGE_ANCHOR, TABLE, WEIGHTS, Lesson
+from relpos.topics.walkthrough.controls_view import OFFSETS, SCORES, STAGE_ANCHOR, TABLE, WEIGHTS, Lesson
 
 __all__ = ["offset_section", "stage", "step_table"]
 

@@ -1,4 +1,4 @@
-"""Browser-side helpers of the classroom: ``relpos/server/assets/classroom.js``.
+"""Browser-side helpers of every page: ``relpos/server/assets/page_helpers.js``.
 
 Formulas scaled to fit their column (or made keyboard-scrollable regions when they
 cannot), text fields that let go of the focus after Enter (so a clicker steps the lesson
@@ -32,7 +32,7 @@ from relpos.server import asgi
 from relpos.server.internals import css_class, selectors
 from relpos.state.keys import CLICKER, LESSON_NAV, NUMBER_FIELDS
 
-__all__ = ["PATH", "SCRIPT", "install_client_helpers", "script_tag", "script_url"]
+__all__ = ["PATH", "SCRIPT", "install_page_helpers", "script_tag", "script_url"]
 
 #: Streamlit's elements the script finds (relpos.server.internals), by the names it uses.
 SELECTORS = selectors(
@@ -52,14 +52,14 @@ SELECTORS = selectors(
 #: The script (static, read once), with Streamlit's selectors and the st-key classes of the
 #: number fields filled in.
 SCRIPT = (
-    (Path(__file__).parent / "assets" / "classroom.js")
+    (Path(__file__).parent / "assets" / "page_helpers.js")
     .read_text(encoding="utf-8")
     .replace("/*SELECTORS*/{}", json.dumps(SELECTORS))
     .replace("/*NUMBER_FIELDS*/[]", json.dumps([css_class(key) for key in NUMBER_FIELDS]))
 )
 _BODY = SCRIPT.encode("utf-8")
 #: The route (below the app's base URL path): the name carries the content's hash.
-PATH = f"/relpos/classroom.{hashlib.sha256(_BODY).hexdigest()[:12]}.js"
+PATH = f"/relpos/page_helpers.{hashlib.sha256(_BODY).hexdigest()[:12]}.js"
 
 
 async def _serve_script(request: Request) -> Response:
@@ -82,7 +82,7 @@ def script_tag() -> str:
     return f'<script src="{script_url()}"></script>'
 
 
-def install_client_helpers() -> None:
+def install_page_helpers() -> None:
     """Put the helpers' ``<script src>`` at the top of the sidebar (every full run; no
     visible output)."""
     with st.sidebar:

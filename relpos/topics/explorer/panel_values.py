@@ -1,4 +1,4 @@
-"""Values the Explorer's live panel hands back on release, checked before they touch the state.
+"""Values the Explorer panel hands back on release, checked before they touch the state.
 
 The browser recomputes the panels while a slider moves; when the learner lets go it sends
 ``{"seq": int, "a": [...], "q": [...], "keys": [...], "bias": "shaw" | "scalar"}``. That
@@ -13,9 +13,9 @@ import math
 
 from relpos.topics.explorer import presets
 
-__all__ = ["VALUE_LISTS", "apply_live_values"]
+__all__ = ["VALUE_LISTS", "apply_panel_values"]
 
-#: The state's per-value lists the live panel may change (table, queries, keys).
+#: The state's per-value lists the Explorer panel may change (table, queries, keys).
 VALUE_LISTS = ("a", "q", "keys")
 _LOW, _HIGH = presets.VALUE_RANGE
 
@@ -35,8 +35,8 @@ def _values(raw, current: list | None) -> list[float] | None:
     return None if None in values else values
 
 
-def apply_live_values(state: dict, message) -> tuple[dict, list[str]]:
-    """The state with the live panel's values applied, and what could not be used.
+def apply_panel_values(state: dict, message) -> tuple[dict, list[str]]:
+    """The state with the Explorer panel's values applied, and what could not be used.
 
     Parameters
     ----------
@@ -55,16 +55,16 @@ def apply_live_values(state: dict, message) -> tuple[dict, list[str]]:
     Examples
     --------
     >>> state = {"a": [0.1, 0.2, 0.3], "q": [1.0, 0.5], "keys": [0.9, 0.7], "bias": "shaw"}
-    >>> new, problems = apply_live_values(state, {"a": [0.1, -0.5, 3], "bias": "scalar"})
+    >>> new, problems = apply_panel_values(state, {"a": [0.1, -0.5, 3], "bias": "scalar"})
     >>> new["a"], new["bias"], problems
     ([0.1, -0.5, 2.0], 'scalar', [])
-    >>> apply_live_values(state, {"q": [1.0]})[1]
+    >>> apply_panel_values(state, {"q": [1.0]})[1]
     ['q: expected 2 numbers; the values were kept.']
     """
     new = dict(state)
     problems: list[str] = []
     if not isinstance(message, dict):
-        return new, ["the live panel sent no values; the values were kept."]
+        return new, ["the Explorer panel sent no values; the values were kept."]
     for name in VALUE_LISTS:
         if name not in message:
             continue

@@ -1,12 +1,12 @@
-"""Streamlit layer of the classroom walkthrough (``pages/worked_example.py``).
+"""Streamlit layer of the classroom walkthrough (``pages/walkthrough.py``).
 
 Session state, the sidebar editor, the step controls and the drawing of each stage.
 Every number comes from :mod:`relpos.topics.walkthrough.model` (which reads the core's
 :class:`~relpos.core.attention.AttentionResult`); figures come from :mod:`relpos.plots`,
 tables from :mod:`relpos.tables.frames`. Part of the view, built from the widget kit :mod:`relpos.ui`.
 
-State lives in ``st.session_state`` under ``worked_example:*`` keys (widgets under
-``worked_example.*``, :mod:`relpos.state.keys`): the last good scenario and the
+State lives in ``st.session_state`` under ``walkthrough:*`` keys (widgets under
+``walkthrough.*``, :mod:`relpos.state.keys`): the last good scenario and the
 current stop are plain entries (they survive page switches); the widgets mirror them.
 
 Lesson links: on the page's first run in a browser session the whole view (stop,
@@ -39,7 +39,7 @@ from relpos.topics.walkthrough import text as wt_text
 from relpos.topics.walkthrough.schema import WALKTHROUGH
 from relpos.topics.walkthrough.snippet import walkthrough_snippet
 
-PAGE = "worked_example"  # url_path: lesson links, scenario files and keys name the page by it
+PAGE = "walkthrough"  # url_path: lesson links, scenario files and keys name the page by it
 # session values (relpos.state.keys: page:name)
 SCENARIO = state_key(PAGE, "scenario")  # last good Scenario
 MEMORY = state_key(PAGE, "memory")  # a^K values by offset, remembered when k is lowered
@@ -488,17 +488,17 @@ def _number_fields(label: str, items, problems: dict[str, str], per_row: int = 4
             st.error(problems[key])
 
 
-def live_editor(lesson: Lesson) -> None:
+def presenter_editor(lesson: Lesson) -> None:
     """Presenter mode: the editor in the main area, under the stop (the sidebar stays folded
     away, so the page keeps its width); after Enter a field lets go of the focus
-    (relpos/server/assets/classroom.js), so the clicker steps the lesson again."""
+    (relpos/server/assets/page_helpers.js), so the clicker steps the lesson again."""
     with st.expander("Edit the numbers", icon=":material/edit:", expanded=bool(lesson.problems)):
         editor(lesson)
 
 
 def editor(lesson: Lesson) -> None:
     """Every number of the example, k, and the reset button (draw inside ``st.sidebar``,
-    or :func:`live_editor` in presenter mode)."""
+    or :func:`presenter_editor` in presenter mode)."""
     scenario, problems = lesson.scenario, dict(lesson.problems)
     st.header("The numbers")
     ui.caption("walkthrough_edit")

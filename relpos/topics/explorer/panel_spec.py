@@ -1,4 +1,4 @@
-"""What the Explorer's live panel needs in the browser: inputs, sliders and seven figure skeletons.
+"""What the Explorer panel needs in the browser: inputs, sliders and seven figure skeletons.
 
 Python builds what it sends (:func:`release_spec`) and nothing more: each figure's layout,
 colour scale, colour range (fitted here), axes and hover and cell templates, but not its
@@ -6,11 +6,11 @@ cells: no ``z``, cell ``text`` or ``customdata``, which grow with n², nor the p
 clipping window's outline (2n corners), and what all seven share once. A release's spec is
 12–18 KiB for any n (``bench/spec_size.py`` prints it beside the whole figures). The
 browser fills the cells itself, on the first load, on every release and while a slider
-moves: its mirror of :mod:`relpos.core` (``relpos/ui/live_assets/attention.js``) computes
+moves: its mirror of :mod:`relpos.core` (``relpos/ui/explorer_panel_assets/attention.js``) computes
 the numbers from the inputs sent here, the cell text with the decimals and the hover data
 from the recipes sent here, the offset map's cells from
 :func:`relpos.plots.offset_map.panel_cells` and the outline from n and k.
-tests/explorer/test_live_panel.py checks that what it draws equals the whole figures of
+tests/explorer/test_explorer_panel.py checks that what it draws equals the whole figures of
 the tests' oracle (tests/support/oracle.py), array for array. No Streamlit.
 """
 
@@ -42,8 +42,8 @@ from relpos.topics.explorer.schema import SLIDER_K, SLIDER_TOKENS
 
 __all__ = [
     "CELL_FIELDS",
+    "DRAG_REPAINT_MAX_N",
     "GROUPS",
-    "LIVE_MAX_N",
     "PANEL_ORDER",
     "PRESENTER_ORDER",
     "assemble",
@@ -62,7 +62,7 @@ __all__ = [
 
 #: Up to this many tokens the browser recomputes the panels on every input event;
 #: above it the panels repaint on release.
-LIVE_MAX_N = 64
+DRAG_REPAINT_MAX_N = 64
 #: Slider groups: state key -> tab title (plain Unicode: a screen reader reads it as is).
 GROUPS = {"a": "Table aᴷ", "q": "Queries qᵢ", "keys": "Keys kⱼ"}
 #: The two bias settings (the state's "bias").
@@ -311,14 +311,14 @@ def offset_map_panel(
 def release_spec(
     state: dict, inputs: presets.ExplorerInputs, result: AttentionResult, captions: dict[str, str], *, seq: int = 0
 ) -> dict:
-    """The live panel's spec for `state`: inputs, slider groups, the seven figure skeletons and
+    """The Explorer panel's spec for `state`: inputs, slider groups, the seven figure skeletons and
     the recipes for their cells, built without building the figures.
 
     The skeletons come straight from the panels' specs (:func:`explorer_skeletons`), the
     hovers as recipes, the offset map's skeleton from a cache by size. No per-cell number,
     string or Plotly object is made, which is most of a release's server time.
-    tests/explorer/test_live_spec.py checks that this equals, key for key, what the tests'
-    oracle (``tests/support/oracle.py``, ``live_spec``) makes by stripping the whole figures
+    tests/explorer/test_panel_spec.py checks that this equals, key for key, what the tests'
+    oracle (``tests/support/oracle.py``, ``spec_from_figures``) makes by stripping the whole figures
     Python would draw.
     """
     n, k, d = state["n"], state["k"], state["d"]
@@ -360,7 +360,7 @@ def assemble(state, inputs, skeletons: dict, decimals: dict, captions: dict, rec
         "k": k,
         "d": d,
         "scalar": state["bias"] == "scalar",
-        "live": n <= LIVE_MAX_N,
+        "drag_repaint": n <= DRAG_REPAINT_MAX_N,
         "presenter": presenter,  # the panel's projector layout (two panels a row, larger text)
         "low": low,
         "high": high,

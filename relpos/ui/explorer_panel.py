@@ -1,8 +1,8 @@
-"""The Explorer's live panel: a Streamlit custom component (``st.components.v2``).
+"""The Explorer panel: a Streamlit custom component (``st.components.v2``).
 
-Its JavaScript and CSS live in ``relpos/ui/live_assets`` (declared as the component's
+Its JavaScript and CSS live in ``relpos/ui/explorer_panel_assets`` (declared as the component's
 ``asset_dir`` in ``pyproject.toml``) and are served by Streamlit at
-``/_stcore/bidi-components/relpos.live/…``. relpos runs from its source tree rather than
+``/_stcore/bidi-components/relpos.explorer_panel/…``. relpos runs from its source tree rather than
 as an installed distribution, so Streamlit's scan of installed packages does not find the
 manifest; :func:`project_component` hands the same manifest to the running server's component
 manager instead.
@@ -26,20 +26,20 @@ import streamlit as st
 
 from relpos.server import internals
 
-__all__ = ["ASSETS", "NAME", "katex_chunk", "live_panel", "plotly_chunk", "project_component", "values_message"]
+__all__ = ["ASSETS", "NAME", "explorer_panel", "katex_chunk", "plotly_chunk", "project_component", "values_message"]
 
 ROOT = Path(__file__).resolve().parents[2]
-ASSETS = Path(__file__).resolve().with_name("live_assets")
+ASSETS = Path(__file__).resolve().with_name("explorer_panel_assets")
 #: Streamlit's name for the component: ``<project>.<component>`` from pyproject.toml.
-NAME = "relpos.live"
-#: Streamlit's elements live.js finds (relpos.server.internals).
+NAME = "relpos.explorer_panel"
+#: Streamlit's elements explorer_panel.js finds (relpos.server.internals).
 SELECTORS = internals.selectors({"app": "stApp"})
 _mounts: dict[tuple[int, str], Callable] = {}  # (id(component manager), name) -> mounting callable
 
 
 def manifest():
     """The component manifest of pyproject.toml (``[tool.streamlit.component]``): every
-    component of the project (the live panel and the live class's receiver)."""
+    component of the project (the Explorer panel and the live class's receiver)."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     entries = project["tool"]["streamlit"]["component"]["components"]
     return internals.manifest(project["project"]["name"], project["project"]["version"], entries)
@@ -78,12 +78,12 @@ def values_message(key: str) -> dict | None:
     return message if isinstance(message, dict) else None
 
 
-def live_panel(spec: dict, *, key: str, on_release: Callable[[], None]) -> None:
-    """Mount the live panel with `spec` (:func:`relpos.topics.explorer.spec.release_spec`).
+def explorer_panel(spec: dict, *, key: str, on_release: Callable[[], None]) -> None:
+    """Mount the Explorer panel with `spec` (:func:`relpos.topics.explorer.panel_spec.release_spec`).
 
     `on_release` runs (as a widget callback, before the rerun) when the learner lets go
     of a slider or flips the toggle; read the values with :func:`values_message`.
     """
-    mount = project_component(NAME, js="live.js", css="live.css", isolate_styles=False)
+    mount = project_component(NAME, js="explorer_panel.js", css="explorer_panel.css", isolate_styles=False)
     data = {**spec, "plotly": plotly_chunk(), "dom": SELECTORS}
     mount(key=key, data=data, default={"values": None}, on_values_change=on_release)

@@ -27,16 +27,16 @@ from relpos.classroom.model import Class, Pace
 from relpos.server import turns
 from relpos.state.keys import START_CLASS, state_key, widget_key
 from relpos.text.numbers import readable, subscript
-from relpos.topics.walkthrough import controls as walk
+from relpos.topics.walkthrough import controls_view
 from relpos.topics.walkthrough import model as wt
 from relpos.topics.walkthrough import schema as walkthrough_schema
-from relpos.topics.walkthrough.controls import PAGE, Lesson
+from relpos.topics.walkthrough.controls_view import PAGE, Lesson
 from relpos.topics.walkthrough.schema import WALKTHROUGH
 from relpos.ui import class_events as events
 from relpos.ui import class_follow, classroom
 
 __all__ = [
-    "Live",
+    "InClass",
     "asked",
     "class_panel",
     "follow",
@@ -62,7 +62,7 @@ CONSOLE = widget_key(PAGE, "class_console")
 
 
 @dataclass(frozen=True)
-class Live:
+class InClass:
     """This run's part in a live class: who (None: no class), the class as read, and an
     error to show instead (an unknown or ended code)."""
 
@@ -111,12 +111,12 @@ def _view_of(pace: Pace) -> walkthrough_schema.WalkthroughView:
     return walkthrough_schema.walkthrough_view(WALKTHROUGH.decode(dict(parse_qsl(pace.state))).state)
 
 
-def follow() -> Live:
+def follow() -> InClass:
     """Before the lesson is read: who this session is, and for a paced student the
     teacher's stop and numbers applied."""
     who = classroom.role()
     if who is None:
-        return Live()
+        return InClass()
     try:
         if who.teacher:  # an ended class stays the teacher's for its results
             record = classroom.store().check_teacher(who.code, who.secret)
@@ -125,22 +125,22 @@ def follow() -> Live:
         else:  # a code from a link: wrong ones are throttled per client (guessing codes)
             record = classroom.store().look_up(who.code, session_client())
     except StoreUnavailableError as error:  # says nothing about the class: keep who this is
-        return Live(who, None, _reconnecting(who, error))
+        return InClass(who, None, _reconnecting(who, error))
     except ClassroomError as error:
         if (who.teacher or who.student) and ends_identity(error):
             classroom.forget()
-        return Live(who, None, error)
+        return InClass(who, None, error)
     if classroom.removed_from(who, record):  # the teacher took the seat back: the join box, and why
-        return Live(classroom.Role("invited", who.code), record)
-    live = Live(who, record)
+        return InClass(classroom.Role("invited", who.code), record)
+    in_class = InClass(who, record)
     turns.go_first(bool(who.teacher and record.ended_at is None))  # a join flood must not hold up the Next
     followed = st.session_state.pop(_FOLLOWED, False)  # handed back by the follow view: start at its stop
-    if record.pace.state and (live.locked or followed) and not live.following:
+    if record.pace.state and (in_class.locked or followed) and not in_class.following:
         view = _view_of(record.pace)
-        walk.follow_view(view.scenario, view.stop)
+        controls_view.follow_view(view.scenario, view.stop)
     if who.teacher and record.pace.state and record.ended_at is None:
         _take_up(record)
-    return live
+    return in_class
 
 
 def _take_up(record: Class) -> None:
@@ -150,41 +150,41 @@ def _take_up(record: Class) -> None:
     and says so (the last tab to move the class leads it)."""
     pushed = st.session_state.get(_PUSHED)
     mine = {kept[1][2] for kept in (pushed, st.session_state.get(_PUSHING)) if kept is not None}
-    if walk.SCENARIO in st.session_state and (pushed is None or record.pace.state in mine):
+    if controls_view.SCENARIO in st.session_state and (pushed is None or record.pace.state in mine):
         return  # this tab leads (or has not led yet, and opened this class itself)
-    walk.open_link_once()  # presenter mode from the link: a screen's own choice
+    controls_view.open_link_once()  # presenter mode from the link: a screen's own choice
     view = _view_of(record.pace)
-    walk.follow_view(view.scenario, view.stop)
+    controls_view.follow_view(view.scenario, view.stop)
     st.session_state[_PUSHED] = (record.code, (record.pace.index, record.pace.step, record.pace.state))
     if pushed is not None:
         index = record.pace.index + 1
         classroom.flash(f"Another of your tabs moved the class to stop {index}; this tab shows it now and leads again.")
 
 
-def join_page(live: Live) -> None:
+def join_page(in_class: InClass) -> None:
     """A join link opened: the join box, on top of an otherwise empty page (the lesson
     follows once joined; a phone sees the box without scrolling, and no teacher's button)."""
     st.title("Walkthrough: one pair at a time")
     classroom.show_flash()
-    classroom.join_prompt(live.who.code)
-    classroom.ask_identity(live.who.code)
+    classroom.join_prompt(in_class.who.code)
+    classroom.ask_identity(in_class.who.code)
 
 
-def asked(lesson: Lesson, live: Live) -> str | None:
+def asked(lesson: Lesson, in_class: InClass) -> str | None:
     """What the class's open question hides at this stop (:func:`wt.asked_part`), for everyone in the class."""
-    question = live.record.question if live.record else None
+    question = in_class.record.question if in_class.record else None
     if question is None or not question.is_open:
         return None
     return wt.asked_part(question.kind, question.stop, lesson.stop, lesson.n)
 
 
-def follow_page(live: Live) -> None:
+def follow_page(in_class: InClass) -> None:
     """A following student's page: drawn once; the browser draws each of the teacher's stops.
 
     The follow view (:mod:`relpos.ui.class_follow`) holds the stop, the question and the
     results; the page around it is static, so the teacher's Next costs no run of it.
     """
-    who, record = live.who, live.record
+    who, record = in_class.who, in_class.record
     st.session_state[_FOLLOWED] = True
     st.title("Walkthrough: one pair at a time")
     classroom.show_flash()
@@ -201,23 +201,23 @@ def _reconnecting(who: classroom.Role, error: StoreUnavailableError) -> StoreUna
     return type(error)(f"Reconnecting to class {who.code}: {error.message} This page tries again by itself; {kept}.")
 
 
-def push(lesson: Lesson, live: Live) -> Class | None:
+def push(lesson: Lesson, in_class: InClass) -> Class | None:
     """The teacher's stop becomes the class's (only when it moved); the class as stored."""
-    if not (live.who and live.who.teacher and live.record) or live.record.ended_at is not None:
-        return live.record
+    if not (in_class.who and in_class.who.teacher and in_class.record) or in_class.record.ended_at is not None:
+        return in_class.record
     pace = pace_of(lesson.link_state)
     current = (pace.index, pace.step, pace.state)
-    if st.session_state.get(_PUSHED) == (live.who.code, current) and live.record.pace.state == pace.state:
-        return live.record
-    st.session_state[_PUSHING] = (live.who.code, current)
+    if st.session_state.get(_PUSHED) == (in_class.who.code, current) and in_class.record.pace.state == pace.state:
+        return in_class.record
+    st.session_state[_PUSHING] = (in_class.who.code, current)
     try:
         record = classroom.store().set_stop(
-            live.who.code, live.who.secret, index=pace.index, step=pace.step, state=pace.state
+            in_class.who.code, in_class.who.secret, index=pace.index, step=pace.step, state=pace.state
         )
     except ClassroomError as error:
         classroom.show_error(error)
-        return live.record
-    st.session_state[_PUSHED] = (live.who.code, current)
+        return in_class.record
+    st.session_state[_PUSHED] = (in_class.who.code, current)
     return record
 
 
@@ -231,9 +231,9 @@ TIE = "a tie: equal gains"
 NO_GAIN = "no key gains visibly"
 
 
-def start_button(lesson: Lesson, live: Live) -> None:
+def start_button(lesson: Lesson, in_class: InClass) -> None:
     """**Start a class** (outside a class; a student sees the class instead)."""
-    if live.who and live.who.kind in ("teacher", "student"):
+    if in_class.who and in_class.who.kind in ("teacher", "student"):
         return
     st.button(
         "Start a class",
@@ -272,65 +272,65 @@ def ask_options(lesson: Lesson) -> list[tuple[str, object]]:
     ]
 
 
-def class_panel(lesson: Lesson, live: Live) -> None:
+def class_panel(lesson: Lesson, in_class: InClass) -> None:
     """The teacher's join panel above the stop: code, link, QR code, students."""
-    if live.error is not None:
-        classroom.show_error(live.error)
-    if not (live.who and live.who.student):  # a student's messages go with the answer box
+    if in_class.error is not None:
+        classroom.show_error(in_class.error)
+    if not (in_class.who and in_class.who.student):  # a student's messages go with the answer box
         classroom.show_flash()
-    if not (live.who and live.who.teacher and live.record):
+    if not (in_class.who and in_class.who.teacher and in_class.record):
         return
-    if live.record.ended_at is not None:
-        classroom.ended_notice(live.who)
+    if in_class.record.ended_at is not None:
+        classroom.ended_notice(in_class.who)
         return
-    classroom.projector(live.who, PAGE, compact=lesson.presenter)
+    classroom.projector(in_class.who, PAGE, compact=lesson.presenter)
 
 
-def teacher_questions(lesson: Lesson, live: Live) -> None:
+def teacher_questions(lesson: Lesson, in_class: InClass) -> None:
     """Under the stop: ask, count, reveal; the console below it, folded until the teacher
     opens it. Its open state is the session's (a widget's), not the browser's: an Ask, a
     Reveal or a Next adds or removes what is above it, and an untracked expander that moves
     is drawn anew, folded."""
-    if not (live.who and live.who.teacher and live.record) or live.record.ended_at is not None:
+    if not (in_class.who and in_class.who.teacher and in_class.record) or in_class.record.ended_at is not None:
         return
-    classroom.question_panel(live.who, live.record, ask_options(lesson), presenter=lesson.presenter)
+    classroom.question_panel(in_class.who, in_class.record, ask_options(lesson), presenter=lesson.presenter)
     with st.expander(
         "Class console: students, quiz, results, end", icon=":material/settings:", key=CONSOLE, on_change="rerun"
     ):
-        classroom.console(live.who, live.record, PAGE)
-        classroom.quiz_round(live.who)
+        classroom.console(in_class.who, in_class.record, PAGE)
+        classroom.quiz_round(in_class.who)
 
 
-def student_panel(lesson: Lesson, live: Live) -> None:
+def student_panel(lesson: Lesson, in_class: InClass) -> None:
     """A student's status and the current question; a join link opened: the join box."""
-    who = live.who
+    who = in_class.who
     if who is None:
         return
     if who.kind == "invited":
-        if live.error is None:
+        if in_class.error is None:
             classroom.join_prompt(who.code)
         return
-    if not who.student or live.record is None:
+    if not who.student or in_class.record is None:
         return
     classroom.show_flash()
-    if live.locked:
+    if in_class.locked:
         st.caption(f"Class {who.code}: you follow your teacher's stop.")
     else:
         st.caption(f"Class {who.code}: move at your own pace.")
-    classroom.answer_box(who, live.record)
+    classroom.answer_box(who, in_class.record)
 
 
-def listen(live: Live, record: Class | None) -> None:
+def listen(in_class: InClass, record: Class | None) -> None:
     """The push receiver for this session's class (after the teacher's push: its version)."""
-    if live.who is None:
+    if in_class.who is None:
         return
     if record is None:
-        if live.reconnecting:
-            _listen_until_back(live.who)
-        elif live.error is not None and ends_identity(live.error):  # never for a malformed (crafted) code
-            classroom.listen(live.who, -1, over=True)
+        if in_class.reconnecting:
+            _listen_until_back(in_class.who)
+        elif in_class.error is not None and ends_identity(in_class.error):  # never for a malformed (crafted) code
+            classroom.listen(in_class.who, -1, over=True)
         return
-    classroom.listen(live.who, record.version, over=record.ended_at is not None)
+    classroom.listen(in_class.who, record.version, over=record.ended_at is not None)
 
 
 def _listen_until_back(who: classroom.Role) -> None:

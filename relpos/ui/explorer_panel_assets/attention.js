@@ -1,12 +1,12 @@
 // The Explorer's numbers in the browser: a mirror of Python, not a second truth.
 //
-// While a slider moves, the live panel (live.js) recomputes here what Python computes on
+// While a slider moves, the Explorer panel (explorer_panel.js) recomputes here what Python computes on
 // release: the core's matrices (relpos.core), the cell text and hover fields
 // (relpos.text.numbers, relpos.text.hover) and the offset map's cells and the clipping
 // window's outline (relpos.plots). Every exported function names the Python function it
 // mirrors. Pure functions, no DOM: tests/js/attention.test.mjs runs them under node's own
 // test runner against numbers the NumPy core exported (tests/js/test_attention_mirror.py),
-// and tests/explorer/test_live_panel.py checks what the browser draws on random states.
+// and tests/explorer/test_explorer_panel.py checks what the browser draws on random states.
 // Index letters as in the core: i query, j key, c feature, r table row; offset = j - i.
 // Arrays are plain row-major Arrays of float64 numbers: queries (n, d), keys (n, d),
 // table (2k+1, d).

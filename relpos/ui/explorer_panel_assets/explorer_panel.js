@@ -1,13 +1,13 @@
-// The Explorer's live panel (a Streamlit custom component, v2).
+// The Explorer panel (a Streamlit custom component, v2).
 //
-// Python sends a spec (relpos.topics.explorer.spec.release_spec): the inputs, the slider groups, the
+// Python sends a spec (relpos.topics.explorer.panel_spec.release_spec): the inputs, the slider groups, the
 // seven figures as Plotly JSON *skeletons* (layout, colour scale and range, templates;
 // no cells, no outline paths; what all seven share comes once, as spec.layout and
 // spec.trace) and the recipes for their cells (decimals, hover fields, the offset map's).
 // The browser fills every cell itself, with one code path: attention.js recomputes the
 // numbers from the inputs and traceUpdate / cellsOf build z, the cell text and the hover
 // data. drawFigures does it when a spec arrives (first load and every release, any n);
-// while a slider moves (up to LIVE_MAX_N tokens) every input event marks the panels it
+// while a slider moves (up to DRAG_REPAINT_MAX_N tokens) every input event marks the panels it
 // changes and, one animation frame later, redrawCells swaps exactly those panels' cells
 // (colour ranges stay: colours hold still while a slider moves). On release the values go
 // back to Python as component state ("values"), which rebuilds captions, tables, URL and
@@ -20,15 +20,15 @@
 // st.plotly_chart's theming never reaches them; a switch of theme redraws them at once.
 // The sliders sit in a sticky bar that never takes more than a quarter of the screen
 // (sliderColumns: one row of them, two on a large screen, scrolling sideways); a spec with
-// `presenter` gets the projector's layout (the rl-presenter class: larger text, two
+// `presenter` gets the projector's layout (the ep-presenter class: larger text, two
 // panels a row, in the spec's order).
 //
 // The panel reports what it does as DOM events (bubbling from its root element, or from
-// the document while it is detached): relpos-live:paint (every repaint, with its
-// timings), relpos-live:restyle (a repaint that needed a full Plotly.restyle),
-// relpos-live:send (a hand-back to Python), relpos-live:spec (a spec drawn: how many
-// figures, when) and relpos-live:mount. It draws a spec handed to it as a
-// relpos-live:load event on its root ({ spec, redraw }), as if Python had sent it: tests
+// the document while it is detached): relpos-explorer-panel:paint (every repaint, with its
+// timings), relpos-explorer-panel:restyle (a repaint that needed a full Plotly.restyle),
+// relpos-explorer-panel:send (a hand-back to Python), relpos-explorer-panel:spec (a spec drawn: how many
+// figures, when) and relpos-explorer-panel:mount. It draws a spec handed to it as a
+// relpos-explorer-panel:load event on its root ({ spec, redraw }), as if Python had sent it: tests
 // and benchmarks compare the drawing with Python's figures without a server round trip.
 import { attend, formatFixed, hoverData, offsetCells, outlinePaths } from "./attention.js";
 
@@ -47,7 +47,7 @@ const SEND_DELAY_MS = 120; // a burst of key presses is sent once
 // that starts on a panel scrolls the page on a phone, a tap still shows the cell (issue 12).
 // Not plotly.js's "responsive": its resize (Plotly.Plots.resize) deletes a figure's height
 // 100 ms after a window resize, and a figure drawn in between, for a new n, then keeps the
-// old height. The panel follows its container's width itself (LivePanel.followWidth).
+// old height. The panel follows its container's width itself (ExplorerPanel.followWidth).
 const PLOT_CONFIG = { displayModeBar: false, responsive: false, scrollZoom: false, doubleClick: false };
 const CELL_KEYS = new Set(["z", "text", "customdata"]); // what a redraw of the cells may change
 // Panels drawn on one colour range (Python fits them together): kept or re-fitted together.
@@ -166,17 +166,17 @@ function drawLayer(plot, update, info, layer) {
     full._module.plot(plot, info, [calcdata], layer);
     return true;
   } catch (error) {
-    console.warn("relpos live panel: redrawing the cells failed, using Plotly.restyle", error);
+    console.warn("relpos Explorer panel: redrawing the cells failed, using Plotly.restyle", error);
     return false;
   }
 }
 
 function structureOf(spec) {
-  return JSON.stringify([spec.n, spec.k, spec.d, spec.live, !!spec.presenter, spec.groups.map((g) => g.labels.length)]);
+  return JSON.stringify([spec.n, spec.k, spec.d, spec.drag_repaint, !!spec.presenter, spec.groups.map((g) => g.labels.length)]);
 }
 
 // The slider bar stays short (never more than a quarter of the screen): the open group's
-// sliders take as few rows as fit, at most --rl-rows (the style sheet's choice for the
+// sliders take as few rows as fit, at most --ep-rows (the style sheet's choice for the
 // screen), and what does not fit is reached by scrolling the rows sideways. Returns the
 // grid's column count: every slider at least its row's min-width, and the row filled.
 function sliderColumns(count, width, item, gap, most) {
@@ -187,11 +187,11 @@ function sliderColumns(count, width, item, gap, most) {
 
 let noteCount = 0; // ids of the group notes (a tab panel names its note as its description)
 
-class LivePanel {
+class ExplorerPanel {
   // `dom`: Streamlit's elements the panel finds (data.dom, relpos.server.internals).
   constructor(dom) {
     this.dom = dom;
-    this.el = element("div", { class: "relpos-live" });
+    this.el = element("div", { class: "relpos-explorer-panel" });
     // Where the keyboard was, so a remount (Streamlit re-creates the component's container
     // now and then while reruns overlap) gives it back instead of dropping it on <body>.
     this.el.addEventListener("focusin", (event) => (this.lastFocused = event.target));
@@ -220,7 +220,7 @@ class LivePanel {
     this.marked = null; // the (i, j) outlined in every panel
     this.queue = Promise.resolve(); // plotly.js is loaded with the first spec (it names the chunk)
     this.watchTheme();
-    this.el.addEventListener("relpos-live:load", (event) => {
+    this.el.addEventListener("relpos-explorer-panel:load", (event) => {
       if (event.detail.redraw) this.figureText = {};
       this.load(event.detail.spec, null, true);
     });
@@ -243,7 +243,7 @@ class LivePanel {
 
   report(kind, detail = {}) {
     const target = this.el.isConnected ? this.el : document;
-    target.dispatchEvent(new CustomEvent(`relpos-live:${kind}`, { bubbles: true, detail }));
+    target.dispatchEvent(new CustomEvent(`relpos-explorer-panel:${kind}`, { bubbles: true, detail }));
   }
 
   // --- the container Streamlit gives us (the same panel survives a remount) --------
@@ -293,7 +293,7 @@ class LivePanel {
     if (structure !== this.structure) {
       this.structure = structure;
       this.figureText = {};
-      this.el.classList.toggle("rl-presenter", !!spec.presenter);
+      this.el.classList.toggle("ep-presenter", !!spec.presenter);
       this.build(spec);
       this.fitSliders();
     } else {
@@ -311,8 +311,8 @@ class LivePanel {
     const colours = themeColours(this.el);
     this.drawnColours = JSON.stringify(colours);
     const shared = JSON.stringify([spec.layout, spec.trace, colours]);
-    const live = this.compute();
-    const ranges = this.keptRanges(spec, live);
+    const computed = this.compute();
+    const ranges = this.keptRanges(spec, computed);
     let drawn = 0;
     for (const name of Object.keys(spec.figures)) {
       // The learner moved a slider while this spec was being drawn: its numbers are old.
@@ -323,7 +323,7 @@ class LivePanel {
       const shown = shared + skeleton + JSON.stringify(range) + (name === "offsets" ? JSON.stringify(spec.offsets) : inputs);
       if (this.figureText[name] === shown) continue; // unchanged since the last spec
       this.figureText[name] = shown;
-      const figure = this.assemble(spec, JSON.parse(skeleton), name === "offsets" ? null : this.cellsOf(name, live));
+      const figure = this.assemble(spec, JSON.parse(skeleton), name === "offsets" ? null : this.cellsOf(name, computed));
       if (range) [figure.data[0].zmin, figure.data[0].zmax] = range;
       const layout = themed({ ...figure.layout, dragmode: false }, colours);
       this.heights[name] = layout.height;
@@ -334,7 +334,7 @@ class LivePanel {
     }
     this.showMarks();
     this.fitButton.hidden = !Object.keys(this.fitted).some((name) => !sameRange(this.ranges[name], this.fitted[name]));
-    if (this.unsent && spec.live) this.repaintValues();
+    if (this.unsent && spec.drag_repaint) this.repaintValues();
     requestAnimationFrame(() => this.report("spec", { seq: spec.seq, drawn, startedAt: started, presentedAt: performance.now(), spec }));
   }
 
@@ -342,7 +342,7 @@ class LivePanel {
   // panel group keeps the range it is drawn with when the spec is Python's answer to the
   // last hand-back (the same inputs: the learner moved a slider, nothing else changed)
   // and every number of the group still lies inside it.
-  keptRanges(spec, live) {
+  keptRanges(spec, computed) {
     const answer = this.sentInputs !== null && this.sentInputs === JSON.stringify([spec.queries, spec.keys, spec.table, spec.scalar]);
     if (answer) this.sentInputs = null;
     this.fitted = {};
@@ -355,7 +355,7 @@ class LivePanel {
     for (const group of RANGE_GROUPS) {
       const shown = this.ranges[group[0]];
       const fits = shown && group.every((name) => {
-        const [low, high] = extent(live.result[name]);
+        const [low, high] = extent(computed.result[name]);
         return sameRange(this.ranges[name], shown) && low >= shown[0] && high <= shown[1];
       });
       if (fits) for (const name of group) kept[name] = shown;
@@ -423,7 +423,7 @@ class LivePanel {
   }
 
   fail(error) {
-    this.el.replaceChildren(element("p", { class: "rl-error", role: "alert" }, `Live panel failed: ${error}`));
+    this.el.replaceChildren(element("p", { class: "ep-error", role: "alert" }, `Explorer panel failed: ${error}`));
   }
 
   // --- the DOM ------------------------------------------------------------------------
@@ -447,15 +447,15 @@ class LivePanel {
     // same width (each slider would stay on a row of its own)
     this.barWidth = 0;
     this.controls = this.buildControls(spec);
-    const notes = element("div", { class: "rl-notes" });
+    const notes = element("div", { class: "ep-notes" });
     notes.append(...Object.values(this.notes));
     this.el.append(this.controls, notes);
-    const grid = element("div", { class: "rl-grid" });
+    const grid = element("div", { class: "ep-grid" });
     for (const name of Object.keys(spec.figures)) {
-      const figure = element("figure", { class: `rl-panel rl-${name}` });
-      const plot = element("div", { class: "rl-plot", role: "img", "aria-label": `Heatmap: ${spec.titles[name]}` });
-      const caption = element("figcaption", { class: "rl-caption" }, spec.captions[name]);
-      const mark = element("div", { class: "rl-mark", "aria-hidden": "true" });
+      const figure = element("figure", { class: `ep-panel ep-${name}` });
+      const plot = element("div", { class: "ep-plot", role: "img", "aria-label": `Heatmap: ${spec.titles[name]}` });
+      const caption = element("figcaption", { class: "ep-caption" }, spec.captions[name]);
+      const mark = element("div", { class: "ep-mark", "aria-hidden": "true" });
       mark.hidden = true;
       figure.append(plot, mark, caption);
       grid.appendChild(figure);
@@ -467,13 +467,13 @@ class LivePanel {
   }
 
   buildControls(spec) {
-    const controls = element("div", { class: "rl-controls", role: "group", "aria-label": "Values" });
-    const tabs = element("div", { class: "rl-tabs", role: "tablist", "aria-label": "Which values the sliders set" });
+    const controls = element("div", { class: "ep-controls", role: "group", "aria-label": "Values" });
+    const tabs = element("div", { class: "ep-tabs", role: "tablist", "aria-label": "Which values the sliders set" });
     this.tabButtons = {};
     this.groupPanels = {};
     this.sliders = {};
     for (const group of spec.groups) {
-      const button = element("button", { type: "button", role: "tab", class: "rl-tab", "data-group": group.name });
+      const button = element("button", { type: "button", role: "tab", class: "ep-tab", "data-group": group.name });
       button.textContent = group.title;
       button.addEventListener("click", () => this.openTab(group.name));
       button.addEventListener("keydown", (event) => this.tabKey(event, group.name));
@@ -481,20 +481,20 @@ class LivePanel {
       tabs.appendChild(button);
       this.groupPanels[group.name] = this.buildGroup(group, spec);
     }
-    const bar = element("div", { class: "rl-bar" });
-    this.fitButton = element("button", { type: "button", class: "rl-fit", title: "Colour ranges fitted to the numbers shown now" }, "Fit colours");
+    const bar = element("div", { class: "ep-bar" });
+    this.fitButton = element("button", { type: "button", class: "ep-fit", title: "Colour ranges fitted to the numbers shown now" }, "Fit colours");
     this.fitButton.hidden = true;
     this.fitButton.addEventListener("click", () => this.fitColours());
     bar.append(tabs, this.buildToggle(spec), this.fitButton);
     controls.append(bar, ...Object.values(this.groupPanels));
-    this.status = element("p", { class: "rl-status", role: "status", "aria-live": "polite" });
+    this.status = element("p", { class: "ep-status", role: "status", "aria-live": "polite" });
     controls.appendChild(this.status);
     this.openTab(this.tab in this.tabButtons ? this.tab : "a", false);
     return controls;
   }
 
   buildToggle(spec) {
-    const label = element("label", { class: "rl-toggle" });
+    const label = element("label", { class: "ep-toggle" });
     this.toggle = element("input", { type: "checkbox", role: "switch" });
     this.toggle.checked = spec.scalar;
     this.toggle.addEventListener("change", (event) => {
@@ -507,19 +507,19 @@ class LivePanel {
   }
 
   buildGroup(group, spec) {
-    const panel = element("div", { role: "tabpanel", class: "rl-group", "data-group": group.name });
+    const panel = element("div", { role: "tabpanel", class: "ep-group", "data-group": group.name });
     panel.setAttribute("aria-label", group.title);
     if (group.note) {
       // below the sticky bar, not in it: a sentence to read once, not a control to reach
-      const id = `rl-note-${(noteCount += 1)}`;
-      this.notes[group.name] = element("p", { class: "rl-note", id, "data-group": group.name }, group.note);
+      const id = `ep-note-${(noteCount += 1)}`;
+      this.notes[group.name] = element("p", { class: "ep-note", id, "data-group": group.name }, group.note);
       panel.setAttribute("aria-describedby", id);
     }
-    const grid = element("div", { class: "rl-sliders" });
+    const grid = element("div", { class: "ep-sliders" });
     grid.addEventListener("scroll", () => this.shade(grid), { passive: true });
     this.sliderGrids[group.name] = grid;
     this.sliders[group.name] = group.labels.map((label, index) => {
-      const row = element("label", { class: "rl-slider" });
+      const row = element("label", { class: "ep-slider" });
       const input = element("input", {
         type: "range",
         min: spec.low,
@@ -532,7 +532,7 @@ class LivePanel {
       input.addEventListener("input", (event) => this.slide(group.name, index, input, output, event));
       input.addEventListener("change", () => this.release());
       this.touchDrag(input, (event) => this.slide(group.name, index, input, output, event));
-      row.append(element("span", { class: "rl-label" }, label), input, output);
+      row.append(element("span", { class: "ep-label" }, label), input, output);
       grid.appendChild(row);
       return { input, output };
     });
@@ -597,7 +597,7 @@ class LivePanel {
       const found = sliders.find(({ input }) => input.getAttribute("aria-label") === label);
       if (!found) continue;
       this.openTab(group, false);
-      const row = found.input.closest(".rl-slider");
+      const row = found.input.closest(".ep-slider");
       const grid = this.sliderGrids[group];
       this.el.scrollIntoView({ block: "start" }); // the bar sticks under the header
       const gridBox = grid.getBoundingClientRect();
@@ -605,9 +605,9 @@ class LivePanel {
       grid.scrollLeft += rowBox.left - gridBox.left - (gridBox.width - rowBox.width) / 2;
       this.shade(grid);
       found.input.focus({ preventScroll: true });
-      row.classList.add("rl-found");
+      row.classList.add("ep-found");
       clearTimeout(this.foundTimer);
-      this.foundTimer = setTimeout(() => row.classList.remove("rl-found"), FOUND_MS);
+      this.foundTimer = setTimeout(() => row.classList.remove("ep-found"), FOUND_MS);
       return true;
     }
     return false;
@@ -618,7 +618,7 @@ class LivePanel {
     const width = this.controls ? this.controls.clientWidth : 0;
     if (!width) return; // detached: the ResizeObserver fits them once the panel is back
     this.barWidth = width;
-    const most = Number(getComputedStyle(this.el).getPropertyValue("--rl-rows")) || 1;
+    const most = Number(getComputedStyle(this.el).getPropertyValue("--ep-rows")) || 1;
     for (const [name, grid] of Object.entries(this.sliderGrids)) {
       const first = grid.firstElementChild;
       if (!first) continue;
@@ -626,7 +626,7 @@ class LivePanel {
       const room = width - (parseFloat(style.paddingLeft) || 0) - (parseFloat(style.paddingRight) || 0);
       const item = parseFloat(getComputedStyle(first).minWidth) || 0;
       const gap = parseFloat(style.columnGap) || 0;
-      grid.style.setProperty("--rl-columns", String(sliderColumns(this.sliders[name].length, room, item, gap, most)));
+      grid.style.setProperty("--ep-columns", String(sliderColumns(this.sliders[name].length, room, item, gap, most)));
     }
     if (this.sliderGrids[this.tab]) this.shade(this.sliderGrids[this.tab]);
   }
@@ -634,8 +634,8 @@ class LivePanel {
   // A soft edge where the row goes on beyond the bar, on the side it goes on.
   shade(grid) {
     const left = grid.scrollLeft;
-    grid.classList.toggle("rl-more-before", left > 1);
-    grid.classList.toggle("rl-more-after", left + grid.clientWidth < grid.scrollWidth - 1);
+    grid.classList.toggle("ep-more-before", left > 1);
+    grid.classList.toggle("ep-more-after", left + grid.clientWidth < grid.scrollWidth - 1);
   }
 
   tabKey(event, name) {
@@ -654,14 +654,14 @@ class LivePanel {
       });
     }
     this.toggle.checked = this.scalar;
-    const figures = this.el.querySelectorAll(".rl-caption");
+    const figures = this.el.querySelectorAll(".ep-caption");
     Object.keys(this.spec.figures).forEach((name, index) => {
       figures[index].textContent = this.spec.captions[name];
     });
   }
 
   setStale(stale) {
-    this.el.classList.toggle("rl-stale", stale);
+    this.el.classList.toggle("ep-stale", stale);
     this.status.textContent = stale ? "Captions, tables and the link update when you let go." : "";
   }
 
@@ -678,7 +678,7 @@ class LivePanel {
     this.unsent = true;
     this.setStale(true);
     this.unhover();
-    if (!this.spec.live) return; // beyond LIVE_MAX_N tokens the panels repaint on release
+    if (!this.spec.drag_repaint) return; // beyond DRAG_REPAINT_MAX_N tokens the panels repaint on release
     for (const name of AFFECTS[kind]) this.dirty.add(name);
     this.pendingInputs.push(event ? event.timeStamp : performance.now());
     if (!this.frame) this.frame = requestAnimationFrame((time) => this.paint(time));
@@ -715,9 +715,9 @@ class LivePanel {
     const names = [...this.dirty];
     this.dirty.clear();
     const started = performance.now();
-    const live = this.compute();
+    const computed = this.compute();
     for (const name of names) delete this.figureText[name]; // shows the slider's values, not the spec's
-    const updates = names.map((name) => this.traceUpdate(name, live)); // numbers, cell text, hover data
+    const updates = names.map((name) => this.traceUpdate(name, computed)); // numbers, cell text, hover data
     const built = performance.now();
     for (const [index, name] of names.entries()) {
       if (redrawCells(this.plots[name], updates[index])) this.report("restyle", { panel: name });
@@ -741,8 +741,8 @@ class LivePanel {
   }
 
   // A value panel's cells: z, the cell text (when Python prints it) and the hover data.
-  cellsOf(name, live) {
-    const matrix = live.result[name];
+  cellsOf(name, computed) {
+    const matrix = computed.result[name];
     const cells = { z: matrix };
     const decimals = this.spec.decimals[name];
     if (decimals !== null && decimals !== undefined) {
@@ -750,15 +750,15 @@ class LivePanel {
     }
     const recipe = this.hoverRecipe(name);
     if (recipe) {
-      const logits = live.result[LOGITS[name]];
-      cells.customdata = hoverData(recipe.fields, recipe.text, { ...live, logits, z: matrix });
+      const logits = computed.result[LOGITS[name]];
+      cells.customdata = hoverData(recipe.fields, recipe.text, { ...computed, logits, z: matrix });
     }
     return cells;
   }
 
   // The cells as a Plotly.restyle update (one trace), with the hover template if the toggle flipped.
-  traceUpdate(name, live) {
-    const update = Object.fromEntries(Object.entries(this.cellsOf(name, live)).map(([key, value]) => [key, [value]]));
+  traceUpdate(name, computed) {
+    const update = Object.fromEntries(Object.entries(this.cellsOf(name, computed)).map(([key, value]) => [key, [value]]));
     const recipe = this.hoverRecipe(name);
     if (recipe && recipe.template && this.plots[name].data[0].hovertemplate !== recipe.template) {
       update.hovertemplate = recipe.template; // the other bias's arithmetic
@@ -799,7 +799,7 @@ class LivePanel {
 
 // One panel per component key: a remount re-attaches it (values, plots, focus and all).
 // Kept on the window under a registered symbol, so a re-imported module finds it too.
-const REGISTRY = Symbol.for("relpos.live.panels");
+const REGISTRY = Symbol.for("relpos.explorer_panel.panels");
 const panels = (window[REGISTRY] = window[REGISTRY] || new Map());
 
 function sameRange(a, b) {
@@ -808,10 +808,10 @@ function sameRange(a, b) {
 
 // A link in the page's text to a slider: href "#slider=" and the slider's label, as in
 // content/explorer_questions.md ("the aᴷ₊₂ slider"). Followed in the panel that has that
-// slider (LivePanel.showSlider); the address bar keeps the lesson link (no #fragment).
+// slider (ExplorerPanel.showSlider); the address bar keeps the lesson link (no #fragment).
 const SLIDER_LINK = "#slider=";
 const FOUND_MS = 2500; // how long the slider a link brought into view stays marked
-const LINKS = Symbol.for("relpos.live.sliderLinks");
+const LINKS = Symbol.for("relpos.explorer_panel.sliderLinks");
 if (!window[LINKS]) {
   window[LINKS] = true;
   document.addEventListener(
@@ -830,10 +830,10 @@ if (!window[LINKS]) {
 
 export default function (component) {
   const { parentElement, data, setStateValue } = component;
-  const id = component.key || component.name || "relpos.live";
+  const id = component.key || component.name || "relpos.explorer_panel";
   let panel = panels.get(id);
   if (!panel) {
-    panel = new LivePanel(data.dom);
+    panel = new ExplorerPanel(data.dom);
     panels.set(id, panel);
   }
   panel.attach(parentElement);

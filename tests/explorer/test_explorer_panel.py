@@ -1,4 +1,4 @@
-"""The Explorer's live panel in a real browser: the heatmaps follow the sliders.
+"""The Explorer panel in a real browser: the heatmaps follow the sliders.
 
 The browser's numbers are checked against the core (relpos.relative_attention and
 relpos.scalar_bias_attention) on random states loaded through the component; drags,
@@ -17,33 +17,33 @@ import relpos
 from relpos.plots import panels
 from relpos.text import explain
 from relpos.text.hover import format_cells
+from relpos.topics.explorer import panel_spec
 from relpos.topics.explorer import schema as explorer_schema
-from relpos.topics.explorer import spec as live
 from tests.support import oracle
 from tests.support.apptest import decode_z
 from tests.support.browser import AppTab, deploy_options
-from tests.support.pages import LIVE_PLOTS, assert_clean, open_explorer
+from tests.support.pages import PANEL_PLOTS, assert_clean, open_explorer
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 
-# Set every slider of the live panel to new values with input events only (no change
+# Set every slider of the Explorer panel to new values with input events only (no change
 # event: nothing is handed to the server), wait for the paint, return what is drawn.
 SET_AND_READ_JS = """
 async (values) => {
-  const live = window.__relposLiveLog;
-  const before = live.painted;
+  const panel = window.__relposPanelLog;
+  const before = panel.painted;
   for (const [group, list] of Object.entries(values)) {
-    live.sliders(group).forEach((input, index) => {
+    panel.sliders(group).forEach((input, index) => {
       input.value = list[index];
       input.dispatchEvent(new Event('input', { bubbles: true }));
     });
   }
   await new Promise((done) => {
-    const check = () => (live.painted > before ? requestAnimationFrame(done) : requestAnimationFrame(check));
+    const check = () => (panel.painted > before ? requestAnimationFrame(done) : requestAnimationFrame(check));
     check();
   });
   const drawn = {};
-  for (const [name, plot] of Object.entries(live.plots())) {
+  for (const [name, plot] of Object.entries(panel.plots())) {
     const trace = plot._fullData[0];
     drawn[name] = {
       z: Array.from(trace.z, (row) => Array.from(row)),
@@ -54,10 +54,10 @@ async (values) => {
       hovertemplate: plot.data[0].hovertemplate || null,
     };
   }
-  return { drawn, values: live.values(), restyled: live.restyled };
+  return { drawn, values: panel.values(), restyled: panel.restyled };
 }
 """
-STATS_JS = "() => ({ painted: window.__relposLiveLog.painted, sends: window.__relposLiveLog.sends.length })"
+STATS_JS = "() => ({ painted: window.__relposPanelLog.painted, sends: window.__relposPanelLog.sends.length })"
 
 
 def wait_for_link(tab: AppTab, name: str, start: str) -> None:
@@ -70,7 +70,7 @@ def wait_for_link(tab: AppTab, name: str, start: str) -> None:
     tab.wait_idle()
 
 
-def live_stats(tab: AppTab) -> dict:
+def panel_stats(tab: AppTab) -> dict:
     return tab.page.evaluate(STATS_JS)
 
 
@@ -97,10 +97,10 @@ def spec_and_figures(state: dict) -> tuple[dict, dict]:
     inputs = explorer_schema.explorer_inputs(state)
     result = attention(inputs.queries, inputs.keys, inputs.table, state["bias"] == "scalar")
     scalar = state["bias"] == "scalar"
-    hovers = live.explorer_hovers(inputs.queries, inputs.keys, inputs.table, result, scalar=scalar, cells=True)
+    hovers = panel_spec.explorer_hovers(inputs.queries, inputs.keys, inputs.table, result, scalar=scalar, cells=True)
     figures = oracle.explorer_panels(inputs.queries, inputs.keys, inputs.table, result, scalar=scalar, hovers=hovers)
     captions = explain.explorer_captions(result, scalar=scalar)
-    spec = oracle.live_spec(state, inputs, figures, captions, result=result, hovers=hovers, seq=1_000_000)
+    spec = oracle.spec_from_figures(state, inputs, figures, captions, result=result, hovers=hovers, seq=1_000_000)
     return spec, figures
 
 
@@ -124,14 +124,14 @@ def test_live_numbers_equal_the_core_on_random_states(app_tab):
     compared with the core.
     """
     open_explorer(app_tab)
-    app_tab.page.wait_for_function(LIVE_PLOTS)
+    app_tab.page.wait_for_function(PANEL_PLOTS)
     rng = np.random.default_rng(11)
     checked, seen = 0, set()
-    restyled = app_tab.page.evaluate("() => window.__relposLiveLog.restyled")
+    restyled = app_tab.page.evaluate("() => window.__relposPanelLog.restyled")
     for number in range(30):
         state = random_state(rng, scalar=number % 2 == 1)
         spec = spec_of(state)
-        app_tab.page.evaluate("(spec) => window.__relposLiveLog.load(spec)", spec)
+        app_tab.page.evaluate("(spec) => window.__relposPanelLog.load(spec)", spec)
         for _ in range(2):
             values = {
                 g["name"]: [round(int(v) * 0.05, 2) for v in rng.integers(-40, 41, len(g["values"]))]
@@ -152,9 +152,9 @@ def test_live_numbers_equal_the_core_on_random_states(app_tab):
 # from the spec's arrival to its figures being on screen.
 LOAD_AND_READ_JS = """
 async (spec) => {
-  const live = window.__relposLiveLog;
-  const shown = await live.load(spec);
-  const drawn = Object.fromEntries(Object.entries(live.plots()).map(([name, plot]) => [name,
+  const panel = window.__relposPanelLog;
+  const shown = await panel.load(spec);
+  const drawn = Object.fromEntries(Object.entries(panel.plots()).map(([name, plot]) => [name,
     { data: plot.data, layout: plot.layout }]));
   return { drawn, figures: shown.drawn, ms: shown.presentedAt - shown.startedAt };
 }
@@ -186,13 +186,13 @@ def test_compact_specs_draw_what_python_builds(app_tab):
     through the component, as the page sends them on the first load and on every release.
     """
     open_explorer(app_tab)
-    app_tab.page.wait_for_function(LIVE_PLOTS)
+    app_tab.page.wait_for_function(PANEL_PLOTS)
     rng = np.random.default_rng(14)
     states = [explorer_schema.EXPLORER.decode(query).state for query in EDGE_STATES]
     states += [random_state(rng, scalar=number % 2 == 1) for number in range(12)]
     for state in states:
         spec, figures = spec_and_figures(state)
-        assert not any(set(live.CELL_FIELDS) & set(figure["data"][0]) for figure in spec["figures"].values())
+        assert not any(set(panel_spec.CELL_FIELDS) & set(figure["data"][0]) for figure in spec["figures"].values())
         assert not any("path" in shape for figure in spec["figures"].values() for shape in shapes_of(figure))
         answer = app_tab.page.evaluate(LOAD_AND_READ_JS, spec)
         assert answer["figures"] >= 6, (state, answer["figures"])  # a new spec redraws every value panel
@@ -200,7 +200,7 @@ def test_compact_specs_draw_what_python_builds(app_tab):
     assert_clean(app_tab)
 
 
-_SIZES_JS = """() => Object.fromEntries(Object.entries(window.__relposLiveLog.plots()).map(([name, plot]) =>
+_SIZES_JS = """() => Object.fromEntries(Object.entries(window.__relposPanelLog.plots()).map(([name, plot]) =>
   [name, { height: plot.layout.height, drawnHeight: plot._fullLayout.height, drawnWidth: plot._fullLayout.width,
            boxWidth: plot.clientWidth }]))"""
 
@@ -210,7 +210,7 @@ def test_a_figure_drawn_while_the_window_resizes_keeps_its_height_and_follows_th
     drawn at the new spec's height and its box's width. plotly.js's own resize deleted the
     height of a figure drawn within 100 ms of a resize, which then kept the old height."""
     open_explorer(app_tab)
-    app_tab.page.wait_for_function(LIVE_PLOTS)
+    app_tab.page.wait_for_function(PANEL_PLOTS)
     states = [
         {"n": "9", "k": "3", "preset": "random", "seed": "2"},
         {"n": "12", "k": "5", "preset": "random", "seed": "3"},
@@ -274,7 +274,7 @@ def assert_drawn_as_built(drawn: dict, figures: dict, state: dict) -> None:
         for trace, want in zip(drawn[name], expected, strict=True):
             assert set(trace) == set(want), (name, set(trace) ^ set(want), state)
             for key, value in want.items():
-                if key not in live.CELL_FIELDS:
+                if key not in panel_spec.CELL_FIELDS:
                     assert same_property(trace[key], value), (name, key, trace[key], value, state)
         trace, want = drawn[name][0], expected[0]
         z = np.array(trace["z"], dtype=float)
@@ -300,7 +300,7 @@ def assert_drawn_equals_core(drawn: dict, state: dict, values: dict, decimals: d
     )
     scalar = state["bias"] == "scalar"
     result = attention(queries, keys, table, scalar)
-    for name, expected in live.explorer_hovers(queries, keys, table, result, scalar=scalar, cells=True).items():
+    for name, expected in panel_spec.explorer_hovers(queries, keys, table, result, scalar=scalar, cells=True).items():
         assert drawn[name]["hovertemplate"] == expected.template, (name, state)
         if expected.as_text:  # the hover numbers as Python formats them, true minus signs
             assert drawn[name]["customdata"] == expected.customdata.tolist(), (name, state)
@@ -323,19 +323,19 @@ def thumb_x(box: dict, value: float) -> float:
 
 def test_mouse_drag_repaints_before_release_and_the_link_keeps_it(chromium, app_tab):
     open_explorer(app_tab)
-    app_tab.page.wait_for_function(LIVE_PLOTS)
+    app_tab.page.wait_for_function(PANEL_PLOTS)
     slider = app_tab.slider("aᴷ₊₂")
     slider.scroll_into_view_if_needed()
     box = slider.bounding_box()
     y = box["y"] + box["height"] / 2
-    start, runs, stats = thumb_x(box, -0.5), app_tab.finished_runs(), live_stats(app_tab)
+    start, runs, stats = thumb_x(box, -0.5), app_tab.finished_runs(), panel_stats(app_tab)
     app_tab.page.mouse.move(start, y)
     app_tab.page.mouse.down()
     for step in range(1, 21):
         app_tab.page.mouse.move(start + step * (thumb_x(box, 1.0) - start) / 20, y)
         app_tab.page.wait_for_timeout(40)
     app_tab.page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
-    during = live_stats(app_tab)
+    during = panel_stats(app_tab)
     assert during["painted"] - stats["painted"] >= 5, "the panels must repaint many times while dragging"
     assert during["sends"] == stats["sends"] and app_tab.finished_runs() == runs, "nothing goes to the server"
     app_tab.interact(app_tab.page.mouse.up)  # release: the values go to Python, which reruns
@@ -353,7 +353,7 @@ def test_mouse_drag_repaints_before_release_and_the_link_keeps_it(chromium, app_
     fresh = AppTab.new(chromium, app_tab.base_url)
     try:
         fresh.goto(link)
-        fresh.page.wait_for_function(LIVE_PLOTS)
+        fresh.page.wait_for_function(PANEL_PLOTS)
         assert fresh.slider_value("aᴷ₊₂") == value
         for old, new in zip(figures, fresh.figures(), strict=True):
             assert new.title == old.title
@@ -366,17 +366,17 @@ def test_mouse_drag_repaints_before_release_and_the_link_keeps_it(chromium, app_
 
 def test_keyboard_steps_repaint_before_the_server_hears_of_them(app_tab):
     open_explorer(app_tab)
-    app_tab.page.wait_for_function(LIVE_PLOTS)
+    app_tab.page.wait_for_function(PANEL_PLOTS)
     app_tab.open_tab("Queries qᵢ")
     slider = app_tab.slider("q₁")
     slider.focus()
     example = relpos.worked_example()
     for step in range(1, 4):
-        before = live_stats(app_tab)
+        before = panel_stats(app_tab)
         app_tab.page.keyboard.press("ArrowRight")
-        app_tab.page.wait_for_function("(n) => window.__relposLiveLog.painted > n", arg=before["painted"])
+        app_tab.page.wait_for_function("(n) => window.__relposPanelLog.painted > n", arg=before["painted"])
         timing = app_tab.page.evaluate(
-            "() => ({ painted: window.__relposLiveLog.paints.at(-1), sends: window.__relposLiveLog.sends })"
+            "() => ({ painted: window.__relposPanelLog.paints.at(-1), sends: window.__relposPanelLog.sends })"
         )
         later_sends = timing["sends"][before["sends"] :]
         assert not later_sends or timing["painted"]["drawnAt"] < later_sends[0], "painted before any hand-back"
@@ -386,32 +386,34 @@ def test_keyboard_steps_repaint_before_the_server_hears_of_them(app_tab):
         np.testing.assert_allclose(content[0], queries[0] * np.array(example.keys), rtol=0, atol=1e-12)
         # this step's hand-back, before the next step: a slow machine's next paint may come
         # after it, and it must not be taken for the next step's
-        app_tab.page.wait_for_function("(n) => window.__relposLiveLog.sends.length > n", arg=before["sends"])
+        app_tab.page.wait_for_function("(n) => window.__relposPanelLog.sends.length > n", arg=before["sends"])
     assert app_tab.page.evaluate("() => document.activeElement.getAttribute('aria-label')") == "q₁"
     wait_for_link(app_tab, "q", "1.15,")  # the hand-back's rerun writes the URL
 
     # the query-independent toggle is live too: one number per diagonal, and its hover says so
-    painted = live_stats(app_tab)["painted"]
-    app_tab.page.locator(".relpos-live .rl-toggle input").check()
-    app_tab.page.wait_for_function("(n) => window.__relposLiveLog.painted > n", arg=painted)
+    painted = panel_stats(app_tab)["painted"]
+    app_tab.page.locator(".relpos-explorer-panel .ep-toggle input").check()
+    app_tab.page.wait_for_function("(n) => window.__relposPanelLog.painted > n", arg=painted)
     bias = app_tab.figure("position bias").z
     _, spread = relpos.diagonal_spread(bias)
     assert not spread.any()
-    template = app_tab.page.evaluate("() => window.__relposLiveLog.plots().bias.data[0].hovertemplate")
+    template = app_tab.page.evaluate("() => window.__relposPanelLog.plots().bias.data[0].hovertemplate")
     assert "(the same for every query)" in template
     wait_for_link(app_tab, "bias", "scalar")
     assert parse_qs(urlparse(app_tab.page.url).query)["bias"] == ["scalar"]
     assert_clean(app_tab)
 
 
-# Heights of every control of the live panel a finger may aim at (CSS px).
+# Heights of every control of the Explorer panel a finger may aim at (CSS px).
 TARGETS_JS = """
 () => [...document.querySelectorAll(
-  '.relpos-live :is([role=tab], .rl-toggle, .rl-slider input, .rl-fit:not([hidden]))')]
+  '.relpos-explorer-panel :is([role=tab], .ep-toggle, .ep-slider input, .ep-fit:not([hidden]))')]
   .filter((el) => el.getClientRects().length)
   .map((el) => [el.className || el.tagName, el.getBoundingClientRect().height])
 """
-SLIDER_VALUE_JS = "(label) => Number(document.querySelector(`.relpos-live input[aria-label='${label}']`).value)"
+SLIDER_VALUE_JS = (
+    "(label) => Number(document.querySelector(`.relpos-explorer-panel input[aria-label='${label}']`).value)"
+)
 
 
 def test_touch_drag_on_a_phone(chromium, app_server):
@@ -421,23 +423,23 @@ def test_touch_drag_on_a_phone(chromium, app_server):
     tab = AppTab.new(chromium, app_server.base_url, viewport=(390, 844), touch=True)
     try:
         tab.open("explorer")
-        tab.page.wait_for_function(LIVE_PLOTS)
+        tab.page.wait_for_function(PANEL_PLOTS)
         tab.wait_drawn()
         small = [target for target in tab.page.evaluate(TARGETS_JS) if target[1] < 44 - 0.5]
         assert not small, f"touch targets below 44 px: {small}"
         # a tap on a cell opens its hover label
-        area = tab.page.locator(".relpos-live .rl-weights .nsewdrag").first
+        area = tab.page.locator(".relpos-explorer-panel .ep-weights .nsewdrag").first
         area.scroll_into_view_if_needed()
         cell = area.bounding_box()
         slider = tab.slider("aᴷ₊₂")
         slider.scroll_into_view_if_needed()  # the bar's row of sliders scrolls sideways
         box = slider.bounding_box()
         tab.page.touchscreen.tap(cell["x"] + cell["width"] * 0.4, cell["y"] + cell["height"] * 0.4)
-        tab.page.locator(".relpos-live .hoverlayer .hovertext").first.wait_for(state="attached", timeout=5000)
+        tab.page.locator(".relpos-explorer-panel .hoverlayer .hovertext").first.wait_for(state="attached", timeout=5000)
         box = slider.bounding_box()
         y = box["y"] + box["height"] / 2
         cdp = tab.page.context.new_cdp_session(tab.page)
-        stats = live_stats(tab)
+        stats = panel_stats(tab)
 
         def touch(kind: str, x: float) -> None:
             points = [] if kind == "touchEnd" else [{"x": x, "y": y}]
@@ -451,16 +453,16 @@ def test_touch_drag_on_a_phone(chromium, app_server):
             tab.page.wait_for_timeout(40)
             seen.append(round(tab.page.evaluate(SLIDER_VALUE_JS, "aᴷ₊₂"), 2))
         tab.page.wait_for_timeout(100)
-        labels = tab.page.locator(".relpos-live .hoverlayer .hovertext").count()
-        tab.screenshot("live_touch_390_dragging", full_page=False)
+        labels = tab.page.locator(".relpos-explorer-panel .hoverlayer .hovertext").count()
+        tab.screenshot("panel_touch_390_dragging", full_page=False)
         assert seen == [round(-0.5 + 0.1 * step, 2) for step in range(1, 13)], f"values under the finger: {seen}"
-        assert live_stats(tab)["painted"] - stats["painted"] >= 3, "a finger drag repaints the panels"
+        assert panel_stats(tab)["painted"] - stats["painted"] >= 3, "a finger drag repaints the panels"
         assert labels == 0, "a hover label with the numbers from before the drag stays open"
         before = tab.finished_runs()
         touch("touchEnd", 0)
         tab.wait_idle(after=before)
         assert parse_qs(urlparse(tab.page.url).query)["a"][0].split(",")[-1] == "0.7"
-        tab.screenshot("live_touch_390")
+        tab.screenshot("panel_touch_390")
         assert_clean(tab)
     finally:
         tab.close()
@@ -468,9 +470,9 @@ def test_touch_drag_on_a_phone(chromium, app_server):
 
 # Where the cell outline of each panel is, and where cell (i, j) of that panel is drawn.
 MARKS_JS = """
-([i, j, n]) => Object.fromEntries([...document.querySelectorAll('.relpos-live .rl-panel')].map((figure) => {
-  const name = [...figure.classList].find((c) => c.startsWith('rl-') && c !== 'rl-panel').slice(3);
-  const mark = figure.querySelector('.rl-mark');
+([i, j, n]) => Object.fromEntries([...document.querySelectorAll('.relpos-explorer-panel .ep-panel')].map((figure) => {
+  const name = [...figure.classList].find((c) => c.startsWith('ep-') && c !== 'ep-panel').slice(3);
+  const mark = figure.querySelector('.ep-mark');
   const area = figure.querySelector('.nsewdrag').getBoundingClientRect();
   const box = mark.getBoundingClientRect();
   return [name, { shown: !mark.hidden && box.width > 0,
@@ -484,21 +486,21 @@ def test_pointing_at_a_cell_outlines_that_pair_in_every_panel(chromium, app_serv
     tab = AppTab.new(chromium, app_server.base_url, viewport=(1440, 900))
     try:
         tab.open("explorer")
-        tab.page.wait_for_function(LIVE_PLOTS)
+        tab.page.wait_for_function(PANEL_PLOTS)
         tab.wait_drawn()
         label = tab.hover_cell("combined weights", 1, 2, 4)  # pair (2, 3), 0-based (1, 2)
         assert label
         marks = tab.page.evaluate(MARKS_JS, [1, 2, 4])
-        tab.page.locator(".relpos-live .rl-grid").scroll_into_view_if_needed()
-        tab.screenshot("live_pair_outlined_1440", full_page=False)
-        assert set(marks) == set(live.PANEL_ORDER), marks
+        tab.page.locator(".relpos-explorer-panel .ep-grid").scroll_into_view_if_needed()
+        tab.screenshot("panel_pair_outlined_1440", full_page=False)
+        assert set(marks) == set(panel_spec.PANEL_ORDER), marks
         for name, mark in marks.items():
             assert mark["shown"], f"no outline in {name}"
             off = np.hypot(*np.subtract(mark["centre"], mark["cell"]))
             assert off < mark["size"] * 0.2, (name, mark)
         tab.page.mouse.move(5, 450)  # away from every panel: the outlines go
         tab.page.wait_for_function(
-            "() => [...document.querySelectorAll('.relpos-live .rl-mark')].every((m) => m.hidden)"
+            "() => [...document.querySelectorAll('.relpos-explorer-panel .ep-mark')].every((m) => m.hidden)"
         )
         assert_clean(tab)
     finally:
@@ -508,28 +510,28 @@ def test_pointing_at_a_cell_outlines_that_pair_in_every_panel(chromium, app_serv
 def test_hover_arithmetic_follows_a_move_before_release(app_tab):
     """The issue's hover example after aᴷ₊₂ moved to 0.5 in the browser only (nothing handed back)."""
     open_explorer(app_tab)
-    app_tab.page.wait_for_function(LIVE_PLOTS)
-    stats = live_stats(app_tab)
+    app_tab.page.wait_for_function(PANEL_PLOTS)
+    stats = panel_stats(app_tab)
     app_tab.page.evaluate(SET_AND_READ_JS, {"a": [-0.3, 0.4, 0.1, -0.2, 0.5]})
     label = app_tab.hover_cell("combined score", 0, 3, 4)
     assert "1.00·(0.50) = 0.50" in label and "score 1.20 + (0.50) = 1.70" in label  # as Python writes it
-    assert live_stats(app_tab)["sends"] == stats["sends"], "an input event alone is never handed back"
+    assert panel_stats(app_tab)["sends"] == stats["sends"], "an input event alone is never handed back"
     assert_clean(app_tab)
 
 
 COLOUR_RANGES_JS = """
-() => Object.fromEntries(Object.entries(window.__relposLiveLog.plots()).map(
+() => Object.fromEntries(Object.entries(window.__relposPanelLog.plots()).map(
   ([name, plot]) => [name, [plot._fullData[0].zmin, plot._fullData[0].zmax]]))
 """
 
 
-PANELS_TOP_JS = "() => document.querySelector('.relpos-live .rl-grid').getBoundingClientRect().top"
+PANELS_TOP_JS = "() => document.querySelector('.relpos-explorer-panel .ep-grid').getBoundingClientRect().top"
 
 
 def test_colours_hold_still_while_dragging_and_refit_on_release(app_tab):
     """During a move the colour ranges stay and the content panel is untouched; release re-fits."""
     open_explorer(app_tab)
-    app_tab.page.wait_for_function(LIVE_PLOTS)
+    app_tab.page.wait_for_function(PANEL_PLOTS)
     ranges = app_tab.page.evaluate(COLOUR_RANGES_JS)
     content = app_tab.figure("content").z
     panels_at = app_tab.page.evaluate(PANELS_TOP_JS)
@@ -556,17 +558,17 @@ def test_colours_stay_on_release_while_the_numbers_fit_their_range(app_tab):
     """A release whose numbers stay inside the drawn ranges changes no colour range (Python's
     fit would shrink or widen every panel's); a preset re-fits, and so does "Fit colours"."""
     open_explorer(app_tab)
-    app_tab.page.wait_for_function(LIVE_PLOTS)
+    app_tab.page.wait_for_function(PANEL_PLOTS)
     ranges = app_tab.page.evaluate(COLOUR_RANGES_JS)
     slider = app_tab.slider("aᴷ₊₂")
     slider.focus()
     app_tab.interact(lambda: app_tab.page.keyboard.press("ArrowRight"))  # −0.5 → −0.45, then the release
     wait_for_link(app_tab, "a", "-0.3,0.4,0.1,-0.2,-0.45")
-    app_tab.page.wait_for_function("() => !document.querySelector('.relpos-live.rl-stale')")
+    app_tab.page.wait_for_function("() => !document.querySelector('.relpos-explorer-panel.ep-stale')")
     assert app_tab.page.evaluate(COLOUR_RANGES_JS) == ranges, "colours jump on release"
-    fit = app_tab.page.locator(".relpos-live .rl-fit")
+    fit = app_tab.page.locator(".relpos-explorer-panel .ep-fit")
     assert fit.is_visible(), "the ranges differ from Python's fit: the learner may ask for it"
-    app_tab.screenshot("live_kept_colours_1440", full_page=False)
+    app_tab.screenshot("panel_kept_colours_1440", full_page=False)
     fit.click()
     example = relpos.worked_example()
     result = relpos.relative_attention(
@@ -579,8 +581,8 @@ def test_colours_stay_on_release_while_the_numbers_fit_their_range(app_tab):
 
     app_tab.page.get_by_label("Preset").first.click()  # a structural change: Python's fit
     app_tab.interact(lambda: app_tab.page.get_by_role("option").nth(1).click())
-    app_tab.page.wait_for_function("() => !document.querySelector('.relpos-live.rl-stale')")
-    spec = app_tab.page.evaluate("() => window.__relposLiveLog.spec")
+    app_tab.page.wait_for_function("() => !document.querySelector('.relpos-explorer-panel.ep-stale')")
+    spec = app_tab.page.evaluate("() => window.__relposPanelLog.spec")
     drawn = app_tab.page.evaluate(COLOUR_RANGES_JS)
     for name, figure in spec["figures"].items():
         assert drawn[name] == [figure["data"][0]["zmin"], figure["data"][0]["zmax"]], name
@@ -613,15 +615,15 @@ def test_sliders_and_the_panel_they_drive_share_one_screen(chromium, app_server)
     tab = AppTab.new(chromium, app_server.base_url, viewport=(1440, 900))
     try:
         tab.open("explorer")
-        tab.page.wait_for_function(LIVE_PLOTS)
-        probes = [".relpos-live [role=tab]", ".relpos-live .rl-slider:nth-child(5) input"]  # aᴷ₊₂
-        seen = tab.page.evaluate(SCROLL_AND_PROBE_JS, [".relpos-live .rl-difference", probes])
+        tab.page.wait_for_function(PANEL_PLOTS)
+        probes = [".relpos-explorer-panel [role=tab]", ".relpos-explorer-panel .ep-slider:nth-child(5) input"]  # aᴷ₊₂
+        seen = tab.page.evaluate(SCROLL_AND_PROBE_JS, [".relpos-explorer-panel .ep-difference", probes])
         assert seen == {"targetOnScreen": True, "probes": [True, True]}
-        tab.screenshot("live_cause_effect_1440", full_page=False)
-        before = live_stats(tab)["painted"]
+        tab.screenshot("panel_cause_effect_1440", full_page=False)
+        before = panel_stats(tab)["painted"]
         tab.page.locator(probes[1]).focus()  # and it drives the panel on screen
         tab.page.keyboard.press("ArrowRight")
-        tab.page.wait_for_function("(n) => window.__relposLiveLog.painted > n", arg=before)
+        tab.page.wait_for_function("(n) => window.__relposPanelLog.painted > n", arg=before)
         assert_clean(tab)
     finally:
         tab.close()
@@ -630,33 +632,33 @@ def test_sliders_and_the_panel_they_drive_share_one_screen(chromium, app_server)
 # Move the last aᴷ slider with an input event only (nothing handed back) and wait two frames.
 NUDGE_JS = """
 async (value) => {
-  const live = window.__relposLiveLog;
-  const input = live.sliders('a').at(-1);
+  const panel = window.__relposPanelLog;
+  const input = panel.sliders('a').at(-1);
   input.value = value;
   input.dispatchEvent(new Event('input', { bubbles: true }));
   await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
-  return { painted: live.painted, stale: live.root().classList.contains('rl-stale'),
-           status: live.root().querySelector('.rl-status').textContent };
+  return { painted: panel.painted, stale: panel.root().classList.contains('ep-stale'),
+           status: panel.root().querySelector('.ep-status').textContent };
 }
 """
 
 
-@pytest.mark.parametrize(("n", "live_drawn"), [(64, True), (96, False)])
-def test_live_up_to_64_tokens_then_on_release(app_tab, n, live_drawn):
+@pytest.mark.parametrize(("n", "panel_drawn"), [(64, True), (96, False)])
+def test_live_up_to_64_tokens_then_on_release(app_tab, n, panel_drawn):
     """n = 64 repaints on input; beyond 64 the panels wait for the release, then show Python's numbers."""
     app_tab.open("explorer", {"preset": "random", "n": n, "k": 3, "seed": 1}, timeout=120)
-    app_tab.page.wait_for_function(LIVE_PLOTS, timeout=120_000)
+    app_tab.page.wait_for_function(PANEL_PLOTS, timeout=120_000)
     app_tab.wait_idle()
     bias = app_tab.figure("position bias").z
-    painted = live_stats(app_tab)["painted"]
+    painted = panel_stats(app_tab)["painted"]
     moved = app_tab.page.evaluate(NUDGE_JS, 1.9)
     assert moved["stale"] and "when you let go" in moved["status"]
-    assert (moved["painted"] > painted) == live_drawn
-    assert (not np.array_equal(app_tab.figure("position bias").z, bias)) == live_drawn
+    assert (moved["painted"] > painted) == panel_drawn
+    assert (not np.array_equal(app_tab.figure("position bias").z, bias)) == panel_drawn
 
     slider = app_tab.slider("aᴷ₊₃")
     app_tab.interact(lambda: slider.dispatch_event("change"))
-    app_tab.page.wait_for_function("() => !document.querySelector('.relpos-live.rl-stale')")
+    app_tab.page.wait_for_function("() => !document.querySelector('.relpos-explorer-panel.ep-stale')")
     assert parse_qs(urlparse(app_tab.page.url).query)["a"][0].endswith(",1.9")
     state = explorer_schema.EXPLORER.decode(
         {key: values[0] for key, values in parse_qs(urlparse(app_tab.page.url).query).items()}
@@ -669,14 +671,14 @@ def test_live_up_to_64_tokens_then_on_release(app_tab, n, live_drawn):
 
 A11Y_JS = """
 () => {
-  const live = document.querySelector('.relpos-live');
-  const sliders = [...live.querySelectorAll('input[type=range]')];
+  const panel = document.querySelector('.relpos-explorer-panel');
+  const sliders = [...panel.querySelectorAll('input[type=range]')];
   return {
     labels: sliders.map((input) => [
-      input.getAttribute('aria-label'), input.closest('label').querySelector('.rl-label').textContent]),
-    tabs: [...live.querySelectorAll('[role=tablist] [role=tab]')].map((tab) => tab.textContent),
-    status: live.querySelector('[role=status]').getAttribute('aria-live'),
-    plots: [...live.querySelectorAll('.rl-plot[role=img]')].map((plot) => plot.getAttribute('aria-label')),
+      input.getAttribute('aria-label'), input.closest('label').querySelector('.ep-label').textContent]),
+    tabs: [...panel.querySelectorAll('[role=tablist] [role=tab]')].map((tab) => tab.textContent),
+    status: panel.querySelector('[role=status]').getAttribute('aria-live'),
+    plots: [...panel.querySelectorAll('.ep-plot[role=img]')].map((plot) => plot.getAttribute('aria-label')),
   };
 }
 """
@@ -685,13 +687,13 @@ A11Y_JS = """
 def test_keyboard_and_screen_reader_use(app_tab):
     """Named sliders, tabs and pictures, a polite status line, a visible focus ring, Tab order."""
     open_explorer(app_tab)
-    app_tab.page.wait_for_function(LIVE_PLOTS)
+    app_tab.page.wait_for_function(PANEL_PLOTS)
     seen = app_tab.page.evaluate(A11Y_JS)
-    names = [label for group in live.GROUPS for label in live.value_labels(group, 4, 2)]  # aᴷ₋₂ … k₄
+    names = [label for group in panel_spec.GROUPS for label in panel_spec.value_labels(group, 4, 2)]  # aᴷ₋₂ … k₄
     assert seen["labels"] == [[label, label] for label in names] and names[0] == "aᴷ₋₂"
-    assert seen["tabs"] == list(live.GROUPS.values()) and seen["status"] == "polite"
-    assert seen["plots"] == [f"Heatmap: {panels.plain_title(name)}" for name in live.PANEL_ORDER]
-    app_tab.page.locator(".relpos-live .rl-toggle input").focus()
+    assert seen["tabs"] == list(panel_spec.GROUPS.values()) and seen["status"] == "polite"
+    assert seen["plots"] == [f"Heatmap: {panels.plain_title(name)}" for name in panel_spec.PANEL_ORDER]
+    app_tab.page.locator(".relpos-explorer-panel .ep-toggle input").focus()
     app_tab.page.keyboard.press("Tab")  # from the toggle to the first slider of the open tab
     focused = app_tab.page.evaluate(
         "() => [document.activeElement.getAttribute('aria-label'),"
@@ -705,7 +707,7 @@ def test_keyboard_and_screen_reader_use(app_tab):
 
 # What each panel's picture is: the heatmap image plotly.js rendered and the cell labels.
 PICTURES_JS = """
-() => Object.fromEntries(Object.entries(window.__relposLiveLog.plots()).map(([name, plot]) => [name, {
+() => Object.fromEntries(Object.entries(window.__relposPanelLog.plots()).map(([name, plot]) => [name, {
   image: plot.querySelector('g.heatmaplayer image').getAttribute('href'),
   labels: Array.from(plot.querySelectorAll('g.heatmap-label text'), (label) => label.textContent),
 }]))
@@ -713,7 +715,7 @@ PICTURES_JS = """
 # The same data drawn the documented way: Plotly.restyle of every panel with its own data.
 RESTYLED_JS = """
 () => {
-  for (const plot of Object.values(window.__relposLiveLog.plots())) {
+  for (const plot of Object.values(window.__relposPanelLog.plots())) {
     const trace = plot.data[0];
     const update = { z: [trace.z] };
     if (trace.text) update.text = [trace.text];
@@ -728,23 +730,23 @@ RESTYLED_JS = """
 def test_the_cells_redraw_paints_what_plotly_restyle_paints(app_tab, query):
     """The live redraw skips Plotly.restyle's axes and colour bars: its picture must be restyle's."""
     open_explorer(app_tab, query)
-    app_tab.page.wait_for_function(LIVE_PLOTS)
-    spec = app_tab.page.evaluate("() => window.__relposLiveLog.spec")
+    app_tab.page.wait_for_function(PANEL_PLOTS)
+    spec = app_tab.page.evaluate("() => window.__relposPanelLog.spec")
     # halved and shifted, on the slider grid: every data panel changes (negating both q and k would not)
     values = {g["name"]: [round(round(v * 10 + 6) * 0.05, 2) for v in g["values"]] for g in spec["groups"]}
     before = app_tab.page.evaluate(PICTURES_JS)
     app_tab.page.evaluate(SET_AND_READ_JS, values)
     drawn = app_tab.page.evaluate(PICTURES_JS)
-    assert all(drawn[name]["image"] != before[name]["image"] for name in live.PANEL_ORDER if name != "offsets")
+    assert all(drawn[name]["image"] != before[name]["image"] for name in panel_spec.PANEL_ORDER if name != "offsets")
     app_tab.page.evaluate(RESTYLED_JS)
     assert app_tab.page.evaluate(PICTURES_JS) == drawn
     assert_clean(app_tab)
 
 
 HOVER_ABOVE_MARK_JS = """(title) => {
-  const panel = [...document.querySelectorAll('.relpos-live .rl-panel')]
+  const panel = [...document.querySelectorAll('.relpos-explorer-panel .ep-panel')]
     .find((node) => (node.querySelector('.gtitle') || {}).textContent?.startsWith(title));
-  const mark = panel.querySelector('.rl-mark');
+  const mark = panel.querySelector('.ep-mark');
   const hover = panel.querySelector('.hoverlayer').closest('svg');
   const text = panel.querySelector('.hoverlayer .hovertext');
   const [m, t] = [mark.getBoundingClientRect(), text.getBoundingClientRect()];
@@ -760,7 +762,7 @@ def test_a_hover_label_stays_above_the_cells_outline(app_tab):
     """Cell (1, 4) of the bias panel: its label opens to the left, across the cell's outline,
     which hid "… uses aᴷ₊₂", the fact the Explorer's second question asks for (issue 34)."""
     open_explorer(app_tab)
-    app_tab.page.wait_for_function(LIVE_PLOTS)
+    app_tab.page.wait_for_function(PANEL_PLOTS)
     label = app_tab.hover_cell("position bias", 0, 3, 4)
     assert "offset j − i = +3, uses" in label
     seen = app_tab.page.evaluate(HOVER_ABOVE_MARK_JS, "position bias")

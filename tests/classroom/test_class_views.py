@@ -21,7 +21,7 @@ from relpos.classroom.presence import seat_tag
 from relpos.classroom.sqlite_store import SqliteStore
 from relpos.core.examples import worked_example
 from relpos.state.keys import widget_key
-from relpos.topics.walkthrough import controls as walk
+from relpos.topics.walkthrough import controls_view
 from relpos.topics.walkthrough import model as wt
 from relpos.ui import classroom
 from tests.classroom.conftest import app_store_at
@@ -43,19 +43,19 @@ def _texts(at) -> str:
 
 
 def _teacher(query=None):
-    at = open_app("worked_example", query=query)
+    at = open_app("walkthrough", query=query)
     at.button(key=walk_start()).click().run()
     assert not at.exception, at.exception
     return at
 
 
-from relpos.topics.walkthrough import live  # noqa: E402
+from relpos.topics.walkthrough import classroom_view  # noqa: E402
 
 
 def walk_start() -> str:
-    from relpos.topics.walkthrough import live
+    from relpos.topics.walkthrough import classroom_view
 
-    return live.START
+    return classroom_view.START
 
 
 def _code(at) -> str:
@@ -63,7 +63,7 @@ def _code(at) -> str:
 
 
 def _student(code: str, nickname: str = ""):
-    at = open_app("worked_example", query={"class": code})
+    at = open_app("walkthrough", query={"class": code})
     at.text_input(key=classroom.JOIN_NICKNAME).input(nickname)
     at.button(key=classroom.JOIN).click().run()
     assert not at.exception, at.exception
@@ -141,7 +141,7 @@ def test_a_student_joins_by_link_and_follows_every_move_of_the_teacher(class_fil
     assert "1 student" in _texts(teacher)
 
     for _ in range(5):  # four pairs, then the softmax stop
-        teacher.button(key=walk.NEXT).click().run()
+        teacher.button(key=controls_view.NEXT).click().run()
     index = classroom.store().get_class(code).pace.index
     assert index == 5
     view = _view(code)  # what the student's browser draws: no run of the student's page
@@ -164,15 +164,15 @@ def test_released_students_move_on_their_own_and_come_back(class_file):
     teacher = _teacher()
     code = _code(teacher)
     student = _student(code)
-    teacher.button(key=walk.NEXT).click().run()
+    teacher.button(key=controls_view.NEXT).click().run()
     teacher.toggle(key=classroom.PACED).set_value(False).run()
     assert _view(code)["paced"] is False  # the follow view hands the page back
     student.run()
     assert _follow_data(student) is None
     assert "**Stop 2 of 20**" in _texts(student)  # released where the teacher was
     assert not _button(student, "Next").disabled
-    student.button(key=walk.NEXT).click().run()
-    student.button(key=walk.NEXT).click().run()
+    student.button(key=controls_view.NEXT).click().run()
+    student.button(key=controls_view.NEXT).click().run()
     assert "**Stop 4 of 20**" in _texts(student)
     teacher.toggle(key=classroom.PACED).set_value(True).run()
     student.run()
@@ -212,7 +212,7 @@ def test_a_softmax_stop_asks_which_key_gains_most(class_file):
     _button(teacher, "Ask: which key gains most?").click().run()
     question = classroom.store().get_class(code).question
     assert question.kind == "choice"
-    assert question.choices == ("key 1", "key 2", "key 3", "key 4", live.TIE, live.NO_GAIN)
+    assert question.choices == ("key 1", "key 2", "key 3", "key 4", classroom_view.TIE, classroom_view.NO_GAIN)
     gains = wt.row_shift(worked_example().attention(), 1).changes
     assert question.expected == f"key {int(np.argmax(gains)) + 1}"
 
@@ -225,8 +225,10 @@ def test_with_k_0_no_key_gains_and_that_is_the_answer(class_file):
     code = _code(teacher)
     _button(teacher, "Ask: which key gains most?").click().run()
     question = classroom.store().get_class(code).question
-    assert question.expected == live.NO_GAIN
-    assert model.grade(question, live.NO_GAIN).correct and not model.grade(question, live.TIE).correct
+    assert question.expected == classroom_view.NO_GAIN
+    assert (
+        model.grade(question, classroom_view.NO_GAIN).correct and not model.grade(question, classroom_view.TIE).correct
+    )
 
 
 def test_the_quiz_as_a_class(class_file):
@@ -274,7 +276,7 @@ def test_an_expired_code_says_so(class_file):
     past = SqliteStore(class_file, clock=lambda: time.time() - model.CLASS_LIFETIME - 60)
     record, _ = past.create_class()
     past.close()
-    at = open_app("worked_example", query={"class": record.code})
+    at = open_app("walkthrough", query={"class": record.code})
     assert "has expired" in _texts(at)
     assert not [b for b in at.button if b.label == "Join the class"]
 
@@ -299,18 +301,18 @@ def _resumed(monkeypatch, code: str, credential: str, *, presenter: bool = False
     original = identity.kept
     monkeypatch.setattr(identity, "kept", lambda cookies, wanted: original({**dict(cookies), **jar}, wanted))
     target = json.loads(answer.body)["next"]
-    return open_app("worked_example", query=dict(pair.split("=", 1) for pair in target.split("?", 1)[1].split("&")))
+    return open_app("walkthrough", query=dict(pair.split("=", 1) for pair in target.split("?", 1)[1].split("&")))
 
 
 def test_an_old_style_teacher_link_is_refused_and_the_private_link_resumes(class_file, monkeypatch):
     record, credential = classroom.store().create_class()
-    old = open_app("worked_example", query={"class": record.code, "teacher": credential})
+    old = open_app("walkthrough", query={"class": record.code, "teacher": credential})
     assert classroom.TEACHER not in old.session_state  # the credential in a URL opens nothing now
     assert "teacher" not in old.query_params  # and is taken out of the address bar
     assert "no longer accepted" in _texts(old)
     real = _resumed(monkeypatch, record.code, credential)
     assert real.session_state[classroom.TEACHER]["code"] == record.code
-    real.button(key=walk.NEXT).click().run()
+    real.button(key=controls_view.NEXT).click().run()
     assert classroom.store().get_class(record.code).pace.index == 1
 
 
@@ -366,21 +368,21 @@ def test_the_private_teacher_link_resumes_at_the_class_stop_and_mode_and_the_old
     code = _code(teacher)
     credential = teacher.session_state[classroom.TEACHER]["credential"]
     for _ in range(4):
-        teacher.button(key=walk.NEXT).click().run()
+        teacher.button(key=controls_view.NEXT).click().run()
     assert classroom.store().get_class(code).pace.index == 4
     resumed = _resumed(monkeypatch, code, credential, presenter=True)
     assert not resumed.exception, resumed.exception
     assert classroom.store().get_class(code).pace.index == 4  # not back to stop 1
     assert "**Stop 5 of 20**" in _texts(resumed)
-    assert resumed.session_state[walk.PRESENTER]
-    resumed.button(key=walk.NEXT).click().run()
-    resumed.button(key=walk.NEXT).click().run()
+    assert resumed.session_state[controls_view.PRESENTER]
+    resumed.button(key=controls_view.NEXT).click().run()
+    resumed.button(key=controls_view.NEXT).click().run()
     assert classroom.store().get_class(code).pace.index == 6
-    teacher.button(key=walk.NEXT).click().run()  # the old tab, still at stop 5
+    teacher.button(key=controls_view.NEXT).click().run()  # the old tab, still at stop 5
     assert classroom.store().get_class(code).pace.index == 6  # it did not drag the class back
     assert "**Stop 7 of 20**" in _texts(teacher)
     assert "Another of your tabs moved the class" in _texts(teacher)
-    teacher.button(key=walk.NEXT).click().run()  # now it leads again
+    teacher.button(key=controls_view.NEXT).click().run()  # now it leads again
     assert classroom.store().get_class(code).pace.index == 7
 
 
@@ -390,12 +392,12 @@ def test_a_next_cut_short_after_the_store_has_it_is_still_this_tabs(class_file):
     would take the class's stop back and undo the next click (the flood bench lost a Next)."""
     teacher = _teacher()
     code = _code(teacher)
-    teacher.button(key=walk.NEXT).click().run()
-    pushed = teacher.session_state[live._PUSHED]
-    teacher.button(key=walk.NEXT).click().run()
+    teacher.button(key=controls_view.NEXT).click().run()
+    pushed = teacher.session_state[classroom_view._PUSHED]
+    teacher.button(key=controls_view.NEXT).click().run()
     assert classroom.store().get_class(code).pace.index == 2
-    teacher.session_state[live._PUSHED] = pushed  # as if cut short after the store write
-    teacher.button(key=walk.NEXT).click().run()
+    teacher.session_state[classroom_view._PUSHED] = pushed  # as if cut short after the store write
+    teacher.button(key=controls_view.NEXT).click().run()
     assert classroom.store().get_class(code).pace.index == 3
     assert "**Stop 4 of 20**" in _texts(teacher)
     assert "Another of your tabs moved the class" not in _texts(teacher)
@@ -513,7 +515,7 @@ def test_a_locked_class_refuses_new_students_and_keeps_those_who_joined(class_fi
     _button(teacher, "Lock the class").click().run()
     assert classroom.store().get_class(code).locked
     assert "locked: nobody new can join" in _texts(teacher)
-    late = open_app("worked_example", query={"class": code})
+    late = open_app("walkthrough", query={"class": code})
     assert "is locked" in _texts(late)
     late.text_input(key=classroom.JOIN_NICKNAME).input("Bo")
     late.button(key=classroom.JOIN).click().run()

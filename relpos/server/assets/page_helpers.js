@@ -1,4 +1,4 @@
-// relpos classroom helpers, installed once per browser tab by relpos.server.client.
+// relpos page helpers, installed once per browser tab by relpos.server.page_helpers.
 // Static code, no user text. It adds the app-wide style sheet (CSS below), then does these
 // jobs, redone after every render:
 // 1. Formulas fit their column: a display formula wider than its box is scaled down to
@@ -30,7 +30,7 @@
   if (window.__relposClassroom) return;
   window.__relposClassroom = true;
   const MIN_SCALE = 0.6;
-  // Streamlit's elements, by the names used below: relpos.server.client fills in their CSS
+  // Streamlit's elements, by the names used below: relpos.server.page_helpers fills in their CSS
   // selectors from relpos.server.internals (data-testid values, st-key classes), which are
   // checked against the pinned Streamlit.
   const ST = /*SELECTORS*/{};
@@ -170,7 +170,7 @@ ${ST.chart} .js-plotly-plot .nsewdrag { touch-action: pan-x pan-y !important; }
     if (focused instanceof HTMLInputElement && focused.type === 'checkbox') focused.blur();
   };
 
-  // 7. NUMBER_FIELDS is replaced by relpos.server.client with the fields' st-key classes.
+  // 7. NUMBER_FIELDS is replaced by relpos.server.page_helpers with the fields' st-key classes.
   const NUMBER_FIELDS = /*NUMBER_FIELDS*/[];
   const numberSelector = NUMBER_FIELDS.map((prefix) => `[class*="${prefix}"] input[type=text]`).join(', ');
   // Apple's decimal pad has no minus key, and an aᴷ entry or a score is often negative:
