@@ -4,14 +4,15 @@
 ``relpos.class_routes`` → the server harness ``relpos.server`` → the page weight
 ``relpos.static`` → the live class ``relpos.classroom`` → pure lesson code → ``relpos.plots``
 → ``relpos.tables`` → ``relpos.state`` → ``relpos.text`` → ``relpos.core``. A lesson is one
-folder, ``relpos/topics/<topic>/``: its view modules (``view.py`` and the view's helpers,
-:data:`VIEW_ROLES`) form the top layer, the rest of it (schema, model, text, figures,
-tables, snippet) the pure lesson layer. A module may import its own layer and any layer
-below it, never one above, and a topic never imports another topic (the live class grades
-with the quiz's pure modules). Only the views, the widget kit, the class's routes and the
-server harness import Streamlit, only figures import Plotly, only tables import pandas,
-and the math imports nothing but NumPy. Every private Streamlit name lives in
-``relpos.server.internals``.
+folder, ``relpos/topics/<topic>/``, and a module's name says its layer: ``view.py`` and every
+``*_view.py`` form the top layer (the view: they may import Streamlit), every other module
+of the folder the pure lesson layer (schema, model, text, figures, tables, snippet …). A
+module may import its own layer and any layer below it, never one above, and a topic never
+imports another topic (the live class grades with the quiz's pure modules). Only the views,
+the widget kit, the class's routes and the server harness import Streamlit; in a topic folder the last word of a
+pure module's name says what else it may import (:data:`TOPIC_ROLES`: ``figures.py``,
+``charts.py`` and ``*_spec.py`` Plotly, ``tables.py`` pandas), and the math imports nothing
+but NumPy. Every private Streamlit name lives in ``relpos.server.internals``.
 """
 
 from __future__ import annotations
@@ -29,8 +30,8 @@ LAYERS = (
     "views", "ui", "class_routes", "server", "static", "classroom",
     "lessons", "plots", "tables", "state", "text", "core",
 )  # fmt: skip
-#: the modules of a topic folder that belong to its view (they may import Streamlit)
-VIEW_ROLES = {"view", "controls", "stage", "presets_view", "live"}
+#: a topic module named ``view.py`` or ``*_view.py`` belongs to its view (it may import Streamlit)
+VIEW = "view"
 #: third-party packages each layer may import (besides the standard library and numpy)
 THIRD_PARTY = {
     "views": {"streamlit", "pandas", "plotly"},
@@ -46,7 +47,8 @@ THIRD_PARTY = {
     "text": set(),
     "core": set(),
 }
-#: a topic module's role, by file name, and what it may import besides numpy
+#: a pure topic module's role, the last word of its name (``panel_spec`` is a spec), and what
+#: it may import besides numpy
 TOPIC_ROLES = {
     "figures": {"plotly"},
     "charts": {"plotly"},
@@ -62,15 +64,27 @@ def _modules():
     return sorted(path for folder in folders for path in (ROOT / "relpos" / folder).rglob("*.py"))
 
 
-def _imports(path: Path) -> set[str]:
+def _role(stem: str) -> str:
+    """A topic module's role: the last word of its name (``presets_view`` → ``view``)."""
+    return stem.rsplit("_", 1)[-1]
+
+
+def _is_view(stem: str) -> bool:
+    """The view rule: ``view.py`` and ``*_view.py`` are a topic's view, every other module is pure."""
+    return _role(stem) == VIEW
+
+
+def _imports(source: str) -> set[str]:
     names = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
             names |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             names.add(node.module)
             if node.module == "relpos":  # from relpos import X: a layer's package, or a public name of the core
                 names |= {f"relpos.{a.name}" if a.name in LAYERS else f"relpos.core.{a.name}" for a in node.names}
+            elif node.module.startswith("relpos.topics."):  # from relpos.topics.t import m: m's own layer
+                names |= {f"{node.module}.{alias.name}" for alias in node.names}
     return names
 
 
@@ -78,7 +92,7 @@ def _layer(path: Path) -> str:
     folder = path.relative_to(ROOT / "relpos").parts[0]
     if folder != "topics":
         return folder
-    return "views" if path.stem in VIEW_ROLES else "lessons"
+    return "views" if _is_view(path.stem) else "lessons"
 
 
 def _target_layer(name: str) -> str | None:
@@ -90,7 +104,7 @@ def _target_layer(name: str) -> str | None:
         return parts[1] if parts[1] in LAYERS else None
     if len(parts) < 4:  # a topic package itself: its __init__ is pure
         return "lessons"
-    return "views" if parts[3] in VIEW_ROLES else "lessons"
+    return "views" if _is_view(parts[3]) else "lessons"
 
 
 def test_every_module_lives_in_a_layer():
@@ -100,18 +114,58 @@ def test_every_module_lives_in_a_layer():
 
 @pytest.mark.parametrize("path", _modules(), ids=lambda p: str(p.relative_to(ROOT)))
 def test_imports_point_down(path):
+    assert layer_problems(path, path.read_text(encoding="utf-8")) == []
+
+
+def layer_problems(path: Path, source: str) -> list[str]:
+    """What module `path` (holding `source`) imports against the layers."""
     own = LAYERS.index(_layer(path))
     allowed = _allowed(path)
-    for name in _imports(path):
+    problems = []
+    for name in sorted(_imports(source)):
         parts = name.split(".")
         target = _target_layer(name)
         if target is not None:
-            assert LAYERS.index(target) >= own, f"{_short(path)} ({_layer(path)}) imports {name}, a layer above it"
+            if LAYERS.index(target) < own:
+                problems.append(f"{_short(path)} ({_layer(path)}) imports {name}, a layer above it")
             if parts[1] == "topics" and len(parts) > 2 and "topics" in path.parts:
                 topic = path.relative_to(ROOT / "relpos" / "topics").parts[0]
-                assert parts[2] == topic, f"{_short(path)} imports {name}: a topic never imports another topic"
-        elif parts[0] in WATCHED:
-            assert parts[0] in allowed, f"{_short(path)} ({_layer(path)}) imports {parts[0]}"
+                if parts[2] != topic:
+                    problems.append(f"{_short(path)} imports {name}: a topic never imports another topic")
+        elif parts[0] in WATCHED and parts[0] not in allowed:
+            problems.append(f"{_short(path)} ({_layer(path)}) imports {parts[0]}")
+    return problems
+
+
+#: A lesson folder that is not there: the rule is read off the names alone.
+_SOMEWHERE = ROOT / "relpos" / "topics" / "some_lesson"
+
+
+@pytest.mark.parametrize(
+    ("name", "source", "found"),
+    [
+        ("widgets.py", "import streamlit as st\n", ["(lessons) imports streamlit"]),
+        ("widgets_view.py", "import streamlit as st\n", []),
+        ("view.py", "import streamlit as st\n", []),
+        ("live.py", "import streamlit as st\n", ["(lessons) imports streamlit"]),
+        ("viewer.py", "import streamlit as st\n", ["(lessons) imports streamlit"]),
+        ("model.py", "from relpos.topics.some_lesson import widgets_view\n", ["a layer above it"]),
+        ("model.py", "from relpos.topics.some_lesson import widgets\n", []),
+        ("widgets_view.py", "from relpos.topics.other_lesson import model\n", ["never imports another topic"]),
+        ("figures.py", "import plotly.graph_objects as go\n", []),
+        ("panel_spec.py", "import plotly.io as pio\n", []),
+        ("schema.py", "import plotly.io as pio\n", ["(lessons) imports plotly"]),
+        ("tables.py", "import pandas as pd\n", []),
+        ("tables_view.py", "import pandas as pd\n", []),
+    ],
+)
+def test_a_modules_name_says_its_layer(name, source, found):
+    """A helper that imports Streamlit is a view only when named so (``*_view.py``): called
+    ``widgets.py`` it fails, called ``live.py`` it fails too (no list of special names)."""
+    problems = layer_problems(_SOMEWHERE / name, source)
+    assert bool(problems) == bool(found), problems
+    for expected in found:
+        assert any(expected in problem for problem in problems), problems
 
 
 def _short(path: Path) -> str:
@@ -121,7 +175,7 @@ def _short(path: Path) -> str:
 def _allowed(path: Path) -> set[str]:
     if _layer(path) != "lessons":
         return THIRD_PARTY[_layer(path)]
-    return TOPIC_ROLES.get(path.stem, set())
+    return TOPIC_ROLES.get(_role(path.stem), set())
 
 
 def test_every_topic_has_one_view_with_render_and_a_one_line_page():
