@@ -41,7 +41,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from relpos.ui.explorer_panel import plotly_chunk
+from relpos.ui.components import plotly_chunk
 from tests.support.browser import (
     CHROMIUM,
     AppTab,

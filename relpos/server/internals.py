@@ -23,9 +23,9 @@ Why each is still private:
   ``_new_widget_state`` and ``_key_id_mapper``): a value the app sets for a widget reaches
   the browser only if the browser applies it in the run that carried it, and Streamlit
   neither says whether it did nor sends it again (:mod:`relpos.server.seeds`).
-* **Registering the Explorer panel's manifest** (``Runtime.bidi_component_registry``,
-  ``ComponentManifest``): ``st.components.v2`` finds manifests only in installed
-  distributions, and relpos runs from its source tree.
+* **Registering the custom components' manifest** (``Runtime.bidi_component_registry``,
+  ``ComponentManifest``; :mod:`relpos.ui.components`): ``st.components.v2`` finds manifests
+  only in installed distributions, and relpos runs from its source tree.
 * **Where Streamlit's frontend build lives** (``file_util.get_static_dir``): the page
   weight middleware (:mod:`relpos.static.weight`) answers those files itself,
   compressed once, because Streamlit sends them uncompressed on purpose.

@@ -16,9 +16,11 @@ by module, never through this face):
 * :mod:`~relpos.ui.url_state`: the lesson links underneath (decoding, the warning, the URL, a link to copy);
 * :mod:`~relpos.ui.downloads`: CSV and scenario downloads, the export section, the scenario upload;
 
-Beside the kit, a few views import a module by name: ``live`` (the Explorer panel),
-``classroom``, ``class_events`` and ``class_follow`` (a live class), ``explorer_link``;
-app.py imports ``navigation``/``page_list`` (the page list) and ``theme``.
+Beside the kit, a few views import a module by name: ``explorer_panel`` (the Explorer panel),
+``classroom``, ``class_events``, ``class_follow`` and ``class_roster`` (a live class),
+``explorer_link``; app.py imports ``navigation``/``page_list`` (the page list) and ``theme``.
+Every custom component (the Explorer panel, a live class's, the theme's) is registered once,
+in :mod:`~relpos.ui.components`.
 
 Every run goes through the server harness (:mod:`relpos.server`), which also starts every
 figure from the app's lean Plotly template (:func:`relpos.plots.template.use_lean_default`);

@@ -5,20 +5,19 @@ value (a version number) only when the class's version differs from the one this
 with; that value change reruns the script, or only the fragment the component sits in.
 So a student's page follows the teacher within a round trip, and an idle class costs no
 runs (no polling rerun, no timer). Its JavaScript lives in ``relpos/ui/class_assets``
-(declared in ``pyproject.toml`` beside the Explorer panel, and registered as
-:mod:`relpos.ui.explorer_panel` registers its own).
+(declared in ``pyproject.toml``, registered with the others in :mod:`relpos.ui.components`).
 """
 
 from __future__ import annotations
 
 from relpos.class_routes import identity
 from relpos.class_routes.events import events_path
-from relpos.ui import explorer_panel
+from relpos.ui import components
 
 __all__ = ["NAME", "class_events", "identity_cookie"]
 
 #: Streamlit's name for the component: ``<project>.<component>`` from pyproject.toml.
-NAME = "relpos.class_events"
+NAME = components.name("class_events")
 
 
 def _ignore() -> None:
@@ -84,7 +83,7 @@ def class_events(
         A student's token: the stream names their seat (sealed), so they count as here
         while this page is open (:mod:`relpos.class_routes.leases`).
     """
-    mount = explorer_panel.project_component(NAME, js="events.js", isolate_styles=False)
+    mount = components.mount("class_events")
     data = {
         "url": events_path(code, watch, seat=seat) if watch else None,
         "code": code,

@@ -15,12 +15,12 @@ import streamlit as st
 from relpos.class_routes import following
 from relpos.class_routes.events import events_path
 from relpos.classroom.presence import seat_tag
-from relpos.ui import explorer_panel
+from relpos.ui import components
 
 __all__ = ["NAME", "follow_view"]
 
 #: Streamlit's name for the component: ``<project>.<component>`` from pyproject.toml.
-NAME = "relpos.class_follow"
+NAME = components.name("class_follow")
 
 
 def _ignore() -> None:
@@ -38,7 +38,7 @@ def follow_view(code: str, version: int, token: str, *, key: str) -> None:
     `token` is the student's secret: sent with their answers in a header, never in a URL
     (the stream names the seat by a sealed ticket; the view lists removed seats by their tag).
     """
-    mount = explorer_panel.project_component(NAME, js="follow.js", css="follow.css", isolate_styles=False)
+    mount = components.mount("class_follow")
     data = {
         "code": code,
         "version": int(version),
@@ -48,7 +48,7 @@ def follow_view(code: str, version: int, token: str, *, key: str) -> None:
         "view": _path(following.VIEW_PATH, code),
         "answer": _path(following.ANSWER_PATH, code),
         "mine": _path(following.MINE_PATH, code),
-        "plotly": explorer_panel.plotly_chunk(),
-        "katex": explorer_panel.katex_chunk(),
+        "plotly": components.plotly_chunk(),
+        "katex": components.katex_chunk(),
     }
     mount(key=key, data=data, default={"handover": None}, on_handover_change=_ignore)

@@ -15,12 +15,12 @@ from collections.abc import Callable
 import streamlit as st
 
 from relpos.classroom.presence import Attendance
-from relpos.ui import explorer_panel
+from relpos.ui import components
 
 __all__ = ["NAME", "removal", "roster_list", "rows"]
 
 #: Streamlit's name for the component: ``<project>.<component>`` from pyproject.toml.
-NAME = "relpos.class_roster"
+NAME = components.name("class_roster")
 
 
 def rows(attendance: Attendance) -> list[dict]:
@@ -46,7 +46,7 @@ def rows(attendance: Attendance) -> list[dict]:
 
 def roster_list(attendance: Attendance, *, key: str, on_remove: Callable[..., None], args: tuple = ()) -> None:
     """Draw the roster; ``on_remove(*args)`` runs (a widget callback) when the teacher confirms a removal."""
-    mount = explorer_panel.project_component(NAME, js="roster.js", css="roster.css", isolate_styles=False)
+    mount = components.mount("class_roster")
     mount(key=key, data={"rows": rows(attendance)}, on_remove_change=functools.partial(on_remove, *args))
 
 

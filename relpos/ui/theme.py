@@ -18,12 +18,12 @@ import streamlit as st
 
 from relpos.server.internals import css_class, selectors
 from relpos.state.keys import widget_key
-from relpos.ui import explorer_panel
+from relpos.ui import components
 
 __all__ = ["KEY", "NAME", "THEME_CSS", "follow_theme"]
 
 #: Streamlit's name for the component: ``<project>.<component>`` from pyproject.toml.
-NAME = "relpos.theme"
+NAME = components.name("theme")
 #: The element's key (one per page), and its box's: the box (with the style sheet) takes no room.
 KEY = widget_key("app", "theme")
 BOX = widget_key("app", "theme-box")
@@ -65,7 +65,7 @@ def follow_theme() -> None:
     theme = st.context.theme.type
     if theme is None:
         return
-    mount = explorer_panel.project_component(NAME, js="theme.js", isolate_styles=False)
+    mount = components.mount("theme")
     with st.sidebar.container(key=BOX):
         st.html(THEME_CSS)
         mount(key=KEY, data={"theme": theme, "dom": SELECTORS}, default={"theme": theme}, on_theme_change=_ignore)

@@ -246,7 +246,7 @@ class TestApplyPanelValues:
 
 class TestComponentOnThePage:
     def test_one_live_panel_served_from_the_package(self):
-        from relpos.ui import explorer_panel
+        from relpos.ui import components, explorer_panel
 
         at = open_app("explorer")
         (element,) = at.get("bidi_component")
@@ -257,7 +257,7 @@ class TestComponentOnThePage:
         )
         assert not at.get("plotly_chart")  # the panels are drawn by the component only
         assert (explorer_panel.ASSETS / "attention.js").is_file()
-        assert explorer_panel.plotly_chunk().startswith("static/js/PlotlyChart.")  # Streamlit's own plotly.js
+        assert components.plotly_chunk().startswith("static/js/PlotlyChart.")  # Streamlit's own plotly.js
 
     def test_a_forged_release_is_reported_and_changes_nothing(self):
         at = open_app("explorer")
