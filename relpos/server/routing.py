@@ -23,16 +23,22 @@ legacy path at once during a cold start, each of them runs app.py once, and the 
 is a single assignment of a class attribute to ``False`` (the value ``st.navigation``
 itself assigns). Streamlit's AppTest resets that attribute before every run, so page
 tests take this path on every run after their first.
+
+A page's earlier address has no file for the legacy routing to find: :func:`redirects` sends
+a load of it to the page's address by HTTP, before Streamlit's frontend starts.
 """
 
 from __future__ import annotations
 
 import runpy
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 
 import streamlit as st
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+from starlette.routing import Route
 
 from relpos.server import internals
 
@@ -74,3 +80,21 @@ def require_app_entry() -> None:
         return
     runpy.run_path(str(entry), run_name="__main__")
     st.stop()
+
+
+def redirects(moved: Mapping[str, str]) -> list[Route]:
+    """HTTP routes that answer a load of ``/<old>?…`` (an old url_path in `moved`) with a
+    redirect to ``/<new>?…``, the query kept.
+
+    A link, bookmark or class link made before a page was renamed then opens the page, and
+    even a fresh server's legacy folder routing (which finds no file of the old name and
+    would say "Page not found") never sees the old address.
+    """
+
+    async def redirect(request: Request) -> Response:
+        path = request.url.path.rstrip("/")
+        old = path.rsplit("/", 1)[1]
+        query = f"?{request.url.query}" if request.url.query else ""
+        return RedirectResponse(f"{path[: -len(old)]}{moved[old]}{query}", status_code=307)
+
+    return [Route(f"/{old}{slash}", redirect, methods=["GET", "HEAD"]) for old in moved for slash in ("", "/")]

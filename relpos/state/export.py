@@ -24,6 +24,8 @@ __all__ = [
 FORMAT = "relpos-scenario"
 VERSION = 1
 _PAGE_NAMES = {"explorer": "Explorer", "position_effects": "Position effects", "walkthrough": "Walkthrough"}
+#: A page's name in files saved before it was renamed -> its name now (relpos.ui.navigation's renamed_from).
+_PAGE_RENAMED_FROM = {"worked_example": "walkthrough"}
 
 
 def scenario_json(page: str, schema: Schema, state: dict, computed: dict | None = None) -> str:
@@ -76,8 +78,10 @@ def load_scenario(data: bytes | str, page: str, schema: Schema) -> dict:
         raise StateError(
             [f"unsupported scenario version {document.get('version')!r}; this app reads version {VERSION}"]
         )
-    if document.get("page") != page:
-        other = _PAGE_NAMES.get(document.get("page"))
+    named = document.get("page")
+    named = _PAGE_RENAMED_FROM.get(named, named) if isinstance(named, str) else named
+    if named != page:
+        other = _PAGE_NAMES.get(named)
         where = f"the {other} page" if other else "another page"
         raise StateError([f"this scenario belongs to {where}; open that page to load it"])
     if "state" not in document:

@@ -19,6 +19,9 @@ class PageSpec:
     url_path: str  # the page's URL: http://host:8501/<url_path> (the first page's also opens "/")
     section: str = "Learn"
     summary: str = ""  # one line for the start page's "where next" list
+    #: url_paths the page had before (renamed_from): each stays a hidden alias that opens this
+    #: page with the same query, so links, bookmarks and class links made before still work.
+    renamed_from: tuple[str, ...] = ()
 
 
 #: The default page (the first) is served at "/". Streamlit identifies it by this private
@@ -35,6 +38,7 @@ PAGES: tuple[PageSpec, ...] = (
         "walkthrough",
         "Learn",
         "Step through the textbook example one (query, key) pair at a time; made for a projector.",
+        renamed_from=("worked_example",),
     ),
     PageSpec(
         "pages/explorer.py",
