@@ -22,6 +22,7 @@ import re
 import time
 
 import pytest
+from playwright.sync_api import expect
 
 from relpos.classroom.stores import open_store
 from tests.support.browser import ARTIFACTS
@@ -100,6 +101,8 @@ def test_the_teacher_sees_who_is_here_live_removes_a_student_and_locks_the_class
             _wait_text(page, "you follow your teacher")
         _wait_text(teacher, "3 students here")
         names = _roster(teacher).locator(".rr-name")
+        # the roster is a fragment of its own, rerun by the same stream one turn after the count
+        expect(names).to_have_count(3, timeout=WITHIN)
         assert sorted(names.all_inner_texts()) == ["Bo", "Mia", "Mia (2)"], names.all_inner_texts()
 
         teacher.get_by_role("button", name=re.compile("^Ask: predict")).click(no_wait_after=True)
