@@ -24,7 +24,7 @@ after its stream ends.
 An unknown code gets the same answer as a class nobody has changed yet (``data: 0``, then
 only keep-alive comments), so the route does not tell which codes exist; and a client
 that has asked for too many unknown codes waits before any code is looked up again
-(:meth:`relpos.classroom.store.BaseStore.look_up`; 429), known codes included.
+(:meth:`relpos.classroom.store.ClassStore.look_up`; 429), known codes included.
 
 Nobody can hold more than :data:`MAX_STREAMS_PER_CLIENT` streams (per client address) nor
 open more than :data:`MAX_STREAMS_PER_CLASS` on one class; past either the route answers
@@ -63,7 +63,7 @@ from relpos.class_routes import identity, leases
 from relpos.class_routes.store import class_store
 from relpos.classroom import model
 from relpos.classroom.errors import ClassroomError, RateLimitedError, StoreUnavailableError, UnknownClassError
-from relpos.classroom.store import BaseStore
+from relpos.classroom.store import ClassStore
 from relpos.server import asgi
 
 __all__ = ["HEALTH_PATH", "HEARTBEAT", "PATH", "class_store", "events_path", "health", "open_streams", "session_client"]
@@ -119,7 +119,7 @@ class _Topic:
 class _Hub:
     """The one thread of this process that watches every class with an open stream."""
 
-    def __init__(self, store: BaseStore):
+    def __init__(self, store: ClassStore):
         self.store = store
         self.topics: dict[tuple[str, str], _Topic] = {}
         self.thread: threading.Thread | None = None
@@ -194,7 +194,7 @@ def open_streams() -> int:
         return 0 if _hub is None else sum(len(topic.events) for topic in _hub.topics.values())
 
 
-def _subscribe(store: BaseStore, code: str, watch: str, version: int) -> tuple[_Topic, asyncio.Event]:
+def _subscribe(store: ClassStore, code: str, watch: str, version: int) -> tuple[_Topic, asyncio.Event]:
     global _hub
     with _watchers_lock:
         if _hub is None or _hub.store is not store:  # a new store (tests): the old hub ends with its streams
@@ -272,7 +272,7 @@ async def class_events(request: Request) -> Response:
     )
 
 
-def _attended(store: BaseStore, code: str, ticket: str | None, release: Callable[[], None]) -> Callable[[], None]:
+def _attended(store: ClassStore, code: str, ticket: str | None, release: Callable[[], None]) -> Callable[[], None]:
     """`release`, and for a stream that names a student's seat, the seat's presence too: it
     counts as here from now until the stream ends (a forged ticket names no seat)."""
     token = identity.seat_token(ticket, code) if ticket else None
@@ -301,7 +301,7 @@ async def _nothing_happens() -> AsyncIterator[str]:
             yield ": still here\n\n"
 
 
-async def _stream(store: BaseStore, code: str, watch: str, version: int) -> AsyncIterator[str]:
+async def _stream(store: ClassStore, code: str, watch: str, version: int) -> AsyncIterator[str]:
     """The stream of a class: its version now, then every new one (see the module notes)."""
     watcher, event = _subscribe(store, code, watch, version)
     try:
@@ -387,7 +387,7 @@ async def health(request: Request) -> Response:
 async def purge_on_schedule(every: float = PURGE_EVERY) -> None:
     """Delete the classes that are over (their students, nicknames and answers) every `every`
     seconds while the server runs, whether or not anyone uses a class (the store also purges
-    on its own when it is used: :meth:`relpos.classroom.store.BaseStore.purge_if_due`)."""
+    on its own when it is used: :meth:`relpos.classroom.store.ClassStore.purge_if_due`)."""
     while True:
         with contextlib.suppress(ClassroomError):  # a store that cannot be reached: next time
             await asyncio.to_thread(class_store().purge_if_due)

@@ -44,7 +44,7 @@ from starlette.routing import Route
 from relpos.class_routes.store import class_store
 from relpos.classroom import model
 from relpos.classroom.errors import ClassroomError, StoreUnavailableError
-from relpos.classroom.store import default_sqlite_path
+from relpos.classroom.stores import default_sqlite_path
 from relpos.server import asgi, internals
 
 __all__ = [

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from relpos.classroom.errors import ClassroomError, StoreUnavailableError
 from relpos.classroom.presence import RENEW
-from relpos.classroom.store import BaseStore
+from relpos.classroom.store import ClassStore
 
 __all__ = ["GRACE", "TICK", "Presence", "arrive", "holding"]
 
@@ -54,7 +54,7 @@ class Presence:
 
     Parameters
     ----------
-    store : BaseStore
+    store : ClassStore
     holder : str, optional
         This process's name on its leases (random by default).
     clock : callable, optional
@@ -66,7 +66,7 @@ class Presence:
 
     def __init__(
         self,
-        store: BaseStore,
+        store: ClassStore,
         holder: str | None = None,
         clock: Callable[[], float] = time.monotonic,
         *,
@@ -160,7 +160,7 @@ _presence: Presence | None = None
 _presence_lock = threading.Lock()
 
 
-def holding(store: BaseStore) -> Presence:
+def holding(store: ClassStore) -> Presence:
     """This process's :class:`Presence` for `store` (a new one when the store changed: tests)."""
     global _presence
     with _presence_lock:
@@ -169,6 +169,6 @@ def holding(store: BaseStore) -> Presence:
         return _presence
 
 
-def arrive(store: BaseStore, code: str, token: str) -> Callable[[], None]:
+def arrive(store: ClassStore, code: str, token: str) -> Callable[[], None]:
     """:meth:`Presence.arrive` on this process's presence for `store`."""
     return holding(store).arrive(code, token)

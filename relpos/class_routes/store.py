@@ -8,16 +8,16 @@ from __future__ import annotations
 
 import threading
 
-from relpos.classroom.store import BaseStore
+from relpos.classroom.store import ClassStore
 from relpos.classroom.stores import open_store
 
 __all__ = ["class_store"]
 
-_store: BaseStore | None = None
+_store: ClassStore | None = None
 _store_lock = threading.Lock()
 
 
-def class_store() -> BaseStore:
+def class_store() -> ClassStore:
     """The process's one live-class store (:func:`relpos.classroom.stores.open_store`)."""
     global _store
     with _store_lock:

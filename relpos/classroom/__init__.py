@@ -1,7 +1,7 @@
 """The live class: a teacher paces a lesson, students follow, answer and see the results.
 
 Pure Python, no Streamlit: the data and rules (model, results, errors), the stored form
-(records), and the store (store: the :class:`ClassStore` interface and
+(records), and the store (store: the :class:`ClassStore` abstraction and
 :func:`~relpos.classroom.stores.open_store`; sqlite_store and redis_store: its backends), and qr for the join
 link's QR code. Pages build on :func:`open_store`; nothing here draws anything.
 

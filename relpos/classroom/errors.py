@@ -5,11 +5,18 @@ Every error a store or a model function raises on purpose is a :class:`Classroom
 screen: what was wrong and what to do. A page catches :class:`ClassroomError` once and
 shows the message; it never needs to tell the subclasses apart, though it may (a student
 page offers "join again" after :class:`NotJoinedError`).
+
+A store's backend wraps its primitives in :func:`unavailable_as_error`, so a lost
+connection or a locked file reaches the page as :class:`StoreUnavailableError`, never raw.
 """
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+
 __all__ = [
+    "UNREACHABLE",
     "ClassEndedError",
     "ClassExpiredError",
     "ClassFullError",
@@ -24,6 +31,7 @@ __all__ = [
     "StoreUnavailableError",
     "UnknownClassError",
     "ends_identity",
+    "unavailable_as_error",
 ]
 
 
@@ -113,3 +121,30 @@ def ends_identity(error: ClassroomError) -> bool:
     (True, False, False)
     """
     return isinstance(error, _GONE)
+
+
+UNREACHABLE = "The class server cannot be reached just now; try again in a moment."
+
+
+def unavailable_as_error(
+    *failures: type[Exception],
+    faults: tuple[type[Exception], ...] = (),
+    fault: Callable[[Exception], StoreFaultError] | None = None,
+):
+    """Decorate a backend primitive so that `failures` (a lost connection, a locked file)
+    reach the page as :class:`~relpos.classroom.errors.StoreUnavailableError`, and `faults`
+    (a store that answers but refuses) as what ``fault(error)`` makes of them."""
+
+    def decorate(function):
+        @functools.wraps(function)
+        def guarded(*args, **kwargs):
+            try:
+                return function(*args, **kwargs)
+            except failures as error:
+                raise StoreUnavailableError(UNREACHABLE) from error
+            except faults as error:
+                raise fault(error) from error
+
+        return guarded
+
+    return decorate

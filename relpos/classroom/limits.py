@@ -1,18 +1,55 @@
 """Rate limits of the live class: how often one client may do a costly thing.
 
 A :class:`RateLimit` counts the times of each key (a client address) in a sliding window
-and says how long to wait when the window is full. In memory, per process: each replica
-limits its own clients (behind a load balancer a client's requests stick to one replica).
+and says how long to wait when the window is full; a :class:`TokenBucket` does it in O(1)
+for floods. :class:`Admission` holds the limits of a store's doors: classes started,
+unknown codes looked up and new seats taken, per client and per class. In memory, per
+process: each replica limits its own clients (behind a load balancer a client's requests
+stick to one replica).
 """
 
 from __future__ import annotations
 
 import collections
+import math
 import threading
 import time
 from collections.abc import Callable
 
-__all__ = ["RateLimit", "TokenBucket"]
+from relpos.classroom import model
+from relpos.classroom.errors import RateLimitedError
+
+__all__ = [
+    "JOINS_PER_CLASS",
+    "JOINS_PER_CLASS_RATE",
+    "JOINS_PER_CLIENT",
+    "JOINS_PER_CLIENT_RATE",
+    "MAX_KEPT_CLASSES",
+    "STARTS_PER_CLIENT",
+    "STARTS_WINDOW",
+    "WRONG_CODES_PER_CLIENT",
+    "WRONG_CODES_WINDOW",
+    "Admission",
+    "RateLimit",
+    "TokenBucket",
+]
+
+#: Classes one client address may start per STARTS_WINDOW seconds (per server process).
+STARTS_PER_CLIENT, STARTS_WINDOW = 10, 600.0
+#: Wrong class codes one client address may look up per WRONG_CODES_WINDOW seconds before
+#: its lookups wait (a classroom behind one address mistypes a few; a guesser made 1,300 a second).
+WRONG_CODES_PER_CLIENT, WRONG_CODES_WINDOW = 60, 600.0
+#: New seats one client address may take at once, then a second. A class behind one school
+#: NAT (one address for 300 students) joins within a minute; a flood of 300 joins at once
+#: from one client froze the teacher's Next for 59 s, and a script clicking Join in a loop
+#: took every seat in 25 s. A rejoin (a seat's token) is never limited.
+JOINS_PER_CLIENT, JOINS_PER_CLIENT_RATE = 100, 5.0
+#: New seats one class gives at once, then a second, whatever the addresses: half a full
+#: class at once, the rest within 15 s; a flood from many addresses costs few store writes.
+JOINS_PER_CLASS, JOINS_PER_CLASS_RATE = 150, 10.0
+#: Classes one store keeps at once, at most (a school needs tens; a script could start
+#: thousands from many addresses).
+MAX_KEPT_CLASSES = 2000
 
 
 class RateLimit:
@@ -125,3 +162,71 @@ class TokenBucket:
         """Drop the keys whose bucket has filled up again (they are as if never seen)."""
         for key in [key for key in self._buckets if self._tokens(key, now) >= self.burst]:
             del self._buckets[key]
+
+
+class Admission:
+    """A store's doors: how fast a client may start classes, look up codes and take seats.
+
+    Parameters
+    ----------
+    clock : callable
+        The store's clock (seconds).
+    """
+
+    def __init__(self, clock: Callable[[], float]):
+        self._starts = RateLimit(STARTS_PER_CLIENT, STARTS_WINDOW, clock=clock)
+        self._wrong_codes = RateLimit(WRONG_CODES_PER_CLIENT, WRONG_CODES_WINDOW, clock=clock)
+        self._client_joins = TokenBucket(JOINS_PER_CLIENT, rate=JOINS_PER_CLIENT_RATE, clock=clock)
+        self._class_joins = TokenBucket(JOINS_PER_CLASS, rate=JOINS_PER_CLASS_RATE, clock=clock)
+
+    def check_start(self, kept: int, client: str | None) -> None:
+        """Refuse a start when the store keeps `kept` classes, :data:`MAX_KEPT_CLASSES` or
+        more, or past the client's rate (anyone could otherwise start classes at a few a
+        second, each one kept 12 hours); None: not limited (a script of the server's)."""
+        if kept >= MAX_KEPT_CLASSES:
+            raise RateLimitedError(
+                f"This server runs {MAX_KEPT_CLASSES:,} classes already; "
+                "try again later, or end a class you no longer need.",
+                60.0,
+            )
+        wait = self._starts.wait(client) if client is not None else 0.0
+        if wait > 0:
+            raise RateLimitedError(
+                f"You have started {self._starts.count} classes in the last {self._starts.window / 60:g} minutes; "
+                f"wait {math.ceil(wait)} s before starting another.",
+                wait,
+            )
+
+    def check_guesses(self, client: str | None) -> None:
+        """Raise RateLimitedError while `client` has looked up too many unknown codes."""
+        wait = self._wrong_codes.blocked(client) if client is not None else 0.0
+        if wait > 0:
+            raise RateLimitedError(
+                f"Too many wrong class codes from this address; wait {math.ceil(wait)} s, then check the code "
+                "on the projector.",
+                wait,
+            )
+
+    def check_joins(self, code: str, client: str | None) -> None:
+        """Raise RateLimitedError when `client` or class `code` has taken new seats too fast
+        (JOINS_PER_CLIENT, JOINS_PER_CLASS); None: not limited (a script of the server's)."""
+        if client is None:
+            return
+        wait = self._client_joins.wait(client)
+        if wait > 0:
+            raise RateLimitedError(
+                f"Many students are joining from your network just now; wait {math.ceil(wait)} s, then press Join "
+                "again.",
+                wait,
+            )
+        wait = self._class_joins.wait(model.normalise_code(code))
+        if wait > 0:
+            raise RateLimitedError(
+                f"Many students are joining this class just now; wait {math.ceil(wait)} s, then press Join again.",
+                wait,
+            )
+
+    def wrong_code(self, client: str | None) -> None:
+        """Count an unknown code `client` looked up (see :meth:`relpos.classroom.store.ClassStore.look_up`)."""
+        if client is not None:
+            self._wrong_codes.note(client)

@@ -11,7 +11,7 @@ holds, so a student whose two tabs sit on two replicas stays here when one close
 A student who has just joined is here for :data:`JOIN_GRACE` seconds before any stream
 (their page is still opening one), so the roster does not show them as gone for a moment.
 
-The store keeps the leases (:meth:`relpos.classroom.store.BaseStore.note_presence`) and
+The store keeps the leases (:meth:`relpos.classroom.store.ClassStore.note_presence`) and
 bumps the class's activity counter only when the set of students here changes, so a
 renewal wakes nobody; :class:`Attendance` is what the teacher's roster and counts read.
 """
@@ -23,15 +23,20 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from relpos.classroom import model
+from relpos.classroom.errors import InputError
 from relpos.classroom.model import Student
 
 __all__ = [
     "JOINED",
     "JOIN_GRACE",
     "LEASE",
+    "MAX_LEASES",
     "RENEW",
     "Attendance",
     "Lease",
+    "join_lease",
+    "lease_tokens",
     "present",
     "renewed",
     "seat_tag",
@@ -46,6 +51,9 @@ RENEW = 10.0
 JOIN_GRACE = 8.0
 #: The holder of the lease a join writes (a process's holder is :func:`valid_holder`-shaped hex).
 JOINED = "joined"
+#: Leases one call of :meth:`relpos.classroom.store.ClassStore.note_presence` may name (each
+#: student in two tabs).
+MAX_LEASES = 2 * model.MAX_STUDENTS
 _HOLDER = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 Lease = tuple[str, str]  # (token, holder)
@@ -58,6 +66,19 @@ def valid_holder(holder) -> bool:
     (True, False, False)
     """
     return isinstance(holder, str) and _HOLDER.fullmatch(holder) is not None
+
+
+def lease_tokens(tokens) -> list[str]:
+    """`tokens` as a list, checked: at most :data:`MAX_LEASES`, each shaped like a token."""
+    tokens = list(tokens)
+    if len(tokens) > MAX_LEASES or not all(model.secret_shaped(token) for token in tokens):
+        raise InputError(f"Name at most {MAX_LEASES} seats, each by its token.")
+    return tokens
+
+
+def join_lease(student: Student) -> float:
+    """When a join's lease counts as written: it lapses :data:`JOIN_GRACE` seconds after the join."""
+    return student.joined_at - LEASE + JOIN_GRACE
 
 
 def seat_tag(token: str) -> str:

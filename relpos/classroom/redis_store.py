@@ -32,9 +32,9 @@ from collections.abc import Callable
 import redis
 
 from relpos.classroom import model, presence, records
-from relpos.classroom.errors import StoreFaultError, UnknownClassError
+from relpos.classroom.errors import StoreFaultError, UnknownClassError, unavailable_as_error
 from relpos.classroom.model import Answer, Class, Question, Student
-from relpos.classroom.store import BaseStore, T, Watch, unavailable_as_error
+from relpos.classroom.store import ClassStore, T, Watch
 
 __all__ = ["RedisStore"]
 
@@ -72,7 +72,7 @@ def _leases(members) -> dict[presence.Lease, float]:
     return {tuple(member.split(":", 1)): seen for member, seen in members}
 
 
-class RedisStore(BaseStore):
+class RedisStore(ClassStore):
     """A :class:`~relpos.classroom.store.ClassStore` in the Redis at `url` (``redis://host:6379/0``).
 
     Parameters
@@ -81,7 +81,7 @@ class RedisStore(BaseStore):
     prefix : str
         First part of every key and channel (two deployments may share one Redis).
     **options
-        ``clock`` and ``rng``, as for :class:`~relpos.classroom.store.BaseStore`.
+        ``clock`` and ``rng``, as for :class:`~relpos.classroom.store.ClassStore`.
     """
 
     poll_seconds = 0.5
@@ -244,7 +244,7 @@ class RedisStore(BaseStore):
         students, here = self._key(code, "students"), self._key(code, "here")
         pipe = self._redis.pipeline()
         pipe.hset(students, student.token, records.dump(student))
-        pipe.zadd(here, {_lease(student.token, presence.JOINED): self._join_lease(student)})
+        pipe.zadd(here, {_lease(student.token, presence.JOINED): presence.join_lease(student)})
         for key in (students, names, here):
             pipe.expire(key, self._ttl(record))
         pipe.incr(self._key(code, "activity"))

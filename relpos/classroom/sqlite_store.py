@@ -4,7 +4,7 @@ The file is opened in WAL mode (readers never wait for the writer) with one conn
 store guarded by a lock, so Streamlit's script threads may share one store. Every change
 runs in ``BEGIN IMMEDIATE``, so two stores on the same file (two processes on one machine)
 never interleave a read-modify-write. A waiter in this process is woken at once by the
-store that made the change (stores on one file share a :class:`~relpos.classroom.store.Notifier`);
+store that made the change (stores on one file share a :class:`~relpos.classroom.notifier.Notifier`);
 a change made by another process is seen at the next poll (0.2 s).
 
 No SQLite error reaches a page as it is: a file or disk that refuses (read-only, full, not a
@@ -27,7 +27,8 @@ from pathlib import Path
 from relpos.classroom import model, presence, records
 from relpos.classroom.errors import StoreFaultError, StoreUnavailableError, UnknownClassError
 from relpos.classroom.model import Answer, Class, Student
-from relpos.classroom.store import BaseStore, Notifier, T, Watch
+from relpos.classroom.notifier import Notifier
+from relpos.classroom.store import ClassStore, T, Watch
 
 __all__ = ["SqliteStore"]
 
@@ -136,14 +137,14 @@ class _Transaction:
         self.db.executemany(sql, rows)
 
 
-class SqliteStore(BaseStore):
+class SqliteStore(ClassStore):
     """A :class:`~relpos.classroom.store.ClassStore` in the SQLite file `path` (created with its folder).
 
     Parameters
     ----------
     path : str or Path
     **options
-        ``clock`` and ``rng``, as for :class:`~relpos.classroom.store.BaseStore`.
+        ``clock`` and ``rng``, as for :class:`~relpos.classroom.store.ClassStore`.
     """
 
     def __init__(self, path, **options):
@@ -329,7 +330,7 @@ class SqliteStore(BaseStore):
             )
             db.execute(
                 "INSERT OR REPLACE INTO presence VALUES (?, ?, ?, ?)",
-                (code, student.token, presence.JOINED, self._join_lease(student)),
+                (code, student.token, presence.JOINED, presence.join_lease(student)),
             )
             db.execute("UPDATE classes SET activity = activity + 1 WHERE code = ?", (code,))
         return student

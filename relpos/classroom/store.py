@@ -1,7 +1,7 @@
-"""The live-class store: one interface (:class:`ClassStore`), two backends, one factory.
+"""The live-class store: one abstraction (:class:`ClassStore`), two backends, one factory.
 
-:class:`BaseStore` implements every rule of the interface once, on top of a few atomic
-primitives that a backend provides (read or change one class record, add a student,
+:class:`ClassStore` implements every rule once, on top of a few atomic primitives that a
+backend provides (read or change one class record, add a student,
 change one answer, read the rest). :mod:`relpos.classroom.sqlite_store` keeps a class in
 a file (one machine, survives a restart); :mod:`relpos.classroom.redis_store` keeps it in
 Redis (several replicas share it). :func:`relpos.classroom.stores.open_store` picks one from
@@ -27,8 +27,9 @@ Unknown, ended and expired codes raise :class:`~relpos.classroom.errors.UnknownC
 
 Limits, all kept here whatever a page lets through: every input's (model.validate_*), one
 seat per token (a token the class does not know joins nobody), classes started per client
-and in all, unknown codes looked up per client (:meth:`BaseStore.look_up`). Classes that
-are over are purged on schedule (:meth:`BaseStore.purge_if_due`). A store that cannot be
+and in all, unknown codes looked up per client (:meth:`ClassStore.look_up`; the limits are
+:class:`relpos.classroom.limits.Admission`). Classes that
+are over are purged on schedule (:meth:`ClassStore.purge_if_due`). A store that cannot be
 used raises :class:`~relpos.classroom.errors.StoreUnavailableError`, never a raw error.
 
 Change counters: ``version(code)`` counts changes of what students follow (stop, pace,
@@ -39,16 +40,13 @@ removals and changes of who is here (what the projector and the roster show).
 
 from __future__ import annotations
 
-import functools
 import math
-import os
 import threading
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import replace
-from pathlib import Path
-from typing import Literal, Protocol, TypeVar, runtime_checkable
+from typing import Literal, TypeVar
 
 from relpos.classroom import model
 from relpos.classroom.errors import (
@@ -57,240 +55,24 @@ from relpos.classroom.errors import (
     NotJoinedError,
     NotTeacherError,
     QuestionClosedError,
-    RateLimitedError,
-    StoreFaultError,
-    StoreUnavailableError,
     UnknownClassError,
 )
-from relpos.classroom.limits import RateLimit, TokenBucket
+from relpos.classroom.limits import Admission
 from relpos.classroom.model import Ack, Answer, Class, Pace, Question, Student
-from relpos.classroom.presence import JOIN_GRACE, JOINED, LEASE, Attendance, Lease, present, seat_tag, valid_holder
+from relpos.classroom.notifier import Notifier
+from relpos.classroom.presence import JOINED, LEASE, Attendance, Lease, lease_tokens, present, seat_tag, valid_holder
 from relpos.classroom.results import Results, aggregate, results_csv
 
-__all__ = [
-    "DEFAULT_DATA_DIR",
-    "UNREACHABLE",
-    "BaseStore",
-    "ClassStore",
-    "Notifier",
-    "Watch",
-    "default_sqlite_path",
-    "unavailable_as_error",
-]
+__all__ = ["ClassStore", "Watch"]
 
-#: Where the SQLite store keeps its file unless RELPOS_DATA_DIR says otherwise.
-DEFAULT_DATA_DIR = ".relpos-data"
-#: Classes one client address may start per STARTS_WINDOW seconds (per server process).
-STARTS_PER_CLIENT, STARTS_WINDOW = 10, 600.0
-#: Wrong class codes one client address may look up per WRONG_CODES_WINDOW seconds before
-#: its lookups wait (a classroom behind one address mistypes a few; a guesser made 1,300 a second).
-WRONG_CODES_PER_CLIENT, WRONG_CODES_WINDOW = 60, 600.0
-#: New seats one client address may take at once, then a second. A class behind one school
-#: NAT (one address for 300 students) joins within a minute; a flood of 300 joins at once
-#: from one client froze the teacher's Next for 59 s, and a script clicking Join in a loop
-#: took every seat in 25 s. A rejoin (a seat's token) is never limited.
-JOINS_PER_CLIENT, JOINS_PER_CLIENT_RATE = 100, 5.0
-#: New seats one class gives at once, then a second, whatever the addresses: half a full
-#: class at once, the rest within 15 s; a flood from many addresses costs few store writes.
-JOINS_PER_CLASS, JOINS_PER_CLASS_RATE = 150, 10.0
-#: Classes one store keeps at once, at most (a school needs tens; a script could start
-#: thousands from many addresses).
-MAX_KEPT_CLASSES = 2000
-#: Leases one call of :meth:`BaseStore.note_presence` may name (each student in two tabs).
-MAX_LEASES = 2 * model.MAX_STUDENTS
 #: ``state``: what students follow; ``activity``: joins, answers and who is here.
 Watch = Literal["state", "activity"]
 T = TypeVar("T")
 
 
-@runtime_checkable
-class ClassStore(Protocol):
-    """What the pages need from a live-class store (see the module notes for who may do what)."""
-
-    def create_class(
-        self, lesson: str = "walkthrough", pace: Pace | None = None, *, client: str | None = None
-    ) -> tuple[Class, str]:
-        """Start a class; returns it and the teacher credential (shown to the teacher only, once).
-        `client` (the address of whoever starts it) is rate-limited; None: not limited (a script of the server's)."""
-
-    def get_class(self, code: str) -> Class:
-        """The class as students see it (raises for unknown, ended and expired codes)."""
-
-    def check_teacher(self, code: str, credential: str) -> Class:
-        """The class, if `credential` is its teacher's (a private teacher link resumes with this)."""
-
-    def join(
-        self, code: str, nickname: str | None = None, *, token: str | None = None, client: str | None = None
-    ) -> Student:
-        """Join (or, with a known `token`, rejoin) a class; `client` is throttled after wrong codes."""
-
-    def student(self, code: str, token: str) -> Student:
-        """The student holding `token` (raises NotJoinedError)."""
-
-    def students(self, code: str, credential: str) -> tuple[Student, ...]:
-        """Every student, in the order they joined (teacher only)."""
-
-    def students_count(self, code: str) -> int:
-        """How many students have joined."""
-
-    def set_stop(self, code: str, credential: str, *, index: int, step: str = "", state: str = "") -> Class:
-        """Move the class to the teacher's stop."""
-
-    def set_paced(self, code: str, credential: str, paced: bool) -> Class:
-        """Release the class to its own pace (False) or bring everyone back (True)."""
-
-    def ask(self, code: str, credential: str, question: Question) -> Question:
-        """Ask a question (from ``model.number_question`` & co); the previous one closes."""
-
-    def reveal(self, code: str, credential: str) -> Question:
-        """Close the current question and show its results."""
-
-    def hide(self, code: str, credential: str) -> Question:
-        """Hide the current question's results (it stays closed)."""
-
-    def reset(self, code: str, credential: str) -> Question:
-        """Ask the current question again, as a new question with no answers."""
-
-    def submit_answer(self, code: str, token: str, question_id: int, text: str) -> Ack:
-        """A student's answer to the open question (idempotent, rate-limited)."""
-
-    def my_answer(self, code: str, token: str, question_id: int) -> Answer | None:
-        """The student's answer that counts, if any."""
-
-    def results(self, code: str, question_id: int | None = None, *, credential: str | None = None) -> Results:
-        """One question's results (the current one by default); without the credential, revealed only."""
-
-    def answered_count(self, code: str) -> int:
-        """How many answered the current question (0 when none is asked)."""
-
-    def all_results(self, code: str, credential: str) -> tuple[Results, ...]:
-        """Every question's results, in the order asked (teacher only)."""
-
-    def export_csv(self, code: str, credential: str, zone: str | None = None) -> str:
-        """:func:`relpos.classroom.results.results_csv` of every question, times in `zone` (teacher only)."""
-
-    def end(self, code: str, credential: str) -> Class:
-        """End the class: nobody can join or answer; the teacher reads results for an hour more."""
-
-    def set_locked(self, code: str, credential: str, locked: bool) -> Class:
-        """Admit nobody new (True) or open the class again (False); who joined stays."""
-
-    def remove_student(self, code: str, credential: str, number: int) -> Student:
-        """Take student `number`'s seat back, with their answers; their token joins no more,
-        and their page learns it from the class's view (``Class.removed``)."""
-
-    def note_presence(self, code: str, holder: str, here=(), gone=()) -> frozenset[str]:
-        """Server process `holder` renews its leases on the seats of the tokens `here` and
-        drops those of `gone`; the tokens of `here` that hold no seat (to stop renewing)."""
-
-    def attendance(self, code: str, credential: str) -> Attendance:
-        """Who joined, who is here now, who answered the current question (teacher only)."""
-
-    def version(self, code: str, watch: Watch = "state") -> int:
-        """A counter that grows with every change of `watch`."""
-
-    def wait_for_change(self, code: str, since: int, timeout: float, *, watch: Watch = "state") -> int:
-        """Block until ``version(code, watch) != since`` or `timeout` seconds pass; the version then."""
-
-    def versions(self, codes) -> dict[str, tuple[int, int] | None]:
-        """Both counters (state, activity) of each of `codes` in one read; None for a class gone."""
-
-    @property
-    def notifier(self) -> Notifier:
-        """What wakes this process's waiters when a class changes (see :meth:`listen_for_changes`)."""
-
-    def listen_for_changes(self) -> None:
-        """Make sure changes made by other processes reach :attr:`notifier` (Redis' pub/sub)."""
-
-    def expire(self) -> int:
-        """Delete the classes that are over; how many."""
-
-    def purge_if_due(self) -> int:
-        """Delete the classes over for five minutes, if this last ran a minute ago or more; how many."""
-
-    def check(self) -> None:
-        """Raise :class:`~relpos.classroom.errors.StoreUnavailableError` (or its StoreFaultError)
-        unless the store can be read and written now (the server's health check asks)."""
-
-    def close(self) -> None:
-        """Release connections and threads."""
-
-
-class Notifier:
-    """Wakes the threads of this process that wait for a change of one class.
-
-    A waiter notes :meth:`generation` of its class before it reads a version, then waits
-    for that generation to move; so a change between the read and the wait is never
-    missed, and a change of another class only costs a waiter an in-memory comparison.
-    """
-
-    def __init__(self):
-        self._condition = threading.Condition()
-        self._generations: dict[str, int] = {}
-        self._everything = 0  # moved by notify_all (a reconnect may have missed changes)
-        self._total = 0  # moved by every notification (a watcher of many classes waits on it)
-
-    def generation(self, code: str) -> tuple[int, int]:
-        return self._generations.get(code, 0), self._everything
-
-    @property
-    def total(self) -> int:
-        """Notifications so far, of any class (see :meth:`wait_any`)."""
-        return self._total
-
-    def notify(self, code: str) -> None:
-        with self._condition:
-            self._generations[code] = self._generations.get(code, 0) + 1
-            self._total += 1
-            self._condition.notify_all()
-
-    def notify_all(self) -> None:
-        with self._condition:
-            self._everything += 1
-            self._total += 1
-            self._condition.notify_all()
-
-    def wait_any(self, seen_total: int, timeout: float) -> None:
-        """Return when any class was notified since :attr:`total` was `seen_total`, or after `timeout` s."""
-        with self._condition:
-            self._condition.wait_for(lambda: self._total != seen_total, timeout)
-
-    def wait(self, code: str, seen: tuple[int, int], timeout: float) -> None:
-        """Return when the generation of `code` differs from `seen`, or after `timeout` seconds."""
-        with self._condition:
-            self._condition.wait_for(lambda: self.generation(code) != seen, timeout)
-
-
-#: What a page says while the store cannot be reached (it says nothing about the class).
-UNREACHABLE = "The class server cannot be reached just now; try again in a moment."
-
-
-def unavailable_as_error(
-    *failures: type[Exception],
-    faults: tuple[type[Exception], ...] = (),
-    fault: Callable[[Exception], StoreFaultError] | None = None,
-):
-    """Decorate a backend primitive so that `failures` (a lost connection, a locked file)
-    reach the page as :class:`~relpos.classroom.errors.StoreUnavailableError`, and `faults`
-    (a store that answers but refuses) as what ``fault(error)`` makes of them."""
-
-    def decorate(function):
-        @functools.wraps(function)
-        def guarded(*args, **kwargs):
-            try:
-                return function(*args, **kwargs)
-            except failures as error:
-                raise StoreUnavailableError(UNREACHABLE) from error
-            except faults as error:
-                raise fault(error) from error
-
-        return guarded
-
-    return decorate
-
-
-class BaseStore(ABC):
-    """Every rule of :class:`ClassStore`, over a backend's atomic primitives.
+class ClassStore(ABC):
+    """A live-class store: what the pages need (see the module notes for who may do what),
+    every rule of it once, over a backend's atomic primitives.
 
     Parameters
     ----------
@@ -316,10 +98,7 @@ class BaseStore(ABC):
         self._rng = rng
         self._notifier = notifier or Notifier()
         self._purged_at = -math.inf  # by this store's clock: the last purge of classes that are over
-        self._starts = RateLimit(STARTS_PER_CLIENT, STARTS_WINDOW, clock=clock)
-        self._wrong_codes = RateLimit(WRONG_CODES_PER_CLIENT, WRONG_CODES_WINDOW, clock=clock)
-        self._client_joins = TokenBucket(JOINS_PER_CLIENT, rate=JOINS_PER_CLIENT_RATE, clock=clock)
-        self._class_joins = TokenBucket(JOINS_PER_CLASS, rate=JOINS_PER_CLASS_RATE, clock=clock)
+        self._admission = Admission(clock)
         self._purge_lock = threading.Lock()
 
     # ------------------------------------------------------------ backend primitives
@@ -397,7 +176,8 @@ class BaseStore(ABC):
 
     @abstractmethod
     def check(self) -> None:
-        """Raise unless the store can be read and written now (see :meth:`ClassStore.check`)."""
+        """Raise :class:`~relpos.classroom.errors.StoreUnavailableError` (or its StoreFaultError)
+        unless the store can be read and written now (the server's health check asks)."""
 
     @abstractmethod
     def close(self) -> None:
@@ -408,10 +188,12 @@ class BaseStore(ABC):
     def create_class(
         self, lesson: str = "walkthrough", pace: Pace | None = None, *, client: str | None = None
     ) -> tuple[Class, str]:
+        """Start a class; returns it and the teacher credential (shown to the teacher only, once).
+        `client` (the address of whoever starts it) is rate-limited; None: not limited (a script of the server's)."""
         lesson, pace = model.validate_lesson(lesson), model.validate_pace(pace or Pace())
         now = self._clock()
         self.expire()  # a code freed by an old class may be drawn again
-        self._may_start(client, now)
+        self._admission.check_start(self._count_kept(now), client)
         credential = model.new_credential()
         for _ in range(20):
             code = model.make_code(self._rng)
@@ -420,24 +202,8 @@ class BaseStore(ABC):
                 return record, credential
         raise RuntimeError("no free class code after 20 draws")  # 31⁶ codes: only a broken rng gets here
 
-    def _may_start(self, client: str | None, now: float) -> None:
-        """Refuse a start past :data:`MAX_KEPT_CLASSES` in all, or past the client's rate
-        (anyone could otherwise start classes at a few a second, each one kept 12 hours)."""
-        if self._count_kept(now) >= MAX_KEPT_CLASSES:
-            raise RateLimitedError(
-                f"This server runs {MAX_KEPT_CLASSES:,} classes already; "
-                "try again later, or end a class you no longer need.",
-                60.0,
-            )
-        wait = self._starts.wait(client) if client is not None else 0.0
-        if wait > 0:
-            raise RateLimitedError(
-                f"You have started {self._starts.count} classes in the last {self._starts.window / 60:g} minutes; "
-                f"wait {math.ceil(wait)} s before starting another.",
-                wait,
-            )
-
     def get_class(self, code: str) -> Class:
+        """The class as students see it (raises for unknown, ended and expired codes)."""
         record = self._existing(code)
         record.check_admits(self._clock())
         return record
@@ -455,39 +221,18 @@ class BaseStore(ABC):
 
     def check_guesses(self, client: str | None) -> None:
         """Raise RateLimitedError while `client` has looked up too many unknown codes."""
-        wait = self._wrong_codes.blocked(client) if client is not None else 0.0
-        if wait > 0:
-            raise RateLimitedError(
-                f"Too many wrong class codes from this address; wait {math.ceil(wait)} s, then check the code "
-                "on the projector.",
-                wait,
-            )
+        self._admission.check_guesses(client)
 
     def check_joins(self, code: str, client: str | None) -> None:
-        """Raise RateLimitedError when `client` or class `code` has taken new seats too fast
-        (JOINS_PER_CLIENT, JOINS_PER_CLASS); None: not limited (a script of the server's)."""
-        if client is None:
-            return
-        wait = self._client_joins.wait(client)
-        if wait > 0:
-            raise RateLimitedError(
-                f"Many students are joining from your network just now; wait {math.ceil(wait)} s, then press Join "
-                "again.",
-                wait,
-            )
-        wait = self._class_joins.wait(model.normalise_code(code))
-        if wait > 0:
-            raise RateLimitedError(
-                f"Many students are joining this class just now; wait {math.ceil(wait)} s, then press Join again.",
-                wait,
-            )
+        """Raise RateLimitedError when `client` or class `code` has taken new seats too fast."""
+        self._admission.check_joins(code, client)
 
     def wrong_code(self, client: str | None) -> None:
         """Count an unknown code `client` looked up (see :meth:`look_up`)."""
-        if client is not None:
-            self._wrong_codes.note(client)
+        self._admission.wrong_code(client)
 
     def check_teacher(self, code: str, credential: str) -> Class:
+        """The class, if `credential` is its teacher's (a private teacher link resumes with this)."""
         record = self._existing(code)
         if not model.credential_matches(record.code, credential, record.teacher_hash):
             raise NotTeacherError(
@@ -519,25 +264,31 @@ class BaseStore(ABC):
         return self._update_class(model.normalise_code(code), checked)
 
     def set_stop(self, code: str, credential: str, *, index: int, step: str = "", state: str = "") -> Class:
+        """Move the class to the teacher's stop."""
+
         def move(record: Class) -> Class:
             return replace(record, pace=model.validate_pace(replace(record.pace, index=index, step=step, state=state)))
 
         return self._teach(code, credential, move)
 
     def set_paced(self, code: str, credential: str, paced: bool) -> Class:
+        """Release the class to its own pace (False) or bring everyone back (True)."""
         if not isinstance(paced, bool):
             raise InputError("paced must be true or false.")
         return self._teach(code, credential, lambda record: replace(record, pace=replace(record.pace, paced=paced)))
 
     def end(self, code: str, credential: str) -> Class:
+        """End the class: nobody can join or answer; the teacher reads results for an hour more."""
         return self._teach(code, credential, lambda record: replace(record, ended_at=self._clock()))
 
     def set_locked(self, code: str, credential: str, locked: bool) -> Class:
+        """Admit nobody new (True) or open the class again (False); who joined stays."""
         if not isinstance(locked, bool):
             raise InputError("locked must be true or false.")
         return self._teach(code, credential, lambda record: replace(record, locked=locked))
 
     def expire(self) -> int:
+        """Delete the classes that are over; how many."""
         return self._delete_gone(self._clock())
 
     def purge_if_due(self) -> int:
@@ -560,6 +311,7 @@ class BaseStore(ABC):
     # ------------------------------------------------------------ questions
 
     def ask(self, code: str, credential: str, question: Question) -> Question:
+        """Ask a question (from ``model.number_question`` & co); the previous one closes."""
         question = model.validate_question(question)
 
         def asked(record: Class) -> Class:
@@ -583,12 +335,15 @@ class BaseStore(ABC):
         return self._teach(code, credential, changed).question
 
     def reveal(self, code: str, credential: str) -> Question:
+        """Close the current question and show its results."""
         return self._set_status(code, credential, "revealed")
 
     def hide(self, code: str, credential: str) -> Question:
+        """Hide the current question's results (it stays closed)."""
         return self._set_status(code, credential, "hidden")
 
     def reset(self, code: str, credential: str) -> Question:
+        """Ask the current question again, as a new question with no answers."""
         record = self.check_teacher(code, credential)
         return self.ask(code, credential, self._current(record))
 
@@ -619,6 +374,8 @@ class BaseStore(ABC):
         return self._add_student(record.code, fresh, make)
 
     def remove_student(self, code: str, credential: str, number: int) -> Student:
+        """Take student `number`'s seat back, with their answers; their token joins no more,
+        and their page learns it from the class's view (``Class.removed``)."""
         record = self.check_teacher(code, credential)
         for student in self._load_students(record.code):
             if student.number == number:
@@ -627,17 +384,13 @@ class BaseStore(ABC):
                 return student
         raise InputError(f"Class {record.code} has no student {number}.")
 
-    @staticmethod
-    def _join_lease(student: Student) -> float:
-        """When a join's lease counts as written: it lapses JOIN_GRACE seconds after the join."""
-        return student.joined_at - LEASE + JOIN_GRACE
-
     def _find_student(self, code: str, token) -> Student | None:
         if not model.secret_shaped(token):
             return None
         return self._load_student(code, token)
 
     def student(self, code: str, token: str) -> Student:
+        """The student holding `token` (raises NotJoinedError)."""
         return self._joined(self.get_class(code), token)
 
     def _joined(self, record: Class, token) -> Student:
@@ -652,10 +405,12 @@ class BaseStore(ABC):
         return known
 
     def students(self, code: str, credential: str) -> tuple[Student, ...]:
+        """Every student, in the order they joined (teacher only)."""
         record = self.check_teacher(code, credential)
         return tuple(sorted(self._load_students(record.code), key=lambda student: student.number))
 
     def students_count(self, code: str) -> int:
+        """How many students have joined."""
         return self._count_students(self._existing(code).code)
 
     # ------------------------------------------------------------ who is here
@@ -666,7 +421,7 @@ class BaseStore(ABC):
         handed back, so the process stops renewing them. One write for all of them."""
         if not valid_holder(holder) or holder == JOINED:
             raise InputError("A lease's holder is 1 to 64 URL-safe characters.")
-        here, gone = _tokens(here), _tokens(gone)
+        here, gone = lease_tokens(here), lease_tokens(gone)
         record = self._existing(code)
         seated = self._seated(record.code, here) if here else set()
         if seated or gone:
@@ -674,6 +429,7 @@ class BaseStore(ABC):
         return frozenset(here) - seated
 
     def attendance(self, code: str, credential: str) -> Attendance:
+        """Who joined, who is here now, who answered the current question (teacher only)."""
         record = self.check_teacher(code, credential)
         students = tuple(sorted(self._load_students(record.code), key=lambda student: student.number))
         tokens = present(self._load_presence(record.code), self._clock() - LEASE)
@@ -687,6 +443,7 @@ class BaseStore(ABC):
     # ------------------------------------------------------------ answers
 
     def submit_answer(self, code: str, token: str, question_id: int, text: str) -> Ack:
+        """A student's answer to the open question (idempotent, rate-limited)."""
         record = self.get_class(code)
         joined = self._joined(record, token)
         question = self._open(record, question_id)
@@ -710,14 +467,17 @@ class BaseStore(ABC):
         return question
 
     def my_answer(self, code: str, token: str, question_id: int) -> Answer | None:
+        """The student's answer that counts, if any."""
         record = self.get_class(code)
         return self._load_answer(record.code, question_id, self._joined(record, token).token)
 
     def answered_count(self, code: str) -> int:
+        """How many answered the current question (0 when none is asked)."""
         record = self._existing(code)
         return len(self._load_answers(record.code, record.question.id)) if record.question else 0
 
     def results(self, code: str, question_id: int | None = None, *, credential: str | None = None) -> Results:
+        """One question's results (the current one by default); without the credential, revealed only."""
         record = self._existing(code) if credential is None else self.check_teacher(code, credential)
         question = self._question(record, question_id)
         if credential is None and not question.revealed:
@@ -736,16 +496,19 @@ class BaseStore(ABC):
         return aggregate(question, self._load_answers(code, question.id), self._load_students(code))
 
     def all_results(self, code: str, credential: str) -> tuple[Results, ...]:
+        """Every question's results, in the order asked (teacher only)."""
         record = self.check_teacher(code, credential)
         questions = sorted(self._load_questions(record.code), key=lambda question: question.id)
         return tuple(self._results(record.code, question) for question in questions)
 
     def export_csv(self, code: str, credential: str, zone: str | None = None) -> str:
+        """:func:`relpos.classroom.results.results_csv` of every question, times in `zone` (teacher only)."""
         return results_csv(self.all_results(code, credential), zone)
 
     # ------------------------------------------------------------ change counters
 
     def version(self, code: str, watch: Watch = "state") -> int:
+        """A counter that grows with every change of `watch`."""
         if watch not in ("state", "activity"):
             raise InputError("watch is 'state' or 'activity'.")
         code = model.normalise_code(code)
@@ -755,6 +518,7 @@ class BaseStore(ABC):
         return current
 
     def wait_for_change(self, code: str, since: int, timeout: float, *, watch: Watch = "state") -> int:
+        """Block until ``version(code, watch) != since`` or `timeout` seconds pass; the version then."""
         code = model.normalise_code(code)
         deadline = time.monotonic() + max(0.0, min(float(timeout), 600.0))
         while True:
@@ -775,6 +539,7 @@ class BaseStore(ABC):
 
     @property
     def notifier(self) -> Notifier:
+        """What wakes this process's waiters when a class changes (see :meth:`listen_for_changes`)."""
         return self._notifier
 
     def listen_for_changes(self) -> None:  # noqa: B027 (most backends need nothing)
@@ -785,14 +550,6 @@ class BaseStore(ABC):
         self._notifier.notify(code)
 
 
-def _tokens(tokens) -> list[str]:
-    """`tokens` as a list, checked: at most MAX_LEASES, each shaped like a token."""
-    tokens = list(tokens)
-    if len(tokens) > MAX_LEASES or not all(model.secret_shaped(token) for token in tokens):
-        raise InputError(f"Name at most {MAX_LEASES} seats, each by its token.")
-    return tokens
-
-
 def _marked_removed(tag: str) -> Callable[[Class], Class]:
     """The class record's change when the teacher removes seat `tag` (students' views learn it)."""
 
@@ -801,8 +558,3 @@ def _marked_removed(tag: str) -> Callable[[Class], Class]:
         return replace(record, removed=removed, version=record.version + 1)
 
     return mark
-
-
-def default_sqlite_path() -> Path:
-    """``$RELPOS_DATA_DIR/classes.sqlite3`` (``.relpos-data/`` when unset)."""
-    return Path(os.environ.get("RELPOS_DATA_DIR") or DEFAULT_DATA_DIR) / "classes.sqlite3"

@@ -7,13 +7,17 @@ import the rules and nothing imports back: a SQLite server never loads the Redis
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
-from relpos.classroom.store import BaseStore, default_sqlite_path
+from relpos.classroom.store import ClassStore
 
-__all__ = ["open_store"]
+__all__ = ["DEFAULT_DATA_DIR", "default_sqlite_path", "open_store"]
+
+#: Where the SQLite store keeps its file unless RELPOS_DATA_DIR says otherwise.
+DEFAULT_DATA_DIR = ".relpos-data"
 
 
-def open_store(url: str | None = None, **options) -> BaseStore:
+def open_store(url: str | None = None, **options) -> ClassStore:
     """The store `url` names, else ``RELPOS_CLASS_STORE``, else SQLite in the data directory.
 
     Parameters
@@ -34,3 +38,8 @@ def open_store(url: str | None = None, **options) -> BaseStore:
 
         return SqliteStore(url.removeprefix("sqlite://") or default_sqlite_path(), **options)
     raise ValueError(f"RELPOS_CLASS_STORE must be redis://host:port/db or sqlite:///path; got {url[:60]!r}")
+
+
+def default_sqlite_path() -> Path:
+    """``$RELPOS_DATA_DIR/classes.sqlite3`` (``.relpos-data/`` when unset)."""
+    return Path(os.environ.get("RELPOS_DATA_DIR") or DEFAULT_DATA_DIR) / "classes.sqlite3"

@@ -43,7 +43,7 @@ from relpos.classroom.model import Class, Question
 from relpos.classroom.presence import Attendance, seat_tag
 from relpos.classroom.qr import qr_svg
 from relpos.classroom.results import Results
-from relpos.classroom.store import BaseStore
+from relpos.classroom.store import ClassStore
 from relpos.server import fragment, internals
 from relpos.state.keys import state_key, widget_key
 from relpos.tables import frames
@@ -103,7 +103,7 @@ CLASS_PARAM, TEACHER_PARAM = "class", "teacher"
 _LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1", "0.0.0.0", ""}
 
 
-def store() -> BaseStore:
+def store() -> ClassStore:
     """The server's live-class store (one per process, shared with the event streams)."""
     return class_store()
 

@@ -12,7 +12,7 @@ import time
 import pytest
 
 from relpos.class_routes import following
-from relpos.classroom import store as store_module
+from relpos.classroom import limits
 from relpos.classroom.errors import RateLimitedError
 from relpos.classroom.limits import TokenBucket
 from relpos.server.turns import LEAD_BUDGET, Turns
@@ -106,7 +106,7 @@ class CountingReads:
 
 def test_a_join_flood_from_one_address_is_refused_beyond_its_limit(started, monkeypatch):
     store, code, _ = started
-    joined = [store.join(code, client="10.0.0.9") for _ in range(store_module.JOINS_PER_CLIENT)]
+    joined = [store.join(code, client="10.0.0.9") for _ in range(limits.JOINS_PER_CLIENT)]
     counting = CountingReads(store, monkeypatch)
     for _ in range(50):
         with pytest.raises(RateLimitedError, match=r"Many students are joining from your network.*wait \d+ s"):
@@ -119,13 +119,13 @@ def test_a_join_flood_from_one_address_is_refused_beyond_its_limit(started, monk
 
 def test_a_class_takes_new_seats_at_a_bounded_pace_from_many_addresses(started, clock):
     store, code, credential = started
-    for index in range(store_module.JOINS_PER_CLASS):
+    for index in range(limits.JOINS_PER_CLASS):
         store.join(code, client=f"10.1.{index // 250}.{index % 250}")
     with pytest.raises(RateLimitedError, match="joining this class just now"):
         store.join(code, client="10.2.0.1")
     clock.advance(1.0)
     store.join(code, client="10.2.0.1")  # the class's allowance fills again
-    assert len(store.students(code, credential)) == store_module.JOINS_PER_CLASS + 1
+    assert len(store.students(code, credential)) == limits.JOINS_PER_CLASS + 1
 
 
 def test_the_teachers_run_goes_before_a_flood_of_fresh_sessions():

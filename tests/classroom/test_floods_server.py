@@ -19,7 +19,7 @@ import time
 import pytest
 
 from relpos.class_routes import following
-from relpos.classroom import store as store_module
+from relpos.classroom import limits
 from relpos.classroom.stores import open_store
 from tests.support.browser import AppTab
 from tests.support.class_students import Classroom, class_server
@@ -99,7 +99,7 @@ def test_the_teachers_next_goes_through_a_join_flood_and_an_answer_flood(chromiu
         joining.join(180)
         # seats past the per-address allowance (plus its refill meanwhile) are refused, with the reason
         assert len(flood.joined) < FLOOD_JOINS and len(flood.joined) + len(flood.errors) == FLOOD_JOINS
-        assert len(flood.joined) >= store_module.JOINS_PER_CLIENT - 3, flood.errors[:3]
+        assert len(flood.joined) >= limits.JOINS_PER_CLIENT - 3, flood.errors[:3]
         assert all("joining from your network" in error for error in flood.errors), flood.errors[:3]
 
         # at pair (1, 4) now: the class predicts its score

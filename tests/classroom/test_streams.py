@@ -21,7 +21,7 @@ import urllib.request
 import pytest
 
 from relpos.class_routes import events
-from relpos.classroom import store as store_module
+from relpos.classroom import limits
 from relpos.classroom.errors import RateLimitedError, StoreUnavailableError, UnknownClassError
 from relpos.classroom.stores import open_store
 from tests.classroom.conftest import app_store_at
@@ -140,18 +140,18 @@ def test_streams_are_capped_per_client_and_per_class(tmp_path, monkeypatch):
 
 
 def test_a_client_starts_a_few_classes_then_waits(store, clock):
-    for _ in range(store_module.STARTS_PER_CLIENT):
+    for _ in range(limits.STARTS_PER_CLIENT):
         store.create_class(client="10.0.0.1")
     with pytest.raises(RateLimitedError, match="wait 600 s before starting another") as refused:
         store.create_class(client="10.0.0.1")
-    assert refused.value.retry_after == pytest.approx(store_module.STARTS_WINDOW)
+    assert refused.value.retry_after == pytest.approx(limits.STARTS_WINDOW)
     store.create_class(client="10.0.0.2")  # another client is not held up
-    clock.advance(store_module.STARTS_WINDOW + 1)
+    clock.advance(limits.STARTS_WINDOW + 1)
     store.create_class(client="10.0.0.1")
 
 
 def test_a_store_keeps_at_most_so_many_live_classes(store, monkeypatch):
-    monkeypatch.setattr(store_module, "MAX_KEPT_CLASSES", 3)
+    monkeypatch.setattr(limits, "MAX_KEPT_CLASSES", 3)
     for number in range(3):
         store.create_class(client=f"10.0.0.{number}")
     with pytest.raises(RateLimitedError, match="runs 3 classes already"):
@@ -173,7 +173,7 @@ def test_the_watcher_reads_every_class_at_once(store):
 
 def test_wrong_codes_are_throttled_per_client_known_codes_too(store, clock):
     running, _ = store.create_class()
-    for number in range(store_module.WRONG_CODES_PER_CLIENT):
+    for number in range(limits.WRONG_CODES_PER_CLIENT):
         with pytest.raises(UnknownClassError):
             store.look_up(f"ZZZ{number:03d}".translate(str.maketrans("01", "XY")), "10.0.0.1")
     for guess in (running.code, "ZZZZZZ"):  # refused alike: a waiting guesser learns nothing
@@ -182,7 +182,7 @@ def test_wrong_codes_are_throttled_per_client_known_codes_too(store, clock):
     with pytest.raises(RateLimitedError):
         store.join(running.code, "Ada", client="10.0.0.1")
     assert store.look_up(running.code, "10.0.0.2") == running  # another address is not held up
-    clock.advance(store_module.WRONG_CODES_WINDOW + 1)
+    clock.advance(limits.WRONG_CODES_WINDOW + 1)
     assert store.join(running.code, "Ada", client="10.0.0.1").nickname == "Ada"
 
 
@@ -193,7 +193,7 @@ async def _first_chunk(response) -> str:
 
 
 def test_the_event_route_answers_an_unknown_code_as_a_live_one(tmp_path, monkeypatch):
-    monkeypatch.setattr(store_module, "WRONG_CODES_PER_CLIENT", 3)
+    monkeypatch.setattr(limits, "WRONG_CODES_PER_CLIENT", 3)
     monkeypatch.setattr(events, "_admissions", events._Admissions())
 
     async def scenario() -> None:
