@@ -72,7 +72,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 from failover import COOKIE, affinity_cookie, haproxy_binary, replica_of, start_proxy  # noqa: E402
 
 from relpos.class_routes import identity  # noqa: E402
-from relpos.classroom.model import number_question  # noqa: E402
+from relpos.classroom.questions import number_question  # noqa: E402
 from relpos.classroom.stores import open_store  # noqa: E402
 from tests.support.browser import (  # noqa: E402
     ARTIFACTS,

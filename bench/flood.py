@@ -39,7 +39,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
 from classroom import NEXT, Deployment, cpu_seconds, start_class  # noqa: E402
 
-from relpos.classroom.model import number_question  # noqa: E402
+from relpos.classroom.questions import number_question  # noqa: E402
 from relpos.classroom.stores import open_store  # noqa: E402
 from tests.support.class_students import Classroom, Follower  # noqa: E402
 

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 import relpos
 from relpos.classroom import model as class_model
+from relpos.classroom import questions
 from relpos.core.examples import Scenario
 from relpos.tables.frames import speed_ratio
 from relpos.text import explain
@@ -81,9 +82,9 @@ def check_verdict_agrees(scenario: Scenario, row: int) -> str:
         assert not claims[0][1] and question.expected == f"key {claims[0][0]}", (question.expected, claims)
     else:
         assert question.expected == classroom_view.TIE, (question.expected, claims)
-    assert class_model.grade(question, question.expected).correct
+    assert questions.grade(question, question.expected).correct
     wrong = [other for other in question.choices if other != question.expected]
-    assert not any(class_model.grade(question, other).correct for other in wrong)
+    assert not any(questions.grade(question, other).correct for other in wrong)
     return question.expected
 
 
@@ -96,7 +97,7 @@ class TestOneVerdict:
         scenario = Scenario((-0.4, 0.02, -0.51, -0.62), (1.46, 1.97, -0.53, -0.25), (0.29, 0.47, -0.02))
         assert check_verdict_agrees(scenario, 1) == "key 2"
         question = class_question(scenario, wt.Stop(1, 4))
-        assert class_model.grade(question, "key 2").message == "Right."
+        assert questions.grade(question, "key 2").message == "Right."
 
     def test_k_0_offers_no_tie_of_gains(self):
         """k = 0: nothing moves, so the answer says no key gains, not "a tie: equal gains"."""
@@ -296,7 +297,7 @@ def quiz_judge(question):
 
 
 def class_judge(question):
-    return lambda text: class_model.grade(question, text).correct
+    return lambda text: questions.grade(question, text).correct
 
 
 def quiz_slip_values(question) -> list[float]:
@@ -316,15 +317,15 @@ class TestNoSlipIsRight:
         """/quiz?seed=9120 Q1: −0.13 (the row of i − j) was marked correct."""
         question = make_quiz(9120)[0]
         assert check_answer(question, "−0.13").status == "wrong"
-        assert not class_model.grade(class_model.quiz_question(9120, 0), "−0.13").correct
+        assert not questions.grade(questions.quiz_question(9120, 0), "−0.13").correct
 
     def test_class_prediction_with_a_tiny_position_term(self):
         """q₂ = 0.02 and aᴷ₀ = 0.47: e₂₂ = 0.0394 + 0.0094, so leaving out the position term (0.0394) was
         within 0.01 of the score 0.0488, and a class marked it right."""
         scenario = Scenario((-0.4, 0.02, -0.51, -0.62), (1.46, 1.97, -0.53, -0.25), (0.29, 0.47, -0.02))
         question = class_question(scenario, wt.Stop(1, 1))
-        assert not class_model.grade(question, "0.0394").correct
-        assert class_model.grade(question, "0.0488").correct and class_model.grade(question, "0.049").correct
+        assert not questions.grade(question, "0.0394").correct
+        assert questions.grade(question, "0.0488").correct and questions.grade(question, "0.049").correct
         assert "(within ±0.002 counts)" in question.prompt
 
     def test_quiz_seeds_0_to_2999(self):
@@ -342,7 +343,7 @@ class TestNoSlipIsRight:
         for seed in range(300):
             for index, question in enumerate(make_quiz(seed)):
                 if question.answer_kind == "number":
-                    judge = class_judge(class_model.quiz_question(seed, index))
+                    judge = class_judge(questions.quiz_question(seed, index))
                     assert not slips_accepted(question.expected, quiz_slip_values(question), judge), (seed, index)
 
     @settings(max_examples=300, deadline=None)

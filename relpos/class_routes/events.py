@@ -61,7 +61,7 @@ from starlette.routing import Route
 
 from relpos.class_routes import identity, leases
 from relpos.class_routes.store import class_store
-from relpos.classroom import model
+from relpos.classroom import codes, model
 from relpos.classroom.errors import ClassroomError, RateLimitedError, StoreUnavailableError, UnknownClassError
 from relpos.classroom.store import ClassStore
 from relpos.server import asgi
@@ -246,7 +246,7 @@ async def class_events(request: Request) -> Response:
     store, client = class_store(), request.client.host if request.client else ""
     try:
         store.check_guesses(client)
-        code = model.normalise_code(request.path_params["code"])
+        code = codes.normalise_code(request.path_params["code"])
         version = await asyncio.to_thread(store.version, code, watch)
     except RateLimitedError as error:
         wait = str(math.ceil(error.retry_after))
@@ -255,7 +255,7 @@ async def class_events(request: Request) -> Response:
         return PlainTextResponse(error.message, status_code=503, headers={"Retry-After": "2"})
     except UnknownClassError:  # counted, and answered as a class nobody has touched yet would be
         store.wrong_code(client)
-        code, version = model.normalise_code(request.path_params["code"]), None
+        code, version = codes.normalise_code(request.path_params["code"]), None
     except ClassroomError as error:  # not even shaped like a code: that tells nothing of any class
         return PlainTextResponse(error.message, status_code=404)
 

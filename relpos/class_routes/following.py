@@ -42,7 +42,7 @@ from starlette.routing import Route
 
 from relpos.class_routes import identity
 from relpos.class_routes.store import class_store
-from relpos.classroom import model
+from relpos.classroom import codes, questions
 from relpos.classroom.errors import ClassroomError, InputError, NotJoinedError, StoreUnavailableError
 from relpos.classroom.limits import TokenBucket
 from relpos.classroom.model import Class, Question
@@ -220,7 +220,7 @@ def _gone(error: ClassroomError) -> JSONResponse:
 async def class_view_route(request: Request) -> Response:
     """The class's view: from this process's cache when the asked version is in it."""
     try:
-        code = model.normalise_code(request.path_params["code"])
+        code = codes.normalise_code(request.path_params["code"])
     except ClassroomError as error:
         return _gone(error)
     try:
@@ -274,7 +274,7 @@ async def answer_route(request: Request) -> Response:
 
     The rate limits come first: a refused answer costs no body read, thread or store call."""
     try:
-        code = model.normalise_code(request.path_params["code"])
+        code = codes.normalise_code(request.path_params["code"])
         refusal = answer_refusal(code, _token(request, code), request.client.host if request.client else "")
         if refusal is not None:
             return refusal
@@ -305,7 +305,7 @@ def _mine(code: str, token: str, question_id: int) -> dict:
     question = record.question
     reply = {"question": question_id, "answer": None if answer is None else answer.text}
     if answer is not None and question is not None and question.id == question_id and question.revealed:
-        verdict = model.grade(question, answer.text)
+        verdict = questions.grade(question, answer.text)
         reply.update(correct=verdict.correct, message=verdict.message)
     return reply
 
@@ -313,7 +313,7 @@ def _mine(code: str, token: str, question_id: int) -> dict:
 async def mine_route(request: Request) -> Response:
     """The student's answer to a question, with its verdict once the results are revealed."""
     try:
-        code = model.normalise_code(request.path_params["code"])
+        code = codes.normalise_code(request.path_params["code"])
         question_id = int(request.query_params.get("q", ""))
     except ClassroomError as error:
         return _gone(error)

@@ -42,7 +42,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from relpos.class_routes.store import class_store
-from relpos.classroom import model
+from relpos.classroom import codes, model
 from relpos.classroom.errors import ClassroomError, StoreUnavailableError
 from relpos.classroom.stores import default_sqlite_path
 from relpos.server import asgi, internals
@@ -255,7 +255,7 @@ def student_token(request: Request, code: str) -> str:
 
 def _code(request: Request) -> str | None:
     try:
-        return model.normalise_code(request.path_params["code"])
+        return codes.normalise_code(request.path_params["code"])
     except ClassroomError:
         return None
 

@@ -20,7 +20,7 @@ from starlette.routing import Route
 
 from relpos.class_routes import identity
 from relpos.class_routes.store import class_store
-from relpos.classroom import model
+from relpos.classroom import codes
 from relpos.classroom.errors import ClassroomError, StoreUnavailableError
 from relpos.server import asgi
 
@@ -55,7 +55,7 @@ def _csv(code: str, credential: str, zone: str | None) -> bytes:
 async def results_route(request: Request) -> Response:
     """The class's CSV, if this browser is the class's teacher (its identity cookie says so)."""
     try:
-        code = model.normalise_code(request.path_params["code"])
+        code = codes.normalise_code(request.path_params["code"])
     except ClassroomError as error:
         return _refused(error.message, 404)
     found = identity.kept(request.cookies, code)

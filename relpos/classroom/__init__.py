@@ -1,11 +1,12 @@
 """The live class: a teacher paces a lesson, students follow, answer and see the results.
 
-Pure Python, no Streamlit: the data and rules (model, results, errors), the stored form
-(records), and the store (store: the :class:`ClassStore` abstraction and
-:func:`~relpos.classroom.stores.open_store`; sqlite_store and redis_store: its backends), and qr for the join
-link's QR code. Pages build on :func:`open_store`; nothing here draws anything.
+Pure Python, no Streamlit: the data (model) and its rules (codes, validation, questions,
+results, presence, limits, errors), the stored form (records), and the store (store: the
+:class:`ClassStore` abstraction, with notifier; sqlite_store and redis_store: its backends;
+stores: :func:`~relpos.classroom.stores.open_store`), and qr for the join link's QR code.
+Pages build on :func:`open_store`; nothing here draws anything.
 
 May import: the standard library, numpy, the quiz's pure modules in ``relpos.topics.quiz``
-(grading), ``relpos.text`` and ``relpos.core``; ``redis`` (the Redis store) and ``segno`` (the QR code). Never
-Streamlit, Plotly or pandas.
+(grading; through the one module quiz), ``relpos.text`` and ``relpos.core``; ``redis`` (the
+Redis store) and ``segno`` (the QR code). Never Streamlit, Plotly or pandas.
 """

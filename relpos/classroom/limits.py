@@ -16,7 +16,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from relpos.classroom import model
+from relpos.classroom import codes
 from relpos.classroom.errors import RateLimitedError
 
 __all__ = [
@@ -219,7 +219,7 @@ class Admission:
                 "again.",
                 wait,
             )
-        wait = self._class_joins.wait(model.normalise_code(code))
+        wait = self._class_joins.wait(codes.normalise_code(code))
         if wait > 0:
             raise RateLimitedError(
                 f"Many students are joining this class just now; wait {math.ceil(wait)} s, then press Join again.",

@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from relpos.classroom import model
+from relpos.classroom import codes, model
 from relpos.classroom.errors import InputError
 from relpos.classroom.model import Student
 
@@ -71,7 +71,7 @@ def valid_holder(holder) -> bool:
 def lease_tokens(tokens) -> list[str]:
     """`tokens` as a list, checked: at most :data:`MAX_LEASES`, each shaped like a token."""
     tokens = list(tokens)
-    if len(tokens) > MAX_LEASES or not all(model.secret_shaped(token) for token in tokens):
+    if len(tokens) > MAX_LEASES or not all(codes.secret_shaped(token) for token in tokens):
         raise InputError(f"Name at most {MAX_LEASES} seats, each by its token.")
     return tokens
 

@@ -31,7 +31,7 @@ from collections.abc import Callable
 
 import redis
 
-from relpos.classroom import model, presence, records
+from relpos.classroom import presence, records, validation
 from relpos.classroom.errors import StoreFaultError, UnknownClassError, unavailable_as_error
 from relpos.classroom.model import Answer, Class, Question, Student
 from relpos.classroom.store import ClassStore, T, Watch
@@ -238,7 +238,7 @@ class RedisStore(ClassStore):
         names = self._key(code, "names")
 
         def taken(name: str) -> bool:  # HSETNX claims a free name for this student atomically
-            return not self._redis.hsetnx(names, model.nickname_key(name), token)
+            return not self._redis.hsetnx(names, validation.nickname_key(name), token)
 
         student = make(self._redis.incr(self._key(code, "joined")), taken)  # INCR: one number per student, no retry
         students, here = self._key(code, "students"), self._key(code, "here")
@@ -264,9 +264,9 @@ class RedisStore(ClassStore):
             pipe.zrem(here, *leases)
         if (
             student.nickname is not None
-            and self._redis.hget(self._key(code, "names"), model.nickname_key(student.nickname)) == student.token
+            and self._redis.hget(self._key(code, "names"), validation.nickname_key(student.nickname)) == student.token
         ):
-            pipe.hdel(self._key(code, "names"), model.nickname_key(student.nickname))
+            pipe.hdel(self._key(code, "names"), validation.nickname_key(student.nickname))
         for key in answered:
             pipe.srem(key, student.token)
             pipe.delete(self._key(code, "answer", key.rsplit(":", 1)[1], student.token))

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from relpos.classroom.model import Answer, Question, Student, anonymous_label, question_text, stop_label
+from relpos.classroom.model import Answer, Question, Student, anonymous_label
+from relpos.classroom.questions import question_text, stop_label
 from relpos.text import numbers
 
 __all__ = ["Bin", "Count", "Results", "aggregate", "histogram", "results_csv", "tally"]
@@ -239,7 +240,7 @@ def results_csv(results: Iterable[Results], zone: str | None = None) -> str:
     one student shows its summary. Cells a spreadsheet would run as a formula are prefixed
     with ``'``. (The page's download adds a UTF-8 byte order mark for Excel.)
 
-    >>> from relpos.classroom.model import number_question
+    >>> from relpos.classroom.questions import number_question
     >>> question = number_question("Predict e₁₂", 0.1 + 0.38, stop="r1j2")
     >>> (row,) = csv.DictReader(io.StringIO(results_csv([aggregate(question, [], [])])))
     >>> row["stop"], row["correct_answer"], row["time_zone"]

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from relpos.classroom import model, presence, records
+from relpos.classroom import presence, records, validation
 from relpos.classroom.errors import StoreFaultError, StoreUnavailableError, UnknownClassError
 from relpos.classroom.model import Answer, Class, Student
 from relpos.classroom.notifier import Notifier
@@ -322,8 +322,8 @@ class SqliteStore(ClassStore):
                 "SELECT COALESCE(MAX(number), 0) + 1 FROM students WHERE code = ?", (code,)
             ).fetchone()
             rows = db.execute("SELECT record FROM students WHERE code = ?", (code,)).fetchall()
-            names = {model.nickname_key(n) for row in rows if (n := records.load_student(row[0]).nickname)}
-            student = make(number, lambda name: model.nickname_key(name) in names)
+            names = {validation.nickname_key(n) for row in rows if (n := records.load_student(row[0]).nickname)}
+            student = make(number, lambda name: validation.nickname_key(name) in names)
             db.execute(
                 "INSERT INTO students (code, token, number, record) VALUES (?, ?, ?, ?)",
                 (code, student.token, student.number, records.dump(student)),

@@ -25,7 +25,7 @@ Who may do what:
 Unknown, ended and expired codes raise :class:`~relpos.classroom.errors.UnknownClassError`,
 :class:`~relpos.classroom.errors.ClassEndedError` and :class:`~relpos.classroom.errors.ClassExpiredError`.
 
-Limits, all kept here whatever a page lets through: every input's (model.validate_*), one
+Limits, all kept here whatever a page lets through: every input's (validation.validate_*), one
 seat per token (a token the class does not know joins nobody), classes started per client
 and in all, unknown codes looked up per client (:meth:`ClassStore.look_up`; the limits are
 :class:`relpos.classroom.limits.Admission`). Classes that
@@ -48,7 +48,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Literal, TypeVar
 
-from relpos.classroom import model
+from relpos.classroom import codes, model, questions, validation
 from relpos.classroom.errors import (
     ClassFullError,
     InputError,
@@ -123,7 +123,7 @@ class ClassStore(ABC):
     def _add_student(self, code: str, token: str, make: Callable[[int, Callable[[str], bool]], Student]) -> Student:
         """Atomically take the next student number n and store ``make(n, taken)`` for `token`;
         ``taken(nickname)`` says whether another student of the class has that nickname
-        (:func:`~relpos.classroom.model.nickname_key`), and may claim it for `token` when not."""
+        (:func:`~relpos.classroom.validation.nickname_key`), and may claim it for `token` when not."""
 
     @abstractmethod
     def _load_student(self, code: str, token: str) -> Student | None: ...
@@ -190,14 +190,14 @@ class ClassStore(ABC):
     ) -> tuple[Class, str]:
         """Start a class; returns it and the teacher credential (shown to the teacher only, once).
         `client` (the address of whoever starts it) is rate-limited; None: not limited (a script of the server's)."""
-        lesson, pace = model.validate_lesson(lesson), model.validate_pace(pace or Pace())
+        lesson, pace = validation.validate_lesson(lesson), validation.validate_pace(pace or Pace())
         now = self._clock()
         self.expire()  # a code freed by an old class may be drawn again
         self._admission.check_start(self._count_kept(now), client)
-        credential = model.new_credential()
+        credential = codes.new_credential()
         for _ in range(20):
-            code = model.make_code(self._rng)
-            record = Class(code, model.credential_hash(code, credential), lesson, now, now + model.CLASS_LIFETIME, pace)
+            code = codes.make_code(self._rng)
+            record = Class(code, codes.credential_hash(code, credential), lesson, now, now + model.CLASS_LIFETIME, pace)
             if self._insert_class(record):
                 return record, credential
         raise RuntimeError("no free class code after 20 draws")  # 31⁶ codes: only a broken rng gets here
@@ -234,7 +234,7 @@ class ClassStore(ABC):
     def check_teacher(self, code: str, credential: str) -> Class:
         """The class, if `credential` is its teacher's (a private teacher link resumes with this)."""
         record = self._existing(code)
-        if not model.credential_matches(record.code, credential, record.teacher_hash):
+        if not codes.credential_matches(record.code, credential, record.teacher_hash):
             raise NotTeacherError(
                 f"That teacher link or credential is not valid for class {record.code}; "
                 "open your private teacher link again, or start a new class."
@@ -243,7 +243,7 @@ class ClassStore(ABC):
 
     def _existing(self, code: str) -> Class:
         """The stored class, ended or not, while it is kept (see ``Class.gone_at``)."""
-        code = model.normalise_code(code)
+        code = codes.normalise_code(code)
         self.purge_if_due()
         record = self._load_class(code)
         if record is None:
@@ -261,13 +261,15 @@ class ClassStore(ABC):
             changed = change(record)
             return record if changed == record else replace(changed, version=record.version + 1)
 
-        return self._update_class(model.normalise_code(code), checked)
+        return self._update_class(codes.normalise_code(code), checked)
 
     def set_stop(self, code: str, credential: str, *, index: int, step: str = "", state: str = "") -> Class:
         """Move the class to the teacher's stop."""
 
         def move(record: Class) -> Class:
-            return replace(record, pace=model.validate_pace(replace(record.pace, index=index, step=step, state=state)))
+            return replace(
+                record, pace=validation.validate_pace(replace(record.pace, index=index, step=step, state=state))
+            )
 
         return self._teach(code, credential, move)
 
@@ -311,8 +313,8 @@ class ClassStore(ABC):
     # ------------------------------------------------------------ questions
 
     def ask(self, code: str, credential: str, question: Question) -> Question:
-        """Ask a question (from ``model.number_question`` & co); the previous one closes."""
-        question = model.validate_question(question)
+        """Ask a question (from ``questions.number_question`` & co); the previous one closes."""
+        question = questions.validate_question(question)
 
         def asked(record: Class) -> Class:
             number = record.question.id + 1 if record.question else 1
@@ -361,7 +363,7 @@ class ClassStore(ABC):
         record = self.look_up(code, client)
         if token is not None:
             return self._joined(record, token)
-        name, now, fresh = model.validate_nickname(nickname), self._clock(), model.new_token()
+        name, now, fresh = validation.validate_nickname(nickname), self._clock(), codes.new_token()
 
         def make(number: int, taken: Callable[[str], bool]) -> Student:
             stored = self._load_class(record.code) or record
@@ -369,7 +371,7 @@ class ClassStore(ABC):
                 raise ClassFullError(f"Class {record.code} is locked: the teacher admits nobody new.")
             if number > model.MAX_STUDENTS:
                 raise ClassFullError(f"Class {record.code} is full ({model.MAX_STUDENTS} students).")
-            return Student(fresh, number, model.distinct_nickname(name, taken), now)  # "Ada", "Ada (2)"
+            return Student(fresh, number, validation.distinct_nickname(name, taken), now)  # "Ada", "Ada (2)"
 
         return self._add_student(record.code, fresh, make)
 
@@ -385,7 +387,7 @@ class ClassStore(ABC):
         raise InputError(f"Class {record.code} has no student {number}.")
 
     def _find_student(self, code: str, token) -> Student | None:
-        if not model.secret_shaped(token):
+        if not codes.secret_shaped(token):
             return None
         return self._load_student(code, token)
 
@@ -395,7 +397,7 @@ class ClassStore(ABC):
 
     def _joined(self, record: Class, token) -> Student:
         known = self._find_student(record.code, token)
-        if known is None and model.secret_shaped(token) and seat_tag(token) in record.removed:
+        if known is None and codes.secret_shaped(token) and seat_tag(token) in record.removed:
             raise NotJoinedError(
                 f"Your teacher removed you from class {record.code}. Join again with the code on the projector "
                 "if your teacher asks you to."
@@ -447,7 +449,7 @@ class ClassStore(ABC):
         record = self.get_class(code)
         joined = self._joined(record, token)
         question = self._open(record, question_id)
-        graded = model.grade(question, text)  # before any write: bad input costs nothing
+        graded = questions.grade(question, text)  # before any write: bad input costs nothing
 
         def change(stored: Class, previous: Answer | None) -> tuple[Answer | None, Ack]:
             now = self._clock()
@@ -498,8 +500,8 @@ class ClassStore(ABC):
     def all_results(self, code: str, credential: str) -> tuple[Results, ...]:
         """Every question's results, in the order asked (teacher only)."""
         record = self.check_teacher(code, credential)
-        questions = sorted(self._load_questions(record.code), key=lambda question: question.id)
-        return tuple(self._results(record.code, question) for question in questions)
+        asked = sorted(self._load_questions(record.code), key=lambda question: question.id)
+        return tuple(self._results(record.code, question) for question in asked)
 
     def export_csv(self, code: str, credential: str, zone: str | None = None) -> str:
         """:func:`relpos.classroom.results.results_csv` of every question, times in `zone` (teacher only)."""
@@ -511,7 +513,7 @@ class ClassStore(ABC):
         """A counter that grows with every change of `watch`."""
         if watch not in ("state", "activity"):
             raise InputError("watch is 'state' or 'activity'.")
-        code = model.normalise_code(code)
+        code = codes.normalise_code(code)
         current = self._counter(code, watch)
         if current is None:
             raise UnknownClassError(f"There is no class with the code {code}; check the code on the projector.")
@@ -519,7 +521,7 @@ class ClassStore(ABC):
 
     def wait_for_change(self, code: str, since: int, timeout: float, *, watch: Watch = "state") -> int:
         """Block until ``version(code, watch) != since`` or `timeout` seconds pass; the version then."""
-        code = model.normalise_code(code)
+        code = codes.normalise_code(code)
         deadline = time.monotonic() + max(0.0, min(float(timeout), 600.0))
         while True:
             seen = self._notifier.generation(code)

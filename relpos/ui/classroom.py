@@ -37,7 +37,7 @@ from relpos.class_routes import identity, results_csv
 from relpos.class_routes.events import session_client
 from relpos.class_routes.following import results_figure
 from relpos.class_routes.store import class_store
-from relpos.classroom import model
+from relpos.classroom import codes, model, questions
 from relpos.classroom.errors import ClassroomError, NotJoinedError
 from relpos.classroom.model import Class, Question
 from relpos.classroom.presence import Attendance, seat_tag
@@ -211,7 +211,7 @@ def _linked_code() -> str | None:
     if not raw:
         return None
     try:
-        return model.normalise_code(raw)
+        return codes.normalise_code(raw)
     except ClassroomError:
         return raw[:16]  # shown escaped by the join prompt's error
 
@@ -366,7 +366,7 @@ _CODE_STYLE = (
 
 
 def _code_html(code: str, style: str = _CODE_STYLE) -> str:
-    model.normalise_code(code)  # only the code alphabet reaches this HTML
+    codes.normalise_code(code)  # only the code alphabet reaches this HTML
     return f'<div role="text" aria-label="Join code {" ".join(code)}" style="{style}">{code}</div>'
 
 
@@ -377,7 +377,7 @@ def projector(who: Role, page: str, *, compact: bool = False) -> None:
     Drawn in a fragment that reruns when someone joins or answers (the activity stream).
     """
     base = public_base_url()
-    link = model.join_link(f"{base}/{page}", who.code)
+    link = codes.join_link(f"{base}/{page}", who.code)
     _projector_fragment(who, link, short_link(base, who.code), compact)
 
 
@@ -651,7 +651,7 @@ def ended_notice(who: Role) -> None:
 def _ask_quiz(who: Role) -> None:
     seed, number = st.session_state.get(QUIZ_SEED), st.session_state.get(QUIZ_NUMBER)
     try:
-        store().ask(who.code, who.secret, model.quiz_question(int(seed), int(number) - 1))
+        store().ask(who.code, who.secret, questions.quiz_question(int(seed), int(number) - 1))
     except (ClassroomError, TypeError, ValueError) as error:
         flash(getattr(error, "message", "Choose a quiz seed and a question number."))
 
@@ -679,7 +679,7 @@ def quiz_round(who: Role) -> None:
 def _join(code_key: str | None, code: str | None, switch_to: str | None) -> None:
     state = st.session_state
     try:
-        code = model.normalise_code(state.get(code_key, "") if code_key else code)
+        code = codes.normalise_code(state.get(code_key, "") if code_key else code)
         seat = state.get(STUDENT) if (state.get(STUDENT) or {}).get("code") == code else None
         if seat:  # one session, one seat: joining again keeps it
             student = store().join(code, token=seat["token"])
@@ -776,7 +776,7 @@ def answer_box(who: Role, record: Class) -> None:
         show_flash()
         if question.revealed:
             if mine is not None:
-                verdict = model.grade(question, mine.text)
+                verdict = questions.grade(question, mine.text)
                 (st.success if verdict.correct else st.warning)(escape_markdown(verdict.message))
             try:
                 results_chart(store().results(who.code))

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from relpos.class_routes import following, identity
-from relpos.classroom import model
+from relpos.classroom import codes, model, questions
 from relpos.classroom.errors import ClassroomError
 from relpos.classroom.presence import seat_tag
 from relpos.classroom.sqlite_store import SqliteStore
@@ -126,7 +126,7 @@ def test_the_teacher_starts_a_class_and_the_projector_shows_code_link_qr_and_stu
     assert at.query_params["class"] == code
     shown = text + repr(dict(at.query_params))
     assert credential not in shown  # never on the projected screen or in its URL
-    assert model.credential_matches(code, credential, classroom.store().check_teacher(code, credential).teacher_hash)
+    assert codes.credential_matches(code, credential, classroom.store().check_teacher(code, credential).teacher_hash)
 
 
 def test_a_student_joins_by_link_and_follows_every_move_of_the_teacher(class_file):
@@ -200,7 +200,7 @@ def test_predict_then_reveal_counts_answers_and_gives_the_quizs_feedback(class_f
     assert teacher.get("plotly_chart")
     assert _view(code)["results"]["caption"].startswith("1 of 3 right")
     for student, typed in zip(students, ("1.0", "−1", "0.4"), strict=True):
-        assert _mine(code, student)["message"] == model.grade(question, typed).message
+        assert _mine(code, student)["message"] == questions.grade(question, typed).message
     assert "flipped" in _mine(code, students[1])["message"]
     csv_text = classroom.store().export_csv(code, teacher.session_state[classroom.TEACHER]["credential"])
     assert "Ada" in csv_text and "Grace" in csv_text and "anonymous 2" in csv_text
@@ -227,7 +227,8 @@ def test_with_k_0_no_key_gains_and_that_is_the_answer(class_file):
     question = classroom.store().get_class(code).question
     assert question.expected == classroom_view.NO_GAIN
     assert (
-        model.grade(question, classroom_view.NO_GAIN).correct and not model.grade(question, classroom_view.TIE).correct
+        questions.grade(question, classroom_view.NO_GAIN).correct
+        and not questions.grade(question, classroom_view.TIE).correct
     )
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from relpos.class_routes import identity
-from relpos.classroom.model import number_question
+from relpos.classroom.questions import number_question
 from relpos.classroom.stores import open_store
 from relpos.core.examples import worked_example
 from relpos.topics.walkthrough import model as wt

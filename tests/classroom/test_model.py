@@ -13,21 +13,13 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from relpos.classroom import model, records
+from relpos.classroom import codes, model, questions, records, validation
+from relpos.classroom.codes import CODE_ALPHABET
 from relpos.classroom.errors import InputError
-from relpos.classroom.model import (
-    CODE_ALPHABET,
-    Answer,
-    Class,
-    Pace,
-    Student,
-    choice_question,
-    decide,
-    grade_prediction,
-    number_question,
-    quiz_question,
-)
+from relpos.classroom.model import Answer, Class, Pace, Student, decide
 from relpos.classroom.qr import qr_svg
+from relpos.classroom.questions import choice_question, grade_prediction, number_question, quiz_question
+from relpos.classroom.quiz import NUMBER_TOLERANCE
 from relpos.classroom.results import aggregate, histogram, results_csv, tally
 from relpos.text.facts import distance
 from relpos.topics.quiz.checking import check_answer, make_quiz
@@ -47,16 +39,16 @@ def test_the_alphabet_has_no_character_that_reads_as_another():
 
 @given(st.integers(0, 2**32), st.integers(4, 8))
 def test_codes_use_the_alphabet_and_read_back_however_typed(seed, length):
-    code = model.make_code(random.Random(seed), length)
+    code = codes.make_code(random.Random(seed), length)
     assert len(code) == length and set(code) <= set(CODE_ALPHABET)
     typed = " ".join(code.lower()[i : i + 3] for i in range(0, length, 3))
-    assert model.normalise_code(typed) == code
+    assert codes.normalise_code(typed) == code
 
 
 @given(texts)
 def test_any_typed_code_is_read_or_refused_with_a_message(text):
     try:
-        code = model.normalise_code(text)
+        code = codes.normalise_code(text)
     except InputError as error:
         assert "code" in error.message and len(error.message) < 200
     else:
@@ -66,20 +58,20 @@ def test_any_typed_code_is_read_or_refused_with_a_message(text):
 def test_make_code_refuses_lengths_outside_4_to_8():
     for length in (3, 9):
         with pytest.raises(ValueError):
-            model.make_code(length=length)
+            codes.make_code(length=length)
 
 
 @given(st.text(max_size=200) | st.none() | st.binary(max_size=20) | st.integers())
 def test_only_the_credential_itself_matches_its_hash(guess):
-    secret = model.new_credential()
-    stored = model.credential_hash("ABCD23", secret)
-    assert model.credential_matches("ABCD23", secret, stored)
-    assert not model.credential_matches("ABCD24", secret, stored)
-    assert not model.credential_matches("ABCD23", guess, stored)
+    secret = codes.new_credential()
+    stored = codes.credential_hash("ABCD23", secret)
+    assert codes.credential_matches("ABCD23", secret, stored)
+    assert not codes.credential_matches("ABCD24", secret, stored)
+    assert not codes.credential_matches("ABCD23", guess, stored)
 
 
 def test_links_carry_the_code_and_keep_the_page_query():
-    assert model.join_link("http://h:8501/walkthrough?n=4&class=OLD", "ABC234") == (
+    assert codes.join_link("http://h:8501/walkthrough?n=4&class=OLD", "ABC234") == (
         "http://h:8501/walkthrough?n=4&class=ABC234"
     )
 
@@ -90,7 +82,7 @@ def test_links_carry_the_code_and_keep_the_page_query():
 @given(texts | st.none())
 def test_a_nickname_is_safe_plain_text_or_refused_with_what_is_allowed(text):
     try:
-        name = model.validate_nickname(text)
+        name = validation.validate_nickname(text)
     except InputError as error:
         assert "nickname" in error.message and len(error.message) < 200
         return
@@ -98,14 +90,14 @@ def test_a_nickname_is_safe_plain_text_or_refused_with_what_is_allowed(text):
         assert 0 < len(name) <= model.MAX_NICKNAME and name == name.strip()
         assert all(c in " -_.'" or unicodedata.category(c)[0] in "LMN" for c in name)
         assert not re.search(r"[<>&\[\]()$*`\\]", name)
-        assert model.validate_nickname(name) == name
+        assert validation.validate_nickname(name) == name
 
 
 @given(st.integers(0, 10_000), st.text(max_size=50), st.text(max_size=50))
 def test_a_pace_is_refused_or_kept_exactly(index, step, state):
     pace = Pace(True, index, step, state)
     try:
-        assert model.validate_pace(pace) == pace
+        assert validation.validate_pace(pace) == pace
     except InputError as error:
         assert error.message
 
@@ -133,7 +125,7 @@ def test_questions_refuse_what_a_projector_could_not_show():
 def test_a_prediction_is_right_exactly_when_the_quiz_would_count_it(typed, expected):
     verdict = grade_prediction(repr(typed), expected)
     assert verdict.value == typed
-    assert verdict.correct == (distance(typed, expected) <= model.NUMBER_TOLERANCE)
+    assert verdict.correct == (distance(typed, expected) <= NUMBER_TOLERANCE)
 
 
 def test_a_flipped_sign_is_named_and_rubbish_is_refused_with_the_quiz_message():
@@ -147,9 +139,9 @@ def test_a_flipped_sign_is_named_and_rubbish_is_refused_with_the_quiz_message():
 def test_quiz_questions_grade_as_the_quiz_page(index):
     quiz = make_quiz(11)[index]
     question = quiz_question(11, index)
-    right = model.grade(question, quiz.answer_text)
+    right = questions.grade(question, quiz.answer_text)
     assert right.correct and check_answer(quiz, quiz.answer_text).status == "correct"
-    assert model.grade(question, right.text).correct  # the stored text grades the same
+    assert questions.grade(question, right.text).correct  # the stored text grades the same
 
 
 # ---------------------------------------------------------------- resubmits
@@ -226,7 +218,7 @@ def test_records_read_back_equal():
 
 
 def test_the_qr_code_is_a_self_contained_svg():
-    svg = qr_svg(model.join_link("http://relpos.example/walkthrough", "ABC234"))
+    svg = qr_svg(codes.join_link("http://relpos.example/walkthrough", "ABC234"))
     assert svg.startswith("<svg") and svg.endswith("</svg>") and "<path" in svg
     assert re.findall(r"https?://[^\"' ]+", svg) == ["http://www.w3.org/2000/svg"]  # the SVG namespace, no CDN
     assert qr_svg("x") != qr_svg("y")

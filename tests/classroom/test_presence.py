@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from relpos.class_routes import leases
-from relpos.classroom import model, presence
+from relpos.classroom import codes, model, presence, questions
 from relpos.classroom.errors import InputError, NotJoinedError, NotTeacherError
 from relpos.classroom.presence import JOIN_GRACE, LEASE
 from tests.classroom.conftest import FakeClock
@@ -71,7 +71,7 @@ def test_two_replicas_share_who_is_here_and_one_closing_keeps_the_other(started,
 def test_a_token_without_a_seat_gets_no_lease_and_is_handed_back(started, clock):
     store, code, credential = started
     mia = store.join(code, "Mia")
-    made_up = model.new_token()
+    made_up = codes.new_token()
     assert store.note_presence(code, REPLICA_A, here=[mia.token, made_up]) == {made_up}
     store.remove_student(code, credential, mia.number)
     assert store.note_presence(code, REPLICA_A, here=[mia.token]) == {mia.token}  # removed: stop renewing
@@ -80,7 +80,7 @@ def test_a_token_without_a_seat_gets_no_lease_and_is_handed_back(started, clock)
 
 def test_answers_of_students_who_left_still_count(started, clock):
     store, code, credential = started
-    question = store.ask(code, credential, model.number_question("Predict e₁₂", 0.5))
+    question = store.ask(code, credential, questions.number_question("Predict e₁₂", 0.5))
     students = [store.join(code, name) for name in ("Mia", "Mia", "Bo", "Cy")]
     assert [s.label for s in students] == ["Mia", "Mia (2)", "Bo", "Cy"]  # two Mias told apart
     for student in students[:3]:
@@ -105,7 +105,7 @@ def test_removing_a_student_drops_their_leases_and_tells_their_page(started, clo
     with pytest.raises(NotJoinedError, match="Your teacher removed you from class"):
         store.join(code, token=mia.token)
     with pytest.raises(NotJoinedError, match="not in class"):  # a made-up token is not told it was removed
-        store.join(code, token=model.new_token())
+        store.join(code, token=codes.new_token())
 
 
 def test_presence_limits_hold_in_the_store(started):

@@ -14,7 +14,7 @@ import pytest
 
 from relpos.classroom import model
 from relpos.classroom.errors import ClassroomError, InputError, NotTeacherError
-from relpos.classroom.model import number_question
+from relpos.classroom.questions import number_question
 
 FORGED = {
     "none": None,

@@ -15,7 +15,8 @@ import time
 
 import pytest
 
-from relpos.classroom import model
+from relpos.classroom import codes, model
+from relpos.classroom.codes import CODE_ALPHABET
 from relpos.classroom.errors import (
     ClassEndedError,
     ClassExpiredError,
@@ -26,7 +27,8 @@ from relpos.classroom.errors import (
     QuestionClosedError,
     UnknownClassError,
 )
-from relpos.classroom.model import CODE_ALPHABET, Pace, choice_question, number_question, quiz_question
+from relpos.classroom.model import Pace
+from relpos.classroom.questions import choice_question, number_question, quiz_question
 from relpos.classroom.store import ClassStore
 from relpos.topics.quiz.checking import check_answer, make_quiz
 
@@ -41,7 +43,7 @@ def _class_with_students(store, code, count):
 def test_a_new_class_has_a_short_unambiguous_code_and_a_secret_credential(store):
     record, credential = store.create_class()
     assert isinstance(store, ClassStore)
-    assert len(record.code) == model.CODE_LENGTH and set(record.code) <= set(CODE_ALPHABET)
+    assert len(record.code) == codes.CODE_LENGTH and set(record.code) <= set(CODE_ALPHABET)
     assert credential not in repr(record) and credential not in record.teacher_hash
     assert store.get_class(record.code) == record
     assert store.get_class(record.code.lower()) == record  # a typed code in any case

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from relpos.classroom import model
+from relpos.classroom import codes, questions
 from relpos.classroom.errors import (
     InputError,
     StoreFaultError,
@@ -78,7 +78,7 @@ def make_redis(tmp_path):
 def _lesson(store: RedisStore) -> tuple[str, str, str, int]:
     record, credential = store.create_class()
     student = store.join(record.code, "Ada")
-    question = store.ask(record.code, credential, model.number_question("Predict e₁₂", -0.25))
+    question = store.ask(record.code, credential, questions.number_question("Predict e₁₂", -0.25))
     assert store.submit_answer(record.code, student.token, question.id, "-0.25").stored
     return record.code, credential, student.token, question.id
 
@@ -197,7 +197,7 @@ def test_a_crafted_class_link_tells_the_browser_to_forget_nothing(crafted, tmp_p
         at = open_app("walkthrough", query={"class": crafted})
     assert not at.exception, at.exception
     with pytest.raises(InputError):
-        model.normalise_code(crafted)
+        codes.normalise_code(crafted)
     assert not any(receiver["forget"] for receiver in _receivers(at)), "the browser was told to forget"
 
 
@@ -239,7 +239,7 @@ def test_a_read_only_store_refuses_to_start_a_class_and_says_so(sqlite_store):
 
 def test_a_full_disk_refuses_the_answer_and_never_acknowledges_it(sqlite_store):
     record, credential = sqlite_store.create_class()
-    question = sqlite_store.ask(record.code, credential, model.number_question("Predict e₁₂", -0.25))
+    question = sqlite_store.ask(record.code, credential, questions.number_question("Predict e₁₂", -0.25))
     first = sqlite_store.join(record.code, "Ada")
     assert sqlite_store.submit_answer(record.code, first.token, question.id, "-0.25").stored
     db = sqlite_store._connection()

@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from relpos.classroom import model
+from relpos.classroom import codes, model, questions, validation
 from relpos.classroom.errors import ClassFullError, InputError, NotJoinedError, NotTeacherError
 from relpos.classroom.redis_store import RedisStore
 from relpos.classroom.sqlite_store import _TABLES as TABLES
@@ -78,9 +78,9 @@ def test_students_joining_at_once_with_one_nickname_still_get_distinct_ones(star
 
 
 def test_the_page_limits_are_the_models():
-    assert model.validate_nickname("x" * model.MAX_NICKNAME) == "x" * model.MAX_NICKNAME
+    assert validation.validate_nickname("x" * model.MAX_NICKNAME) == "x" * model.MAX_NICKNAME
     with pytest.raises(InputError):
-        model.validate_nickname("x" * (model.MAX_NICKNAME + 1))
+        validation.validate_nickname("x" * (model.MAX_NICKNAME + 1))
 
 
 # ---------------------------------------------------------------- data kept no longer than its time
@@ -101,7 +101,7 @@ def _left_of(store, code: str) -> int:
 def _lesson(store) -> tuple[str, str]:
     record, credential = store.create_class()
     student = store.join(record.code, "Ada")
-    question = store.ask(record.code, credential, model.number_question("Predict e₁₂", -0.25))
+    question = store.ask(record.code, credential, questions.number_question("Predict e₁₂", -0.25))
     store.submit_answer(record.code, student.token, question.id, "-0.25")
     return record.code, credential
 
@@ -149,7 +149,7 @@ def test_the_server_purges_on_schedule_with_no_traffic_at_all(store, clock, monk
 
 def test_a_made_up_token_takes_no_seat(started):
     store, code, _ = started
-    for made_up in ("madeUpStudentToken1234", model.new_token()):
+    for made_up in ("madeUpStudentToken1234", codes.new_token()):
         with pytest.raises(NotJoinedError):
             store.join(code, token=made_up)
     assert store.students_count(code) == 0
@@ -176,7 +176,7 @@ def test_the_teacher_locks_the_class_and_nobody_new_joins(started):
 
 def test_the_teacher_takes_a_seat_back_with_its_answers(started):
     store, code, credential = started
-    question = store.ask(code, credential, model.number_question("Predict e₁₂", -0.25))
+    question = store.ask(code, credential, questions.number_question("Predict e₁₂", -0.25))
     ada, bo = store.join(code, "Ada"), store.join(code, "Bo")
     for student in (ada, bo):
         store.submit_answer(code, student.token, question.id, "-0.25")

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from relpos.classroom.model import grade_prediction
+from relpos.classroom.questions import grade_prediction
 from relpos.topics.quiz import slips
 from relpos.topics.quiz.checking import NUMBER_TOLERANCE, check_answer, check_try, diagnose, make_quiz, question_slips
 from relpos.topics.quiz.model import answer_text

@@ -21,7 +21,7 @@ import streamlit as st
 
 from relpos import ui
 from relpos.class_routes.events import session_client
-from relpos.classroom import model as class_model
+from relpos.classroom import questions
 from relpos.classroom.errors import ClassroomError, StoreUnavailableError, ends_identity
 from relpos.classroom.model import Class, Pace
 from relpos.server import turns
@@ -257,7 +257,7 @@ def ask_options(lesson: Lesson) -> list[tuple[str, object]]:
         answer = keys[gained.gainers[0]] if verdict == "one" else TIE if verdict == "tie" else NO_GAIN
         prompt = f"Row {i}: which key gains the most attention weight from the position term?"
         step = f"r{i}softmax"
-        return [("Ask: which key gains most?", lambda: class_model.choice_question(prompt, keys, answer, stop=step))]
+        return [("Ask: which key gains most?", lambda: questions.choice_question(prompt, keys, answer, stop=step))]
     pair = lesson.steps[stop.row * n + stop.step]
     j = stop.step + 1
     # no slip (a term left out, the row of i − j, the sign) may land within the tolerance
@@ -267,7 +267,7 @@ def ask_options(lesson: Lesson) -> list[tuple[str, object]]:
     return [
         (
             f"Ask: predict e{subscript(i)}{subscript(j)}",
-            lambda: class_model.number_question(prompt, pair.score, tolerance=tolerance, stop=f"r{i}j{j}"),
+            lambda: questions.number_question(prompt, pair.score, tolerance=tolerance, stop=f"r{i}j{j}"),
         )
     ]
 
