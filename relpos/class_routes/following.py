@@ -46,13 +46,13 @@ from relpos.classroom import codes, questions
 from relpos.classroom.errors import ClassroomError, InputError, NotJoinedError, StoreUnavailableError
 from relpos.classroom.limits import TokenBucket
 from relpos.classroom.model import Class, Question
+from relpos.classroom.quiz import quiz_of
 from relpos.classroom.results import Results
 from relpos.plots.classroom import answer_bars
 from relpos.plots.plain import plain_figure
 from relpos.server import asgi
 from relpos.text import numbers
 from relpos.text.rich import runs
-from relpos.topics.quiz.checking import make_quiz
 from relpos.topics.walkthrough import spec as walkthrough_spec
 
 __all__ = [
@@ -145,8 +145,7 @@ def _question_view(question: Question) -> dict:
     if question.kind == "choice":
         view["choices"] = list(question.choices)
     if question.kind == "quiz":
-        seed, index = question.quiz
-        quiz = make_quiz(seed)[index]
+        quiz = quiz_of(question.quiz)
         view["body"] = quiz_blocks(quiz)
         view["input"] = "number" if quiz.answer_kind == "number" else "text"
     else:

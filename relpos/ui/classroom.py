@@ -42,6 +42,7 @@ from relpos.classroom.errors import ClassroomError, NotJoinedError
 from relpos.classroom.model import Class, Question
 from relpos.classroom.presence import Attendance, seat_tag
 from relpos.classroom.qr import qr_svg
+from relpos.classroom.quiz import quiz_questions
 from relpos.classroom.results import Results
 from relpos.classroom.store import ClassStore
 from relpos.server import fragment, internals
@@ -49,7 +50,6 @@ from relpos.state.keys import state_key, widget_key
 from relpos.tables import frames
 from relpos.text.answers import MAX_SEED
 from relpos.text.escape import escape_markdown
-from relpos.topics.quiz.checking import make_quiz
 from relpos.ui import class_events as events
 from relpos.ui import class_roster
 
@@ -667,7 +667,7 @@ def quiz_round(who: Role) -> None:
     st.markdown("**The quiz, as a class**")
     with st.container(horizontal=True, vertical_alignment="bottom", gap="small"):
         st.number_input("Quiz seed", min_value=0, max_value=MAX_SEED, value=QUIZ_DEFAULT_SEED, step=1, key=QUIZ_SEED)
-        questions = make_quiz(int(st.session_state.get(QUIZ_SEED) or 0))
+        questions = quiz_questions(int(st.session_state.get(QUIZ_SEED) or 0))
         titles = {number: f"{number}. {question.title}" for number, question in enumerate(questions, start=1)}
         st.selectbox("Question", list(titles), key=QUIZ_NUMBER, format_func=titles.get)
         st.button("Ask this quiz question", key=QUIZ_ASK, on_click=_ask_quiz, args=(who,))
@@ -747,7 +747,7 @@ def quiz_body(question: Question) -> None:
     """A quiz question as the quiz page shows it: its numbers, then its text (generated
     text, no user input). "With the numbers above" needs the numbers above."""
     seed, index = question.quiz
-    quiz = make_quiz(seed)[index]
+    quiz = quiz_questions(seed)[index]
     if quiz.scenario is not None:
         st.dataframe(ui.named_index(frames.scenario_frame(quiz.scenario)), width="content")
         st.dataframe(ui.named_index(frames.offset_row_frame(quiz.scenario.table)), width="content")
