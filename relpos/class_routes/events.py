@@ -245,7 +245,7 @@ async def class_events(request: Request) -> Response:
         return PlainTextResponse("watch is state or activity", status_code=400)
     store, client = class_store(), request.client.host if request.client else ""
     try:
-        store.check_guesses(client)
+        store.limits.check_guesses(client)
         code = codes.normalise_code(request.path_params["code"])
         version = await asyncio.to_thread(store.version, code, watch)
     except RateLimitedError as error:
@@ -254,7 +254,7 @@ async def class_events(request: Request) -> Response:
     except StoreUnavailableError as error:  # the page's EventSource asks again, ever more slowly
         return PlainTextResponse(error.message, status_code=503, headers={"Retry-After": "2"})
     except UnknownClassError:  # counted, and answered as a class nobody has touched yet would be
-        store.wrong_code(client)
+        store.limits.wrong_code(client)
         code, version = codes.normalise_code(request.path_params["code"]), None
     except ClassroomError as error:  # not even shaped like a code: that tells nothing of any class
         return PlainTextResponse(error.message, status_code=404)

@@ -2,7 +2,7 @@
 
 A :class:`RateLimit` counts the times of each key (a client address) in a sliding window
 and says how long to wait when the window is full; a :class:`TokenBucket` does it in O(1)
-for floods. :class:`Admission` holds the limits of a store's doors: classes started,
+for floods. :class:`StoreLimits` holds the limits of a store: classes started,
 unknown codes looked up and new seats taken, per client and per class. In memory, per
 process: each replica limits its own clients (behind a load balancer a client's requests
 stick to one replica).
@@ -29,8 +29,8 @@ __all__ = [
     "STARTS_WINDOW",
     "WRONG_CODES_PER_CLIENT",
     "WRONG_CODES_WINDOW",
-    "Admission",
     "RateLimit",
+    "StoreLimits",
     "TokenBucket",
 ]
 
@@ -164,8 +164,8 @@ class TokenBucket:
             del self._buckets[key]
 
 
-class Admission:
-    """A store's doors: how fast a client may start classes, look up codes and take seats.
+class StoreLimits:
+    """A store's limits: how fast a client may start classes, look up codes and take seats.
 
     Parameters
     ----------

@@ -28,7 +28,7 @@ Unknown, ended and expired codes raise :class:`~relpos.classroom.errors.UnknownC
 Limits, all kept here whatever a page lets through: every input's (validation.validate_*), one
 seat per token (a token the class does not know joins nobody), classes started per client
 and in all, unknown codes looked up per client (:meth:`ClassStore.look_up`; the limits are
-:class:`relpos.classroom.limits.Admission`). Classes that
+:class:`relpos.classroom.limits.StoreLimits`). Classes that
 are over are purged on schedule (:meth:`ClassStore.purge_if_due`). A store that cannot be
 used raises :class:`~relpos.classroom.errors.StoreUnavailableError`, never a raw error.
 
@@ -57,7 +57,7 @@ from relpos.classroom.errors import (
     QuestionClosedError,
     UnknownClassError,
 )
-from relpos.classroom.limits import Admission
+from relpos.classroom.limits import StoreLimits
 from relpos.classroom.model import Ack, Answer, Class, Pace, Question, Student
 from relpos.classroom.notifier import Notifier
 from relpos.classroom.presence import JOINED, LEASE, Attendance, Lease, lease_tokens, present, seat_tag, valid_holder
@@ -98,7 +98,8 @@ class ClassStore(ABC):
         self._rng = rng
         self._notifier = notifier or Notifier()
         self._purged_at = -math.inf  # by this store's clock: the last purge of classes that are over
-        self._admission = Admission(clock)
+        #: Classes started, unknown codes looked up and new seats taken, per client and class.
+        self.limits = StoreLimits(clock)
         self._purge_lock = threading.Lock()
 
     # ------------------------------------------------------------ backend primitives
@@ -193,7 +194,7 @@ class ClassStore(ABC):
         lesson, pace = validation.validate_lesson(lesson), validation.validate_pace(pace or Pace())
         now = self._clock()
         self.expire()  # a code freed by an old class may be drawn again
-        self._admission.check_start(self._count_kept(now), client)
+        self.limits.check_start(self._count_kept(now), client)
         credential = codes.new_credential()
         for _ in range(20):
             code = codes.make_code(self._rng)
@@ -212,24 +213,12 @@ class ClassStore(ABC):
         """:meth:`get_class` for `client`, which waits (RateLimitedError) once it has looked up
         WRONG_CODES_PER_CLIENT unknown codes in WRONG_CODES_WINDOW seconds, known codes too
         (else a waiting guesser would still tell them apart); None: not throttled."""
-        self.check_guesses(client)
+        self.limits.check_guesses(client)
         try:
             return self.get_class(code)
         except UnknownClassError:
-            self.wrong_code(client)
+            self.limits.wrong_code(client)
             raise
-
-    def check_guesses(self, client: str | None) -> None:
-        """Raise RateLimitedError while `client` has looked up too many unknown codes."""
-        self._admission.check_guesses(client)
-
-    def check_joins(self, code: str, client: str | None) -> None:
-        """Raise RateLimitedError when `client` or class `code` has taken new seats too fast."""
-        self._admission.check_joins(code, client)
-
-    def wrong_code(self, client: str | None) -> None:
-        """Count an unknown code `client` looked up (see :meth:`look_up`)."""
-        self._admission.wrong_code(client)
 
     def check_teacher(self, code: str, credential: str) -> Class:
         """The class, if `credential` is its teacher's (a private teacher link resumes with this)."""
@@ -357,9 +346,9 @@ class ClassStore(ABC):
         """A new seat, or with `token` the seat it holds: a token the class does not know
         raises NotJoinedError, so a made-up one never takes a seat (one browser, one seat).
         `client` (an address) is throttled after too many wrong codes (:meth:`look_up`), and
-        its new seats are rate-limited (:meth:`check_joins`) before anything is read or written."""
+        its new seats are rate-limited (:attr:`limits`) before anything is read or written."""
         if token is None:
-            self.check_joins(code, client)
+            self.limits.check_joins(code, client)
         record = self.look_up(code, client)
         if token is not None:
             return self._joined(record, token)

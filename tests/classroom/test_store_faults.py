@@ -376,8 +376,8 @@ def test_a_guessing_address_waits_on_a_class_link_but_its_joined_students_follow
         teacher = _teacher()
         code = teacher.session_state[classroom.TEACHER]["code"]
         student = _student(code)
-        for _ in range(60):
-            classroom.store().wrong_code("local")  # AppTest's sessions have no address: relpos counts them as "local"
+        for _ in range(60):  # AppTest's sessions have no address: relpos counts them as "local"
+            classroom.store().limits.wrong_code("local")
         student.run()
         assert "your screen follows your teacher" in _texts(student)
         invited = open_app("walkthrough", query={"class": code})
