@@ -108,7 +108,7 @@ def _refuse_unseen(name: str) -> None:
 def validate_nickname(text) -> str | None:
     """A nickname as stored, or None for anonymous (empty input).
 
-    Letters of any script, digits, spaces and ``- _ . '``, at most :data:`MAX_NICKNAME`
+    Letters of any script, digits, spaces and ``- _ . '``, at most :data:`~relpos.classroom.model.MAX_NICKNAME`
     characters; so no HTML, Markdown, control or direction-changing character can reach a
     page (a page still escapes it). NFKC-normalised (a full-width "Ａｄａ" is "Ada"); refused
     when it cannot be seen or told apart: invisible characters (a Hangul filler, a zero-width
@@ -173,7 +173,7 @@ def plain_text(text, what: str, limit: int) -> str:
 
 
 def validate_prompt(text) -> str:
-    """A question's prompt: plain printable text, 1 to :data:`MAX_PROMPT` characters."""
+    """A question's prompt: plain printable text, 1 to :data:`~relpos.classroom.model.MAX_PROMPT` characters."""
     return plain_text(text, "question", MAX_PROMPT)
 
 
