@@ -11,4 +11,3 @@ QUIZ_SEED = int_field(None, 0, answers.MAX_SEED, noun="seed", instead="new quest
 
 #: The quiz's page state, ``?seed=42``.
 QUIZ = Schema({"seed": QUIZ_SEED})
-
