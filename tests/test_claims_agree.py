@@ -22,7 +22,7 @@ from relpos.classroom import model as class_model
 from relpos.classroom import questions
 from relpos.core.examples import Scenario
 from relpos.tables.frames import speed_ratio
-from relpos.text import explain
+from relpos.text import explain, weight_change
 from relpos.text.facts import distance
 from relpos.text.hover import position_effects_hover, score_hover, weight_hovers
 from relpos.topics.explorer.panel_spec import offset_map_panel
@@ -438,7 +438,7 @@ class TestLowItems:
         """ "1 more cells tie for the largest gain"."""
         result = relpos.worked_example().attention()
         cells = np.array([[0, 0], [1, 1], [2, 2], [3, 3]])
-        sentences = explain._shift_sentences(result, "gain", cells, 3)
+        sentences = weight_change._shift_sentences(result, "gain", cells, 3)
         assert sentences[-1] == "1 more cell ties for the largest gain."
 
     def test_quiz_intro_uses_the_quiz_notation(self):

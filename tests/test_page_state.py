@@ -5,8 +5,7 @@ never calls the lesson-link plumbing underneath PageState (:mod:`relpos.ui.url_s
 :mod:`relpos.server.seeds`), and writes ``st.session_state`` only under a session value's
 key (``page:name``, :func:`relpos.state.keys.state_key`), never under a widget's
 (``page.name``): a widget gets its value from ``PageState.bind`` or ``PageState.set_widget``.
-So a new lesson copied from any page copies the one pattern. The exceptions are listed
-below, each with its reason.
+So a new lesson copied from any page copies the one pattern; there is no exception.
 """
 
 from __future__ import annotations
@@ -24,12 +23,6 @@ ROOT = Path(__file__).resolve().parents[1]
 TOPICS = ROOT / "relpos" / "topics"
 MODULES = sorted(path for path in TOPICS.rglob("*.py") if path.name != "__init__.py")
 
-#: Modules that may use ``st.query_params`` themselves, and why.
-QUERY_PARAMS = {
-    "relpos/topics/quiz/view.py": "the quiz's one parameter, ?seed=, is read on every run, a bad one gets the "
-    "quiz's own message and fresh questions (no default seed), and every other parameter of its URL "
-    "(a live class's) is left as it is",
-}
 #: The plumbing under PageState: a view uses PageState's methods instead.
 PLUMBING = {"page_state", "seed_widget", "set_widget", "write_url", "show_url_problems", "set_page_state"}
 
@@ -80,10 +73,7 @@ def _key_of(module, key: ast.AST):
 def test_views_read_the_url_only_through_page_state(path):
     tree = ast.parse(path.read_text(encoding="utf-8"))
     reads = [node.lineno for node in ast.walk(tree) if isinstance(node, ast.Attribute) and node.attr == "query_params"]
-    if _relative(path) in QUERY_PARAMS:
-        assert reads, f"{_relative(path)} no longer reads st.query_params: drop its exception"
-    else:
-        assert not reads, f"{_relative(path)}:{reads} reads st.query_params; use ui.PageState"
+    assert not reads, f"{_relative(path)}:{reads} reads st.query_params; use ui.PageState"
 
 
 @pytest.mark.parametrize("path", MODULES, ids=_relative)
@@ -127,12 +117,12 @@ def _schemas(path: Path) -> list[str]:
     return [name for name, value in vars(module).items() if isinstance(value, Schema) and not name.startswith("_")]
 
 
-#: Topics whose schema module defines a lesson link's Schema (the quiz's holds only its seed's field).
+#: Topics whose schema module defines a lesson link's Schema.
 LINKED = {path.parent.name: _schemas(path) for path in sorted(TOPICS.glob("*/schema.py")) if _schemas(path)}
 
 
 def test_the_linked_lessons_are_found():
-    assert {"explorer", "position_effects", "training", "long_context", "schemes", "value_side"} <= set(LINKED)
+    assert {"explorer", "position_effects", "training", "long_context", "schemes", "value_side", "quiz"} <= set(LINKED)
 
 
 @pytest.mark.parametrize("topic", sorted(LINKED))

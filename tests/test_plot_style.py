@@ -15,7 +15,11 @@ PLOTS = Path(relpos.plots.__file__).parent
 #: the figure kit and every topic's figures (figures.py, charts.py, spec.py and *_spec.py)
 FIGURE_MODULES = sorted(
     [p for p in PLOTS.glob("*.py") if p.name not in ("style.py", "__init__.py")]
-    + [p for name in ("figures.py", "charts.py", "spec.py", "*_spec.py") for p in (PLOTS.parent / "topics").glob(f"*/{name}")]
+    + [
+        p
+        for name in ("figures.py", "charts.py", "spec.py", "*_spec.py")
+        for p in (PLOTS.parent / "topics").glob(f"*/{name}")
+    ]
 )
 
 #: A literal colour, a literal margin dict, or a font size written as a number.

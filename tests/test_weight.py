@@ -14,7 +14,7 @@ import gzip
 import brotli
 import pytest
 
-from relpos.static import weight
+from relpos.static import compression, weight
 from tests.support.apptest import ROOT
 from tests.support.streamlit_client import run_in_own_loop
 
@@ -231,7 +231,7 @@ def test_a_large_file_is_sent_at_once_and_its_best_variant_made_in_the_backgroun
     _, _, final, _ = request(app, "/static/js/PlotlyChart.D9Z0_fxz.js", headers={"Accept-Encoding": "br"})
     assert brotli.decompress(quick) == brotli.decompress(final) == big
     assert store.made == {"quick": 1, "final": 1}
-    assert final == brotli.compress(big, quality=weight.BROTLI_FINAL)
+    assert final == brotli.compress(big, quality=compression.BROTLI_FINAL)
 
 
 def test_precompress_fills_the_disk_cache_once(folder, tmp_path):

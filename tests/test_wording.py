@@ -38,7 +38,7 @@ class TestHandMadePresets:
             read("docs/pages.md"),
             read("content/position_effects.md"),
             read("relpos/topics/position_effects/model.py"),
-            read("relpos/text/explain.py"),
+            *(read(f"relpos/text/{name}.py") for name in ("explain", "phrases", "weight_change")),
             read("pages/position_effects.py"),
             read("relpos/topics/position_effects/view.py"),
             " ".join(str(spec) for spec in navigation.PAGES),
@@ -268,6 +268,7 @@ class TestLogMeanExp:
 
     def test_no_text_calls_t_an_average(self):
         sources = [read("content/walkthrough_background.md"), read("relpos/text/explain.py")]
+        sources += [read("relpos/text/weight_change.py")]
         sources += [read(f"relpos/{path}") for path in ("core/measures.py", "topics/walkthrough/text.py")]
         for text in sources:
             assert "content-weighted average" not in text

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from relpos.server import internals
 from relpos.static import icon_font, plotly_trim
-from relpos.static.weight import CompressedStore, StaticFolder, Transform, digest_of, precompress, with_head
+from relpos.static.compression import CompressedStore, digest_of
+from relpos.static.static_folder import StaticFolder, Transform, precompress, with_head
 
 __all__ = ["app_transforms"]
 
@@ -20,7 +21,7 @@ def app_transforms(head: str = "") -> dict[str, Transform]:
     """The files of Streamlit's build that relpos serves changed: the Plotly chunk with
     only the plotly.js the app draws with (:mod:`relpos.static.plotly_trim`), the icon
     font with only the icons a page can show (:mod:`relpos.static.icon_font`), and
-    ``index.html`` with `head` in its head (:func:`relpos.static.weight.with_head`)."""
+    ``index.html`` with `head` in its head (:func:`relpos.static.static_folder.with_head`)."""
     transforms = {
         internals.PLOTLY_CHUNK_GLOB: Transform(plotly_trim.trim_bytes, plotly_trim.key()),
         internals.ICON_FONT_GLOB: icon_font.transform(internals.static_dir(), internals.ICON_NAME_PREFIX),

@@ -166,7 +166,9 @@ class Field:
     set": the entry is then left out of the URL.
 
     ``label`` and ``step`` are what the field's widget shows and steps by; ``noun`` is
-    what messages call the field (the label when not given).
+    what messages call the field (the label when not given); ``instead`` is what a message
+    says the page uses for a refused value when the field has no default (the quiz's
+    "new questions").
     """
 
     kind: str  # "int" | "float" | "bool" | "choice" | "floats"
@@ -179,6 +181,7 @@ class Field:
     label: str = ""
     noun: str = ""
     step: float | None = None
+    instead: str = ""
 
     @property
     def called(self) -> str:
@@ -249,12 +252,15 @@ class Field:
         "n: expected an integer from 4 to 16; got '99'. Using the default, 8."
         >>> int_field(8, 4, 16, label="sequence length n").problem("n", "99")
         'sequence length n must be a whole number from 4 to 16; got 99 (kept 8)'
+        >>> int_field(None, 0, 9, noun="seed", instead="new questions").problem("seed", "x")
+        'seed must be a whole number from 0 to 9; got “x” (new questions instead)'
         """
         if not self.called:
             fallback = "Using the default" + (f", {self.format(self.default)}." if self.default is not None else ".")
             return f"{name}: expected {self.expected()}; got {shown(text)}. {fallback}"
-        kept = f" (kept {self.format(self.default)})" if self.default is not None else ""
-        return self._sentence(text) + kept
+        if self.default is not None:
+            return f"{self._sentence(text)} (kept {self.format(self.default)})"
+        return self._sentence(text) + (f" ({self.instead} instead)" if self.instead else "")
 
     def _sentence(self, text: str) -> str:
         """What was wrong with `text`, naming the field as the learner sees it."""
@@ -351,9 +357,11 @@ def _type_name(value: Any) -> str:
     return names.get(type(value), type(value).__name__)
 
 
-def int_field(default: int | None, low: int, high: int, *, label: str = "", noun: str = "", step: int = 1) -> Field:
+def int_field(
+    default: int | None, low: int, high: int, *, label: str = "", noun: str = "", step: int = 1, instead: str = ""
+) -> Field:
     """An integer in ``[low, high]``."""
-    return Field("int", default, low, high, label=label, noun=noun, step=step)
+    return Field("int", default, low, high, label=label, noun=noun, step=step, instead=instead)
 
 
 def float_field(

@@ -2,15 +2,15 @@
 
 * A widget's key: ``<page>.<name>[.<part>…]``, e.g. ``explorer.tables``, ``quiz.check.42.1``.
   Streamlit forgets a widget's key when the widget is not drawn in a run.
-* Any other session value: ``<page>:<name>``, e.g. ``explorer:tab``, ``quiz:seed``; it lives
+* Any other session value: ``<page>:<name>``, e.g. ``explorer:load``, ``quiz:progress.42.1``; it lives
   for the whole session.
 
 Containers that CSS or JavaScript find by their ``st-key-…`` class
 (:func:`relpos.server.internals.css_class`) keep a CSS-safe key without dots
 (:data:`LESSON_NAV`, :data:`CLICKER`).
 
-A lesson with a lesson link keeps its view as one state dict (:class:`relpos.ui.fields.PageState`)
-under the bare page name (``explorer``, ``position_effects``, ``training``, ``walkthrough`` …); its
+A lesson keeps its view as one state dict (:class:`relpos.ui.fields.PageState`)
+under the bare page name (``explorer``, ``quiz``, ``training``, ``walkthrough`` …); its
 widgets are ``<page>.<name>``, so one prefix forgets them all when the state is replaced.
 
 ``<page>`` is the page's url_path (``explorer``, ``walkthrough``, ``quiz`` …), or
@@ -46,8 +46,8 @@ def widget_key(page: str, *parts) -> str:
 def state_key(page: str, name: str) -> str:
     """Key of a session value of `page` that is not a widget.
 
-    >>> state_key("quiz", "seed")
-    'quiz:seed'
+    >>> state_key("explorer", "load")
+    'explorer:load'
     """
     return f"{page}:{name}"
 

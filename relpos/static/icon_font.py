@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from relpos.static.weight import Transform
+from relpos.static.static_folder import Transform
 
 __all__ = ["app_sources", "icon_names", "subset", "transform"]
 
@@ -86,7 +86,7 @@ def subset(data: bytes, names: Iterable[str]) -> bytes | None:
 
 
 def transform(static_root: Path, prefix: str) -> Transform:
-    """The :class:`relpos.static.weight.Transform` serving the font with the icons of this
+    """The :class:`relpos.static.static_folder.Transform` serving the font with the icons of this
     build of Streamlit (below `static_root`) and of the app, named ``<prefix>name:``."""
     names = sorted(icon_names(static_root, app_sources(), prefix))
     code = Path(__file__).read_text(encoding="utf-8")

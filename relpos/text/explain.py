@@ -1,8 +1,9 @@
-"""Words computed from numbers: hover arithmetic and "what to notice" captions.
+"""Words computed from numbers: the Explorer's "what to notice" captions.
 
-Everything here is plain text (hover labels may use Plotly's ``<br>``), built from
-the arrays the core returns; nothing is canned. Positions are shown from 1, offsets
-as ``j − i`` with a sign, minus signs as ``−``.
+Everything here is plain text built from the arrays the core returns; nothing is canned.
+Positions are shown from 1, offsets as ``j − i`` with a sign, minus signs as ``−``. The
+short phrases they are made of are :mod:`relpos.text.phrases`; why a weight moved (and the
+weight-change caption) is :mod:`relpos.text.weight_change`. Both are re-exported here.
 """
 
 from __future__ import annotations
@@ -10,10 +11,31 @@ from __future__ import annotations
 import numpy as np
 
 from relpos.core.attention import AttentionResult
-from relpos.core.measures import diagonal_spread, row_spread, shift_threshold
+from relpos.core.measures import diagonal_spread
 from relpos.text import facts, numbers
 from relpos.text.facts import SCORE_DECIMALS, VISIBLE_CHANGE, WEIGHT_DECIMALS
 from relpos.text.numbers import subscript
+from relpos.text.phrases import (
+    cell_text,
+    change_text,
+    joined,
+    keys_text,
+    number,
+    offset_label,
+    offsets_text,
+    scaled,
+    score_text,
+    values_text,
+    weight_text,
+)
+from relpos.text.weight_change import (
+    SHOWN,
+    difference_caption,
+    difference_derivation,
+    row_log_mean_exp,
+    weight_shift_cause,
+    weight_shift_reason,
+)
 
 __all__ = [
     "SCALAR_TOGGLE_LABEL",
@@ -41,53 +63,10 @@ SCALAR_TOGGLE_LABEL = (
 )
 
 
-def offset_label(offset: int) -> str:
-    """Signed offset with a true minus: ``+1``, ``0``, ``−2`` (:func:`relpos.text.numbers.offset`).
-
-    >>> [offset_label(o) for o in (-2, 0, 1)]
-    ['−2', '0', '+1']
-    """
-    return numbers.offset(offset)
-
-
-def number(value: float, *, paren: bool = False) -> str:
-    """A number with 2 to 4 decimals (as many as it needs) and a true minus sign.
-
-    ``paren`` wraps negative numbers in parentheses, for the right side of a product.
-
-    >>> number(0.5), number(-0.2, paren=True), number(0.0025), number(1 / 3), number(-0.00001)
-    ('0.50', '(−0.20)', '0.0025', '0.3333', '0.00')
-    """
-    text = numbers.number(value, 4, trim=2)
-    return f"({text})" if paren and text.startswith(numbers.MINUS) else text
-
-
 def _columns(values) -> np.ndarray:
     """(n, d) float array; a 1-D input means d = 1."""
     array = np.asarray(values, dtype=float)
     return array.reshape(-1, 1) if array.ndim == 1 else array
-
-
-def _dot(left_name: str, left: np.ndarray, right_name: str, right: np.ndarray) -> str:
-    """``q₂·k₃ = 0.50·0.40`` (d = 1) or ``q₂·k₃ = (0.50·0.40 + 0.30·(−0.10))/√2`` (d > 1)."""
-    terms = " + ".join(f"{number(a)}·{number(b, paren=True)}" for a, b in zip(left, right, strict=True))
-    if len(left) == 1:
-        return f"{left_name}·{right_name} = {terms}"
-    return f"{left_name}·{right_name} = ({terms})/√{len(left)}"
-
-
-def _values_text(values: np.ndarray, limit: int = 6) -> str:
-    shown = ", ".join(number(v) for v in values[:limit])
-    return shown + (", …" if values.size > limit else "")
-
-
-def scaled(product: str, d: int) -> str:
-    """A product as the app computes it: ``qᵢ·aᴷ₀`` for d = 1, ``qᵢ·aᴷ₀/√2`` for d = 2.
-
-    >>> scaled("qᵢ·aᴷ₀", 1), scaled("qᵢ·aᴷ", 16)
-    ('qᵢ·aᴷ₀', 'qᵢ·aᴷ/√16')
-    """
-    return product if d == 1 else f"{product}/√{d}"
 
 
 def diagonal_note(queries, table, result: AttentionResult, *, scalar: bool = False) -> str:
@@ -131,62 +110,9 @@ def diagonal_note(queries, table, result: AttentionResult, *, scalar: bool = Fal
         )
     return (
         f"Every cell on the offset-0 diagonal uses the same table row aᴷ₀ = {row_text}, yet its biases are "
-        f"{_values_text(diagonal)}: each is {product}, so it changes with the row's query. "
+        f"{values_text(diagonal)}: each is {product}, so it changes with the row's query. "
         "The table row is constant along a diagonal; the Shaw bias is not."
     )
-
-
-def _cell(i: int, j: int) -> str:
-    return f"query {i + 1} → key {j + 1}"
-
-
-def _names(items: list[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" and {items[-1]}"
-
-
-def keys_text(indices) -> str:
-    """``key 2``, ``keys 1 and 4`` or ``keys 1, 2 and 4`` (0-based in, positions from 1 out).
-
-    >>> keys_text([1]), keys_text([0, 3]), keys_text([0, 1, 3])
-    ('key 2', 'keys 1 and 4', 'keys 1, 2 and 4')
-    """
-    names = [str(int(j) + 1) for j in indices]
-    return f"key {names[0]}" if len(names) == 1 else "keys " + _names(names)
-
-
-def _rows_text(rows, n_rows: int, limit: int = 6) -> str:
-    """``every row``, ``row 2``, ``rows 1 and 3`` or ``rows 1, 2, …, 6 and 9 more`` (positions from 1)."""
-    rows = [int(i) + 1 for i in rows]
-    if len(rows) == n_rows:
-        return "both rows" if n_rows == 2 else "every row"
-    if len(rows) == 1:
-        return f"row {rows[0]}"
-    shown = [str(i) for i in rows[:limit]]
-    return "rows " + (_names(shown) if len(rows) <= limit else ", ".join(shown) + f" and {len(rows) - limit} more")
-
-
-def _weight(value: float, decimals: int = WEIGHT_DECIMALS) -> str:
-    """A weight at 3 decimals (or more, where a change needs them), true minus, never "−0.000"."""
-    return numbers.number(value, decimals)
-
-
-def change_text(before: float, after: float, decimals: int, *, first: str = "weights") -> str:
-    """``0.265 → 0.373 (+0.108)`` (or ``+0.108 (0.265 → 0.373)`` with `first` ``change``): the change is
-    the printed after minus the printed before, with the decimals that make it the true change
-    rounded too (:func:`relpos.text.facts.change_decimals`, at least `decimals`).
-
-    >>> change_text(0.3577, 0.2763, 3), change_text(0.265, 0.373, 3, first="change")
-    ('0.3577 → 0.2763 (−0.0814)', '+0.108 (0.265 → 0.373)')
-    """
-    places = facts.change_decimals(before, after, decimals)
-    weights, change = f"{_weight(before, places)} → {_weight(after, places)}", numbers.difference(before, after, places)
-    return f"{change} ({weights})" if first == "change" else f"{weights} ({change})"
-
-
-def _score(value: float, decimals: int = SCORE_DECIMALS) -> str:
-    """A score at the decimals its ties are judged at (:data:`relpos.text.facts.SCORE_DECIMALS`: 2)."""
-    return numbers.number(value, decimals)
 
 
 def bias_kind(result: AttentionResult) -> str:
@@ -210,7 +136,7 @@ def _kind_and_spread(result: AttentionResult) -> tuple[str, tuple | None]:
 def _row_constant_reason(result: AttentionResult) -> str:
     """Why each row's bias is one number (k = 0: every pair reads aᴷ₀)."""
     reason = " With k = 0 every pair reads aᴷ₀." if result.k == 0 else ""
-    return f"Every key of a row gets the same bias ({_values_text(result.bias[:, 0])}, row by row).{reason}"
+    return f"Every key of a row gets the same bias ({values_text(result.bias[:, 0])}, row by row).{reason}"
 
 
 def _zero_bias_caption(scalar: bool, inputs: tuple | None) -> str:
@@ -308,186 +234,9 @@ def _scores_caption(result: AttentionResult, kind: str) -> str:
     verb = "moves from" if moved else "goes from"
     return (
         f"Content + position. {count}In row {i + 1} the top score {verb} {keys_text(before[i])} "
-        f"(content {_score(content[i, before[i][0]])}{each_before}) to {keys_text(after[i])} "
-        f"({_score(scores[i, after[i][0]])}{each_after})."
+        f"(content {score_text(content[i, before[i][0]])}{each_before}) to {keys_text(after[i])} "
+        f"({score_text(scores[i, after[i][0]])}{each_after})."
     )
-
-
-def weight_shift_cause(content_weights, bias, j: int, *, term: str = "bias") -> str:
-    """Why key `j` of one row gained or lost weight, in one plain clause; the arithmetic
-    (T and the factor) is :func:`weight_shift_reason`, which pages show on request.
-
-    A key gains exactly when its bias is above the row's log-mean-exp T and loses exactly
-    when below. Arguments as :func:`weight_shift_reason`.
-
-    >>> weight_shift_cause([0.5, 0.5], [0.1, -0.1], 1)
-    "its bias −0.10 is below the row's log-mean-exp"
-    """
-    bias_j, threshold = _bias_and_threshold(content_weights, bias, j)
-    side = "above" if bias_j > threshold else "below"
-    return f"its {term} {number(bias_j)} is {side} the row's log-mean-exp"
-
-
-def row_log_mean_exp(content_weights, bias) -> float:
-    """One row's content-weighted log-mean-exp T = log Σₗ wₗ·e^(bₗ) (arguments as :func:`weight_shift_reason`).
-
-    >>> round(row_log_mean_exp([0.5, 0.5], [0.1, -0.1]), 4)
-    0.005
-    """
-    w = np.asarray(content_weights, dtype=float)[None, :]  # (1, n_k)
-    b = np.asarray(bias, dtype=float)[None, :]  # (1, n_k)
-    return float(shift_threshold(w, b)[0])
-
-
-def _bias_and_threshold(content_weights, bias, j: int) -> tuple[float, float]:
-    """Key `j`'s bias bⱼ and its row's T."""
-    return float(np.asarray(bias, dtype=float)[j]), row_log_mean_exp(content_weights, bias)
-
-
-def weight_shift_reason(content_weights, bias, j: int, *, term: str = "bias") -> str:
-    """Why key `j` of one row gained or lost weight, with the row's numbers.
-
-    Softmax turns a bias into a factor: w′ⱼ = wⱼ·e^(bⱼ) / Σₗ wₗ·e^(bₗ) = wⱼ·e^(bⱼ − T),
-    T = log Σₗ wₗ·e^(bₗ) (see :func:`relpos.core.measures.shift_threshold`). A key gains
-    exactly when its bias is above T and loses exactly when below. A factor too large or
-    too small for fixed decimals is printed in E notation.
-
-    Parameters
-    ----------
-    content_weights, bias : array_like, shape (n_k,)
-        One row's content-only weights wₗ and biases bₗ.
-    j : int
-        The key (0-based).
-    term : str
-        What to call the bias ("bias" or "position term").
-
-    Examples
-    --------
-    >>> weight_shift_reason([0.5, 0.5], [0.1, -0.1], 1)[:64]
-    "its bias −0.10 is below the row's content-weighted log-mean-exp "
-    >>> weight_shift_reason([0.5, 0.5], [0.1, -0.1], 1)[64:]
-    'T = log Σₗ wₗ·e^(bₗ) = 0.005, so its weight is multiplied by e^(bⱼ − T) = 0.9003'
-    >>> weight_shift_reason([1 - 1e-100, 1e-100], [0.0, 200.0], 1)[-34:]
-    'multiplied by e^(bⱼ − T) = 7.23e86'
-    """
-    bias_j, threshold = _bias_and_threshold(content_weights, bias, j)
-    # w'_j / w_j = e^(b_j - T)
-    factor = float(np.exp(bias_j - threshold))
-    side = "above" if bias_j > threshold else "below"
-    return (
-        f"its {term} {number(bias_j)} is {side} the row's content-weighted log-mean-exp "
-        f"T = log Σₗ wₗ·e^(bₗ) = {number(threshold)}, so its weight is multiplied by e^(bⱼ − T) = "
-        f"{numbers.readable(factor)}"
-    )
-
-
-def _still_caption(result: AttentionResult) -> str:
-    """Why no weight of any row moved by 0.0005: per row, a tiny bias spread or content that saturates it."""
-    causes = facts.still_causes(result.content_weights, result.bias, result.mask)  # (n_q,)
-    spreads = row_spread(result.bias, result.mask)  # (n_q,)
-    n_rows = causes.size
-    parts = ["No weight moved by 0.0005 or more."]
-    largest = np.abs(result.weights - result.content_weights).max(axis=1)  # (n_q,)
-    for cause in ("saturated", "small", "modest", "constant"):
-        rows = np.flatnonzero(causes == cause)
-        if not rows.size:
-            continue
-        where, widest = _rows_text(rows, n_rows), float(spreads[rows].max())
-        span, reach = numbers.readable(widest), facts.reach(widest)
-        # a bound below 0.0005 in E notation, so it never prints as 0.0005
-        most = numbers.readable(reach) if reach >= VISIBLE_CHANGE else numbers.scientific_below(reach, VISIBLE_CHANGE)
-        if cause == "saturated":
-            text = (
-                f"Content saturates {where}: with content alone every weight there is already 0.000 or 1.000, and "
-                f"weights pinned at 0 and 1 barely move, though the biases span up to {span} (with other content "
-                f"they could move a weight by up to {most})."
-            )
-        elif cause == "small":
-            text = (
-                f"In {where} the biases span at most {span}, too little to move any weight by 0.0005 whatever the "
-                f"content (at most tanh(spread/4) = {most})."
-            )
-        elif cause == "modest":
-            most = numbers.scientific_below(largest[rows].max(), VISIBLE_CHANGE)
-            text = (
-                f"In {where} the biases span up to {span}, but with these rows' content weights no change reaches "
-                f"0.0005 (at most {most})."
-            )
-        else:
-            text = f"In {where} every key gets the same bias."
-        parts.append(text[0].upper() + text[1:])
-    return " ".join(parts)
-
-
-#: A caption names at most this many of the cells tied for a largest gain, loss or content score.
-SHOWN = 3
-
-
-def _where(result: AttentionResult, i: int, j: int) -> str:
-    """``offset +3, clipped to +2``: the pair's offset and the table row it reads."""
-    raw, used = int(j - i), int(result.offsets[i, j])
-    return f"offset {offset_label(raw)}" + (f", clipped to {offset_label(used)}" if raw != used else "")
-
-
-def _shift_sentences(result: AttentionResult, name: str, cells, decimals: int, limit: int = SHOWN) -> list[str]:
-    """``Largest gain: query 1 → key 1 (offset 0), +0.108 (0.265 → 0.373), because its bias 0.10 is above the
-    row's log-mean-exp.`` for each tied cell (the arithmetic: :func:`difference_derivation`)."""
-    sentences = []
-    tie = f" (one of {len(cells)} tied)" if len(cells) > 1 else ""
-    for i, j in cells[:limit].tolist():
-        cause = weight_shift_cause(result.content_weights[i], result.bias[i], int(j))
-        sentences.append(
-            f"Largest {name}{tie}: {_cell(i, j)} ({_where(result, i, j)}), "
-            f"{change_text(result.content_weights[i, j], result.weights[i, j], decimals, first='change')}, "
-            f"because {cause}."
-        )
-    if len(cells) > limit:
-        more = len(cells) - limit
-        sentences.append(f"{more} more {'cell ties' if more == 1 else 'cells tie'} for the largest {name}.")
-    return sentences
-
-
-def _largest_changes(result: AttentionResult) -> tuple:
-    """The cells the weight-change caption names: tied largest gains and losses, and their decimals."""
-    return facts.largest_changes(result.content_weights, result.weights, result.mask, shown=SHOWN)
-
-
-def difference_derivation(result: AttentionResult, limit: int = SHOWN) -> list[str]:
-    """The arithmetic behind the weight-change caption: for each cell it names, the row's
-    log-mean-exp T and the factor e^(bⱼ − T) its weight was multiplied by (empty when it names none).
-
-    >>> import relpos
-    >>> print(difference_derivation(relpos.worked_example().attention())[0])  # doctest: +ELLIPSIS
-    Query 1 → key 1 (largest gain): its bias 0.10 is above the row's content-weighted log-mean-exp T = ... = 1.4085.
-    """
-    if bias_kind(result) in ("zero", "row_constant"):
-        return []
-    gains, losses, _ = _largest_changes(result)
-    lines = []
-    for name, cells in (("gain", gains), ("loss", losses)):
-        for i, j in cells[:limit].tolist():
-            reason = weight_shift_reason(result.content_weights[i], result.bias[i], int(j))
-            lines.append(f"Query {i + 1} → key {j + 1} (largest {name}): {reason}.")
-    return lines
-
-
-def difference_caption(result: AttentionResult, kind: str) -> str:
-    """The weight-change caption: nothing moved and why, or the largest gain and loss (ties named) with their cause."""
-    head = "Red: weight the position term added; blue: weight it took away. "
-    if kind == "zero":
-        return head + "Nothing moved: the bias is 0 everywhere, so the weights equal the content weights."
-    if kind == "row_constant":
-        return head + (
-            "Nothing moved: every key of a row got the same bias, and adding one number to a whole row "
-            "leaves its softmax unchanged."
-        )
-    gains, losses, decimals = _largest_changes(result)
-    if not len(gains) and not len(losses):
-        return head + _still_caption(result)
-    parts = [head.rstrip()]
-    for name, cells in (("gain", gains), ("loss", losses)):
-        parts += _shift_sentences(result, name, cells, decimals)
-    return " ".join(parts)
 
 
 def _beyond_window(n_q: int, n_k: int, k: int) -> int:
@@ -522,7 +271,7 @@ def offsets_caption(result: AttentionResult, n: int, *, scalar: bool = False) ->
 
 def _favourite_text(keys, weights_row, n_k: int, decimals: int = WEIGHT_DECIMALS) -> str:
     """``key 4, 0.358``, ``keys 1 and 4, 0.327 each`` or ``every key, 0.250 each`` (ties at the decimals shown)."""
-    value = _weight(weights_row[keys[0]], decimals)
+    value = weight_text(weights_row[keys[0]], decimals)
     if len(keys) == 1:
         return f"key {keys[0] + 1}, {value}"
     return f"{'every key' if len(keys) == n_k else keys_text(keys)}, {value} each"
@@ -547,8 +296,8 @@ def weights_captions(result: AttentionResult, row: int, decimals: int = WEIGHT_D
     largest = float(result.weights.max())
     if largest < 0.1:  # on the 0–1 scale such weights all look alike
         note = (
-            f" On the 0–1 scale these weights (at most {_weight(largest, decimals)}; {n_k} keys share each row, "
-            f"1/{n_k} = {_weight(1 / n_k, decimals)} on average) look alike; the weight-change panel shows where "
+            f" On the 0–1 scale these weights (at most {weight_text(largest, decimals)}; {n_k} keys share each row, "
+            f"1/{n_k} = {weight_text(1 / n_k, decimals)} on average) look alike; the weight-change panel shows where "
             "the position term moves them."
         )
         content, combined = content + note, combined + note
@@ -559,12 +308,12 @@ def _content_caption(result: AttentionResult, limit: int = SHOWN, decimals: int 
     """The content panel's caption: the largest content score and every cell tied for it (at `decimals`)."""
     cells = facts.top_cells(result.content, decimals, result.mask)  # (m, 2)
     first = tuple(cells[0].tolist())
-    value = _score(result.content[first], decimals)
+    value = score_text(result.content[first], decimals)
     head = "Content depends on what the tokens are, not where they are. "
     if len(cells) == 1:
-        return head + f"Largest: {_cell(*first)}, {value}."
+        return head + f"Largest: {cell_text(*first)}, {value}."
     more = [f"{len(cells) - limit} more"] if len(cells) > limit else []
-    named = _names([_cell(*cell) for cell in cells[:limit].tolist()] + more)
+    named = joined([cell_text(*cell) for cell in cells[:limit].tolist()] + more)
     return head + f"Largest, {value}, in {len(cells)} tied cells: {named}."
 
 
@@ -619,12 +368,3 @@ def explorer_captions(
         captions["bias"] += f" Cells further apart than k = {result.k} repeat the edge entries."
     captions["content_weights"], captions["weights"] = weights_captions(result, row, weights)
     return captions
-
-
-def offsets_text(offsets: np.ndarray) -> str:
-    """``offset −1``, ``offsets −15 to −4`` (a run) or ``offsets −3, 0`` (not a run)."""
-    if offsets.size == 1:
-        return f"offset {offset_label(int(offsets[0]))}"
-    if offsets.max() - offsets.min() + 1 == offsets.size:
-        return f"offsets {offset_label(int(offsets.min()))} to {offset_label(int(offsets.max()))}"
-    return "offsets " + ", ".join(offset_label(int(o)) for o in offsets)

@@ -15,7 +15,7 @@ into an editable number field).
 
 from __future__ import annotations
 
-from relpos.text.facts import printed
+from relpos.text.precision import printed
 
 __all__ = [
     "MINUS",

@@ -10,9 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from relpos.core.examples import Scenario
+from relpos.state.codec import Decoded
 from relpos.text.answers import MAX_ANSWER_LENGTH, AnswerError, parse_cells, parse_number, parse_offset, parse_positions
 from relpos.topics.quiz.checking import NUMBER_TOLERANCE, check_answer, make_quiz, offset_hints, reveal, summarise
-from relpos.topics.quiz.schema import read_quiz_seed
+from relpos.topics.quiz.schema import QUIZ
 from tests.support import reference
 
 MALFORMED = [
@@ -146,16 +147,24 @@ class TestParseCells:
             parse_cells(text, 4)
 
 
-class TestReadQuizSeed:
+class TestQuizSeedLink:
+    """``?seed=`` is decoded by the quiz's Schema, as every other page's link is."""
+
     @pytest.mark.parametrize(("text", "value"), [("0", 0), (" 42 ", 42), (str(2**32 - 1), 2**32 - 1)])
     def test_reads(self, text, value):
-        assert read_quiz_seed(text) == value
+        assert QUIZ.decode({"seed": text}) == Decoded({"seed": value})
+
+    def test_no_seed_is_not_set(self):
+        assert QUIZ.decode({}) == Decoded({"seed": None})  # the page draws new questions
 
     @pytest.mark.parametrize("text", ["-1", "abc", "1.5", str(2**32), "9" * 400, "", "1_000"])
-    def test_refuses(self, text):
+    def test_refuses_saying_what_a_seed_is_and_what_is_used(self, text):
         # a seed comes from a link: the message speaks of the seed, never of "your answer"
-        with pytest.raises(ValueError, match=r"^the seed must be a whole number from 0 to 4294967295; got '"):
-            read_quiz_seed(text)
+        decoded = QUIZ.decode({"seed": text})
+        assert decoded.state == {"seed": None}
+        (problem,) = decoded.problems
+        assert re.match(r"^seed (must be a whole number from 0 to 4294967295; got|is too long)", problem), problem
+        assert problem.endswith("(new questions instead)")
 
     @pytest.mark.parametrize("text", ["1_000", "1e3", " 7 ", "+7", "٣"])
     def test_a_seed_reads_as_every_other_pages_integer(self, text):
@@ -167,11 +176,7 @@ class TestReadQuizSeed:
             explorer = field.parse(text)
         except ValueError:
             explorer = None
-        try:
-            quiz_seed = read_quiz_seed(text)
-        except ValueError:
-            quiz_seed = None
-        assert quiz_seed == explorer
+        assert QUIZ.decode({"seed": text}).state["seed"] == explorer
 
 
 def _scores(scenario: Scenario) -> np.ndarray:

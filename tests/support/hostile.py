@@ -45,7 +45,7 @@ from relpos.text import answers
 from relpos.topics.explorer.schema import EXPLORER
 from relpos.topics.long_context.schema import LONG_CONTEXT
 from relpos.topics.position_effects.schema import POSITION_EFFECTS
-from relpos.topics.quiz.schema import read_quiz_seed
+from relpos.topics.quiz.schema import QUIZ
 from relpos.topics.schemes.schema import SCHEMES
 from relpos.topics.training.schema import TRAINING
 from relpos.topics.value_side.schema import VALUE_SIDE
@@ -172,14 +172,6 @@ def _schema_inputs(schema: Schema) -> UrlInputs:
     return UrlInputs(tuple(schema.fields), accepts, marker)
 
 
-def _seed_accepts(name: str, text: str) -> bool:
-    try:
-        read_quiz_seed(text)
-    except ValueError:
-        return False
-    return True
-
-
 #: url_path -> URL parameters of the page (every page whose state travels in its URL).
 URL_PAGES: dict[str, UrlInputs] = {
     "walkthrough": _schema_inputs(WALKTHROUGH),
@@ -187,7 +179,7 @@ URL_PAGES: dict[str, UrlInputs] = {
     "position_effects": _schema_inputs(POSITION_EFFECTS),
     "value_side": _schema_inputs(VALUE_SIDE),
     "schemes": _schema_inputs(SCHEMES),
-    "quiz": UrlInputs(("seed",), _seed_accepts, lambda name: "The seed in the address could not be used"),
+    "quiz": _schema_inputs(QUIZ),
     "training": _schema_inputs(TRAINING),
     "long_context": _schema_inputs(LONG_CONTEXT),
 }
@@ -234,7 +226,7 @@ URL_SPECIAL_CASES: tuple[tuple[str, dict[str, str | list[str]], tuple[str, ...]]
     ("walkthrough", {"zz": "1"}, ("Unknown parameter ignored",)),
     ("walkthrough", {"i": "4", "j": "softmax", "k": "3", "presenter": "1", "a": "10,-10,0,-0,1,2,3"}, ()),
     ("walkthrough", {"k": "-0", "a": "-0"}, ()),
-    ("quiz", {"seed": str(answers.MAX_SEED + 1)}, ("The seed in the address could not be used",)),
+    ("quiz", {"seed": str(answers.MAX_SEED + 1)}, ("seed must be a whole number", "(new questions instead)")),
     ("quiz", {"seed": str(answers.MAX_SEED)}, ()),
     ("training", {"L": "3", "k": "17", "steps": "49"}, ("L: expected", "k: expected", "steps: expected")),
     ("training", {"scheme": "ALL", "task": "Two_Back"}, ()),  # choices are read case-insensitively

@@ -1,25 +1,13 @@
-"""The quiz's one URL parameter, its seed. Pure."""
+"""The quiz's state, its seed: one URL parameter, ``?seed=``. Pure."""
 
 from __future__ import annotations
 
-from relpos.state.codec import int_field, shown
+from relpos.state.codec import Schema, int_field
 from relpos.text import answers
 
-#: The quiz's one URL parameter, ``?seed=``: read by the same codec as every other page's.
-QUIZ_SEED = int_field(None, 0, answers.MAX_SEED)
+#: The quiz's seed, read by the same codec as every other page's. Not set by default: a
+#: link without one (or with one the codec refuses) gets new questions from a fresh seed.
+QUIZ_SEED = int_field(None, 0, answers.MAX_SEED, noun="seed", instead="new questions")
 
-
-def read_quiz_seed(text: str) -> int:
-    """The quiz seed in a link's ``seed=`` text, or ValueError saying what a seed is.
-
-    >>> read_quiz_seed(" 42 ")
-    42
-    >>> read_quiz_seed("1_000")
-    Traceback (most recent call last):
-    ...
-    ValueError: the seed must be a whole number from 0 to 4294967295; got '1_000'
-    """
-    try:
-        return QUIZ_SEED.parse(text)
-    except ValueError:
-        raise ValueError(f"the seed must be a whole number from 0 to {answers.MAX_SEED}; got {shown(text)}") from None
+#: The quiz's page state, ``?seed=42``.
+QUIZ = Schema({"seed": QUIZ_SEED})

@@ -13,12 +13,12 @@ from relpos.state.keys import state_key, widget_key
 from relpos.tables import frames as tables
 from relpos.text.escape import escape_markdown
 from relpos.topics.quiz import checking as quiz
-from relpos.topics.quiz.schema import read_quiz_seed
+from relpos.topics.quiz.schema import QUIZ
 from relpos.ui.explorer_link import explorer_link
 
 # ---------------------------------------------------------------- quiz page
 
-_QUIZ_SEED_KEY = state_key("quiz", "seed")
+STATE = ui.PageState("quiz", QUIZ)  # the quiz's seed; its widgets are "quiz.<name>"
 #: Keys of the buttons under the questions.
 NEW_QUESTIONS, START_AGAIN = widget_key("quiz", "new"), widget_key("quiz", "restart")
 
@@ -29,24 +29,12 @@ def _fresh_seed() -> int:
 
 
 def quiz_seed() -> int:
-    """The quiz seed from the URL (``?seed=…``); a new one, written to the URL, when absent or unreadable."""
-    raw = st.query_params.get("seed")
-    if raw is not None:
-        try:
-            seed = read_quiz_seed(raw)
-        except ValueError as error:
-            st.warning(
-                escape_markdown(f"The seed in the address could not be used ({error}), so here are new questions.")
-            )
-        else:
-            st.session_state[_QUIZ_SEED_KEY] = seed
-            return seed
-    seed = st.session_state.get(_QUIZ_SEED_KEY)
-    if seed is None:
-        seed = _fresh_seed()
-        st.session_state[_QUIZ_SEED_KEY] = seed
-    st.query_params["seed"] = str(seed)
-    return seed
+    """The quiz seed from the link (``?seed=…``); a new one when the link has none or one the
+    codec refuses (:meth:`~relpos.ui.fields.PageState.show_problems` says so). Written to the URL."""
+    STATE.show_problems()
+    if STATE.state()["seed"] is None:
+        STATE.update(seed=_fresh_seed())
+    return STATE.write_url()["seed"]
 
 
 def answer_key(seed: int, number: int) -> str:
@@ -181,8 +169,7 @@ def quiz_question(number: int, question, seed: int) -> None:
 
 
 def _new_questions() -> None:
-    st.session_state[_QUIZ_SEED_KEY] = _fresh_seed()
-    st.query_params["seed"] = str(st.session_state[_QUIZ_SEED_KEY])
+    STATE.update(seed=_fresh_seed())
 
 
 def _start_again(seed: int, count: int) -> None:
@@ -224,7 +211,7 @@ def quiz_summary(questions, seed: int) -> None:
         st.button("Start again (same questions)", key=START_AGAIN, on_click=_start_again, args=(seed, len(questions)))
     ui.markdown("quiz_share")
     # plain text: a code block would load Streamlit's code highlighter (0.4 MB) for one line
-    st.text(ui.app_url("quiz", {"seed": str(seed)}))
+    st.text(ui.app_url("quiz", QUIZ.encode({"seed": seed})))
 
 
 def render() -> None:
