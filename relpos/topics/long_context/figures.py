@@ -169,6 +169,10 @@ def _font(big: bool) -> dict:
     return {"size": style.PRESENTER_MIN_FONT if big else style.FONT_SIZE}
 
 
+def _title_size(big: bool) -> int:
+    return style.PRESENTER_TEXT.title if big else style.TITLE_SIZE
+
+
 def _grid(panels: int, wide: int, narrow: bool) -> tuple[int, int]:
     """Rows and columns for `panels` small panels: up to `wide` a row, 2 on a phone."""
     columns = min(panels, 2 if narrow else wide)
@@ -216,7 +220,10 @@ def _figure(
     margin["t"] += extra * style.PRESENTER_MIN_FONT
     place = {"orientation": "h", "y": 0, "yref": "container", "yanchor": "bottom", "x": 0.5, "xanchor": "center"}
     layout.update(
-        title=style.centred_title(title, y=1, yref="container", yanchor="top", pad={"t": 12}),
+        # the title's size set here: a template's default title size can be below the presenter minimum
+        title=style.centred_title(
+            title, y=1, yref="container", yanchor="top", pad={"t": 12}, font={"size": _title_size(big)}
+        ),
         height=height + margin["t"] - style.CHART_MARGIN.top,
         margin=margin,
         font=font,
