@@ -177,7 +177,7 @@ def test_a_formula_box_is_never_a_scroll_region_before_it_is_fitted(app_tab):
     app_tab.open("walkthrough", {"i": 2, "j": "softmax"}, timeout=90)
     app_tab.wait_drawn()
     # the rule comes with the page helpers' style sheet, which a run may send late
-    app_tab.page.wait_for_function("() => document.getElementById('relpos-classroom-css')")
+    app_tab.page.wait_for_function("() => document.getElementById('relpos-page-helpers-css')")
     state = app_tab.page.evaluate(_FRESH_WIDE_FORMULA_JS)
     assert state == {"overflow": "hidden hidden", "fitted": False}
     wide = app_tab.page.evaluate(

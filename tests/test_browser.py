@@ -466,7 +466,7 @@ def test_the_classroom_helpers_reach_a_tab_whose_html_code_arrives_after_a_secon
     app_tab.open("walkthrough", {"i": 1, "j": 2})
     app_tab.click("Next")  # a second run, finished while the html code is still held back
     assert held, "the page never asked for Streamlit's html code"
-    helpers_js = "() => !!document.getElementById('relpos-classroom-css')"
+    helpers_js = "() => !!document.getElementById('relpos-page-helpers-css')"
     assert not app_tab.page.evaluate(helpers_js)
     for route in held:
         route.continue_()

@@ -200,7 +200,7 @@ async ({ measure, timeout, settled }) => {
   const read = eval(measure);
   const frame = () => new Promise((done) => requestAnimationFrame(() => done()));
   const deadline = performance.now() + timeout;
-  const helpers = () => !!document.getElementById('relpos-classroom-css');
+  const helpers = () => !!document.getElementById('relpos-page-helpers-css');
   // a formula box waits for the helpers too: a page of the app that shows formulas
   // without them has lost its helpers (a bug to report, not a page to measure)
   const unfitted = () => [...document.querySelectorAll(

@@ -27,8 +27,8 @@
 // 9. A clicker's presses (Page Up / Page Down, and the arrow keys) step the lesson one stop
 //    each, in order, and Page Up / Page Down work while a field has the focus (pressClicker).
 (() => {
-  if (window.__relposClassroom) return;
-  window.__relposClassroom = true;
+  if (window.__relposPageHelpers) return;
+  window.__relposPageHelpers = true;
   const MIN_SCALE = 0.6;
   // Streamlit's elements, by the names used below: relpos.server.page_helpers fills in their CSS
   // selectors from relpos.server.internals (data-testid values, st-key classes), which are
@@ -45,7 +45,7 @@
   // * a touch swipe that starts on a chart scrolls the page (charts never zoom or pan by
   //   dragging; see relpos.ui.charts.chart), a tap still shows the hover text;
   const style = document.createElement('style');
-  style.id = 'relpos-classroom-css';
+  style.id = 'relpos-page-helpers-css';
   style.textContent = `
 ${ST.checkbox} label:has(input:focus-visible) {
   outline: 3px solid light-dark(#1c4f9c, #85b8f8); outline-offset: 3px; border-radius: 6px;
