@@ -45,7 +45,7 @@ from relpos.class_routes.store import class_store
 from relpos.classroom import model
 from relpos.classroom.errors import ClassroomError, InputError, NotJoinedError, StoreUnavailableError
 from relpos.classroom.limits import TokenBucket
-from relpos.classroom.model import Class, Question
+from relpos.classroom.model import Class, Question, question_label
 from relpos.classroom.results import Results
 from relpos.plots.classroom import answer_bars
 from relpos.plots.plain import plain_figure
@@ -142,6 +142,7 @@ def quiz_blocks(quiz) -> list[dict]:
 def _question_view(question: Question) -> dict:
     """What a student's device shows of a question: never its answer while it is open."""
     view = {"id": question.id, "kind": question.kind, "prompt": question.prompt, "status": question.status}
+    view["label"] = question_label(question)  # the heading the projector shows too
     if question.kind == "choice":
         view["choices"] = list(question.choices)
     if question.kind == "quiz":

@@ -71,6 +71,7 @@ __all__ = [
     "nickname_key",
     "normalise_code",
     "number_question",
+    "question_label",
     "quiz_question",
     "secret_shaped",
     "validate_lesson",
@@ -678,6 +679,21 @@ def quiz_question(seed: int, index: int, *, stop: str = "") -> Question:
 
 
 _quiz_for = lru_cache(maxsize=64)(make_quiz)  # grading a class's answers re-reads one quiz often
+
+
+def question_label(question: Question) -> str:
+    """A question's heading on the projector and on every student's screen: the class's
+    count and the prompt, or for a quiz question its place in the quiz (its prompt is
+    already "Question 1: …", which after the class's count read "Question 3: Question 1: …").
+
+    >>> question_label(replace(number_question("Predict e12.", 0.5), id=3))
+    'Question 3: Predict e12.'
+    >>> question_label(replace(quiz_question(42, 0), id=3)).startswith("Quiz question 1: ")
+    True
+    """
+    if question.kind == "quiz" and question.quiz is not None:
+        return f"Quiz question {question.quiz[1] + 1}: {_quiz(question).title}"
+    return f"Question {question.id}: {question.prompt}"
 
 
 def _quiz(question: Question) -> QuizQuestion:

@@ -435,7 +435,7 @@ def question_panel(who: Role, record: Class, ask: Sequence[tuple[str, Callable[[
     question = record.question
     if question is None:
         return
-    st.markdown(f"**Question {question.id}:** {escape_markdown(question.prompt)} ({question.status})")
+    st.markdown(f"**{escape_markdown(model.question_label(question))}** ({question.status})")
     if question.kind == "quiz":  # the projector shows what the students answer
         quiz_body(question)
     with st.container(horizontal=True, vertical_alignment="center", gap="small", key=QUESTION_ROW):
@@ -761,7 +761,7 @@ def answer_box(who: Role, record: Class) -> None:
     if question is None or question.status == "hidden":
         return
     with st.container(border=True):
-        st.markdown(f"**{escape_markdown(question.prompt)}**")
+        st.markdown(f"**{escape_markdown(model.question_label(question))}**")
         if question.kind == "quiz":
             quiz_body(question)
         try:

@@ -334,7 +334,7 @@ class Follower {
       return;
     }
     const box = element("div", "rf-box");
-    box.append(element("p", "rf-prompt", question.prompt));
+    box.append(element("p", "rf-prompt", question.label || question.prompt)); // "Question 3: …", "Quiz question 1: …"
     for (const block of question.body || []) box.append(this.block(block, jobs)); // a quiz question's numbers and text
     this.ack = element("p", "rf-ack");
     this.ack.setAttribute("role", "status");
