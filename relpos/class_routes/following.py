@@ -129,12 +129,12 @@ def quiz_blocks(quiz) -> list[dict]:
     if scenario is not None:
         positions = [f"position {p + 1}" for p in range(scenario.n)]
         rows = [["q_i", *map(_value, scenario.queries)], ["k_j", *map(_value, scenario.keys)]]
-        blocks.append({"t": "table", "columns": ["", *positions], "rows": rows, "marked": []})
+        # "fit": drawn to the screen's width, a phone's too (no sideways scrolling; follow.js fitTable)
+        blocks.append({"t": "table", "columns": ["", *positions], "rows": rows, "marked": [], "fit": True})
         k = (len(scenario.table) - 1) // 2
         offsets = [f"aᴷ{numbers.offset_subscript(o)}" for o in range(-k, k + 1)]
-        blocks.append(
-            {"t": "table", "columns": ["", *offsets], "rows": [["aᴷ", *map(_value, scenario.table)]], "marked": []}
-        )
+        row = ["aᴷ", *map(_value, scenario.table)]
+        blocks.append({"t": "table", "columns": ["", *offsets], "rows": [row], "marked": [], "fit": True})
     blocks.extend({"t": "p", "runs": runs(line), "small": False} for line in quiz.prompt.split("\n") if line.strip())
     return blocks
 

@@ -38,7 +38,7 @@ from relpos.class_routes.events import session_client
 from relpos.class_routes.following import results_figure
 from relpos.class_routes.store import class_store
 from relpos.classroom import model
-from relpos.classroom.errors import ClassroomError, NotJoinedError
+from relpos.classroom.errors import ClassEndedError, ClassOverError, ClassroomError, NotJoinedError
 from relpos.classroom.model import Class, Question
 from relpos.classroom.presence import Attendance, seat_tag
 from relpos.classroom.qr import qr_svg
@@ -85,6 +85,7 @@ _FLASH = state_key(PAGE, "flash")
 _REMEMBERED = state_key(PAGE, "remembered")  # codes whose identity the browser was asked for
 _REMOVED = state_key(PAGE, "removed")  # the code of the class whose teacher took this session's seat back
 _ENDED = state_key(PAGE, "ended")  # the class this session has just ended (said once, in a toast)
+_OVER = state_key(PAGE, "over")  # (code, why) of the class that ended under this student: said until they move on
 #: Widgets. The answer field's key holds "answer": phones get the decimal keypad for it.
 START, SUBMIT = widget_key(PAGE, "start"), widget_key(PAGE, "submit")
 #: The answer field: a number (its key is in relpos.state.keys.NUMBER_FIELDS, so a phone
@@ -96,6 +97,10 @@ EVENTS, ACTIVITY, COUNT = (widget_key(PAGE, name) for name in ("events", "activi
 PACED, END, LINK = (widget_key(PAGE, name) for name in ("paced", "end", "teacher_link"))
 REVEAL, HIDE, AGAIN = (widget_key(PAGE, name) for name in ("reveal", "hide", "again"))
 ROSTER, ROSTER_LIST, LOCK = (widget_key(PAGE, name) for name in ("roster", "roster_list", "lock"))
+#: The notice a student keeps once their class has ended, and its Dismiss.
+OVER_NOTICE, OVER_DISMISS = widget_key(PAGE, "over_notice"), widget_key(PAGE, "over_dismiss")
+#: Where another class is joined.
+OVERVIEW_PAGE = "pages/overview.py"
 #: The open question's row: its count and its controls.
 QUESTION_ROW = widget_key(PAGE, "question_row")
 #: The URL parameter a join link carries (and that keeps a class across a server restart).
@@ -337,6 +342,7 @@ def start_class(lesson: str, pace: model.Pace) -> None:
         flash(error.message)
         return
     st.session_state.pop(STUDENT, None)
+    st.session_state.pop(_OVER, None)
     st.session_state[TEACHER] = {"code": record.code, "credential": credential}
     st.query_params[CLASS_PARAM] = record.code  # a restart finds the class again (the code is public)
 
@@ -692,6 +698,7 @@ def _join(code_key: str | None, code: str | None, switch_to: str | None) -> None
         return
     state.pop(TEACHER, None)
     state.pop(_REMOVED, None)
+    state.pop(_OVER, None)
     state[STUDENT] = {"code": code, "token": student.token}
     state[state_key(PAGE, "switch")] = (switch_to, code) if switch_to else None
     flash(f"You joined class {code} as {student.label}.")
@@ -728,6 +735,40 @@ def join_prompt(code: str) -> None:
         with st.container(horizontal=True, vertical_alignment="bottom", gap="small"):
             st.text_input("Nickname (optional)", key=JOIN_NICKNAME, max_chars=model.MAX_NICKNAME)
             st.button("Join the class", key=JOIN, type="primary", on_click=_join, args=(None, record.code, None))
+
+
+def class_over(who: Role, error: ClassroomError) -> bool:
+    """Whether `error` says this student's class is over (ended, or past its lifetime): then
+    it is kept, so that every run of the page says so (:func:`over_notice`) until the student
+    dismisses it or joins or starts a class; the session has left the class by then."""
+    if not (who.student and isinstance(error, ClassOverError)):
+        return False
+    st.session_state[_OVER] = (who.code, "ended" if isinstance(error, ClassEndedError) else "expired")
+    return True
+
+
+def _dismiss_over() -> None:
+    st.session_state.pop(_OVER, None)
+
+
+def over_notice() -> bool:
+    """The class this student was in is over: what happened, and what they can do now (the
+    lesson is theirs; another class is joined on the Overview). False: nothing to say."""
+    over = st.session_state.get(_OVER)
+    if not over:
+        return False
+    code, why = over
+    said = "Your teacher ended it; thank you for taking part." if why == "ended" else "It ran for its whole day."
+    with st.container(border=True, key=OVER_NOTICE):
+        st.markdown(f":material/event_busy: **Class {code} has ended.** {said}")
+        st.markdown(
+            "This lesson is yours now: step through it with **Previous** and **Next**, and change its numbers "
+            "in the sidebar. To join another class, type its code on the Overview."
+        )
+        with st.container(horizontal=True, gap="small", vertical_alignment="center"):
+            st.page_link(OVERVIEW_PAGE, label="Join another class", icon=":material/groups:")
+            st.button("Dismiss", key=OVER_DISMISS, on_click=_dismiss_over)
+    return True
 
 
 def _submit(who: Role, question_id: int, key: str = ANSWER) -> None:

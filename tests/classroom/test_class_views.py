@@ -367,6 +367,13 @@ def test_ending_the_class_tells_students_and_keeps_the_teachers_results(class_fi
     student.run()
     assert "has ended" in _texts(student)
     assert classroom.STUDENT not in student.session_state
+    # said on every run after (a rerun of the page, a slider moved), with what the student can do now
+    for _ in range(2):
+        said = re.sub(r"[*\\]", "", _texts(student.run()))
+        assert f"Class {code} has ended" in said and "This lesson is yours now" in said, said
+    assert [link.label for link in student.get("page_link")] == ["Join another class"]
+    student.button(key=classroom.OVER_DISMISS).click().run()
+    assert "has ended" not in _texts(student)
 
 
 def test_the_private_teacher_link_resumes_at_the_class_stop_and_mode_and_the_old_tab_yields(class_file, monkeypatch):
