@@ -46,6 +46,7 @@ from relpos.classroom import codes, questions
 from relpos.classroom.errors import ClassroomError, InputError, NotJoinedError, StoreUnavailableError
 from relpos.classroom.limits import TokenBucket
 from relpos.classroom.model import Class, Question
+from relpos.classroom.questions import question_label
 from relpos.classroom.quiz import quiz_of
 from relpos.classroom.results import Results
 from relpos.plots.classroom import answer_bars
@@ -129,12 +130,12 @@ def quiz_blocks(quiz) -> list[dict]:
     if scenario is not None:
         positions = [f"position {p + 1}" for p in range(scenario.n)]
         rows = [["q_i", *map(_value, scenario.queries)], ["k_j", *map(_value, scenario.keys)]]
-        blocks.append({"t": "table", "columns": ["", *positions], "rows": rows, "marked": []})
+        # "fit": drawn to the screen's width, a phone's too (no sideways scrolling; follow.js fitTable)
+        blocks.append({"t": "table", "columns": ["", *positions], "rows": rows, "marked": [], "fit": True})
         k = (len(scenario.table) - 1) // 2
         offsets = [f"aᴷ{numbers.offset_subscript(o)}" for o in range(-k, k + 1)]
-        blocks.append(
-            {"t": "table", "columns": ["", *offsets], "rows": [["aᴷ", *map(_value, scenario.table)]], "marked": []}
-        )
+        row = ["aᴷ", *map(_value, scenario.table)]
+        blocks.append({"t": "table", "columns": ["", *offsets], "rows": [row], "marked": [], "fit": True})
     blocks.extend({"t": "p", "runs": runs(line), "small": False} for line in quiz.prompt.split("\n") if line.strip())
     return blocks
 
@@ -142,6 +143,7 @@ def quiz_blocks(quiz) -> list[dict]:
 def _question_view(question: Question) -> dict:
     """What a student's device shows of a question: never its answer while it is open."""
     view = {"id": question.id, "kind": question.kind, "prompt": question.prompt, "status": question.status}
+    view["label"] = question_label(question)  # the heading the projector shows too
     if question.kind == "choice":
         view["choices"] = list(question.choices)
     if question.kind == "quiz":

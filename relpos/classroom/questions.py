@@ -25,6 +25,7 @@ __all__ = [
     "grade",
     "grade_prediction",
     "number_question",
+    "question_label",
     "question_text",
     "quiz_question",
     "stop_label",
@@ -104,6 +105,22 @@ def question_text(question: Question) -> str:
     if question.kind != "quiz":
         return question.prompt
     return f"{question.prompt}. " + quiz_of(question.quiz).prompt.replace("$", "")
+
+
+def question_label(question: Question) -> str:
+    """A question's heading on the projector and on every student's screen: the class's
+    count and the prompt, or for a quiz question its place in the quiz (its prompt is
+    already "Question 1: …", which after the class's count read "Question 3: Question 1: …").
+
+    >>> from dataclasses import replace
+    >>> question_label(replace(number_question("Predict e12.", 0.5), id=3))
+    'Question 3: Predict e12.'
+    >>> question_label(replace(quiz_question(42, 0), id=3)).startswith("Quiz question 1: ")
+    True
+    """
+    if question.kind == "quiz" and question.quiz is not None:
+        return f"Quiz question {question.quiz[1] + 1}: {quiz_of(question.quiz).title}"
+    return f"Question {question.id}: {question.prompt}"
 
 
 def validate_question(question: Question) -> Question:

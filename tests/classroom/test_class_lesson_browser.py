@@ -381,6 +381,11 @@ def _shows_numbers(page, selector: str, wanted: list[str]) -> bool:
     return True
 
 
+#: The right edges of the tables under `selector` that run past the screen (a sideways scroll).
+PAST_THE_SCREEN_JS = """(selector) => [...document.querySelectorAll(selector)]
+  .map((node) => node.getBoundingClientRect().right).filter((right) => right > innerWidth + 1)"""
+
+
 def _pick_quiz_question(page, number: int) -> None:
     """The console's question picker set to `number` (its list opened again if a run of the
     page, a student's answer arriving, closed it before the pick)."""
@@ -411,8 +416,11 @@ def test_five_quiz_questions_reach_every_screen_with_their_answers_hidden_until_
         if number > 1:
             _pick_quiz_question(teacher, number)
         _teacher_clicks(teacher, "Ask this quiz question")
-        teacher.get_by_text(f"Question {number}: {question.title}").first.wait_for()
-        phone.locator(f"{FOLLOW} .rf-prompt").get_by_text(f"Question {number}: {question.title}").wait_for()
+        label = f"Quiz question {number}: {question.title}"  # headed once, by its place in the quiz
+        teacher.get_by_text(label).first.wait_for()
+        phone.locator(f"{FOLLOW} .rf-prompt").get_by_text(label, exact=True).wait_for()
+        if re.search(r"Question \d+: Question", _main_text(teacher)):
+            problems.append(f"question {number}: the projector heads it twice")
         answer = phone.get_by_label("Your answer")
         answer.wait_for()
         if question.scenario is not None:  # "with the numbers above": the numbers are above
@@ -424,6 +432,12 @@ def test_five_quiz_questions_reach_every_screen_with_their_answers_hidden_until_
             for where, page, cells in screens:
                 if not _shows_numbers(page, cells, wanted):
                     problems.append(f"question {number}: the {where} does not show the queries {wanted}")
+            scenario = question.scenario
+            every = [f"{value:g}" for value in (*scenario.queries, *scenario.keys, *scenario.table)]
+            if not _shows_numbers(phone, f"{FOLLOW} .rf-box td", every):
+                problems.append(f"question {number}: the phone does not show every number {every}")
+            if wide := phone.evaluate(PAST_THE_SCREEN_JS, f"{FOLLOW} .rf-box table"):
+                problems.append(f"question {number}: the phone's tables run past its screen: {wide}")
         for where, text in (("projector", _main_text(teacher)), ("phone", _phone_text(phone))):
             if "true value" in text or "Correct" in text:
                 problems.append(f"question {number}: the {where} shows the answer before Reveal")
@@ -449,6 +463,24 @@ def test_five_quiz_questions_reach_every_screen_with_their_answers_hidden_until_
         if number == 1:
             _shot(teacher, "class-projector-quiz-reveal")
     assert not problems, "\n".join(problems)
+
+
+def test_a_double_click_on_next_steps_two_stops(lesson):
+    """Two quick clicks on the projector's Next (the mouse, not the clicker's keys) step two
+    stops, and the students follow to the second: the clicks are queued as the clicker's
+    presses are, not merged by Streamlit into one press."""
+    teacher, phone = lesson.teacher, lesson.phone
+    stop = lesson.store.get_class(lesson.code).pace.index + 1
+    nav = teacher.locator(".st-key-lesson-nav")
+    nav.get_by_role("button", name=re.compile("^Next")).dblclick()
+    try:
+        nav.get_by_text(f"Stop {stop + 2} of 20").wait_for(timeout=30_000)
+    except PlaywrightTimeout as error:
+        shown = nav.inner_text().replace("\n", " ")
+        raise AssertionError(f"a double-click on Next from stop {stop}: the lesson shows {shown!r}") from error
+    phone.locator(f"{FOLLOW}[data-stop='{stop + 2}']").wait_for()
+    teacher.wait_for_timeout(1500)  # a third step, if any, would have come by now
+    assert lesson.store.get_class(lesson.code).pace.index + 1 == stop + 2
 
 
 # ------------------------------------------------------------------------------------ 4
@@ -512,3 +544,14 @@ def test_the_csv_the_private_link_and_the_end_of_the_class(lesson):
     seen = teacher.evaluate(SAID_IN_VIEW_JS, f"Class {lesson.code} has ended")
     assert seen, "the class ended out of the teacher's view"
     phone.locator(FOLLOW).wait_for(state="detached")  # the phone stops following: no class to follow
+    # the students are told, and it stays said: what happened and what they can do now
+    for student in (phone, lesson.laptop):
+        notice = student.locator(".st-key-classroom-over_notice")
+        notice.get_by_text(f"Class {lesson.code} has ended").wait_for()
+        student.wait_for_timeout(5000)  # the page's later runs (the receiver forgetting the seat)
+        said = notice.inner_text() if notice.count() else ""
+        assert f"Class {lesson.code} has ended" in said and "This lesson is yours now" in said, said
+        assert notice.get_by_role("link", name="Join another class").is_visible()
+    phone.evaluate("() => document.querySelector('[data-testid=stMain]').scrollTo(0, 0)")
+    _shot(phone, "class-phone-ended")
+    _shot(lesson.laptop, "class-laptop-ended")

@@ -21,6 +21,7 @@ from relpos.classroom.presence import seat_tag
 from relpos.classroom.sqlite_store import SqliteStore
 from relpos.core.examples import worked_example
 from relpos.state.keys import widget_key
+from relpos.topics.quiz.checking import make_quiz
 from relpos.topics.walkthrough import controls_view
 from relpos.topics.walkthrough import model as wt
 from relpos.ui import classroom
@@ -190,7 +191,7 @@ def test_predict_then_reveal_counts_answers_and_gives_the_quizs_feedback(class_f
     assert question.kind == "number" and question.truth == pytest.approx(1.0)
     view = _view(code)
     assert view["question"] == {"id": question.id, "kind": "number", "prompt": question.prompt, "status": "open",
-                                "input": "number"}  # fmt: skip
+                                "input": "number", "label": f"Question 1: {question.prompt}"}  # fmt: skip
     for student, typed in zip(students, ("1.0", "−1", "0.4"), strict=True):
         assert "is in" in _submit(code, student, typed)["message"]
     _here(code, *students)
@@ -243,6 +244,11 @@ def test_the_quiz_as_a_class(class_file):
     assert question.kind == "quiz" and question.quiz == (7, 0)
     shown = _view(code)["question"]
     assert shown["prompt"] == question.prompt and shown["body"]
+    # headed by its place in the quiz, once: not "Question 1: Question 1: …" (the prompt is numbered already)
+    label = f"Quiz question 1: {make_quiz(7)[0].title}"
+    assert shown["label"] == label
+    said = re.sub(r"[*\\]", "", _texts(teacher))  # the words as read (bold, escapes)
+    assert label in said and not re.search(r"Question \d+: Question", said), said
     assert _submit(code, student, str(question.truth))["stored"]
     teacher.button(key=classroom.REVEAL).click().run()
     assert _mine(code, student)["correct"]
@@ -362,6 +368,13 @@ def test_ending_the_class_tells_students_and_keeps_the_teachers_results(class_fi
     student.run()
     assert "has ended" in _texts(student)
     assert classroom.STUDENT not in student.session_state
+    # said on every run after (a rerun of the page, a slider moved), with what the student can do now
+    for _ in range(2):
+        said = re.sub(r"[*\\]", "", _texts(student.run()))
+        assert f"Class {code} has ended" in said and "This lesson is yours now" in said, said
+    assert [link.label for link in student.get("page_link")] == ["Join another class"]
+    student.button(key=classroom.OVER_DISMISS).click().run()
+    assert "has ended" not in _texts(student)
 
 
 def test_the_private_teacher_link_resumes_at_the_class_stop_and_mode_and_the_old_tab_yields(class_file, monkeypatch):

@@ -26,6 +26,7 @@
 //    which always holds the lesson link of what is on screen, in the browser (no rerun).
 // 9. A clicker's presses (Page Up / Page Down, and the arrow keys) step the lesson one stop
 //    each, in order, and Page Up / Page Down work while a field has the focus (pressClicker).
+// 10. Clicks on Previous / Next join the clicker's queue: two quick clicks, two stops (queueNavClick).
 (() => {
   if (window.__relposPageHelpers) return;
   window.__relposPageHelpers = true;
@@ -285,6 +286,26 @@ ${ST.chart} .js-plotly-plot .nsewdrag { touch-action: pan-x pan-y !important; }
     presses.push(label);
     nextPress();
   };
+
+  // 10. Previous / Next clicked (a mouse, a tap, Enter on the focused button) join the same
+  //    queue: a double-click on Next steps two stops, as two clicker presses do. Sent as they
+  //    came, the second click reached the server before the first one's run had started and
+  //    Streamlit merged the two into one press. The queue presses the hidden clicker buttons,
+  //    whose clicks are the script's own (not trusted) and pass.
+  const NAV_LABELS = { Next: 'Page Down', Previous: 'Page Up' };
+  const queueNavClick = (event) => {
+    if (!event.isTrusted || event.button !== 0) return;
+    const button = event.target instanceof Element ? event.target.closest(`${ST.lessonNav} button`) : null;
+    if (!button || button.disabled || button.closest(ST.clicker) || !document.querySelector(ST.clicker)) return;
+    const label = NAV_LABELS[button.textContent.trim().match(/^(Next|Previous)/)?.[1]];
+    if (!label) return;
+    event.preventDefault();
+    event.stopPropagation();
+    if (presses.length >= MAX_PRESSES) return;
+    presses.push(label);
+    nextPress();
+  };
+  window.addEventListener('click', queueNavClick, true);
 
   // The root element's data-relpos-layout says "settled" once the last render's formulas
   // were fitted for the final time, and "fitting" until then: a screenshot or a

@@ -22,7 +22,7 @@ import streamlit as st
 from relpos import ui
 from relpos.class_routes.events import session_client
 from relpos.classroom import questions
-from relpos.classroom.errors import ClassroomError, StoreUnavailableError, ends_identity
+from relpos.classroom.errors import ClassOverError, ClassroomError, StoreUnavailableError, ends_identity
 from relpos.classroom.model import Class, Pace
 from relpos.server import turns
 from relpos.state.keys import START_CLASS, state_key, widget_key
@@ -128,6 +128,7 @@ def follow() -> InClass:
         return InClass(who, None, _reconnecting(who, error))
     except ClassroomError as error:
         if (who.teacher or who.student) and ends_identity(error):
+            classroom.class_over(who, error)  # said on every run from now on, not once
             classroom.forget()
         return InClass(who, None, error)
     if classroom.removed_from(who, record):  # the teacher took the seat back: the join box, and why
@@ -274,7 +275,8 @@ def ask_options(lesson: Lesson) -> list[tuple[str, object]]:
 
 def class_panel(lesson: Lesson, in_class: InClass) -> None:
     """The teacher's join panel above the stop: code, link, QR code, students."""
-    if in_class.error is not None:
+    said = classroom.over_notice()  # the class ended under this student: what now
+    if in_class.error is not None and not (said and isinstance(in_class.error, ClassOverError)):
         classroom.show_error(in_class.error)
     if not (in_class.who and in_class.who.student):  # a student's messages go with the answer box
         classroom.show_flash()

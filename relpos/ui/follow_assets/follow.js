@@ -20,6 +20,12 @@ const followers = new Map();
 const CLOSE_AFTER_MS = 3000;
 const REOPEN_MS = [1000, 2000, 4000, 8000, 15000];
 const RETRY_ANSWER_MS = 3000;
+// A quiz table's parts (fitTable): the box's padding and border, the row labels' column,
+// a number's column ("−0.75", "position 1" in two lines), the least room assumed.
+const FIT_BOX_PX = 36;
+const FIT_LABEL_PX = 48;
+const FIT_CELL_PX = 62;
+const FIT_MIN_PX = 200;
 // No zoom or pan by drag or wheel (a swipe that starts on a chart scrolls the page); a tap shows a cell.
 const PLOT_CONFIG = { displayModeBar: false, responsive: false, scrollZoom: false, doubleClick: false };
 
@@ -300,6 +306,7 @@ class Follower {
   }
 
   tableBlock(spec) {
+    if (spec.fit) return this.fitTable(element("div", "rf-fit"), spec);
     const wrap = element("div", "rf-scroll");
     const table = element("table", "rf-pairs");
     const head = element("tr");
@@ -317,7 +324,43 @@ class Follower {
     return wrap;
   }
 
+  // A quiz's numbers (spec.fit) never scroll sideways: a table wider than the screen is
+  // drawn as a few narrower ones, one under the other, each with the row labels, the
+  // columns shared out evenly (a phone: 4 positions fit, 5 go as 3 + 2). Redrawn when the
+  // screen turns.
+  fitTable(wrap, spec) {
+    const [labels, ...columns] = spec.columns;
+    const room = Math.max(FIT_MIN_PX, (this.root.clientWidth || 0) - FIT_BOX_PX);
+    const fits = Math.max(1, Math.floor((room - FIT_LABEL_PX) / FIT_CELL_PX));
+    const parts = Math.ceil(columns.length / fits);
+    const size = Math.ceil(columns.length / parts);
+    const tables = [];
+    for (let start = 0; start < columns.length; start += size) {
+      const part = {
+        columns: [labels, ...columns.slice(start, start + size)],
+        rows: spec.rows.map(([label, ...cells]) => [label, ...cells.slice(start, start + size)]),
+        marked: spec.marked,
+      };
+      const table = this.tableBlock(part).firstChild;
+      table.classList.add("rf-fitted");
+      tables.push(table);
+    }
+    wrap.replaceChildren(...tables);
+    wrap.relposFit = { spec, fits };
+    return wrap;
+  }
+
+  refit() {
+    for (const wrap of this.root.querySelectorAll(".rf-fit")) {
+      const kept = wrap.relposFit;
+      if (!kept) continue;
+      const room = Math.max(FIT_MIN_PX, this.root.clientWidth - FIT_BOX_PX);
+      if (Math.max(1, Math.floor((room - FIT_LABEL_PX) / FIT_CELL_PX)) !== kept.fits) this.fitTable(wrap, kept.spec);
+    }
+  }
+
   resize() {
+    this.refit();
     if (!window.Plotly) return;
     clearTimeout(this.resizing);
     this.resizing = setTimeout(() => {
@@ -334,7 +377,7 @@ class Follower {
       return;
     }
     const box = element("div", "rf-box");
-    box.append(element("p", "rf-prompt", question.prompt));
+    box.append(element("p", "rf-prompt", question.label || question.prompt)); // "Question 3: …", "Quiz question 1: …"
     for (const block of question.body || []) box.append(this.block(block, jobs)); // a quiz question's numbers and text
     this.ack = element("p", "rf-ack");
     this.ack.setAttribute("role", "status");
