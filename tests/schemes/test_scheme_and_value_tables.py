@@ -7,7 +7,7 @@ import pytest
 
 import relpos
 from relpos.state.codec import Schema, choice_field, floats_field, int_field
-from relpos.state.codec import _excerpt as sanitise
+from relpos.state.field import excerpt as sanitise
 from relpos.tables import frames as tables
 from relpos.text.numbers import number
 from relpos.topics.schemes import figures as scheme_figures
