@@ -1,7 +1,7 @@
 """How a store wakes the threads of its process that wait for a class to change.
 
 A store calls :meth:`Notifier.notify` after every change it stores; a waiter
-(:meth:`relpos.classroom.store.ClassStore.wait_for_change`, the server's event streams)
+(:meth:`relpos.classroom.counters.ChangeCounters.wait_for_change`, the server's event streams)
 sleeps in :meth:`Notifier.wait` or :meth:`Notifier.wait_any` until then. Stores of one
 process that see the same data share one notifier.
 """

@@ -32,10 +32,8 @@ and in all, unknown codes looked up per client (:meth:`ClassStore.look_up`; the 
 are over are purged on schedule (:meth:`ClassStore.purge_if_due`). A store that cannot be
 used raises :class:`~relpos.classroom.errors.StoreUnavailableError`, never a raw error.
 
-Change counters: ``version(code)`` counts changes of what students follow (stop, pace,
-question, end, a removed seat); ``version(code, "activity")`` counts joins, stored answers,
-removals and changes of who is here (what the projector and the roster show).
-:meth:`ClassStore.wait_for_change` blocks until one moves.
+Change counters (what a page polls or waits on to learn that a class changed) are
+:class:`relpos.classroom.counters.ChangeCounters`, which :class:`ClassStore` extends.
 """
 
 from __future__ import annotations
@@ -43,12 +41,13 @@ from __future__ import annotations
 import math
 import threading
 import time
-from abc import ABC, abstractmethod
+from abc import abstractmethod
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Literal, TypeVar
+from typing import TypeVar
 
 from relpos.classroom import codes, model, questions, validation
+from relpos.classroom.counters import ChangeCounters, Watch
 from relpos.classroom.errors import (
     ClassFullError,
     InputError,
@@ -65,12 +64,10 @@ from relpos.classroom.results import Results, aggregate, results_csv
 
 __all__ = ["ClassStore", "Watch"]
 
-#: ``state``: what students follow; ``activity``: joins, answers and who is here.
-Watch = Literal["state", "activity"]
 T = TypeVar("T")
 
 
-class ClassStore(ABC):
+class ClassStore(ChangeCounters):
     """A live-class store: what the pages need (see the module notes for who may do what),
     every rule of it once, over a backend's atomic primitives.
 
@@ -85,8 +82,6 @@ class ClassStore(ABC):
         Shared by the stores of one process that see the same data.
     """
 
-    #: Longest a waiter sleeps before reading the version again (changes made elsewhere).
-    poll_seconds = 0.2
     #: How often (s) at most :meth:`purge_if_due` deletes the classes that are over.
     purge_seconds = 60.0
     #: How long (s) a class that is over is kept before the purge deletes it: for that long a
@@ -167,9 +162,6 @@ class ClassStore(ABC):
 
     @abstractmethod
     def _load_answers(self, code: str, question_id: int) -> list[Answer]: ...
-
-    @abstractmethod
-    def _counter(self, code: str, watch: Watch) -> int | None: ...
 
     @abstractmethod
     def _delete_gone(self, now: float) -> int:
@@ -495,50 +487,6 @@ class ClassStore(ABC):
     def export_csv(self, code: str, credential: str, zone: str | None = None) -> str:
         """:func:`relpos.classroom.results.results_csv` of every question, times in `zone` (teacher only)."""
         return results_csv(self.all_results(code, credential), zone)
-
-    # ------------------------------------------------------------ change counters
-
-    def version(self, code: str, watch: Watch = "state") -> int:
-        """A counter that grows with every change of `watch`."""
-        if watch not in ("state", "activity"):
-            raise InputError("watch is 'state' or 'activity'.")
-        code = codes.normalise_code(code)
-        current = self._counter(code, watch)
-        if current is None:
-            raise UnknownClassError(f"There is no class with the code {code}; check the code on the projector.")
-        return current
-
-    def wait_for_change(self, code: str, since: int, timeout: float, *, watch: Watch = "state") -> int:
-        """Block until ``version(code, watch) != since`` or `timeout` seconds pass; the version then."""
-        code = codes.normalise_code(code)
-        deadline = time.monotonic() + max(0.0, min(float(timeout), 600.0))
-        while True:
-            seen = self._notifier.generation(code)
-            current = self.version(code, watch)
-            remaining = deadline - time.monotonic()
-            if current != since or remaining <= 0:
-                return current
-            self._notifier.wait(code, seen, min(remaining, self.poll_seconds))
-
-    def versions(self, codes) -> dict[str, tuple[int, int] | None]:
-        """Both counters of each class (one read per class here; a backend reads them all at once)."""
-        found = {}
-        for code in codes:
-            state = self._counter(code, "state")
-            found[code] = None if state is None else (state, self._counter(code, "activity") or 0)
-        return found
-
-    @property
-    def notifier(self) -> Notifier:
-        """What wakes this process's waiters when a class changes (see :meth:`listen_for_changes`)."""
-        return self._notifier
-
-    def listen_for_changes(self) -> None:  # noqa: B027 (most backends need nothing)
-        """Nothing to do here: a backend whose changes come from elsewhere starts its listener."""
-
-    def _changed(self, code: str) -> None:
-        """Wake this process's waiters on `code` (a backend calls it after every stored change)."""
-        self._notifier.notify(code)
 
 
 def _marked_removed(tag: str) -> Callable[[Class], Class]:
