@@ -101,19 +101,7 @@ def labelled_grid_figure(
     fig = go.Figure(_offset_heatmap(colours, list(range(n_columns)), list(range(n_rows)), span, ygap=2))
     for grey in (False, True):
         chosen = leftover == grey
-        fig.add_trace(
-            go.Scatter(
-                x=columns[chosen],
-                y=rows[chosen],
-                mode="text",
-                text=[str(label) for label in labels[chosen]],
-                textfont={"size": style.SMALL_FONT_SIZE, "color": list(text_colours[chosen])},
-                hoverinfo="text",
-                hovertext=[str(label).replace("<br>", " ") for label in labels[chosen]],
-                showlegend=False,
-                name="leftover" if grey else "logit",
-            )
-        )
+        fig.add_trace(_cell_texts(columns[chosen], rows[chosen], labels[chosen], text_colours[chosen], grey=grey))
     fig.update_layout(
         title=style.centred_title(title, font={"size": style.TITLE_SIZE}),
         margin=style.GRID_MARGIN.plotly(),
@@ -121,24 +109,36 @@ def labelled_grid_figure(
         font={"size": style.SMALL_FONT_SIZE},
     )
     fig.update_xaxes(
-        title=style.axis_title(column_title),
-        tickmode="array",
-        tickvals=list(range(n_columns)),
-        ticktext=list(column_labels),
-        showgrid=False,
-        zeroline=False,
-        range=[-0.5, n_columns - 0.5],
+        title=style.axis_title(column_title), **_ticks(n_columns, column_labels), range=[-0.5, n_columns - 0.5]
     )
-    fig.update_yaxes(
-        title=style.axis_title(row_title),
-        tickmode="array",
-        tickvals=list(range(n_rows)),
-        ticktext=list(row_labels),
-        autorange="reversed",
-        showgrid=False,
-        zeroline=False,
-    )
+    fig.update_yaxes(title=style.axis_title(row_title), **_ticks(n_rows, row_labels), autorange="reversed")
     return fig
+
+
+def _ticks(count: int, labels) -> dict:
+    """An axis with a tick on each of `count` cells, named by `labels`, and no grid or zero line."""
+    return {
+        "tickmode": "array",
+        "tickvals": list(range(count)),
+        "ticktext": list(labels),
+        "showgrid": False,
+        "zeroline": False,
+    }
+
+
+def _cell_texts(x, y, labels, colours, *, grey: bool) -> go.Scatter:
+    """The labels of a grid's logit cells (or, `grey`, of its leftovers), each in its colour."""
+    return go.Scatter(
+        x=x,
+        y=y,
+        mode="text",
+        text=[str(label) for label in labels],
+        textfont={"size": style.SMALL_FONT_SIZE, "color": list(colours)},
+        hoverinfo="text",
+        hovertext=[str(label).replace("<br>", " ") for label in labels],
+        showlegend=False,
+        name="leftover" if grey else "logit",
+    )
 
 
 def _row_ends(length: int, size: int) -> list[dict]:
@@ -230,22 +230,11 @@ def memory_strip_figure(labels, offsets, *, length: int, leftover=None, height: 
         height=height,
         font={"size": style.SMALL_FONT_SIZE},
     )
-    fig.update_xaxes(
-        tickmode="array",
-        tickvals=[0, 1],
-        ticktext=[f"② rows of {length + 1}", f"③ rows of {length}"],
-        side="top",
-        showgrid=False,
-        zeroline=False,
-    )
+    fig.update_xaxes(**_ticks(2, [f"② rows of {length + 1}", f"③ rows of {length}"]), side="top")
     fig.update_yaxes(
         title=style.axis_title("position in memory (row-major order)"),
-        tickmode="array",
-        tickvals=list(range(size)),
-        ticktext=[str(i) for i in range(size)],
+        **_ticks(size, [str(i) for i in range(size)]),
         autorange="reversed",
-        showgrid=False,
-        zeroline=False,
     )
     return fig
 
