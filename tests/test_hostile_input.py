@@ -95,7 +95,7 @@ def test_every_input_of_the_page_is_in_the_corpus_registry(first_loads, path):
 def test_corpus_reaches_every_input(first_loads):
     """Every parameter, field and uploader of every page gets the whole corpus.
 
-    The counts are printed (the corpus has ~2,900 cases); what is asserted is coverage:
+    The counts are printed (the corpus has ~3,900 cases); what is asserted is coverage:
     each page's registered URL parameters are exactly those it writes (checked above),
     and each kind of input is fuzzed on every page that has one.
     """
