@@ -116,6 +116,47 @@ def test_every_path_a_doc_names_exists(doc):
     assert [p for p in problems if p] == []
 
 
+# --- file names and module lists ---------------------------------------------------
+
+#: A file's name alone in a code span (``apptest.py``, ``follow.js``), without its folder.
+FILE_NAME = re.compile(r"[\w-]+\.(?:py|mjs|js|css|json|toml|sh|html)")
+#: Every file name of the checkout (a name alone must be one of them).
+CHECKOUT_NAMES = {path.name for top in TOP for path in [ROOT / top, *(ROOT / top).rglob("*")]}
+
+
+def file_names(text: str) -> set[str]:
+    """File names alone in the code spans of `text` (code blocks left out: they hold commands)."""
+    text = re.sub(r"^```\w*\n.*?^```", "", text, flags=re.DOTALL | re.MULTILINE)
+    tokens = (token.rstrip(".,;:)") for span in re.findall(r"`([^`\n]+)`", text) for token in span.split())
+    return {token for token in tokens if FILE_NAME.fullmatch(token)}
+
+
+def test_the_file_name_check_sees_an_old_name():
+    assert file_names("`live.py` and `apptest.py`; `relpos/ui/fields.py`, `st.App`") == {"live.py", "apptest.py"}
+    assert "apptest.py" in CHECKOUT_NAMES and "live.py" not in CHECKOUT_NAMES
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=_id)
+def test_every_file_name_a_doc_names_is_a_file_of_the_checkout(doc):
+    assert sorted(file_names(_text(doc)) - CHECKOUT_NAMES) == []
+
+
+#: Kits whose every module the docs name, by path or dotted (docs/pages.md's module tables):
+#: a module split off or added there is described, and a renamed one is not left behind.
+LISTED = ["relpos/classroom/*.py", "relpos/class_routes/*.py", "relpos/state/*.py", "relpos/ui/class*.py"]
+
+
+def unnamed_modules(text: str) -> list[str]:
+    """The modules of :data:`LISTED` that `text` names neither by path nor as ``relpos.x.y``."""
+    modules = sorted(path for pattern in LISTED for path in ROOT.glob(pattern) if path.name != "__init__.py")
+    paths = (str(path.relative_to(ROOT)) for path in modules)
+    return [path for path in paths if path not in text and path[:-3].replace("/", ".") not in dotted_names(text)]
+
+
+def test_every_module_of_the_live_class_and_the_state_kit_is_named():
+    assert unnamed_modules("\n".join(_text(doc) for doc in DOCS)) == []
+
+
 # --- dotted names -------------------------------------------------------------------
 
 
