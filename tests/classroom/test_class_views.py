@@ -20,8 +20,8 @@ from relpos.classroom.errors import ClassroomError
 from relpos.classroom.presence import seat_tag
 from relpos.classroom.sqlite_store import SqliteStore
 from relpos.core.examples import worked_example
+from relpos.quizbank.checking import make_quiz
 from relpos.state.keys import widget_key
-from relpos.topics.quiz.checking import make_quiz
 from relpos.topics.walkthrough import controls_view
 from relpos.topics.walkthrough import model as wt
 from relpos.ui import classroom
