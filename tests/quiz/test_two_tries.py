@@ -11,9 +11,9 @@ import pytest
 from relpos.quizbank import checking
 from relpos.quizbank.checking import Feedback, check_try, give_up, make_quiz, summarise
 from relpos.state.keys import NUMBER_FIELDS
+from relpos.topics.explorer.link_view import explorer_query
 from relpos.topics.explorer.schema import EXPLORER
 from relpos.topics.quiz import view as quiz_ui
-from relpos.ui.explorer_link import explorer_query
 from tests.support.apptest import open_app
 
 SEED = 42
