@@ -21,6 +21,7 @@ import relpos
 from relpos.classroom import model as class_model
 from relpos.classroom import questions
 from relpos.core.examples import Scenario
+from relpos.quizbank.checking import check_answer, make_quiz, question_slips
 from relpos.tables.frames import speed_ratio
 from relpos.text import explain, weight_change
 from relpos.text.facts import distance
@@ -29,7 +30,6 @@ from relpos.topics.explorer.panel_spec import offset_map_panel
 from relpos.topics.position_effects import model as position_effects_model
 from relpos.topics.position_effects import text as position_effects_text
 from relpos.topics.position_effects.schema import POSITION_EFFECTS
-from relpos.topics.quiz.checking import check_answer, make_quiz, question_slips
 from relpos.topics.schemes.schema import SCHEMES
 from relpos.topics.training import text as training_text
 from relpos.topics.walkthrough import classroom_view

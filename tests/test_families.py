@@ -15,10 +15,10 @@ import numpy as np
 import relpos
 from relpos.core.examples import Scenario
 from relpos.plots import panels
+from relpos.quizbank import checking as quiz
+from relpos.quizbank.model import Question
 from relpos.text import explain
 from relpos.topics.position_effects import text as position_effects_text
-from relpos.topics.quiz import checking as quiz
-from relpos.topics.quiz.model import Question
 from relpos.topics.schemes import figures as schemes_plots
 from relpos.topics.training import figures as training_plots
 from relpos.topics.training import text as training_text

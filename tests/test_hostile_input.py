@@ -24,7 +24,7 @@ import math
 
 import pytest
 
-from relpos.topics.quiz import checking as quiz
+from relpos.quizbank import checking as quiz
 from relpos.topics.quiz import view as quiz_ui
 from relpos.topics.walkthrough import model as wt
 from relpos.ui.navigation import PAGES

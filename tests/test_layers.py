@@ -1,15 +1,18 @@
 """The house: layers are folders, and imports point one way.
 
-``pages/`` → lesson views → the widget kit ``relpos.ui`` → the live class's routes
-``relpos.class_routes`` → the server harness ``relpos.server`` → the page weight
-``relpos.static`` → the live class ``relpos.classroom`` → pure lesson code → ``relpos.plots``
-→ ``relpos.tables`` → ``relpos.state`` → ``relpos.text`` → ``relpos.core``. A lesson is one
-folder, ``relpos/topics/<topic>/``, and a module's name says its layer: ``view.py`` and every
+``pages/`` → the lessons (``relpos/topics/``: views, then pure lesson code) → the widget kit
+``relpos.ui`` → the live class's routes ``relpos.class_routes`` → the server harness
+``relpos.server`` → the page weight ``relpos.static`` → the live class ``relpos.classroom``
+→ the quiz bank ``relpos.quizbank`` → ``relpos.plots`` → ``relpos.tables`` →
+``relpos.state`` → ``relpos.text`` → ``relpos.core``. A lesson is one folder,
+``relpos/topics/<topic>/``, and a module's name says its layer: ``view.py`` and every
 ``*_view.py`` form the top layer (the view: they may import Streamlit), every other module
 of the folder the pure lesson layer (schema, model, text, figures, tables, snippet …). A
-module may import its own layer and any layer below it, never one above, and a topic never
-imports another topic (the live class grades with the quiz's pure modules). Only the views,
-the widget kit, the class's routes and the server harness import Streamlit; in a topic folder the last word of a
+module may import its own layer and any layer below it, never one above; a module that may
+not import Streamlit imports no layer that may (so pure lesson code stays clear of the kits
+above it). A topic never imports another topic, save that other topic's ``link_view`` (the
+button that opens its page on given numbers). Only the views, the widget kit, the class's
+routes and the server harness import Streamlit; in a topic folder the last word of a
 pure module's name says what else it may import (:data:`TOPIC_ROLES`: ``figures.py``,
 ``charts.py`` and ``*_spec.py`` Plotly, ``tables.py`` pandas), and the math imports nothing
 but NumPy. Every private Streamlit name lives in ``relpos.server.internals``.
@@ -27,9 +30,11 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 #: top to bottom
 LAYERS = (
-    "views", "ui", "class_routes", "server", "static", "classroom",
-    "lessons", "plots", "tables", "state", "text", "core",
+    "views", "lessons", "ui", "class_routes", "server", "static", "classroom",
+    "quizbank", "plots", "tables", "state", "text", "core",
 )  # fmt: skip
+#: the one module of a topic that another topic may import: the button opening its page
+LINK = "link_view"
 #: a topic module named ``view.py`` or ``*_view.py`` belongs to its view (it may import Streamlit)
 VIEW = "view"
 #: third-party packages each layer may import (besides the standard library and numpy)
@@ -44,6 +49,7 @@ THIRD_PARTY = {
     "tables": {"pandas"},
     "state": set(),
     "classroom": set(),  # redis and segno, but none of the watched UI libraries
+    "quizbank": set(),
     "text": set(),
     "core": set(),
 }
@@ -80,11 +86,13 @@ def _imports(source: str) -> set[str]:
         if isinstance(node, ast.Import):
             names |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names.add(node.module)
             if node.module == "relpos":  # from relpos import X: a layer's package, or a public name of the core
                 names |= {f"relpos.{a.name}" if a.name in LAYERS else f"relpos.core.{a.name}" for a in node.names}
-            elif node.module.startswith("relpos.topics."):  # from relpos.topics.t import m: m's own layer
+            elif node.module.count(".") == 2 and node.module.startswith("relpos.topics."):
+                # from relpos.topics.t import m: m's own layer (a topic's package holds only its modules)
                 names |= {f"{node.module}.{alias.name}" for alias in node.names}
+                continue
+            names.add(node.module)
     return names
 
 
@@ -128,9 +136,11 @@ def layer_problems(path: Path, source: str) -> list[str]:
         if target is not None:
             if LAYERS.index(target) < own:
                 problems.append(f"{_short(path)} ({_layer(path)}) imports {name}, a layer above it")
+            elif "streamlit" in THIRD_PARTY[target] and "streamlit" not in allowed:
+                problems.append(f"{_short(path)} ({_layer(path)}) imports {name}, which may load streamlit")
             if parts[1] == "topics" and len(parts) > 2 and "topics" in path.parts:
                 topic = path.relative_to(ROOT / "relpos" / "topics").parts[0]
-                if parts[2] != topic:
+                if parts[2] != topic and parts[3:] != [LINK]:
                     problems.append(f"{_short(path)} imports {name}: a topic never imports another topic")
         elif parts[0] in WATCHED and parts[0] not in allowed:
             problems.append(f"{_short(path)} ({_layer(path)}) imports {parts[0]}")
@@ -152,6 +162,11 @@ _SOMEWHERE = ROOT / "relpos" / "topics" / "some_lesson"
         ("model.py", "from relpos.topics.some_lesson import widgets_view\n", ["a layer above it"]),
         ("model.py", "from relpos.topics.some_lesson import widgets\n", []),
         ("widgets_view.py", "from relpos.topics.other_lesson import model\n", ["never imports another topic"]),
+        ("view.py", "from relpos.topics.other_lesson import link_view\n", []),
+        ("view.py", "from relpos.topics.other_lesson.link_view import other_link\n", []),
+        ("model.py", "from relpos.ui import tables\n", ["may load streamlit"]),
+        ("model.py", "from relpos.classroom import quiz\n", []),
+        ("model.py", "from relpos.quizbank import checking\n", []),
         ("figures.py", "import plotly.graph_objects as go\n", []),
         ("panel_spec.py", "import plotly.io as pio\n", []),
         ("schema.py", "import plotly.io as pio\n", ["(lessons) imports plotly"]),
@@ -166,6 +181,22 @@ def test_a_modules_name_says_its_layer(name, source, found):
     assert bool(problems) == bool(found), problems
     for expected in found:
         assert any(expected in problem for problem in problems), problems
+
+
+@pytest.mark.parametrize(
+    ("path", "source"),
+    [
+        ("classroom/quiz.py", "from relpos.topics.quiz.checking import make_quiz\n"),
+        ("class_routes/following.py", "from relpos.topics.walkthrough import spec\n"),
+        ("ui/explorer_link.py", "from relpos.topics.explorer.schema import EXPLORER\n"),
+        ("quizbank/checking.py", "from relpos.classroom import quiz\n"),
+    ],
+)
+def test_a_kit_never_imports_a_lesson_or_a_kit_above_it(path, source):
+    """The live class, its routes and the widget kit sit under the lessons: what they need of
+    a lesson lives in a kit (the quiz bank) or is handed to them (app.py hands the class's
+    routes the walkthrough's stop)."""
+    assert any("a layer above it" in problem for problem in layer_problems(ROOT / "relpos" / path, source))
 
 
 def _short(path: Path) -> str:
@@ -195,7 +226,9 @@ def test_every_topic_has_one_view_with_render_and_a_one_line_page():
         assert "render" in names, f"{topic}/view.py has no render()"
 
 
-@pytest.mark.parametrize("package", ["relpos", "relpos.core", "relpos.text", "relpos.state", "relpos.classroom"])
+@pytest.mark.parametrize(
+    "package", ["relpos", "relpos.core", "relpos.text", "relpos.state", "relpos.quizbank", "relpos.classroom"]
+)
 def test_lower_layers_load_no_ui_libraries(package):
     """Importing relpos (its public face) or any module of a lower layer loads none of them."""
     code = f"import importlib, pkgutil, sys\nimport {package} as p\n"

@@ -21,7 +21,7 @@ import re
 
 import pytest
 
-from relpos.topics.quiz.checking import make_quiz
+from relpos.quizbank.checking import make_quiz
 from tests.support.browser import RACE_TRIES, AppTab
 from tests.support.pages import CHART_TOOLBARS
 

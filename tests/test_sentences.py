@@ -25,11 +25,11 @@ from hypothesis import strategies as st
 import relpos
 from relpos.core.examples import Scenario
 from relpos.core.measures import attention_distance
+from relpos.quizbank import checking as quiz
 from relpos.text import explain, facts
 from relpos.text.numbers import number, readable, scientific
 from relpos.topics.position_effects import model as position_effects_model
 from relpos.topics.position_effects import text as position_effects_text
-from relpos.topics.quiz import checking as quiz
 from relpos.topics.walkthrough import model as wt
 from relpos.topics.walkthrough import text as wt_text
 from tests.support.strategies import caption_settings, hard_scenarios, hard_settings

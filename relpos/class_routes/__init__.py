@@ -9,7 +9,9 @@
   cookie, and the private teacher link's page.
 
 Each module adds its routes to the app's server (:func:`relpos.server.asgi.register_routes`)
-when it is imported, so app.py imports this package before it builds ``st.App``. The class
+when it is imported, so app.py imports this package before it builds ``st.App``; the one
+route that shows a lesson, the class's view, app.py builds itself
+(:func:`~relpos.class_routes.following.view_route`), handing it the lesson's stop. The class
 itself, its model and stores, is :mod:`relpos.classroom`; the pages' side of it is
 :mod:`relpos.ui.classroom`.
 """

@@ -6,11 +6,12 @@ waited up to 16 s). Instead their page draws once, and its follow view
 (``relpos/ui/follow_assets/follow.js``) draws every later stop in the browser:
 
 * ``GET /relpos/class/{code}/view?v=N``: the class at version N as JSON (the stop's blocks
-  from :func:`relpos.topics.walkthrough.spec.follow_view`, the open question, the
-  results once revealed). It is built once per class version and process and the same
-  bytes serve every student, so a Next costs the server one build and one small
-  response a student. The event stream (:mod:`relpos.class_routes.events`) says when
-  N moves on.
+  as its lesson draws them, the open question, the results once revealed). It is built
+  once per class version and process and the same bytes serve every student, so a Next
+  costs the server one build and one small response a student. The event stream
+  (:mod:`relpos.class_routes.events`) says when N moves on. The routes draw no lesson
+  themselves: app.py hands :func:`view_route` each lesson's :data:`StopView` (the
+  walkthrough's is :func:`relpos.topics.walkthrough.spec.follow_view`).
 * ``POST /relpos/class/{code}/answer``: a student's answer (``{"question", "answer"}``),
   judged and stored by the store as the answer box's button does it. Answers are
   rate-limited per student, per client address and per class (:func:`answer_refusal`)
@@ -35,6 +36,7 @@ import json
 import math
 import threading
 from collections import OrderedDict
+from collections.abc import Callable, Mapping
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
@@ -54,7 +56,6 @@ from relpos.plots.plain import plain_figure
 from relpos.server import asgi
 from relpos.text import numbers
 from relpos.text.rich import runs
-from relpos.topics.walkthrough import spec as walkthrough_spec
 
 __all__ = [
     "ANSWER_PATH",
@@ -62,12 +63,18 @@ __all__ = [
     "MINE_PATH",
     "TOKEN_HEADER",
     "VIEW_PATH",
+    "StopView",
     "answer_refusal",
     "class_view",
     "quiz_blocks",
     "results_figure",
     "view_bytes",
+    "view_route",
 ]
+
+#: How a lesson shows a following student the teacher's stop: the class's pace state (the
+#: lesson's URL state) and the open question's (kind, stop id), or None, to the stop's blocks.
+StopView = Callable[[str, tuple[str, str] | None], dict]
 
 VIEW_PATH = "/relpos/class/{code}/view"
 #: The short join link a projector shows (``host:8501/j/K7QX2M``): it leads to the lesson's join box.
@@ -155,8 +162,9 @@ def _question_view(question: Question) -> dict:
     return view
 
 
-def class_view(record: Class, results: Results | None) -> dict:
-    """The class as a following student sees it (see the module notes)."""
+def class_view(record: Class, results: Results | None, stops: Mapping[str, StopView]) -> dict:
+    """The class as a following student sees it (see the module notes); `stops` draws the
+    teacher's stop, by lesson (a lesson without one shows none)."""
     question = record.question
     view = {
         "code": record.code,
@@ -168,17 +176,19 @@ def class_view(record: Class, results: Results | None) -> dict:
         "results": None,
         "removed": list(record.removed),  # seat tags: a removed student's page hands over and says so
     }
-    if record.lesson == "walkthrough" and record.pace.state:
+    stop_view = stops.get(record.lesson)
+    if stop_view is not None and record.pace.state:
         asked = (question.kind, question.stop) if question is not None and question.is_open else None
-        view["stop"] = walkthrough_spec.follow_view(record.pace.state, asked)
+        view["stop"] = stop_view(record.pace.state, asked)
     if question is not None and question.revealed and results is not None:
         fig, caption = results_figure(results)
         view["results"] = {"fig": plain_figure(fig), "caption": caption}
     return view
 
 
-def view_bytes(code: str) -> tuple[int, bytes, bytes]:
-    """The class's current view: its version, the JSON and the JSON in gzip (store reads here)."""
+def view_bytes(code: str, stops: Mapping[str, StopView]) -> tuple[int, bytes, bytes]:
+    """The class's current view: its version, the JSON and the JSON in gzip (store reads here);
+    `stops` as for :func:`class_view`, the same in one process (its views are kept by version)."""
     store = class_store()
     record = store.get_class(code)
     key = (record.code, record.version)
@@ -188,7 +198,7 @@ def view_bytes(code: str) -> tuple[int, bytes, bytes]:
             return record.version, *_views[key]
     question = record.question
     results = store.results(record.code) if question is not None and question.revealed else None
-    body = json.dumps(class_view(record, results), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    body = json.dumps(class_view(record, results, stops), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     packed = gzip.compress(body, compresslevel=6)
     with _views_lock:
         _views[key] = (body, packed)
@@ -218,29 +228,35 @@ def _gone(error: ClassroomError) -> JSONResponse:
     return JSONResponse({"gone": True, "message": error.message}, status_code=404)
 
 
-async def class_view_route(request: Request) -> Response:
-    """The class's view: from this process's cache when the asked version is in it."""
-    try:
-        code = codes.normalise_code(request.path_params["code"])
-    except ClassroomError as error:
-        return _gone(error)
-    try:
-        wanted = int(request.query_params.get("v", "-1"))
-    except ValueError:
-        wanted = -1
-    cached = _cached(code, wanted)
-    if cached is not None:  # every student of a Next but the first: no store read, no build
-        return _view_response(*cached, request)
-    # the first request of a version builds it; the others of that moment wait for it
-    pending = _building.get((code, wanted))
-    if pending is None:
-        pending = _building[code, wanted] = asyncio.ensure_future(asyncio.to_thread(view_bytes, code))
-        pending.add_done_callback(lambda _: _building.pop((code, wanted), None))
-    try:
-        _, body, packed = await asyncio.shield(pending)
-    except ClassroomError as error:
-        return _gone(error)
-    return _view_response(body, packed, request)
+def view_route(stops: Mapping[str, StopView]) -> Route:
+    """The route of the class's view (``GET`` :data:`VIEW_PATH`), the teacher's stop drawn by
+    `stops` (a lesson's name to its :data:`StopView`); app.py hands it to the server."""
+
+    async def class_view_route(request: Request) -> Response:
+        """The class's view: from this process's cache when the asked version is in it."""
+        try:
+            code = codes.normalise_code(request.path_params["code"])
+        except ClassroomError as error:
+            return _gone(error)
+        try:
+            wanted = int(request.query_params.get("v", "-1"))
+        except ValueError:
+            wanted = -1
+        cached = _cached(code, wanted)
+        if cached is not None:  # every student of a Next but the first: no store read, no build
+            return _view_response(*cached, request)
+        # the first request of a version builds it; the others of that moment wait for it
+        pending = _building.get((code, wanted))
+        if pending is None:
+            pending = _building[code, wanted] = asyncio.ensure_future(asyncio.to_thread(view_bytes, code, stops))
+            pending.add_done_callback(lambda _: _building.pop((code, wanted), None))
+        try:
+            _, body, packed = await asyncio.shield(pending)
+        except ClassroomError as error:
+            return _gone(error)
+        return _view_response(body, packed, request)
+
+    return Route(VIEW_PATH, class_view_route, methods=["GET"])
 
 
 # ---------------------------------------------------------------- a student's answer
@@ -338,7 +354,6 @@ async def join_route(request: Request) -> Response:
 
 asgi.register_routes(
     Route(JOIN_PATH, join_route, methods=["GET"]),
-    Route(VIEW_PATH, class_view_route, methods=["GET"]),
     Route(ANSWER_PATH, answer_route, methods=["POST"]),
     Route(MINE_PATH, mine_route, methods=["GET"]),
 )

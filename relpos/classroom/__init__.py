@@ -6,7 +6,7 @@ results, presence, limits, errors), the stored form (records), and the store (st
 stores: :func:`~relpos.classroom.stores.open_store`), and qr for the join link's QR code.
 Pages build on :func:`open_store`; nothing here draws anything.
 
-May import: the standard library, numpy, the quiz's pure modules in ``relpos.topics.quiz``
-(grading; through the one module quiz), ``relpos.text`` and ``relpos.core``; ``redis`` (the
+May import: the standard library, numpy, the quiz bank ``relpos.quizbank`` (grading;
+through the one module quiz), ``relpos.text`` and ``relpos.core``; ``redis`` (the
 Redis store) and ``segno`` (the QR code). Never Streamlit, Plotly or pandas.
 """

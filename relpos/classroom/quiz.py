@@ -1,8 +1,8 @@
-"""The live class's one door to the quiz lesson: its seeded questions and how it grades them.
+"""The live class's one door to the quiz bank: the seeded questions and how they are graded.
 
 A class asks questions of the seeded quiz (:func:`relpos.classroom.questions.quiz_question`)
-and grades them as the quiz does; every other module of the live class reaches the quiz's
-pure modules (:mod:`relpos.topics.quiz`) through this one, and so do the class's routes and
+and grades them as the quiz page does; every other module of the live class reaches the
+quiz bank (:mod:`relpos.quizbank`) through this one, and so do the class's routes and
 pages. NumPy only.
 """
 
@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from relpos.topics.quiz.checking import check_answer, make_quiz
-from relpos.topics.quiz.model import NUMBER_TOLERANCE, answer_text
-from relpos.topics.quiz.model import Question as QuizQuestion
-from relpos.topics.quiz.slips import flips_sign
+from relpos.quizbank.checking import check_answer, make_quiz
+from relpos.quizbank.model import NUMBER_TOLERANCE, answer_text
+from relpos.quizbank.model import Question as QuizQuestion
+from relpos.quizbank.slips import flips_sign
 
 __all__ = [
     "NUMBER_TOLERANCE",

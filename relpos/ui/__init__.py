@@ -17,8 +17,8 @@ by module, never through this face):
 * :mod:`~relpos.ui.downloads`: CSV and scenario downloads, the export section, the scenario upload;
 
 Beside the kit, a few views import a module by name: ``explorer_panel`` (the Explorer panel),
-``classroom``, ``class_events``, ``class_follow`` and ``class_roster`` (a live class),
-``explorer_link``; app.py imports ``navigation``/``page_list`` (the page list) and ``theme``.
+``classroom``, ``class_events``, ``class_follow`` and ``class_roster`` (a live class);
+app.py imports ``navigation``/``page_list`` (the page list) and ``theme``.
 Every custom component (the Explorer panel, a live class's, the theme's) is registered once,
 in :mod:`~relpos.ui.components`.
 

@@ -38,7 +38,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from relpos.classroom.stores import open_store
 from relpos.core.examples import worked_example
-from relpos.topics.quiz.checking import make_quiz
+from relpos.quizbank.checking import make_quiz
 from tests.support.browser import SCREENSHOTS
 from tests.support.class_students import Classroom, Follower, class_server
 

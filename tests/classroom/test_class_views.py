@@ -20,9 +20,9 @@ from relpos.classroom.errors import ClassroomError
 from relpos.classroom.presence import seat_tag
 from relpos.classroom.sqlite_store import SqliteStore
 from relpos.core.examples import worked_example
+from relpos.quizbank.checking import make_quiz
 from relpos.state.keys import widget_key
-from relpos.topics.quiz.checking import make_quiz
-from relpos.topics.walkthrough import controls_view
+from relpos.topics.walkthrough import controls_view, spec
 from relpos.topics.walkthrough import model as wt
 from relpos.ui import classroom
 from tests.classroom.conftest import app_store_at
@@ -85,8 +85,8 @@ def _follow_data(at) -> dict | None:
 
 
 def _view(code: str) -> dict:
-    """The class's view, as every following student's browser fetches it."""
-    _, body, _ = following.view_bytes(code)
+    """The class's view, as every following student's browser fetches it (app.py's stops)."""
+    _, body, _ = following.view_bytes(code, {"walkthrough": spec.follow_view})
     return json.loads(body)
 
 

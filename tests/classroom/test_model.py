@@ -21,8 +21,8 @@ from relpos.classroom.qr import qr_svg
 from relpos.classroom.questions import choice_question, grade_prediction, number_question, quiz_question
 from relpos.classroom.quiz import NUMBER_TOLERANCE
 from relpos.classroom.results import aggregate, histogram, results_csv, tally
+from relpos.quizbank.checking import check_answer, make_quiz
 from relpos.text.facts import distance
-from relpos.topics.quiz.checking import check_answer, make_quiz
 
 texts = st.text(max_size=60) | st.sampled_from(["<script>", "\u202e", "A" * 500, "  ", "0O1IL", "abc-234"])
 moderate = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False)

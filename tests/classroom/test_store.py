@@ -30,7 +30,7 @@ from relpos.classroom.errors import (
 from relpos.classroom.model import Pace
 from relpos.classroom.questions import choice_question, number_question, quiz_question
 from relpos.classroom.store import ClassStore
-from relpos.topics.quiz.checking import check_answer, make_quiz
+from relpos.quizbank.checking import check_answer, make_quiz
 
 
 def _class_with_students(store, code, count):

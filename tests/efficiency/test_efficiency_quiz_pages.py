@@ -9,10 +9,10 @@ import pytest
 
 import relpos
 from relpos.core.skewing import skew_labels
+from relpos.quizbank.checking import make_quiz
 from relpos.state.keys import widget_key
 from relpos.text.numbers import offset
 from relpos.topics.quiz import view as quiz_ui
-from relpos.topics.quiz.checking import make_quiz
 from tests.support.apptest import by_label, decode_array, open_app, plotly_specs
 
 

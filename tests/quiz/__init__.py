@@ -1,1 +1,1 @@
-"""Tests of one lesson: relpos/topics/quiz/ (model, view and browser)."""
+"""Tests of one lesson: relpos/topics/quiz/ (its view and browser) and its question bank, relpos/quizbank/."""

@@ -1,4 +1,4 @@
-"""The quiz core: answer parsers (relpos.text.answers) and questions/checking (relpos.topics.quiz.checking)."""
+"""The quiz core: answer parsers (relpos.text.answers) and questions/checking (relpos.quizbank.checking)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from relpos.core.examples import Scenario
+from relpos.quizbank.checking import NUMBER_TOLERANCE, check_answer, make_quiz, offset_hints, reveal, summarise
 from relpos.state.codec import Decoded
 from relpos.text.answers import MAX_ANSWER_LENGTH, AnswerError, parse_cells, parse_number, parse_offset, parse_positions
-from relpos.topics.quiz.checking import NUMBER_TOLERANCE, check_answer, make_quiz, offset_hints, reveal, summarise
 from relpos.topics.quiz.schema import QUIZ
 from tests.support import reference
 

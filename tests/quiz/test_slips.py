@@ -1,4 +1,4 @@
-"""Named slips (relpos.topics.quiz.slips): each slip's value against a plain-Python reference
+"""Named slips (relpos.quizbank.slips): each slip's value against a plain-Python reference
 of the mistaken rule, and the rules for naming one (only when it fits, never the right answer)."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from relpos.classroom.questions import grade_prediction
-from relpos.topics.quiz import slips
-from relpos.topics.quiz.checking import NUMBER_TOLERANCE, check_answer, check_try, diagnose, make_quiz, question_slips
-from relpos.topics.quiz.model import answer_text
+from relpos.quizbank import slips
+from relpos.quizbank.checking import NUMBER_TOLERANCE, check_answer, check_try, diagnose, make_quiz, question_slips
+from relpos.quizbank.model import answer_text
 
 SEEDS = range(0, 300, 3)
 

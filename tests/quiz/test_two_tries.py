@@ -8,12 +8,12 @@ from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 
+from relpos.quizbank import checking
+from relpos.quizbank.checking import Feedback, check_try, give_up, make_quiz, summarise
 from relpos.state.keys import NUMBER_FIELDS
+from relpos.topics.explorer.link_view import explorer_query
 from relpos.topics.explorer.schema import EXPLORER
-from relpos.topics.quiz import checking
 from relpos.topics.quiz import view as quiz_ui
-from relpos.topics.quiz.checking import Feedback, check_try, give_up, make_quiz, summarise
-from relpos.ui.explorer_link import explorer_query
 from tests.support.apptest import open_app
 
 SEED = 42
@@ -41,7 +41,7 @@ def _plain(text: str) -> str:
 
 
 class TestTheFlow:
-    """The pure half: relpos.topics.quiz.checking.check_try and give_up."""
+    """The pure half: relpos.quizbank.checking.check_try and give_up."""
 
     def test_a_wrong_first_try_names_the_slip_and_leaves_one_more(self):
         progress = check_try(FIRST, "-0.24")

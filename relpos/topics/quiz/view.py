@@ -9,12 +9,12 @@ import pandas as pd
 import streamlit as st
 
 from relpos import ui
+from relpos.quizbank import checking as quiz
 from relpos.state.keys import state_key, widget_key
 from relpos.tables import frames as tables
 from relpos.text.escape import escape_markdown
-from relpos.topics.quiz import checking as quiz
+from relpos.topics.explorer.link_view import explorer_link
 from relpos.topics.quiz.schema import QUIZ
-from relpos.ui.explorer_link import explorer_link
 
 # ---------------------------------------------------------------- quiz page
 

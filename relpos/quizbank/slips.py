@@ -20,9 +20,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from relpos.core.offsets import clip_offsets, relative_offsets
+from relpos.quizbank.model import Question
 from relpos.text import numbers
 from relpos.text.facts import distance, slip_tolerance
-from relpos.topics.quiz.model import Question
 
 __all__ = [
     "Slip",
@@ -410,7 +410,7 @@ _SLIP_NUMBERS = {
 
 
 def question_slips(question: Question) -> tuple[Slip | None, ...]:
-    """Every named slip of `question`, computed from its own numbers (see :mod:`relpos.topics.quiz.slips`);
+    """Every named slip of `question`, computed from its own numbers (see :mod:`relpos.quizbank.slips`);
     none for a question without the numbers its kind's slips need."""
     p, scenario, n, k = question.parameters, question.scenario, question.n, question.k
     if question.kind not in _SLIP_NUMBERS:

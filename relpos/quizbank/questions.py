@@ -16,10 +16,10 @@ import numpy as np
 
 from relpos.core.examples import Scenario
 from relpos.core.offsets import table_rows
+from relpos.quizbank.model import NUMBER_TOLERANCE, Question
+from relpos.quizbank.slips import question_tolerance
 from relpos.text import numbers
 from relpos.text.facts import decimals_adding_up, decimals_showing
-from relpos.topics.quiz.model import NUMBER_TOLERANCE, Question
-from relpos.topics.quiz.slips import question_tolerance
 
 __all__ = ["explorer_example", "make_quiz"]
 

@@ -6,8 +6,8 @@ and returns :class:`Feedback`, never an exception. Every expected answer is comp
 by the relpos core from the scenario's numbers, never typed in; every worked solution
 substitutes those numbers into the formula (LaTeX lines for ``st.latex``).
 
-The questions are drawn in :mod:`relpos.topics.quiz.questions` and the data they are
-made of lives in :mod:`relpos.topics.quiz.model`; both are re-exported here. NumPy only
+The questions are drawn in :mod:`relpos.quizbank.questions` and the data they are
+made of lives in :mod:`relpos.quizbank.model`; both are re-exported here. NumPy only
 (no Streamlit, no pandas).
 """
 
@@ -16,11 +16,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from relpos.text import numbers
-from relpos.text.answers import AnswerError, parse_cells, parse_number, parse_offset, parse_positions
-from relpos.text.facts import distance
-from relpos.topics.quiz import slips
-from relpos.topics.quiz.model import (
+from relpos.quizbank import slips
+from relpos.quizbank.model import (
     MAX_TRIES,
     NUMBER_TOLERANCE,
     Feedback,
@@ -29,8 +26,11 @@ from relpos.topics.quiz.model import (
     answer_text,
     cells_text,
 )
-from relpos.topics.quiz.questions import explorer_example, make_quiz
-from relpos.topics.quiz.slips import question_slips
+from relpos.quizbank.questions import explorer_example, make_quiz
+from relpos.quizbank.slips import question_slips
+from relpos.text import numbers
+from relpos.text.answers import AnswerError, parse_cells, parse_number, parse_offset, parse_positions
+from relpos.text.facts import distance
 
 __all__ = [
     "MAX_TRIES",

@@ -1,4 +1,5 @@
-"""A button that opens the Explorer on given numbers, for a lesson (a topic never imports another).
+"""A button that opens the Explorer on given numbers, for another lesson (the one module of
+the Explorer another topic may import).
 
 The Explorer's own schema (:data:`relpos.topics.explorer.schema.EXPLORER`, the one state codec)
 decides whether it can show the numbers and writes its URL, so the link opens exactly them or

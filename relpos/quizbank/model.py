@@ -1,7 +1,7 @@
 """The quiz's data: a question with its answer and worked solution, and the verdict on an answer.
 
-NumPy only (no Streamlit, no pandas). Questions are made by :mod:`relpos.topics.quiz.questions`
-and judged by :mod:`relpos.topics.quiz.checking`.
+NumPy only (no Streamlit, no pandas). Questions are made by :mod:`relpos.quizbank.questions`
+and judged by :mod:`relpos.quizbank.checking`.
 """
 
 from __future__ import annotations
