@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import streamlit as st
 
+from relpos import ui
 from relpos.state.codec import StateError
 from relpos.topics.explorer.schema import EXPLORER
-from relpos.ui.url_state import app_url
 
 __all__ = ["EXPLORER_PAGE", "explorer_link", "explorer_query"]
 
@@ -48,7 +48,7 @@ def explorer_link(setting: dict, *, here: str, label: str, key: str | None = Non
     params = explorer_query(setting)
     if params is None:
         return None
-    url = app_url(EXPLORER_PAGE, params, here=here)
+    url = ui.app_url(EXPLORER_PAGE, params, here=here)
     st.link_button(
         label, url, key=key, icon=":material/open_in_new:", help="Opens in a new tab; this page stays as it is."
     )
