@@ -276,3 +276,48 @@ def test_1100_runs_cut_short_keep_the_pause_at_its_maximum(monkeypatch):
     assert state[backpressure._UNFINISHED] <= backpressure.MOST_UNFINISHED
     backpressure.run_finished()
     assert state[backpressure._UNFINISHED] == 0
+
+
+def _queue_that_empties_after(looks: int, monkeypatch) -> list[int]:
+    """A session whose outgoing queue holds messages for the first `looks` looks; returns the
+    sizes seen, one per look."""
+    seen = []
+
+    def unflushed(server, session_id):
+        seen.append(max(0, looks - len(seen)))
+        return seen[-1]
+
+    monkeypatch.setattr(backpressure, "served_session", lambda fragment=False: ("server", "session"))
+    monkeypatch.setattr(backpressure.st, "session_state", {})
+    monkeypatch.setattr(backpressure, "unflushed_messages", unflushed)
+    return seen
+
+
+def test_a_full_run_that_drew_a_fragment_ends_once_its_elements_are_sent(monkeypatch):
+    """bench/flood.py's blank teacher page: a fragment's run started while the whole run's
+    elements were still queued, and Streamlit dropped the fragment's ones from the queue."""
+    seen = _queue_that_empties_after(3, monkeypatch)
+    backpressure.fragment_drawn()
+    backpressure.run_finished()
+    assert seen == [3, 2, 1, 0]  # waited until the queue was empty
+    seen.clear()
+    backpressure.run_finished()  # the next run drew no fragment: it does not wait
+    assert seen == []
+
+
+def test_a_fragments_own_run_and_a_page_without_fragments_do_not_wait(monkeypatch):
+    seen = _queue_that_empties_after(3, monkeypatch)
+    backpressure.run_finished()
+    backpressure.fragment_drawn()
+    backpressure.run_finished(fragment=True)
+    assert seen == []
+
+
+def test_the_wait_for_the_queue_is_bounded(monkeypatch):
+    monkeypatch.setattr(backpressure, "SEND_WAIT", 0.05)
+    seen = _queue_that_empties_after(10**9, monkeypatch)
+    backpressure.fragment_drawn()
+    started = time.monotonic()
+    backpressure.run_finished()
+    assert len(seen) > 1 and seen[-1] > 0
+    assert time.monotonic() - started < 2.0

@@ -91,6 +91,13 @@ SLICE = 0.25
 _UNFINISHED = state_key("app", "runs-unfinished")
 #: A session-state key nobody sets: reading it is only a yield point.
 _NEVER_SET = state_key("app", "backpressure-yield")
+#: Session-state key: this full run drew a fragment (:func:`fragment_drawn`).
+_DREW_FRAGMENT = state_key("app", "run-drew-fragment")
+#: Longest wait (s) at the end of a full run for its elements to leave the session's queue
+#: (:func:`run_finished`); the event loop hands them on every few ms, a flooded one later.
+SEND_WAIT = 3.0
+#: Seconds between two looks at the session's queue while waiting for it to empty.
+SEND_POLL = 0.005
 #: Linux's SIOCOUTQ (bytes in a socket's send queue not yet acknowledged by the peer);
 #: None where the platform has no such request (the kernel's part is then not counted).
 _SIOCOUTQ = getattr(termios, "TIOCOUTQ", None) if termios else None
@@ -194,9 +201,38 @@ def wait_for_client(*, fragment: bool = False) -> None:
 
 def run_finished(*, fragment: bool = False) -> None:
     """Call last in every run that called :func:`wait_for_client` (with the same `fragment`):
-    this session's runs finish."""
-    if served_session(fragment) is not None:
-        st.session_state[_UNFINISHED] = 0
+    this session's runs finish.
+
+    A full run that drew a fragment (:func:`fragment_drawn`) also waits until its elements
+    have left the session's outgoing queue (:data:`SEND_WAIT` s at most). When a fragment's
+    own run starts, Streamlit drops from that queue every element of the fragment not yet
+    sent, those the whole run before it made included; on a server slowed by a flood the
+    queue was still full, the browser never got the fragment's place, and the teacher's page
+    later applied another fragment's elements at the wrong place, threw, and went blank
+    (bench/flood.py, during 300 joins).
+    """
+    served = served_session(fragment)
+    if served is None:
+        return
+    st.session_state[_UNFINISHED] = 0
+    if not fragment and st.session_state.pop(_DREW_FRAGMENT, False):
+        _wait_until_sent(*served)
+
+
+def fragment_drawn() -> None:
+    """Call in a fragment's body: the full run that draws it waits for its elements to be
+    sent before it finishes (:func:`run_finished`)."""
+    if served_session() is not None:
+        st.session_state[_DREW_FRAGMENT] = True
+
+
+def _wait_until_sent(server, session_id: str) -> None:
+    """Sleep until the session's outgoing queue is empty, for up to SEND_WAIT seconds. No
+    yield point: ended here, the run would count as cut short, and a fragment's run that
+    Streamlit holds back until this run ends would start over the unsent elements."""
+    deadline = time.monotonic() + SEND_WAIT
+    while (unflushed_messages(server, session_id) or 0) > 0 and time.monotonic() < deadline:
+        time.sleep(SEND_POLL)
 
 
 def unfinished_pause(unfinished: int) -> float:

@@ -181,6 +181,7 @@ def paced_fragment(body: Callable) -> Callable:
 
     @functools.wraps(body)
     def run(*args, **kwargs):
+        backpressure.fragment_drawn()
         backpressure.wait_for_client(fragment=True)
         with take_turn():
             result = body(*args, **kwargs)
