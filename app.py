@@ -1,9 +1,11 @@
 """relpos: the Streamlit entry point. Page config, the page list, and the page in its harness."""
 
 import streamlit as st
+from starlette.middleware import Middleware
 
 from relpos import class_routes  # its other routes join the server when imported, before st.App
 from relpos.server import asgi, page_run
+from relpos.server.admission import AdmissionMiddleware
 from relpos.topics.walkthrough.spec import follow_view
 from relpos.ui.page_list import renamed_routes, sections
 from relpos.ui.theme import THEME_CSS, follow_theme
@@ -12,7 +14,12 @@ if __name__ != "__main__":  # imported by `streamlit run` as the server: st.App 
     # a following student sees the teacher's stop as the lesson draws it (a class runs on the walkthrough)
     class_view_route = class_routes.following.view_route({"walkthrough": follow_view})
     # the theme's colours from the first paint; a renamed page's old address redirects to it
-    app = st.App(__file__, **asgi.app_options(routes=[*renamed_routes(), class_view_route], head=THEME_CSS))
+    app = st.App(
+        __file__,
+        **asgi.app_options(
+            routes=[*renamed_routes(), class_view_route], middleware=[Middleware(AdmissionMiddleware)], head=THEME_CSS
+        ),
+    )
 else:  # each session's run of the script
     st.set_page_config(page_title="relpos: relative position encoding", page_icon="↔", layout="wide")
     page = st.navigation(sections())
