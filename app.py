@@ -14,12 +14,8 @@ if __name__ != "__main__":  # imported by `streamlit run` as the server: st.App 
     # a following student sees the teacher's stop as the lesson draws it (a class runs on the walkthrough)
     class_view_route = class_routes.following.view_route({"walkthrough": follow_view})
     # the theme's colours from the first paint; a renamed page's old address redirects to it
-    app = st.App(
-        __file__,
-        **asgi.app_options(
-            routes=[*renamed_routes(), class_view_route], middleware=[Middleware(AdmissionMiddleware)], head=THEME_CSS
-        ),
-    )
+    routes, middleware = [*renamed_routes(), class_view_route], [Middleware(AdmissionMiddleware)]  # sessions paced
+    app = st.App(__file__, **asgi.app_options(routes=routes, middleware=middleware, head=THEME_CSS))
 else:  # each session's run of the script
     st.set_page_config(page_title="relpos: relative position encoding", page_icon="↔", layout="wide")
     page = st.navigation(sections())

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import asyncio
-
 from relpos.server import admission
 from relpos.server.admission import AdmissionMiddleware, Pacer
+from tests.support.streamlit_client import run_in_own_loop
 
 
 def test_a_burst_goes_at_once_and_the_rest_at_the_rate():
@@ -30,14 +29,14 @@ def _served(scopes: list[dict], pacer: Pacer, monkeypatch) -> tuple[list[str], l
     async def sleep(seconds):
         slept.append(seconds)
 
-    monkeypatch.setattr(admission.asyncio, "sleep", sleep)
+    monkeypatch.setattr(admission, "_sleep", sleep)
     middleware = AdmissionMiddleware(app, pacer)
 
     async def all_of_them():
         for scope in scopes:
             await middleware(scope, None, None)
 
-    asyncio.run(all_of_them())
+    run_in_own_loop(all_of_them())
     return served, slept
 
 

@@ -17,10 +17,12 @@ import time
 
 __all__ = ["BURST", "RATE", "AdmissionMiddleware", "Pacer"]
 
-#: New sessions let in at once before the pace applies (a class of 60 opening the link together).
+#: New sessions let in at once before the pace applies (a class opening the link together; more wait a moment).
 BURST = 40
 #: New sessions let in a second after the burst.
 RATE = 25.0
+#: How a held session waits (the event loop's sleep: the loop serves everyone else meanwhile).
+_sleep = asyncio.sleep
 
 
 class Pacer:
@@ -58,5 +60,5 @@ class AdmissionMiddleware:
         if scope["type"] == "websocket" and scope.get("path", "").endswith("/_stcore/stream"):
             wait = self.pacer.delay()
             if wait > 0:
-                await asyncio.sleep(wait)
+                await _sleep(wait)
         await self.app(scope, receive, send)
