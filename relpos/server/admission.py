@@ -35,7 +35,6 @@ class Pacer:
 
     def __init__(self, rate: float = RATE, burst: int = BURST):
         self.rate, self.burst = rate, burst
-        self._next = None  # the time the next taker may go, once the burst is spent
         self._tokens = float(burst)
         self._at = None
 
