@@ -66,7 +66,17 @@ from relpos.classroom.errors import ClassroomError, RateLimitedError, StoreUnava
 from relpos.classroom.store import ClassStore
 from relpos.server import asgi
 
-__all__ = ["HEALTH_PATH", "HEARTBEAT", "PATH", "class_store", "events_path", "health", "open_streams", "session_client"]
+__all__ = [
+    "HEALTH_PATH",
+    "HEARTBEAT",
+    "PATH",
+    "class_store",
+    "events_path",
+    "health",
+    "on_state_change",
+    "open_streams",
+    "session_client",
+]
 
 #: The route (below the app's base URL path).
 PATH = "/relpos/class/{code}/events"
@@ -179,6 +189,9 @@ class _Hub:
                     topic.gone = True
                 elif counters[0 if watch == "state" else 1] != topic.version:
                     topic.version = counters[0 if watch == "state" else 1]
+                    if watch == "state":  # first, so that the class's new view is on its way meanwhile
+                        for listener in tuple(_state_listeners.values()):
+                            topic.loop.call_soon_threadsafe(listener, code, topic.version)
                 else:
                     continue
                 topic.loop.call_soon_threadsafe(topic.wake)
@@ -186,6 +199,16 @@ class _Hub:
 
 _hub: _Hub | None = None
 _watchers_lock = threading.Lock()
+_state_listeners: dict[str, Callable[[str, int], None]] = {}
+
+
+def on_state_change(name: str, listener: Callable[[str, int], None]) -> None:
+    """Call ``listener(code, version)`` on the event loop whenever the state counter of a
+    class with an open stream moves, just before its streams are told: the follow view
+    (:mod:`relpos.class_routes.following`) starts building the class's new view then, so
+    the students' fetches that the event brings find it built or on its way. A listener
+    registered again under the same `name` replaces the earlier one."""
+    _state_listeners[name] = listener
 
 
 def open_streams() -> int:

@@ -31,6 +31,7 @@ read it.
 from __future__ import annotations
 
 import asyncio
+import functools
 import gzip
 import json
 import math
@@ -42,7 +43,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from relpos.class_routes import identity
+from relpos.class_routes import events, identity
 from relpos.class_routes.store import class_store
 from relpos.classroom import codes, questions
 from relpos.classroom.errors import ClassroomError, InputError, NotJoinedError, StoreUnavailableError
@@ -228,9 +229,40 @@ def _gone(error: ClassroomError) -> JSONResponse:
     return JSONResponse({"gone": True, "message": error.message}, status_code=404)
 
 
+def _followed(code: str) -> bool:
+    """Whether this process has built a view of `code` (its students follow here)."""
+    with _views_lock:
+        return any(seen == code for seen, _ in _views)
+
+
+def _build(code: str, wanted: int, stops: Mapping[str, StopView]) -> asyncio.Future:
+    """The build of `code`'s view for version `wanted`, started unless one is under way (on the event loop)."""
+    pending = _building.get((code, wanted))
+    if pending is None:
+        pending = _building[code, wanted] = asyncio.ensure_future(asyncio.to_thread(view_bytes, code, stops))
+        pending.add_done_callback(functools.partial(_built, code, wanted))
+    return pending
+
+
+def _built(code: str, wanted: int, done: asyncio.Future) -> None:
+    _building.pop((code, wanted), None)
+    if not done.cancelled():
+        done.exception()  # retrieved: a build nobody awaited (started ahead) logs no "never retrieved"
+
+
 def view_route(stops: Mapping[str, StopView]) -> Route:
     """The route of the class's view (``GET`` :data:`VIEW_PATH`), the teacher's stop drawn by
-    `stops` (a lesson's name to its :data:`StopView`); app.py hands it to the server."""
+    `stops` (a lesson's name to its :data:`StopView`); app.py hands it to the server.
+
+    When a followed class moves on, its new view is built at once (:func:`events.on_state_change`),
+    not when the first student's fetch arrives: at a Next, the fetches of a whole class
+    reach the server over a few tenths of a second while it sends them the event."""
+
+    def ahead(code: str, version: int) -> None:
+        if _followed(code) and _cached(code, version) is None:
+            _build(code, version, stops)
+
+    events.on_state_change("follow view", ahead)
 
     async def class_view_route(request: Request) -> Response:
         """The class's view: from this process's cache when the asked version is in it."""
@@ -245,13 +277,9 @@ def view_route(stops: Mapping[str, StopView]) -> Route:
         cached = _cached(code, wanted)
         if cached is not None:  # every student of a Next but the first: no store read, no build
             return _view_response(*cached, request)
-        # the first request of a version builds it; the others of that moment wait for it
-        pending = _building.get((code, wanted))
-        if pending is None:
-            pending = _building[code, wanted] = asyncio.ensure_future(asyncio.to_thread(view_bytes, code, stops))
-            pending.add_done_callback(lambda _: _building.pop((code, wanted), None))
+        # the first request of a version builds it (unless its change did); the others of that moment wait for it
         try:
-            _, body, packed = await asyncio.shield(pending)
+            _, body, packed = await asyncio.shield(_build(code, wanted, stops))
         except ClassroomError as error:
             return _gone(error)
         return _view_response(body, packed, request)

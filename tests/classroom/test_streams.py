@@ -6,13 +6,16 @@
 * no client address holds more than MAX_STREAMS_PER_CLIENT streams, no class more than
   MAX_STREAMS_PER_CLASS (429 past either, and a closed stream frees its place);
 * a client starts at most STARTS_PER_CLIENT classes per window, and a store keeps at most
-  MAX_KEPT_CLASSES.
+  MAX_KEPT_CLASSES;
+* when a class that students follow moves on, its new view is built at once, before the
+  students' fetches arrive.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import socket
 import time
@@ -20,7 +23,7 @@ import urllib.request
 
 import pytest
 
-from relpos.class_routes import events
+from relpos.class_routes import events, following
 from relpos.classroom import limits
 from relpos.classroom.errors import RateLimitedError, StoreUnavailableError, UnknownClassError
 from relpos.classroom.stores import open_store
@@ -244,6 +247,57 @@ def test_a_blip_never_ends_a_stream_and_a_purged_class_does(tmp_path, monkeypatc
         store._delete_gone(float("inf"))  # the purge
         assert await _next_data(response) == "event: gone\ndata: gone\n\n"
         await response.body_iterator.aclose()
+
+    with app_store_at(f"sqlite://{tmp_path / 'classes.sqlite3'}", monkeypatch):
+        run_in_own_loop(scenario())
+
+
+def test_a_followed_class_has_its_new_view_built_before_any_student_asks(tmp_path, monkeypatch):
+    """At a Next the whole class's fetches reach the server over a few tenths of a second while
+    it sends them the event; the view is built when the change is seen, so the first fetch
+    finds it built instead of starting the build. A class nobody follows here costs no build."""
+    monkeypatch.setattr(events, "_admissions", events._Admissions())
+    built: list[tuple[str, int]] = []
+    real = following.view_bytes
+
+    def counted(code, stops):
+        version, body, packed = real(code, stops)
+        built.append((code, version))
+        return version, body, packed
+
+    monkeypatch.setattr(following, "view_bytes", counted)
+    route = following.view_route({"walkthrough": lambda state, asked: {"state": state}})
+
+    async def fetch(code: str, version: int) -> dict:
+        from starlette.requests import Request
+
+        scope = {"type": "http", "method": "GET", "headers": [], "query_string": f"v={version}".encode()}
+        response = await route.endpoint(Request({**scope, "path_params": {"code": code}}))
+        assert response.status_code == 200
+        return json.loads(response.body)
+
+    async def scenario() -> None:
+        store = events.class_store()
+        followed, credential = store.create_class()
+        unfollowed, other = store.create_class()
+        assert (await fetch(followed.code, 0))["version"] == 0  # a student follows it here
+        streams = [await events.class_events(_request(record.code, "10.0.0.1")) for record in (followed, unfollowed)]
+        for stream in streams:
+            assert await _next_data(stream) == "retry: 1000\ndata: 0\n\n"
+        built.clear()
+        store.set_stop(followed.code, credential, index=2)
+        store.set_stop(unfollowed.code, other, index=2)
+        for stream in streams:
+            assert await _next_data(stream) == "data: 1\n\n"
+        deadline = time.monotonic() + 5
+        while following._cached(followed.code, 1) is None and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+        assert built == [(followed.code, 1)]  # built on the change, before any fetch; the other class not
+        assert (await fetch(followed.code, 1))["version"] == 1
+        assert (await fetch(followed.code, 1))["version"] == 1
+        assert built == [(followed.code, 1)]  # the fetches found it built
+        for stream in streams:
+            await stream.body_iterator.aclose()
 
     with app_store_at(f"sqlite://{tmp_path / 'classes.sqlite3'}", monkeypatch):
         run_in_own_loop(scenario())
