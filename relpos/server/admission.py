@@ -1,7 +1,8 @@
 """New sessions are let in at a steady pace, so that a burst of them cannot stall the server.
 
-Every browser tab is a WebSocket on ``/_stcore/stream``; Streamlit creates its session and
-runs its first page on the event loop and the interpreter the whole class shares. 300 tabs
+Every browser tab is a WebSocket on ``/_stcore/stream``
+(:data:`relpos.server.internals.SESSION_STREAM`); Streamlit creates its session and runs
+its first page on the event loop and the interpreter the whole class shares. 300 tabs
 opened at once (a join link shared too widely, or a script) kept the event loop from
 handing anything to any connection for seconds, and the teacher's Next waited with it
 (bench/flood.py). :class:`AdmissionMiddleware` holds each new WebSocket, before Streamlit
@@ -14,6 +15,8 @@ from __future__ import annotations
 
 import asyncio
 import time
+
+from relpos.server.internals import SESSION_STREAM
 
 __all__ = ["BURST", "RATE", "AdmissionMiddleware", "Pacer"]
 
@@ -56,7 +59,7 @@ class AdmissionMiddleware:
         self.app, self.pacer = app, pacer or Pacer()
 
     async def __call__(self, scope, receive, send):
-        if scope["type"] == "websocket" and scope.get("path", "").endswith("/_stcore/stream"):
+        if scope["type"] == "websocket" and scope.get("path", "").endswith(SESSION_STREAM):
             wait = self.pacer.delay()
             if wait > 0:
                 await _sleep(wait)

@@ -39,6 +39,10 @@ Why each is still private:
   to more (a link of 10,000 parameters is 89 KB: one read on a quiet loopback, several on
   any network), so the page never loads to say the link was too long (:mod:`relpos.server.links`).
   Streamlit builds uvicorn's configuration itself and has no option for it.
+* **The path of a tab's WebSocket** (``starlette_websocket._ROUTE_WEBSOCKET_STREAM``,
+  ``_stcore/stream`` below the base URL path, :data:`SESSION_STREAM`): the admission pacing
+  (:mod:`relpos.server.admission`) holds new sessions there, before Streamlit sees them;
+  Streamlit has no public hook for a session about to be made.
 * **Streamlit's icon font** (``static/media/MaterialSymbols-Rounded.<hash>.woff2``, icons
   named ``:material/name:``): served with the app's and Streamlit's icons only
   (:mod:`relpos.static.icon_font`).
@@ -63,10 +67,12 @@ from streamlit.runtime.state.query_params import (
 from streamlit.runtime.state.query_params import (
     CLIENT_STATE_QUERY_STRING_MAX_LENGTH as QUERY_MAX_CHARS,
 )
+from streamlit.web.server.starlette.starlette_websocket import _ROUTE_WEBSOCKET_STREAM
 
 __all__ = [
     "QUERY_MAX_CHARS",
     "QUERY_MAX_FIELDS",
+    "SESSION_STREAM",
     "TESTIDS",
     "component_registry",
     "css_class",
@@ -86,6 +92,9 @@ __all__ = [
     "use_navigation_routing",
     "widget_id",
 ]
+
+#: How every tab's WebSocket path ends (``/_stcore/stream``, after the base URL path if one is set).
+SESSION_STREAM = "/" + _ROUTE_WEBSOCKET_STREAM.strip("/")
 
 #: How deep to follow the wrappers around the ASGI ``send`` callable (middleware closures).
 _MAX_WRAPPERS = 8
@@ -322,6 +331,7 @@ CHECKED: list[tuple[str, str]] = [
     ("streamlit.runtime", "Runtime.bidi_component_registry"),
     ("streamlit.file_util", "get_static_dir"),
     ("uvicorn.protocols.http.h11_impl", "DEFAULT_MAX_INCOMPLETE_EVENT_SIZE"),
+    ("streamlit.web.server.starlette.starlette_websocket", "_ROUTE_WEBSOCKET_STREAM"),
 ]
 #: Files of Streamlit's frontend build: (glob below :func:`static_dir`, text each must contain).
 CHECKED_FILES: list[tuple[str, str]] = [
