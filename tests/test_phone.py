@@ -10,6 +10,7 @@
   and more above it; a link without one opens at the top.
 * The Explorer's n and k sit right under the panels, not in the sidebar's overlay: moving
   k redraws the offset map while the map stays on screen.
+* A quiz's numbers never scroll sideways: a table too wide is cut into a few that fit.
 
 One browser context (a phone) for the whole module, on the session's server.
 Screenshots go to test-artifacts/screens/phone-*.png.
@@ -459,4 +460,29 @@ def test_position_effects_panels_sit_under_their_titles_on_a_phone(phone):
     phone.wait_drawn()
     gaps = phone.page.evaluate(_TITLE_GAPS_JS)
     assert gaps and all(gap is not None and gap < 40 for gap in gaps), f"title → cells, px: {gaps}"
+    assert not phone.errors, phone.errors
+
+
+_DATAFRAMES_JS = """
+() => [...document.querySelectorAll('[data-testid=stMain] [data-testid=stDataFrame]')].map((frame) => {
+  const scroller = frame.querySelector('.dvn-scroller');
+  return {
+    right: Math.round(frame.getBoundingClientRect().right),
+    hidden: scroller ? scroller.scrollWidth - scroller.clientWidth : null,
+  };
+})
+"""
+
+
+def test_a_quizs_numbers_never_scroll_sideways_on_a_phone(phone):
+    """Five positions' q and k (or nine table entries) were one table wider than a phone, whose
+    last columns hid off screen, to be scrolled sideways (issue 34). On a phone a table too wide
+    is cut into a few, each whole on the screen, each with its row labels."""
+    phone.open("quiz", {"seed": 42})
+    phone.wait_idle()
+    frames = phone.page.evaluate(_DATAFRAMES_JS)
+    page_width = phone.page.evaluate("() => document.documentElement.clientWidth")
+    assert len(frames) > 10, f"seed 42 has five questions with numbers, some cut in parts: {frames}"
+    for frame in frames:
+        assert frame["right"] <= page_width and frame["hidden"] == 0, f"{frame} on a {page_width} px page: {frames}"
     assert not phone.errors, phone.errors

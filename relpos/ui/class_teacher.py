@@ -25,7 +25,6 @@ from relpos.classroom.quiz import quiz_questions
 from relpos.classroom.results import Results
 from relpos.server import fragment
 from relpos.state.keys import widget_key
-from relpos.tables import frames
 from relpos.text.answers import MAX_SEED
 from relpos.text.escape import escape_markdown
 from relpos.ui import class_events as events
@@ -413,6 +412,5 @@ def quiz_body(question: Question) -> None:
     seed, index = question.quiz
     quiz = quiz_questions(seed)[index]
     if quiz.scenario is not None:
-        st.dataframe(ui.named_index(frames.scenario_frame(quiz.scenario)), width="content")
-        st.dataframe(ui.named_index(frames.offset_row_frame(quiz.scenario.table)), width="content")
+        ui.scenario_tables(quiz.scenario)
     st.markdown(quiz.prompt)

@@ -9,7 +9,15 @@ import streamlit as st
 
 from relpos.server.internals import css_class
 
-__all__ = ["PHONE_WIDTH", "WIDTH_COOKIE", "land_on", "page_links", "phone_screen"]
+__all__ = [
+    "ASSUMED_PHONE_WIDTH",
+    "PHONE_WIDTH",
+    "WIDTH_COOKIE",
+    "land_on",
+    "page_links",
+    "phone_screen",
+    "screen_width",
+]
 
 
 #: Narrower than this (CSS px) is a phone: presenter mode's CSS steps aside below it too.
@@ -20,6 +28,22 @@ PHONE_WIDTH = 700
 WIDTH_COOKIE = "relpos-width"
 
 
+#: The width assumed for a phone whose browser has not said its width yet (CSS px; an iPhone 12–15's).
+ASSUMED_PHONE_WIDTH = 390
+
+
+def screen_width() -> int | None:
+    """This browser's window width in CSS px, as far as the server can tell before drawing:
+    the page helpers' cookie; before they have run here (a first visit), a phone's by its own
+    word (:data:`ASSUMED_PHONE_WIDTH`), else None (a wider screen of unknown width)."""
+    width = str(st.context.cookies.get(WIDTH_COOKIE, ""))
+    if width.isdigit():
+        return int(width)
+    headers = st.context.headers
+    mobile = headers.get("Sec-CH-UA-Mobile", "") == "?1" or "Mobi" in headers.get("User-Agent", "")
+    return ASSUMED_PHONE_WIDTH if mobile else None
+
+
 def phone_screen() -> bool:
     """Whether this browser is a phone, decided on the server before anything is drawn.
 
@@ -27,11 +51,8 @@ def phone_screen() -> bool:
     run in this browser (its first visit), the phone's own word does: the client hint
     ``Sec-CH-UA-Mobile: ?1`` or "Mobi" in the user agent (as every phone browser sends).
     """
-    width = str(st.context.cookies.get(WIDTH_COOKIE, ""))
-    if width.isdigit():
-        return int(width) < PHONE_WIDTH
-    headers = st.context.headers
-    return headers.get("Sec-CH-UA-Mobile", "") == "?1" or "Mobi" in headers.get("User-Agent", "")
+    width = screen_width()
+    return width is not None and width < PHONE_WIDTH
 
 
 def page_links(pages, *, columns: int = 2) -> None:

@@ -7,11 +7,20 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from relpos.tables.frames import matrix_frame
+from relpos.tables.frames import matrix_frame, offset_row_frame, scenario_frame
 from relpos.text import numbers as num
 from relpos.text.escape import escape_markdown
+from relpos.ui.layout import screen_width
 
-__all__ = ["chart_tables", "labelled_table", "matrix_table", "matrix_tables", "named_index"]
+__all__ = [
+    "chart_tables",
+    "even_parts",
+    "labelled_table",
+    "matrix_table",
+    "matrix_tables",
+    "named_index",
+    "scenario_tables",
+]
 
 
 def _number_cells(decimals: int):
@@ -104,3 +113,47 @@ def chart_tables(
             st.markdown(f"**{escape_markdown(title)}**")
             frame = named_index(frame)
             st.table(frame if decimals is None else frame.style.format(_number_cells(decimals)))
+
+
+# --------------------------------------------------------------------------- a quiz's numbers
+
+#: How ``st.dataframe`` draws a quiz's small tables, in CSS px (measured in Chromium on a 390 px
+#: phone): the row labels' column ("vector", "table"), a position's column ("position 4"), an
+#: offset's ("aᴷ₋₃"); and what the page keeps either side of it (margins and the grid's border).
+_LABEL_PX, _POSITION_PX, _OFFSET_PX, _AROUND_PX = 52, 74, 50, 34
+
+
+def even_parts(count: int, most: int) -> list[tuple[int, int]]:
+    """`count` columns as ``[start, end)`` parts in order: as few as hold at most `most` each,
+    their sizes within one of each other (the follow view's ``fitParts`` cuts its tables so).
+
+    >>> even_parts(5, 4)
+    [(0, 3), (3, 5)]
+    >>> even_parts(10, 4)
+    [(0, 4), (4, 7), (7, 10)]
+    >>> even_parts(4, 9)
+    [(0, 4)]
+    """
+    parts = -(-count // max(1, most))
+    found, start = [], 0
+    for part in range(parts):
+        size = count // parts + (part < count % parts)
+        found.append((start, start + size))
+        start += size
+    return found
+
+
+def _fitted(frame: pd.DataFrame, column_px: int) -> None:
+    """`frame` as one table, or on a screen too narrow for it as a few, one under the other,
+    each with the row labels: a phone never scrolls a quiz's numbers sideways."""
+    width = screen_width()
+    most = frame.shape[1] if width is None else (width - _AROUND_PX - _LABEL_PX) // column_px
+    for start, end in even_parts(frame.shape[1], most):
+        st.dataframe(named_index(frame.iloc[:, start:end]), width="content")
+
+
+def scenario_tables(scenario) -> None:
+    """A d = 1 scenario's queries and keys (positions from 1) and its table aᴷ, as the quiz
+    shows them (:func:`relpos.tables.frames.scenario_frame`, :func:`~relpos.tables.frames.offset_row_frame`)."""
+    _fitted(scenario_frame(scenario), _POSITION_PX)
+    _fitted(offset_row_frame(scenario.table), _OFFSET_PX)

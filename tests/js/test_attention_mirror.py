@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -25,20 +24,13 @@ from relpos.plots import heatmaps, offset_map, panels
 from relpos.text import numbers
 from relpos.text.hover import format_cells, sum_text
 from relpos.topics.explorer import panel_spec as explorer_spec
-from tests.support.required import unavailable
+from tests.support.required import node
 
 HERE = Path(__file__).resolve().parent
 TESTS = HERE / "attention.test.mjs"
 MODULE = HERE.parents[1] / "relpos" / "ui" / "explorer_panel_assets" / "attention.js"
 #: The fields of every panel's hover: the softmax behind a weight panel (explorer_panel.js LOGITS).
 LOGITS = {"content_weights": "content", "weights": "scores"}
-
-
-def _node() -> str:
-    node = shutil.which("node") or shutil.which("nodejs")
-    if node is None:
-        unavailable("node is not installed (apt-get install nodejs)", "RELPOS_REQUIRE_NODE")
-    return node
 
 
 def _values(rng: np.random.Generator, count: int) -> np.ndarray:
@@ -156,7 +148,7 @@ def fixture(seed: int = 0) -> dict:
 def run_node_tests(path: Path, module: Path = MODULE) -> subprocess.CompletedProcess:
     """``node --test`` (TAP report) on the mirror's tests, with the fixture at `path` and the module at `module`."""
     env = {**os.environ, "RELPOS_MIRROR_FIXTURE": str(path), "RELPOS_MIRROR_MODULE": module.as_uri()}
-    command = [_node(), "--test", "--test-reporter=tap", str(TESTS)]
+    command = [node(), "--test", "--test-reporter=tap", str(TESTS)]
     return subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
 
 

@@ -13,11 +13,10 @@ is made again.
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from pathlib import Path
 
-from tests.support.required import unavailable
+from tests.support.required import node
 
 EVENTS_JS = Path(__file__).resolve().parents[2] / "relpos" / "ui" / "class_assets" / "events.js"
 
@@ -59,17 +58,10 @@ process.exit(0);
 """
 
 
-def _node() -> str:
-    node = shutil.which("node") or shutil.which("nodejs")
-    if node is None:
-        unavailable("node is not installed (apt-get install nodejs)", "RELPOS_REQUIRE_NODE")
-    return node
-
-
 def test_two_receivers_on_one_page_each_rerun_their_own_fragment():
     pending_ms = 5000  # events.js PENDING_MS
     done = subprocess.run(
-        [_node(), "--input-type=module", "-e", SCRIPT % (json.dumps(EVENTS_JS.as_uri()), pending_ms + 300)],
+        [node(), "--input-type=module", "-e", SCRIPT % (json.dumps(EVENTS_JS.as_uri()), pending_ms + 300)],
         capture_output=True,
         text=True,
         timeout=60,

@@ -11,7 +11,6 @@ import streamlit as st
 from relpos import ui
 from relpos.quizbank import checking as quiz
 from relpos.state.keys import state_key, widget_key
-from relpos.tables import frames as tables
 from relpos.text.escape import escape_markdown
 from relpos.topics.explorer.link_view import explorer_link
 from relpos.topics.quiz.schema import QUIZ
@@ -86,8 +85,7 @@ def _question_numbers(question) -> None:
     """The scenario's q, k and a^K as small tables (positions from 1)."""
     if question.scenario is None:
         return
-    st.dataframe(ui.named_index(tables.scenario_frame(question.scenario)), width="content")
-    st.dataframe(ui.named_index(tables.offset_row_frame(question.scenario.table)), width="content")
+    ui.scenario_tables(question.scenario)
 
 
 def _worked_solution(question) -> None:

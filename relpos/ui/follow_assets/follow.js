@@ -49,6 +49,26 @@ const plotly = (path) =>
       });
 const katex = (path) => loadChunk(path, (module) => module.default);
 
+// How many number columns fit beside the row labels in `width` px of the follow view.
+export function columnsThatFit(width) {
+  const room = Math.max(FIT_MIN_PX, (width || 0) - FIT_BOX_PX);
+  return Math.max(1, Math.floor((room - FIT_LABEL_PX) / FIT_CELL_PX));
+}
+
+// A quiz table's `count` number columns shared out into as few tables as fit `width` px, as
+// even as can be: [[start, end), …] in order (a phone's 4 fit: 5 go as 3 + 2, not 4 + 1;
+// 10 as 4 + 3 + 3).
+export function fitParts(count, width) {
+  const parts = Math.ceil(count / columnsThatFit(width));
+  const found = [];
+  for (let part = 0, start = 0; part < parts; part += 1) {
+    const size = Math.floor(count / parts) + (part < count % parts ? 1 : 0);
+    found.push([start, start + size]);
+    start += size;
+  }
+  return found;
+}
+
 function element(tag, className = "", text = "") {
   const node = document.createElement(tag);
   if (className) node.className = className;
@@ -330,15 +350,12 @@ class Follower {
   // screen turns.
   fitTable(wrap, spec) {
     const [labels, ...columns] = spec.columns;
-    const room = Math.max(FIT_MIN_PX, (this.root.clientWidth || 0) - FIT_BOX_PX);
-    const fits = Math.max(1, Math.floor((room - FIT_LABEL_PX) / FIT_CELL_PX));
-    const parts = Math.ceil(columns.length / fits);
-    const size = Math.ceil(columns.length / parts);
+    const fits = columnsThatFit(this.root.clientWidth);
     const tables = [];
-    for (let start = 0; start < columns.length; start += size) {
+    for (const [start, end] of fitParts(columns.length, this.root.clientWidth)) {
       const part = {
-        columns: [labels, ...columns.slice(start, start + size)],
-        rows: spec.rows.map(([label, ...cells]) => [label, ...cells.slice(start, start + size)]),
+        columns: [labels, ...columns.slice(start, end)],
+        rows: spec.rows.map(([label, ...cells]) => [label, ...cells.slice(start, end)]),
         marked: spec.marked,
       };
       const table = this.tableBlock(part).firstChild;
@@ -354,8 +371,7 @@ class Follower {
     for (const wrap of this.root.querySelectorAll(".rf-fit")) {
       const kept = wrap.relposFit;
       if (!kept) continue;
-      const room = Math.max(FIT_MIN_PX, this.root.clientWidth - FIT_BOX_PX);
-      if (Math.max(1, Math.floor((room - FIT_LABEL_PX) / FIT_CELL_PX)) !== kept.fits) this.fitTable(wrap, kept.spec);
+      if (columnsThatFit(this.root.clientWidth) !== kept.fits) this.fitTable(wrap, kept.spec);
     }
   }
 
