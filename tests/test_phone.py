@@ -463,26 +463,27 @@ def test_position_effects_panels_sit_under_their_titles_on_a_phone(phone):
     assert not phone.errors, phone.errors
 
 
-_DATAFRAMES_JS = """
-() => [...document.querySelectorAll('[data-testid=stMain] [data-testid=stDataFrame]')].map((frame) => {
-  const scroller = frame.querySelector('.dvn-scroller');
-  return {
-    right: Math.round(frame.getBoundingClientRect().right),
-    hidden: scroller ? scroller.scrollWidth - scroller.clientWidth : null,
-  };
-})
+_TABLES_JS = """
+() => [...document.querySelectorAll('[data-testid=stMain] [data-testid=stTable]')].map((table) => ({
+  right: Math.round(table.getBoundingClientRect().right),
+  hidden: table.scrollWidth - table.clientWidth,
+  text: table.innerText.replace(/\\s+/g, ' '),
+}))
 """
 
 
 def test_a_quizs_numbers_never_scroll_sideways_on_a_phone(phone):
     """Five positions' q and k (or nine table entries) were one table wider than a phone, whose
-    last columns hid off screen, to be scrolled sideways (issue 34). On a phone a table too wide
-    is cut into a few, each whole on the screen, each with its row labels."""
+    last columns hid off screen, to be scrolled sideways, and a touch screen kept each table's
+    toolbar over the numbers above it (issue 34). On a phone a table too wide is cut into a few,
+    each whole on the screen with its row labels; the tables are static, with true minus signs."""
     phone.open("quiz", {"seed": 42})
     phone.wait_idle()
-    frames = phone.page.evaluate(_DATAFRAMES_JS)
+    tables = phone.page.evaluate(_TABLES_JS)
     page_width = phone.page.evaluate("() => document.documentElement.clientWidth")
-    assert len(frames) > 10, f"seed 42 has five questions with numbers, some cut in parts: {frames}"
-    for frame in frames:
-        assert frame["right"] <= page_width and frame["hidden"] == 0, f"{frame} on a {page_width} px page: {frames}"
+    assert len(tables) > 10, f"seed 42 has five questions with numbers, some cut in parts: {tables}"
+    for table in tables:
+        assert table["right"] <= page_width and table["hidden"] == 0, f"{table} on a {page_width} px page"
+    text = " ".join(table["text"] for table in tables)
+    assert "−0.6" in text and "-0." not in text, text  # seed 42's q₄ = −0.6, by the one number formatter
     assert not phone.errors, phone.errors

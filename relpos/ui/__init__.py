@@ -36,11 +36,19 @@ from relpos.ui.fields import PageState
 from relpos.ui.layout import land_on, page_links, phone_screen
 from relpos.ui.presenter import ALWAYS_CSS, PRESENTER_CSS, presenter_heading, presenter_style, presenter_toggle
 from relpos.ui.prose import bullets, callout, caption, markdown
-from relpos.ui.tables import chart_tables, labelled_table, matrix_table, matrix_tables, named_index, scenario_tables
+from relpos.ui.tables import (
+    BOX_INSET_PX,
+    chart_tables,
+    labelled_table,
+    matrix_table,
+    matrix_tables,
+    named_index,
+    scenario_tables,
+)
 from relpos.ui.url_state import app_url, lesson_link
 
 __all__ = [
-    "ALWAYS_CSS", "PRESENTER_CSS", "Download", "PageState",
+    "ALWAYS_CSS", "BOX_INSET_PX", "PRESENTER_CSS", "Download", "PageState",
     "app_url", "bullets", "callout", "caption", "chart", "chart_name", "chart_row", "chart_tables",
     "download_buttons", "download_csv", "export_section", "heatmap_panel", "labelled_table", "land_on",
     "lesson_link", "markdown", "matrix_table", "matrix_tables", "named_index", "page_links",

@@ -35,6 +35,7 @@ from relpos.ui.class_identity import (
     store,
 )
 from relpos.ui.class_teacher import quiz_body, results_chart
+from relpos.ui.tables import BOX_INSET_PX
 
 # ---------------------------------------------------------------- students
 
@@ -150,7 +151,7 @@ def answer_box(who: Role, record: Class) -> None:
     with st.container(border=True):
         st.markdown(f"**{escape_markdown(questions.question_label(question))}**")
         if question.kind == "quiz":
-            quiz_body(question)
+            quiz_body(question, inset_px=BOX_INSET_PX)  # inside the answer box
         try:
             mine = store().my_answer(who.code, who.secret, question.id)
         except ClassroomError as error:

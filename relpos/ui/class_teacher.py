@@ -406,11 +406,12 @@ def quiz_round(who: Role) -> None:
         st.button("Ask this quiz question", key=QUIZ_ASK, on_click=_ask_quiz, args=(who,))
 
 
-def quiz_body(question: Question) -> None:
+def quiz_body(question: Question, *, inset_px: int = 0) -> None:
     """A quiz question as the quiz page shows it: its numbers, then its text (generated
-    text, no user input). "With the numbers above" needs the numbers above."""
+    text, no user input). "With the numbers above" needs the numbers above. `inset_px`:
+    what its container takes of the screen's width (:func:`relpos.ui.tables.scenario_tables`)."""
     seed, index = question.quiz
     quiz = quiz_questions(seed)[index]
     if quiz.scenario is not None:
-        ui.scenario_tables(quiz.scenario)
+        ui.scenario_tables(quiz.scenario, inset_px=inset_px)
     st.markdown(quiz.prompt)

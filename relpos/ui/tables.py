@@ -13,6 +13,7 @@ from relpos.text.escape import escape_markdown
 from relpos.ui.layout import screen_width
 
 __all__ = [
+    "BOX_INSET_PX",
     "chart_tables",
     "even_parts",
     "labelled_table",
@@ -117,10 +118,12 @@ def chart_tables(
 
 # --------------------------------------------------------------------------- a quiz's numbers
 
-#: How ``st.dataframe`` draws a quiz's small tables, in CSS px (measured in Chromium on a 390 px
+#: How ``st.table`` draws a quiz's small tables, in CSS px (measured in Chromium on a 390 px
 #: phone): the row labels' column ("vector", "table"), a position's column ("position 4"), an
-#: offset's ("aᴷ₋₃"); and what the page keeps either side of it (margins and the grid's border).
-_LABEL_PX, _POSITION_PX, _OFFSET_PX, _AROUND_PX = 52, 74, 50, 34
+#: offset's ("aᴷ₋₃", "−0.7"); and what the page keeps either side of it (margins and border).
+_LABEL_PX, _POSITION_PX, _OFFSET_PX, _AROUND_PX = 52, 74, 40, 34
+#: What a bordered ``st.container`` takes of the width: its padding and border, both sides (px).
+BOX_INSET_PX = 34
 
 
 def even_parts(count: int, most: int) -> list[tuple[int, int]]:
@@ -143,17 +146,26 @@ def even_parts(count: int, most: int) -> list[tuple[int, int]]:
     return found
 
 
-def _fitted(frame: pd.DataFrame, column_px: int) -> None:
+def _quiz_number(value: float) -> str:
+    """A quiz's number as its questions write it: as many places as it has (``0.25``, ``−0.6``)."""
+    return num.readable(float(value), 6, trim=0)
+
+
+def _fitted(frame: pd.DataFrame, column_px: int, inset_px: int) -> None:
     """`frame` as one table, or on a screen too narrow for it as a few, one under the other,
     each with the row labels: a phone never scrolls a quiz's numbers sideways."""
     width = screen_width()
-    most = frame.shape[1] if width is None else (width - _AROUND_PX - _LABEL_PX) // column_px
+    most = frame.shape[1] if width is None else (width - _AROUND_PX - inset_px - _LABEL_PX) // column_px
     for start, end in even_parts(frame.shape[1], most):
-        st.dataframe(named_index(frame.iloc[:, start:end]), width="content")
+        part = named_index(frame.iloc[:, start:end])
+        # a static table: no toolbar, which a touch screen keeps over the table above it
+        st.table(part.style.format(_quiz_number), width="content")
 
 
-def scenario_tables(scenario) -> None:
+def scenario_tables(scenario, *, inset_px: int = 0) -> None:
     """A d = 1 scenario's queries and keys (positions from 1) and its table aᴷ, as the quiz
-    shows them (:func:`relpos.tables.frames.scenario_frame`, :func:`~relpos.tables.frames.offset_row_frame`)."""
-    _fitted(scenario_frame(scenario), _POSITION_PX)
-    _fitted(offset_row_frame(scenario.table), _OFFSET_PX)
+    shows them (:func:`relpos.tables.frames.scenario_frame`, :func:`~relpos.tables.frames.offset_row_frame`);
+    `inset_px`: what the tables' container takes of the screen's width (:data:`BOX_INSET_PX`
+    inside a bordered box)."""
+    _fitted(scenario_frame(scenario), _POSITION_PX, inset_px)
+    _fitted(offset_row_frame(scenario.table), _OFFSET_PX, inset_px)
