@@ -40,3 +40,19 @@ def test_the_weight_middleware_comes_first_and_registered_parts_follow(monkeypat
     assert [r.path for r in options["routes"]] == ["/api/events", "/api/extra"]
     assert [m.cls for m in options["middleware"]] == [weight.WeightMiddleware, Marker]
     assert options["lifespan"] is not None
+
+
+def test_while_the_server_runs_the_event_loop_gets_the_interpreter_back_within_a_millisecond():
+    """Each socket write lets go of the interpreter's lock; at Python's 5 ms a Next's hundreds
+    of writes (every student's event and view) queued behind the teacher's own page run."""
+    import asyncio
+    import sys
+
+    default = sys.getswitchinterval()
+
+    async def serve() -> float:
+        async with asgi.app_options()["lifespan"](None):
+            return sys.getswitchinterval()
+
+    assert asyncio.run(serve()) == asgi.SWITCH_INTERVAL <= 0.001
+    assert sys.getswitchinterval() == default  # given back when the server stops

@@ -23,7 +23,7 @@ __all__ = ["BURST", "RATE", "AdmissionMiddleware", "Pacer"]
 #: New sessions let in at once before the pace applies (a class opening the link together; more wait a moment).
 BURST = 40
 #: New sessions let in a second after the burst.
-RATE = 25.0
+RATE = 15.0
 #: How a held session waits (the event loop's sleep: the loop serves everyone else meanwhile).
 _sleep = asyncio.sleep
 

@@ -16,6 +16,7 @@ events, is passed through as it is).
 
 from __future__ import annotations
 
+import sys
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
 from typing import Any
@@ -82,11 +83,25 @@ def app_options(routes: Iterable[Any] = (), middleware: Iterable[Middleware] = (
     }
 
 
+#: The interpreter's switch interval while the server runs (s; Python's default is 5 ms). The
+#: event loop hands every message to every connection, and each socket write lets go of the
+#: interpreter's lock; while a page run computes, the loop waits up to this long to get it
+#: back, at each write. A Next sends hundreds of small writes at once (every student's event
+#: and view), so at 5 ms they queued behind the teacher's own run (bench/flood.py).
+SWITCH_INTERVAL = 0.001
+
+
 @asynccontextmanager
 async def _lifespan(app: Any) -> AsyncIterator[dict]:
-    """Every registered lifespan, entered in order and left in reverse."""
+    """Every registered lifespan, entered in order and left in reverse; meanwhile the loop
+    gets the interpreter's lock back within :data:`SWITCH_INTERVAL`."""
     state: dict = {}
+    default = sys.getswitchinterval()
+    sys.setswitchinterval(min(default, SWITCH_INTERVAL))
     async with AsyncExitStack() as stack:
         for lifespan in _LIFESPANS:
             state.update(await stack.enter_async_context(lifespan(app)) or {})
-        yield state
+        try:
+            yield state
+        finally:
+            sys.setswitchinterval(default)
