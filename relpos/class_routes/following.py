@@ -323,14 +323,14 @@ async def answer_route(request: Request) -> Response:
         refusal = answer_refusal(code, _token(request, code), request.client.host if request.client else "")
         if refusal is not None:
             return refusal
-        body = await request.body()
-        if len(body) > MAX_BODY:
+        body = await asgi.bounded_body(request, MAX_BODY)
+        if body is None:
             raise InputError("That answer is too long.")
         sent = json.loads(body or b"{}")
         question_id, text = int(sent["question"]), str(sent["answer"])
     except ClassroomError as error:
         return JSONResponse({"message": error.message}, status_code=400)
-    except (ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError, RecursionError):
         return JSONResponse({"message": "Send the question's number and your answer."}, status_code=400)
     try:
         reply = await asyncio.to_thread(_submit, code, _token(request, code), question_id, text)

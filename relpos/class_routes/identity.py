@@ -31,6 +31,7 @@ import hmac
 import json
 import logging
 import os
+import re
 import secrets
 import threading
 import time
@@ -79,6 +80,10 @@ _KINDS = ("teacher", "student", "resume", "seat")
 #: What a browser may keep as its identity (a resume token or a seat ticket opens no class).
 _IDENTITIES = ("teacher", "student")
 _MAX_SEALED = 512
+#: The shortest server secret accepted without a warning (the key file's is 64 hex characters).
+MIN_KEY_BYTES = 32
+#: What :func:`seal` writes: URL-safe base64 without padding.
+_SEALED_TEXT = re.compile(r"[A-Za-z0-9_-]+")
 
 _log = logging.getLogger(__name__)
 _key: bytes | None = None
@@ -94,6 +99,12 @@ def _master_key() -> bytes:
     with _key_lock:
         if _key is None:
             configured = internals.option_if_set("server.cookieSecret")
+            if configured and len(str(configured).encode()) < MIN_KEY_BYTES:
+                _log.warning(
+                    "server.cookieSecret is shorter than %d bytes: a guessable secret lets a student who "
+                    "knows their own token test guesses offline. Use a random one (docs/hosting.md).",
+                    MIN_KEY_BYTES,
+                )
             _key = str(configured).encode() if configured else _file_key(default_sqlite_path().parent / "identity.key")
         return _key
 
@@ -105,7 +116,13 @@ def _file_key(path: Path) -> bytes:
         path.parent.mkdir(parents=True, exist_ok=True)
         if not path.exists():
             _publish(path, secrets.token_hex(32))
-        return path.read_bytes().strip()
+        key = path.read_bytes().strip()
+        if len(key) < MIN_KEY_BYTES:  # emptied or cut short: it would seal nothing
+            _log.error("The identity key at %s is too short; a new one is made (class identities start again).", path)
+            path.unlink(missing_ok=True)
+            _publish(path, secrets.token_hex(32))
+            key = path.read_bytes().strip()
+        return key
     except OSError as error:
         _log.warning("No identity key at %s (%s): browsers' class identities end with this process.", path, error)
         return secrets.token_bytes(32)
@@ -119,6 +136,8 @@ def _publish(path: Path, key: str) -> None:
     try:
         with os.fdopen(descriptor, "w") as file:
             file.write(key)
+            file.flush()
+            os.fsync(file.fileno())  # on disk before it has its name: a crash leaves no empty key
         os.link(aside, path)
     except FileExistsError:
         pass  # another process made it first: its key is the one
@@ -159,8 +178,8 @@ def unseal(sealed, code: str, *, now: float | None = None, key: bytes | None = N
     """``(kind, secret)`` sealed by :func:`seal` for `code`, or None: forged, for another
     class, expired, or not sealed at all (an old cookie's ``teacher.<credential>``).
     `key`: another server's key (a test reading what its server sealed)."""
-    if not isinstance(sealed, str) or not 40 <= len(sealed) <= _MAX_SEALED:
-        return None
+    if not isinstance(sealed, str) or not 40 <= len(sealed) <= _MAX_SEALED or not _SEALED_TEXT.fullmatch(sealed):
+        return None  # only what seal() writes: a decoder skipping other characters let text ride along
     try:
         raw = base64.urlsafe_b64decode(sealed + "=" * (-len(sealed) % 4))
     except ValueError:
@@ -265,17 +284,20 @@ async def identity_route(request: Request) -> Response:
     code = _code(request)
     if code is None or request.headers.get(CSRF_HEADER) != "1":
         return JSONResponse({"message": "Not kept."}, status_code=403)
+    body = await asgi.bounded_body(request, 2 * _MAX_SEALED)
+    if body is None:
+        return JSONResponse({"message": "Not kept: too long."}, status_code=413)
     try:
-        sent = json.loads((await request.body())[: 2 * _MAX_SEALED] or b"{}")
-    except ValueError:
+        sent = json.loads(body or b"{}")
+    except (ValueError, RecursionError):  # not JSON, or nested past the parser's depth
         sent = {}
     if isinstance(sent, dict) and sent.get("forget"):
         return _with_cookies(Response(status_code=204), _set_cookie(request, code, "", 0))
-    sealed = sent.get("sealed") if isinstance(sent, dict) else None
-    found = unseal(sealed, code)
+    found = unseal(sent.get("sealed") if isinstance(sent, dict) else None, code)
     if found is None or found[0] not in _IDENTITIES:  # only what this server sealed as an identity
         return JSONResponse({"message": "Not kept."}, status_code=403)
-    return _with_cookies(Response(status_code=204), _set_cookie(request, code, sealed, KEEP_SECONDS))
+    kept_value = seal(found[0], code, found[1])  # sealed again: the cookie holds the server's text, never the client's
+    return _with_cookies(Response(status_code=204), _set_cookie(request, code, kept_value, KEEP_SECONDS))
 
 
 #: The private link's page: static (no user text); it reads the token from the fragment,
@@ -323,7 +345,8 @@ async def redeem_route(request: Request) -> Response:
     code = _code(request)
     if code is None or request.headers.get(CSRF_HEADER) != "1":
         return JSONResponse({"message": "This is not a private teacher link."}, status_code=403)
-    found = unseal((await request.body())[:_MAX_SEALED].decode("ascii", "replace"), code)
+    body = await asgi.bounded_body(request, _MAX_SEALED)
+    found = None if body is None else unseal(body.decode("ascii", "replace"), code)
     if found is None or found[0] != "resume":
         message = (
             f"This private teacher link for class {code} has expired or is not valid: links open the class "

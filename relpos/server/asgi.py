@@ -27,7 +27,14 @@ from starlette.middleware import Middleware
 from relpos.server import frontend, internals
 from relpos.static import weight
 
-__all__ = ["app_options", "register_lifespan", "register_middleware", "register_routes", "weight_middleware"]
+__all__ = [
+    "app_options",
+    "bounded_body",
+    "register_lifespan",
+    "register_middleware",
+    "register_routes",
+    "weight_middleware",
+]
 
 #: The longest request line and headers the server reads: Streamlit's longest query string
 #: and a browser's headers (uvicorn holds up to this much of a request head per connection).
@@ -105,3 +112,18 @@ async def _lifespan(app: Any) -> AsyncIterator[dict]:
             yield state
         finally:
             sys.setswitchinterval(default)
+
+
+async def bounded_body(request: Any, limit: int) -> bytes | None:
+    """A request's body, or None once it is longer than `limit` bytes: read no further, so a
+    client sending megabytes to a route that takes a few hundred costs the server no more
+    than `limit` (a stated ``Content-Length`` over it is refused before reading at all)."""
+    stated = request.headers.get("content-length", "")
+    if stated.isdigit() and int(stated) > limit:
+        return None
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            return None
+    return bytes(body)

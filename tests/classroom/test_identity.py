@@ -177,3 +177,73 @@ def test_without_a_cookie_secret_a_restarted_server_opens_what_it_sealed(tmp_pat
     monkeypatch.setattr(identity, "_key", None)  # the process restarted: its key read again
     assert identity.unseal(sealed, "ABC234") == ("teacher", "0Z_qCuUC3kUg2Z1SxXe1N-UcAsb3QD39")
     assert [path.name for path in tmp_path.iterdir()] == ["identity.key"]  # nothing half-written left
+
+
+# ---------------------------------------------------------------- a hostile client
+
+
+def test_a_long_body_is_refused_having_read_no_more_than_its_limit():
+    """A 200 MB POST to the identity route was read whole before its 403 (a few at once could
+    fill a replica's memory): bodies are now read up to their route's limit and no further."""
+    from starlette.requests import Request
+
+    from relpos.server import asgi
+    from tests.support.streamlit_client import run_in_own_loop
+
+    reads = []
+
+    async def endless():
+        reads.append(1)
+        return {"type": "http.request", "body": b"x" * 1024, "more_body": True}
+
+    def request(headers=()):
+        scope = {"type": "http", "method": "POST", "path": "/", "headers": list(headers), "query_string": b""}
+        return Request(scope, endless)
+
+    assert run_in_own_loop(asgi.bounded_body(request(), 4096)) is None
+    assert len(reads) == 5  # 4 KiB allowed: the fifth chunk is one too many, and the last read
+    reads.clear()
+    assert run_in_own_loop(asgi.bounded_body(request([(b"content-length", b"209715200")]), 4096)) is None
+    assert reads == []  # a stated length over the limit: not a byte read
+    long = json.dumps({"sealed": "A" * 5000}).encode()
+    path = "/relpos/class/ABC234/identity"
+    assert call(identity.identity_route, path, body=long, headers=CSRF, path_params={"code": "ABC234"}).status == 413
+    assert _redeem("ABC234", "A" * 5000).status == 403
+
+
+def test_a_sealed_value_carries_nothing_along_and_the_cookie_holds_the_servers_own_text():
+    """The base64 decoder skipped characters outside its alphabet, so a sealed value followed
+    by "=; Domain=…" still opened, and the route copied it into Set-Cookie: a script could
+    widen the cookie to a parent domain."""
+    sealed = identity.seal("student", "ABC234", "studentToken123456789a")
+    for riding in ("=; Domain=school.example; Max-Age=99999999", "\r\nSet-Cookie: x=1", " ", "=="):
+        assert identity.unseal(sealed + riding, "ABC234") is None, riding
+        assert _keep("ABC234", sealed + riding, headers=CSRF).status == 403, riding
+    (cookie,) = _keep("ABC234", sealed, headers=CSRF).set_cookies
+    assert cookie.split(";")[0] == f"relpos-class-ABC234={identity.seal('student', 'ABC234', 'studentToken123456789a')}"
+
+
+def test_nested_json_is_a_refusal_not_a_server_error(class_store):
+    nested = b"[" * 100_000
+    path = "/relpos/class/ABC234/identity"
+    answer = call(identity.identity_route, path, body=nested, headers=CSRF, path_params={"code": "ABC234"})
+    assert answer.status in (403, 413)
+    record, _ = class_store.create_class()
+    deep = b"[" * 1500  # under the answer's 2 KB: parsed, and too deep for the parser
+    headers = {"X-Relpos-Token": "nested-json-sender"}
+    answer = call(following.answer_route, "/a", body=deep, headers=headers, path_params={"code": record.code})
+    assert answer.status == 400, answer.body
+
+
+def test_an_emptied_key_file_is_replaced_not_used(tmp_path, monkeypatch, caplog):
+    """An empty identity.key (a crash while it was written) gave the key b"": anyone could then
+    open and seal values. A key shorter than MIN_KEY_BYTES is replaced by a new one."""
+    monkeypatch.setenv("RELPOS_DATA_DIR", str(tmp_path))
+    monkeypatch.setattr(identity.internals, "option_if_set", lambda name: None)
+    monkeypatch.setattr(identity, "_key", None)
+    (tmp_path / "identity.key").write_text("\n")
+    sealed = identity.seal("teacher", "ABC234", "0Z_qCuUC3kUg2Z1SxXe1N-UcAsb3QD39")
+    kept = (tmp_path / "identity.key").read_bytes().strip()
+    assert len(kept) >= identity.MIN_KEY_BYTES and "too short" in caplog.text
+    monkeypatch.setattr(identity, "_key", None)  # a restart reads the new key
+    assert identity.unseal(sealed, "ABC234") == ("teacher", "0Z_qCuUC3kUg2Z1SxXe1N-UcAsb3QD39")
