@@ -426,7 +426,7 @@ def test_five_quiz_questions_reach_every_screen_with_their_answers_hidden_until_
         if question.scenario is not None:  # "with the numbers above": the numbers are above
             wanted = [f"{value:g}" for value in question.scenario.queries]
             screens = (
-                ("projector", teacher, "[data-testid=stDataFrame] [role=gridcell]"),
+                ("projector", teacher, "[data-testid=stTable] td"),
                 ("phone", phone, f"{FOLLOW} .rf-box td"),
             )
             for where, page, cells in screens:
