@@ -229,7 +229,12 @@ def _set_cookie(request: Request, code: str, value: str, max_age: int) -> list[s
     """The Set-Cookie headers for `value` (empty and 0: drop it), plus dropping an old
     script-set cookie at ``/`` when the app lives below a base path."""
     base = _base()
-    secure = request.url.scheme == "https" or request.headers.get("x-forwarded-proto", "").startswith("https")
+    secure = (
+        request.url.scheme == "https"
+        or request.headers.get("x-forwarded-proto", "").startswith("https")
+        # a TLS proxy that does not say so: the address the app is given says it
+        or os.environ.get("RELPOS_PUBLIC_URL", "").strip().lower().startswith("https://")
+    )
     flags = f"; Max-Age={max_age}; HttpOnly; SameSite=Strict" + ("; Secure" if secure else "")
     headers = [f"{cookie_name(code)}={value}; Path={base}/{flags}"]  # base: "" or "/relpos"
     if base:

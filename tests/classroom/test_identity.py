@@ -68,6 +68,16 @@ def test_the_identity_cookie_is_set_by_the_server_httponly_strict_and_secure_ove
     assert "Secure" in proxied.split("; ")
 
 
+def test_an_https_public_address_makes_the_cookie_secure_behind_a_proxy_that_says_nothing(monkeypatch):
+    """A TLS proxy that sends no X-Forwarded-Proto made the cookie go without Secure: the
+    server's configured public address says the app is served over HTTPS."""
+    sealed = identity.seal("student", "ABC234", "studentToken123456789a")
+    monkeypatch.setenv("RELPOS_PUBLIC_URL", "https://teach.school.example/")
+    assert "Secure" in _keep("ABC234", sealed, headers=CSRF).set_cookies[0].split("; ")
+    monkeypatch.setenv("RELPOS_PUBLIC_URL", "http://192.168.1.20:8501")
+    assert "Secure" not in _keep("ABC234", sealed, headers=CSRF).set_cookies[0]
+
+
 def test_the_cookie_keeps_only_what_this_server_sealed_and_only_for_this_apps_scripts():
     sealed = identity.seal("teacher", "ABC234", "0Z_qCuUC3kUg2Z1SxXe1N-UcAsb3QD39")
     assert _keep("ABC234", sealed).status == 403  # no X-Relpos-Identity: a cross-site form
