@@ -159,6 +159,21 @@ def _main_text(page) -> str:
     return page.locator("[data-testid=stMain]").inner_text()
 
 
+#: The page's run is over and nothing of an earlier run is left on it (Streamlit keeps an
+#: earlier run's elements, stale, until the run that replaces them ends).
+RUN_OVER_JS = """() => {
+  const app = document.querySelector('[data-testid=stApp]');
+  return app?.getAttribute('data-test-script-state') === 'notRunning' && !document.querySelector('[data-stale=true]');
+}"""
+
+
+def _settled_main_text(page) -> str:
+    """The main area's text once its run is over: the previous question's results, drawn
+    stale until then, are gone."""
+    page.wait_for_function(RUN_OVER_JS, timeout=30_000)
+    return _main_text(page)
+
+
 def _phone_text(page) -> str:
     return page.locator(FOLLOW).inner_text()
 
@@ -438,7 +453,7 @@ def test_five_quiz_questions_reach_every_screen_with_their_answers_hidden_until_
                 problems.append(f"question {number}: the phone does not show every number {every}")
             if wide := phone.evaluate(PAST_THE_SCREEN_JS, f"{FOLLOW} .rf-box table"):
                 problems.append(f"question {number}: the phone's tables run past its screen: {wide}")
-        for where, text in (("projector", _main_text(teacher)), ("phone", _phone_text(phone))):
+        for where, text in (("projector", _settled_main_text(teacher)), ("phone", _phone_text(phone))):
             if "true value" in text or "Correct" in text:
                 problems.append(f"question {number}: the {where} shows the answer before Reveal")
         if number == 1:
