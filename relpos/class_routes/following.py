@@ -117,17 +117,13 @@ def results_figure(results: Results, *, presenter: bool = False):
         bars = [(c.label, c.count, c.correct) for c in results.counts]
     labels, counts, marks = zip(*bars, strict=True) if bars else ((), (), ())
     truth = question.truth
-    shown = numbers.readable(truth, 6, trim=0) if isinstance(truth, float) else str(truth)
+    shown = numbers.as_written(truth) if isinstance(truth, float) else str(truth)
     title = f"{results.answered} answer{'' if results.answered == 1 else 's'} · true value {shown}"
     fig = answer_bars(labels, counts, marks, title, height=300)
     if presenter:
         fig.update_layout(font={"size": 20}, height=340)
     caption = f"{results.correct} of {results.answered} right (true value {shown})." if results.answers else ""
     return fig, caption
-
-
-def _value(value: float) -> str:
-    return numbers.readable(float(value), 6, trim=0)
 
 
 def quiz_blocks(quiz) -> list[dict]:
@@ -137,12 +133,12 @@ def quiz_blocks(quiz) -> list[dict]:
     scenario = quiz.scenario
     if scenario is not None:
         positions = [f"position {p + 1}" for p in range(scenario.n)]
-        rows = [["q_i", *map(_value, scenario.queries)], ["k_j", *map(_value, scenario.keys)]]
+        rows = [["q_i", *map(numbers.as_written, scenario.queries)], ["k_j", *map(numbers.as_written, scenario.keys)]]
         # "fit": drawn to the screen's width, a phone's too (no sideways scrolling; follow.js fitTable)
         blocks.append({"t": "table", "columns": ["", *positions], "rows": rows, "marked": [], "fit": True})
         k = (len(scenario.table) - 1) // 2
         offsets = [f"aᴷ{numbers.offset_subscript(o)}" for o in range(-k, k + 1)]
-        row = ["aᴷ", *map(_value, scenario.table)]
+        row = ["aᴷ", *map(numbers.as_written, scenario.table)]
         blocks.append({"t": "table", "columns": ["", *offsets], "rows": [row], "marked": [], "fit": True})
     blocks.extend({"t": "p", "runs": runs(line), "small": False} for line in quiz.prompt.split("\n") if line.strip())
     return blocks

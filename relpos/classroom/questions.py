@@ -153,15 +153,15 @@ def grade_prediction(text, expected: float, tolerance: float = NUMBER_TOLERANCE)
     (True, 'Not quite: the sign is flipped (you typed 0.255; the value is −0.25).')
     """
     value = _read(answers.parse_number, text)
-    shown = _number_text(value)
+    shown = numbers.as_written(value)
     gap = distance(value, expected)
     if gap <= tolerance:
         within = f"within {_tolerance_text(tolerance)} of" if tolerance > 0 else "exactly"
-        return Grade(shown, value, True, f"Right: {shown} is {within} {_number_text(expected)}.")
+        return Grade(shown, value, True, f"Right: {shown} is {within} {numbers.as_written(expected)}.")
     if flips_sign(value, expected, tolerance):
-        message = f"Not quite: the sign is flipped (you typed {shown}; the value is {_number_text(expected)})."
+        message = f"Not quite: the sign is flipped (you typed {shown}; the value is {numbers.as_written(expected)})."
         return Grade(shown, value, False, message)
-    message = f"Not quite: you typed {shown}, {_number_text(gap)} from the value {_number_text(expected)}."
+    message = f"Not quite: you typed {shown}, {numbers.as_written(gap)} from the value {numbers.as_written(expected)}."
     return Grade(shown, value, False, message)
 
 
@@ -205,7 +205,7 @@ def _grade_quiz(question: Question, text) -> Grade:
     given = _read(lambda typed: _QUIZ_PARSERS[quiz.answer_kind](typed, quiz.n), text)
     feedback = check_answer(quiz, text)
     value = float(given) if quiz.answer_kind == "number" else None
-    canonical = _number_text(value) if value is not None else answer_text(quiz.answer_kind, given)
+    canonical = numbers.as_written(value) if value is not None else answer_text(quiz.answer_kind, given)
     return Grade(canonical, value, feedback.status == "correct", feedback.message)
 
 
@@ -214,7 +214,3 @@ def _read(parse, text):
         return parse(text)
     except answers.AnswerError as error:
         raise InputError(f"Could not read that answer: {error}.") from error
-
-
-def _number_text(value: float) -> str:
-    return numbers.readable(value, 6, trim=0)

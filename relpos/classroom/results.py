@@ -50,7 +50,7 @@ class Bin:
     @property
     def label(self) -> str:
         """``0.5 to 1``; ``below 1`` and ``0.5 and above`` for open ends."""
-        low, high = _edge(self.low), _edge(self.high)
+        low, high = numbers.as_written(self.low), numbers.as_written(self.high)
         if self.open_low and self.open_high:
             return "any"
         if self.open_low:
@@ -199,10 +199,6 @@ def _nice_width(raw: float) -> float:
 
 def _round(value: float) -> float:
     return round(value, 12) + 0.0
-
-
-def _edge(value: float) -> str:
-    return numbers.readable(value, 6, trim=0)
 
 
 # ---------------------------------------------------------------- CSV

@@ -90,7 +90,7 @@ class Question:
         >>> Question("score", "", "", "number", 0.07, (), "", 4, 2, tolerance=0.005).answer_format
         'a number, e.g. 0.25, -1.5 or .5 (within ±0.005 counts)'
         """
-        return ANSWER_FORMATS[self.answer_kind].format(tolerance=numbers.readable(self.tolerance, 6, trim=0))
+        return ANSWER_FORMATS[self.answer_kind].format(tolerance=numbers.as_written(self.tolerance))
 
     @property
     def answer_text(self) -> str:

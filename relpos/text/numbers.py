@@ -19,6 +19,7 @@ from relpos.text.precision import printed
 
 __all__ = [
     "MINUS",
+    "as_written",
     "difference",
     "number",
     "offset",
@@ -138,6 +139,16 @@ def readable(value: float, decimals: int = 4, *, trim: int | None = 2) -> str:
     if magnitude >= 1e6 or 0 < magnitude < 0.5 * 10.0**-decimals:
         return scientific(value, 3)
     return number(value, decimals, trim=trim)
+
+
+def as_written(value: float) -> str:
+    """A given number (a quiz's q, k or aᴷ, a tolerance) with the places it has, up to six:
+    :func:`readable` with its trailing zeros dropped.
+
+    >>> as_written(0.8), as_written(-0.6), as_written(0.25), as_written(0.005), as_written(1.0)
+    ('0.8', '−0.6', '0.25', '0.005', '1')
+    """
+    return readable(float(value), 6, trim=0)
 
 
 def offset(value: int) -> str:

@@ -146,11 +146,6 @@ def even_parts(count: int, most: int) -> list[tuple[int, int]]:
     return found
 
 
-def _quiz_number(value: float) -> str:
-    """A quiz's number as its questions write it: as many places as it has (``0.25``, ``−0.6``)."""
-    return num.readable(float(value), 6, trim=0)
-
-
 def _fitted(frame: pd.DataFrame, column_px: int, inset_px: int) -> None:
     """`frame` as one table, or on a screen too narrow for it as a few, one under the other,
     each with the row labels: a phone never scrolls a quiz's numbers sideways."""
@@ -159,7 +154,7 @@ def _fitted(frame: pd.DataFrame, column_px: int, inset_px: int) -> None:
     for start, end in even_parts(frame.shape[1], most):
         part = named_index(frame.iloc[:, start:end])
         # a static table: no toolbar, which a touch screen keeps over the table above it
-        st.table(part.style.format(_quiz_number), width="content")
+        st.table(part.style.format(num.as_written), width="content")
 
 
 def scenario_tables(scenario, *, inset_px: int = 0) -> None:

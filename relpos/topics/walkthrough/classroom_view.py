@@ -26,7 +26,7 @@ from relpos.classroom.errors import ClassOverError, ClassroomError, StoreUnavail
 from relpos.classroom.model import Class, Pace
 from relpos.server import turns
 from relpos.state.keys import START_CLASS, state_key, widget_key
-from relpos.text.numbers import readable, subscript
+from relpos.text.numbers import as_written, subscript
 from relpos.topics.walkthrough import controls_view
 from relpos.topics.walkthrough import model as wt
 from relpos.topics.walkthrough import schema as walkthrough_schema
@@ -263,7 +263,7 @@ def ask_options(lesson: Lesson) -> list[tuple[str, object]]:
     j = stop.step + 1
     # no slip (a term left out, the row of i − j, the sign) may land within the tolerance
     tolerance = wt.prediction_tolerance(lesson.scenario, pair)
-    rule = f"within ±{readable(tolerance, 6, trim=0)} counts" if tolerance else "give it exactly"
+    rule = f"within ±{as_written(tolerance)} counts" if tolerance else "give it exactly"
     prompt = f"Predict e{subscript(i)}{subscript(j)} = content + position for query {i}, key {j} ({rule})."
     return [
         (
