@@ -128,7 +128,8 @@ BOX_INSET_PX = 34
 
 def even_parts(count: int, most: int) -> list[tuple[int, int]]:
     """`count` columns as ``[start, end)`` parts in order: as few as hold at most `most` each,
-    their sizes within one of each other (the follow view's ``fitParts`` cuts its tables so).
+    their sizes within one of each other; the follow view's ``evenParts`` (follow.js) is its twin,
+    checked against it by tests/js/test_follow_fit.py.
 
     >>> even_parts(5, 4)
     [(0, 3), (3, 5)]

@@ -1,12 +1,15 @@
 // The follow view's arithmetic (relpos/ui/follow_assets/follow.js) under node's built-in test
 // runner (no browser, no npm package): how a quiz's table is cut to fit a screen's width.
 //
-// tests/js/test_follow_fit.py runs
-//   RELPOS_FOLLOW_MODULE=<file URL of follow.js> node --test tests/js/follow.test.mjs
+// tests/js/test_follow_fit.py writes Python's even_parts for every count and bound to a
+// fixture, then runs
+//   RELPOS_FOLLOW_FIXTURE=<fixture.json> RELPOS_FOLLOW_MODULE=<file URL of follow.js> node --test tests/js/follow.test.mjs
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
 const follow = await import(process.env.RELPOS_FOLLOW_MODULE);
+const python = JSON.parse(readFileSync(process.env.RELPOS_FOLLOW_FIXTURE, "utf8"));
 
 // The layout follow.js assumes (its FIT_* constants): a box of 36 px, labels of 48 px, a number of 62 px.
 const BOX = 36;
@@ -50,5 +53,12 @@ test("fitParts: every column once, in order, in as few tables as fit, each fitti
       assert.equal(parts.length, Math.ceil(count / fits), where);
       assert.ok(Math.max(...sizes) - Math.min(...sizes) <= 1, where);
     }
+  }
+});
+
+test("evenParts: the same parts as Python's even_parts (relpos.ui.tables), for every count and bound", () => {
+  assert.ok(python.length > 100, "the fixture holds Python's parts");
+  for (const { count, most, parts } of python) {
+    assert.deepEqual(follow.evenParts(count, most), parts, `${count} columns, at most ${most} a part`);
   }
 });

@@ -55,11 +55,11 @@ export function columnsThatFit(width) {
   return Math.max(1, Math.floor((room - FIT_LABEL_PX) / FIT_CELL_PX));
 }
 
-// A quiz table's `count` number columns shared out into as few tables as fit `width` px, as
-// even as can be: [[start, end), …] in order (a phone's 4 fit: 5 go as 3 + 2, not 4 + 1;
-// 10 as 4 + 3 + 3).
-export function fitParts(count, width) {
-  const parts = Math.ceil(count / columnsThatFit(width));
+// `count` columns as [start, end) parts in order: as few as hold at most `most` each, their
+// sizes within one of each other (5 by 4 go as 3 + 2, not 4 + 1; 10 as 4 + 3 + 3). The same
+// as relpos.ui.tables.even_parts, which cuts the pages' quiz tables (tests/js/test_follow_fit.py).
+export function evenParts(count, most) {
+  const parts = Math.ceil(count / Math.max(1, most));
   const found = [];
   for (let part = 0, start = 0; part < parts; part += 1) {
     const size = Math.floor(count / parts) + (part < count % parts ? 1 : 0);
@@ -67,6 +67,11 @@ export function fitParts(count, width) {
     start += size;
   }
   return found;
+}
+
+// A quiz table's `count` number columns shared out into as few tables as fit `width` px.
+export function fitParts(count, width) {
+  return evenParts(count, columnsThatFit(width));
 }
 
 function element(tag, className = "", text = "") {
